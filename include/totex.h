@@ -1,0 +1,16 @@
+/**
+ * @file totex.h
+ * @brief totex: total exchange (all-to-all personalized exchange) on
+ *        multidimensional interconnection networks. Includes every public header.
+ */
+#ifndef TOTEX_H
+#define TOTEX_H
+#include "totex/common.h"
+#include "totex/network.h"
+#include "totex/machines.h"
+#include "totex/bounds.h"
+#include "totex/schedule.h"
+#include "totex/sim.h"
+#include "totex/algorithm.h"
+#include "totex/report.h"
+#endif

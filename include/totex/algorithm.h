@@ -1,0 +1,64 @@
+/**
+ * @file totex/algorithm.h
+ * @brief The registry of total-exchange algorithms.
+ *
+ * Each algorithm lives in its own file under src/algorithms/ whose header
+ * names its paper, section, model, step count and optimality condition. Here
+ * they are reached through one table: applies() (with the reason when not),
+ * predict() (its step count from its formula, without planning) and plan()
+ * (stream the schedule into a sink).
+ */
+#ifndef TOTEX_ALGORITHM_H
+#define TOTEX_ALGORITHM_H
+
+#include "totex/network.h"
+#include "totex/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct totex_algorithm {
+    const char *name;    /**< CLI name, e.g. "a2" */
+    const char *title;   /**< e.g. "Algorithm A2 (recursive single-port product algorithm)" */
+    const char *source;  /**< paper file and section, e.g. "000 Section 4, 004 Fig. 4" */
+    /** TOTEX_OK if it applies; TOTEX_ENOTAPPLICABLE with the reason in @p err otherwise. */
+    totex_status (*applies)(const totex_network *net, totex_ports ports, totex_error *err);
+    /** Step count from the algorithm's formula (e.g. Corollary 2), in steps. */
+    totex_status (*predict)(const totex_network *net, totex_ports ports, uint64_t *steps,
+                            totex_error *err);
+    /** Stream the schedule, step by step, into @p sink. */
+    totex_status (*plan)(const totex_network *net, totex_ports ports, totex_sink sink,
+                         totex_error *err);
+} totex_algorithm;
+
+/** Number of registered algorithms. */
+size_t totex_algorithm_count(void);
+/** The @p i-th registered algorithm (i < count), or NULL. */
+const totex_algorithm *totex_algorithm_get(size_t i);
+/** Look up by name; NULL with @p err listing the known names when unknown. */
+const totex_algorithm *totex_algorithm_find(const char *name, totex_error *err);
+/**
+ * Pick the applicable algorithm with the fewest predicted steps for @p net
+ * under @p ports. NULL with @p err explaining why none applies.
+ */
+const totex_algorithm *totex_algorithm_auto(const totex_network *net, totex_ports ports,
+                                            totex_error *err);
+
+/**
+ * Total exchange schedule on a single factor graph (nodes 0..m-1, messages
+ * (src, dst) of the factor) under @p ports, as used by A2 and A3 for each
+ * dimension. Multiport: furthest-first on paths (003 Section 3),
+ * message-shift on rings (003 Section 4), one step on complete graphs and K2;
+ * single-port: one step on K2, m-1 rounds on complete graphs, two
+ * directional phases on rings, a load-aware greedy on paths, greedy on file
+ * graphs. The caller owns the returned schedule (totex_schedule_free()).
+ * @param name if non-NULL, receives the static name of the factor algorithm used.
+ */
+totex_status totex_factor_schedule(const totex_factor *f, totex_ports ports, totex_schedule **out,
+                                   const char **name, totex_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

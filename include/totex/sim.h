@@ -1,0 +1,103 @@
+/**
+ * @file totex/sim.h
+ * @brief The independent step simulator: replays any schedule, rejects every
+ *        violation, measures completion time, average delay, queues and link use.
+ *
+ * The simulator trusts nothing an algorithm claims. It keeps, for each of the
+ * n(n-1) messages, where it is and when it last moved (8 bytes per message),
+ * and checks every hop of every step against the network and the port model:
+ *
+ * - the hop's nodes exist and are adjacent (TOTEX_VIOL_NOT_LINK);
+ * - the message exists (src != dst) and is at @c from (TOTEX_VIOL_NOT_PRESENT);
+ * - the message was not already delivered (TOTEX_VIOL_DELIVERED);
+ * - the message moves at most once per step (TOTEX_VIOL_DUPLICATE);
+ * - single-port: a node sends at most one and receives at most one message
+ *   per step (TOTEX_VIOL_PORT_SEND / TOTEX_VIOL_PORT_RECV);
+ * - multiport: a directed link carries at most one message per step
+ *   (TOTEX_VIOL_LINK_BUSY);
+ * - at the end, every message is at its destination (TOTEX_VIOL_NOT_DELIVERED).
+ */
+#ifndef TOTEX_SIM_H
+#define TOTEX_SIM_H
+
+#include "totex/network.h"
+#include "totex/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kind of a schedule violation. */
+typedef enum totex_violation {
+    TOTEX_VIOL_NONE = 0,
+    TOTEX_VIOL_BAD_NODE,      /**< a node id of the hop is >= n */
+    TOTEX_VIOL_NOT_LINK,      /**< from and to are not neighbours */
+    TOTEX_VIOL_SELF_MESSAGE,  /**< src == dst: no such message in total exchange */
+    TOTEX_VIOL_NOT_PRESENT,   /**< the message is not at the sending node */
+    TOTEX_VIOL_DELIVERED,     /**< the message had already reached its destination */
+    TOTEX_VIOL_DUPLICATE,     /**< the message moves twice in one step (duplicated) */
+    TOTEX_VIOL_PORT_SEND,     /**< single-port: node sends two messages in one step */
+    TOTEX_VIOL_PORT_RECV,     /**< single-port: node receives two messages in one step */
+    TOTEX_VIOL_LINK_BUSY,     /**< multiport: a directed link carries two messages in one step */
+    TOTEX_VIOL_NOT_DELIVERED  /**< a message never reached its destination (lost) */
+} totex_violation;
+
+/** Name of a violation kind ("not a link", "port conflict (send)", ...). */
+const char *totex_violation_name(totex_violation v);
+
+/** What the simulator measured (valid after a successful totex_sim_finish()). */
+typedef struct totex_sim_report {
+    uint64_t steps;            /**< completion time: last step in which a message arrived, in steps */
+    uint64_t steps_emitted;    /**< steps received from the schedule, including idle ones */
+    uint64_t hops;             /**< link traversals performed, in message-hops */
+    uint64_t messages;         /**< messages delivered, n(n-1) */
+    double average_delay;      /**< mean arrival step over all n(n-1) messages, in steps */
+    uint64_t peak_queue;       /**< largest number of undelivered messages held by one node at a step's end */
+    uint32_t peak_queue_node;  /**< a node where peak_queue occurred */
+    uint64_t directed_links;   /**< directed links of the network (2 per undirected link) */
+    double link_utilisation;   /**< hops / (steps * directed_links), in [0,1] */
+    double port_utilisation;   /**< hops / (steps * n): sends per node per step, in [0, degree] */
+    uint64_t max_hops_in_step; /**< largest number of hops in one step */
+} totex_sim_report;
+
+/** Details of the first violation found (valid when a call returned TOTEX_EVIOLATION). */
+typedef struct totex_sim_fault {
+    totex_violation kind;
+    uint64_t step;   /**< 0-based step index */
+    uint32_t node;   /**< the node that broke the rule */
+    uint32_t src;    /**< the message involved */
+    uint32_t dst;
+} totex_sim_fault;
+
+typedef struct totex_sim totex_sim;
+
+/** Largest number of messages the simulator accepts (8 bytes each): 2^31, i.e. 16 GiB. */
+#define TOTEX_SIM_MAX_MESSAGES (UINT64_C(1) << 31)
+
+/**
+ * New simulator for total exchange on @p net under @p ports. Borrows @p net
+ * (must outlive the simulator). Memory: 8 bytes per ordered pair (n^2) plus
+ * O(n * degree).
+ * @return NULL with @p err set when n(n-1) exceeds @p max_messages (0 means
+ *         TOTEX_SIM_MAX_MESSAGES) or memory runs out.
+ */
+totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t max_messages,
+                         totex_error *err);
+/** Free the simulator (NULL accepted). */
+void totex_sim_free(totex_sim *sim);
+/** Sink feeding @p sim: each step is checked and applied; returns TOTEX_EVIOLATION on the first violation. */
+totex_sink totex_sim_sink(totex_sim *sim);
+/** Check and apply one step. TOTEX_EVIOLATION with @p err naming step, node and message. */
+totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err);
+/**
+ * End of the schedule: check that every message was delivered and fill @p out.
+ * @return TOTEX_EVIOLATION (kind TOTEX_VIOL_NOT_DELIVERED) naming a lost message.
+ */
+totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error *err);
+/** The first violation seen (kind TOTEX_VIOL_NONE if none). */
+totex_sim_fault totex_sim_get_fault(const totex_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/* Human-readable reports: `totex plan` and `totex bounds`. Formats only. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "totex/report.h"
+
+static void print_network(FILE *fp, const totex_network *net, const char *name)
+{
+    const char *spec = totex_network_spec(net);
+    if (name && *name && strcmp(name, spec))
+        fprintf(fp, "network        %s = %s\n", name, spec);
+    else
+        fprintf(fp, "network        %s\n", spec);
+    fprintf(fp, "nodes          %" PRIu32 " (%" PRIu32 " dimension%s), %" PRIu64 " links, %" PRIu64 " messages\n",
+            totex_network_nodes(net), totex_network_dims(net), totex_network_dims(net) == 1 ? "" : "s",
+            totex_network_links(net), totex_network_messages(net));
+}
+
+static void print_bounds(FILE *fp, const totex_bound *b, size_t count, size_t best)
+{
+    for (size_t i = 0; i < count; i++)
+        fprintf(fp, "%-14s %-15s %12" PRIu64 " steps%s  %s\n", i ? "" : "lower bounds", totex_bound_kind_name(b[i].kind),
+                b[i].value, i == best ? " *" : "  ", b[i].witness);
+    if (count)
+        fprintf(fp, "best bound     %" PRIu64 " steps (%s)\n", b[best].value, totex_bound_kind_name(b[best].kind));
+}
+
+void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
+{
+    uint64_t lb = r->bound_count ? r->bounds[r->best_bound].value : 0;
+    print_network(fp, r->net, r->name);
+    fprintf(fp, "ports          %s\n", totex_ports_name(r->ports));
+    print_bounds(fp, r->bounds, r->bound_count, r->best_bound);
+    fprintf(fp, "algorithm      %s: %s [%s]\n", r->algorithm->name, r->algorithm->title, r->algorithm->source);
+    fprintf(fp, "steps          %" PRIu64 " (formula predicts %" PRIu64 ")\n", r->sim.steps, r->predicted_steps);
+    if (lb)
+        fprintf(fp, "ratio          %.4f of the best bound\n", (double)r->sim.steps / (double)lb);
+    fprintf(fp, "optimal        %s\n", r->sim.steps == lb ? "yes (steps equal the best lower bound)"
+                                                          : "not proved (steps exceed the best lower bound)");
+    fprintf(fp, "average delay  %.3f steps\n", r->sim.average_delay);
+    fprintf(fp, "peak queue     %" PRIu64 " messages (node %" PRIu32 ")\n", r->sim.peak_queue, r->sim.peak_queue_node);
+    fprintf(fp, "utilisation    %.1f%% of directed links, %.3f sends per node per step\n",
+            100.0 * r->sim.link_utilisation, r->sim.port_utilisation);
+    fprintf(fp, "hops           %" PRIu64 "\n", r->sim.hops);
+    fprintf(fp, "verified       %s\n", r->verified ? "yes (simulator replayed every step: no violation, every message delivered once)" : "NO");
+    fprintf(fp, "wall time      %.3f s\n", r->plan_seconds);
+}
+
+totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, totex_ports ports, totex_error *err)
+{
+    totex_bound b[TOTEX_MAX_BOUNDS];
+    size_t count, best;
+    uint64_t sg;
+    totex_status st = totex_bounds_compute(net, ports, b, &count, &best, err);
+    if (st != TOTEX_OK)
+        return st;
+    print_network(fp, net, NULL);
+    fprintf(fp, "ports          %s\n", totex_ports_name(ports));
+    fprintf(fp, "diameter       %" PRIu64 " hops\n", totex_network_diameter(net));
+    if (totex_network_status_sum(net, &sg, NULL) == TOTEX_OK)
+        fprintf(fp, "total status   %" PRIu64 " hops (Theorem 1 / Corollary 1)\n", sg);
+    fprintf(fp, "average status %.4f hops\n", totex_network_average_status(net));
+    fprintf(fp, "average dist.  %.4f hops\n", totex_network_average_distance(net));
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        const totex_factor *f = totex_network_factor(net, i);
+        uint32_t m = totex_factor_nodes(f);
+        fprintf(fp, "dimension %-4" PRIu32 " %-12s m=%-6" PRIu32 " diameter %-5" PRIu32 " average status %.4f\n", i,
+                totex_factor_name(f), m, totex_factor_diameter(f), (double)totex_factor_status_sum(f) / m);
+    }
+    print_bounds(fp, b, count, best);
+    return TOTEX_OK;
+}

@@ -1,0 +1,323 @@
+/*
+ * The step simulator (issue "Schedules and the simulator"): replays any
+ * store-and-forward schedule of total exchange and rejects every violation
+ * with the step, node and message that broke the rule. It reads only the
+ * network (adjacency) and the port model; it never trusts an algorithm.
+ *
+ * State: for each ordered pair (src, dst), src != dst, where the message is
+ * and the step it last moved (8 bytes, indexed dst * n + src). Per step, a
+ * first pass checks and applies every hop; a second pass adds the hops that
+ * did not deliver to the receivers' queues, so the peak queue is measured at
+ * step ends.
+ */
+#include "totex/sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/error.h"
+
+typedef struct msg_state {
+    uint32_t loc;   /* node holding the message */
+    uint32_t moved; /* 1-based step of its last move, 0 = never moved */
+} msg_state;
+
+struct totex_sim {
+    const totex_network *net;
+    totex_ports ports;
+    uint32_t n, k;
+    uint32_t m[TOTEX_MAX_DIMS];
+    uint32_t stride[TOTEX_MAX_DIMS];
+    uint32_t link_off[TOTEX_MAX_DIMS]; /* multiport: offset of dimension i's links in a node's slots */
+    uint32_t slots;                    /* link slots per node */
+    uint16_t *coords;                  /* n * k coordinates */
+    msg_state *state;                  /* n * n */
+    size_t state_bytes;
+    uint32_t *send_stamp, *recv_stamp; /* single-port */
+    uint32_t *link_stamp;              /* multiport: n * slots */
+    uint32_t *queue;                   /* undelivered messages held per node */
+    uint64_t step;                     /* steps applied so far */
+    uint64_t hops, arrivals, delay_sum, last_arrival, max_step_hops;
+    uint64_t peak_queue;
+    uint32_t peak_node;
+    totex_sim_fault fault;
+};
+
+const char *totex_violation_name(totex_violation v)
+{
+    switch (v) {
+    case TOTEX_VIOL_NONE: return "none";
+    case TOTEX_VIOL_BAD_NODE: return "node out of range";
+    case TOTEX_VIOL_NOT_LINK: return "hop over a non-link";
+    case TOTEX_VIOL_SELF_MESSAGE: return "no such message";
+    case TOTEX_VIOL_NOT_PRESENT: return "message not present";
+    case TOTEX_VIOL_DELIVERED: return "message already delivered";
+    case TOTEX_VIOL_DUPLICATE: return "message duplicated";
+    case TOTEX_VIOL_PORT_SEND: return "port conflict (send)";
+    case TOTEX_VIOL_PORT_RECV: return "port conflict (receive)";
+    case TOTEX_VIOL_LINK_BUSY: return "link conflict";
+    case TOTEX_VIOL_NOT_DELIVERED: return "message lost";
+    }
+    return "unknown violation";
+}
+
+void totex_sim_free(totex_sim *sim)
+{
+    if (!sim)
+        return;
+    if (sim->state)
+        munmap(sim->state, sim->state_bytes);
+    free(sim->coords);
+    free(sim->send_stamp);
+    free(sim->recv_stamp);
+    free(sim->link_stamp);
+    free(sim->queue);
+    free(sim);
+}
+
+totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t max_messages, totex_error *err)
+{
+    uint32_t n = totex_network_nodes(net);
+    uint64_t msgs = totex_network_messages(net);
+    totex_sim *sim;
+    if (max_messages == 0)
+        max_messages = TOTEX_SIM_MAX_MESSAGES;
+    if (msgs > max_messages) {
+        totex_fail(err, TOTEX_ENOMEM,
+                   "%s has %llu messages (%u nodes): a full simulation is limited to %llu messages (8 bytes each); use `totex bounds` for a network this large",
+                   totex_network_spec(net), (unsigned long long)msgs, n, (unsigned long long)max_messages);
+        return NULL;
+    }
+    sim = calloc(1, sizeof *sim);
+    if (!sim)
+        goto nomem;
+    sim->net = net;
+    sim->ports = ports;
+    sim->n = n;
+    sim->k = totex_network_dims(net);
+    for (uint32_t i = 0; i < sim->k; i++) {
+        const totex_factor *f = totex_network_factor(net, i);
+        sim->m[i] = totex_factor_nodes(f);
+        sim->stride[i] = totex_network_stride(net, i);
+        sim->link_off[i] = sim->slots;
+        sim->slots += totex_factor_max_degree(f);
+    }
+    sim->coords = malloc(sizeof *sim->coords * (size_t)n * sim->k);
+    sim->queue = malloc(sizeof *sim->queue * (size_t)n);
+    if (!sim->coords || !sim->queue)
+        goto nomem;
+    sim->peak_queue = n - 1; /* every node starts holding its n-1 messages */
+    for (uint32_t v = 0; v < n; v++) {
+        sim->queue[v] = n - 1;
+        for (uint32_t i = 0; i < sim->k; i++)
+            sim->coords[(size_t)v * sim->k + i] = (uint16_t)totex_network_coord(net, v, i);
+    }
+    if (ports == TOTEX_PORTS_SINGLE) {
+        sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
+        sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
+        if (!sim->send_stamp || !sim->recv_stamp)
+            goto nomem;
+    } else {
+        sim->link_stamp = calloc((size_t)n * sim->slots, sizeof *sim->link_stamp);
+        if (!sim->link_stamp)
+            goto nomem;
+    }
+    sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
+    sim->state = mmap(NULL, sim->state_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (sim->state == MAP_FAILED) {
+        sim->state = NULL;
+        goto nomem;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(sim->state, sim->state_bytes, MADV_HUGEPAGE);
+#endif
+    for (uint32_t d = 0; d < n; d++) {
+        msg_state *row = sim->state + (size_t)d * n;
+        for (uint32_t s = 0; s < n; s++) {
+            row[s].loc = s;
+            row[s].moved = 0;
+        }
+    }
+    return sim;
+nomem:
+    totex_sim_free(sim);
+    totex_fail(err, TOTEX_ENOMEM, "out of memory creating a simulator for %s (%llu messages need %llu MiB)",
+               totex_network_spec(net), (unsigned long long)msgs,
+               (unsigned long long)((uint64_t)n * n * sizeof(msg_state) >> 20));
+    return NULL;
+}
+
+static void coords_text(const totex_sim *sim, uint32_t v, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (v >= sim->n) {
+        snprintf(buf, len, "(out of range)");
+        return;
+    }
+    used += (size_t)snprintf(buf, len, "(");
+    for (uint32_t i = 0; i < sim->k && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%u", i ? "," : "", sim->coords[(size_t)v * sim->k + i]);
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+}
+
+static totex_status violation(totex_sim *sim, totex_violation kind, uint32_t node, const totex_hop *h,
+                              const char *detail, totex_error *err)
+{
+    char cf[128], ct[128];
+    sim->fault.kind = kind;
+    sim->fault.step = sim->step;
+    sim->fault.node = node;
+    sim->fault.src = h->src;
+    sim->fault.dst = h->dst;
+    coords_text(sim, h->from, cf, sizeof cf);
+    coords_text(sim, h->to, ct, sizeof ct);
+    return totex_fail(err, TOTEX_EVIOLATION, "step %llu: %s at node %u: hop %u%s -> %u%s carrying message %u->%u: %s",
+                      (unsigned long long)sim->step, totex_violation_name(kind), node, h->from, cf, h->to, ct,
+                      h->src, h->dst, detail);
+}
+
+totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
+{
+    const uint32_t n = sim->n, k = sim->k;
+    const uint32_t stamp = (uint32_t)(sim->step + 1);
+    char detail[160];
+
+    if (sim->fault.kind != TOTEX_VIOL_NONE)
+        return totex_fail(err, TOTEX_EVIOLATION, "simulator already rejected the schedule at step %llu",
+                          (unsigned long long)sim->fault.step);
+    if (sim->step + 1 >= UINT32_MAX)
+        return totex_fail(err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
+
+    for (size_t x = 0; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (h->from >= n || h->to >= n || h->src >= n || h->dst >= n) {
+            snprintf(detail, sizeof detail, "node ids must be below n = %u", n);
+            return violation(sim, TOTEX_VIOL_BAD_NODE, h->from < n ? h->from : h->to, h, detail, err);
+        }
+        if (h->src == h->dst)
+            return violation(sim, TOTEX_VIOL_SELF_MESSAGE, h->from, h,
+                             "a node has no message for itself in total exchange", err);
+        /* adjacency: exactly one coordinate differs and is adjacent in its factor */
+        const uint16_t *cf = sim->coords + (size_t)h->from * k, *ct = sim->coords + (size_t)h->to * k;
+        int dim = -1;
+        for (uint32_t i = 0; i < k; i++) {
+            if (cf[i] != ct[i]) {
+                if (dim >= 0) {
+                    dim = -2;
+                    break;
+                }
+                dim = (int)i;
+            }
+        }
+        uint32_t rank = UINT32_MAX;
+        if (dim >= 0)
+            rank = totex_factor_neighbor_rank(totex_network_factor(sim->net, (uint32_t)dim), cf[dim], ct[dim]);
+        if (rank == UINT32_MAX)
+            return violation(sim, TOTEX_VIOL_NOT_LINK, h->from, h, "the two nodes are not neighbours", err);
+
+        msg_state *ms = sim->state + (size_t)h->dst * n + h->src;
+        if (ms->moved == stamp)
+            return violation(sim, TOTEX_VIOL_DUPLICATE, h->from, h, "the message already moved in this step", err);
+        if (ms->loc != h->from) {
+            if (ms->loc == h->dst)
+                return violation(sim, TOTEX_VIOL_DELIVERED, h->from, h,
+                                 "the message is already at its destination", err);
+            snprintf(detail, sizeof detail, "the message is at node %u", ms->loc);
+            return violation(sim, TOTEX_VIOL_NOT_PRESENT, h->from, h, detail, err);
+        }
+        if (sim->ports == TOTEX_PORTS_SINGLE) {
+            if (sim->send_stamp[h->from] == stamp)
+                return violation(sim, TOTEX_VIOL_PORT_SEND, h->from, h,
+                                 "single-port: the node already sends a message in this step", err);
+            if (sim->recv_stamp[h->to] == stamp)
+                return violation(sim, TOTEX_VIOL_PORT_RECV, h->to, h,
+                                 "single-port: the node already receives a message in this step", err);
+            sim->send_stamp[h->from] = stamp;
+            sim->recv_stamp[h->to] = stamp;
+        } else {
+            uint32_t *slot = sim->link_stamp + (size_t)h->from * sim->slots + sim->link_off[dim] + rank;
+            if (*slot == stamp)
+                return violation(sim, TOTEX_VIOL_LINK_BUSY, h->from, h,
+                                 "multiport: the directed link already carries a message in this step", err);
+            *slot = stamp;
+        }
+        ms->loc = h->to;
+        ms->moved = stamp;
+        sim->queue[h->from]--;
+        if (h->to == h->dst) {
+            sim->arrivals++;
+            sim->delay_sum += stamp;
+            sim->last_arrival = stamp;
+        }
+    }
+    for (size_t x = 0; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (h->to != h->dst) {
+            uint32_t q = ++sim->queue[h->to];
+            if (q > sim->peak_queue) {
+                sim->peak_queue = q;
+                sim->peak_node = h->to;
+            }
+        }
+    }
+    sim->hops += count;
+    if (count > sim->max_step_hops)
+        sim->max_step_hops = count;
+    sim->step++;
+    return TOTEX_OK;
+}
+
+static totex_status sink_step(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
+{
+    return totex_sim_step(ctx, hops, count, err);
+}
+
+totex_sink totex_sim_sink(totex_sim *sim)
+{
+    totex_sink s = {sink_step, sim};
+    return s;
+}
+
+totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error *err)
+{
+    const uint32_t n = sim->n;
+    if (sim->fault.kind != TOTEX_VIOL_NONE)
+        return totex_fail(err, TOTEX_EVIOLATION, "simulator already rejected the schedule at step %llu",
+                          (unsigned long long)sim->fault.step);
+    if (sim->arrivals != totex_network_messages(sim->net)) {
+        for (uint32_t d = 0; d < n; d++) {
+            const msg_state *row = sim->state + (size_t)d * n;
+            for (uint32_t s = 0; s < n; s++) {
+                if (s != d && row[s].loc != d) {
+                    totex_hop h = {row[s].loc, row[s].loc, s, d};
+                    char detail[160];
+                    snprintf(detail, sizeof detail,
+                             "after the last step (%llu) the message is still at node %u; %llu of %llu messages were delivered",
+                             (unsigned long long)sim->step, row[s].loc, (unsigned long long)sim->arrivals,
+                             (unsigned long long)totex_network_messages(sim->net));
+                    return violation(sim, TOTEX_VIOL_NOT_DELIVERED, row[s].loc, &h, detail, err);
+                }
+            }
+        }
+    }
+    memset(out, 0, sizeof *out);
+    out->steps = sim->last_arrival;
+    out->steps_emitted = sim->step;
+    out->hops = sim->hops;
+    out->messages = sim->arrivals;
+    out->average_delay = sim->arrivals ? (double)sim->delay_sum / (double)sim->arrivals : 0.0;
+    out->peak_queue = sim->peak_queue;
+    out->peak_queue_node = sim->peak_node;
+    out->directed_links = 2 * totex_network_links(sim->net);
+    out->max_hops_in_step = sim->max_step_hops;
+    if (out->steps) {
+        out->link_utilisation = (double)sim->hops / ((double)out->steps * (double)out->directed_links);
+        out->port_utilisation = (double)sim->hops / ((double)out->steps * n);
+    }
+    return TOTEX_OK;
+}
+
+totex_sim_fault totex_sim_get_fault(const totex_sim *sim) { return sim->fault; }

@@ -1,0 +1,87 @@
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+totex_network *ts_net(const char *spec)
+{
+    totex_error err = {{0}};
+    totex_network *net = totex_network_parse(spec, &err);
+    if (!net)
+        fail_msg("cannot parse '%s': %s", spec, err.msg);
+    return net;
+}
+
+totex_status ts_simulate(const totex_network *net, totex_ports ports, const totex_schedule *s,
+                         totex_sim_report *rep, totex_error *err)
+{
+    totex_sim *sim = totex_sim_new(net, ports, 0, err);
+    totex_status st;
+    if (!sim)
+        return TOTEX_ENOMEM;
+    st = totex_schedule_replay(s, totex_sim_sink(sim), err);
+    if (st == TOTEX_OK)
+        st = totex_sim_finish(sim, rep, err);
+    totex_sim_free(sim);
+    return st;
+}
+
+void ts_plan_ok(const char *spec, totex_ports ports, const char *name, totex_sim_report *rep, uint64_t *predicted)
+{
+    totex_error err = {{0}};
+    totex_network *net = ts_net(spec);
+    const totex_algorithm *a = name ? totex_algorithm_find(name, &err) : NULL;
+    totex_plan_result res;
+    if (name && !a)
+        fail_msg("%s", err.msg);
+    totex_status st = totex_plan_and_verify(net, ports, a, 0, &res, &err);
+    if (st != TOTEX_OK)
+        fail_msg("%s %s %s: %s", spec, totex_ports_name(ports), name ? name : "auto", err.msg);
+    assert_true(res.verified);
+    if (rep)
+        *rep = res.sim;
+    if (predicted)
+        *predicted = res.predicted_steps;
+    totex_network_free(net);
+}
+
+totex_schedule *ts_record(const totex_network *net, totex_ports ports, const char *name)
+{
+    totex_error err = {{0}};
+    const totex_algorithm *a = totex_algorithm_find(name, &err);
+    totex_schedule *s = totex_schedule_new();
+    if (!a)
+        fail_msg("%s", err.msg);
+    if (a->plan(net, ports, totex_schedule_sink(s), &err) != TOTEX_OK)
+        fail_msg("%s on %s: %s", name, totex_network_spec(net), err.msg);
+    return s;
+}
+
+uint32_t *ts_bfs_all_pairs(const totex_network *net)
+{
+    uint32_t n = totex_network_nodes(net);
+    uint32_t *dist = malloc(sizeof *dist * (size_t)n * n);
+    uint32_t *queue = malloc(sizeof *queue * n);
+    uint32_t nb[4096];
+    assert_non_null(dist);
+    assert_non_null(queue);
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t *row = dist + (size_t)s * n, head = 0, tail = 0;
+        for (uint32_t v = 0; v < n; v++)
+            row[v] = UINT32_MAX;
+        row[s] = 0;
+        queue[tail++] = s;
+        while (head < tail) {
+            uint32_t v = queue[head++];
+            uint32_t deg = totex_network_neighbors(net, v, nb);
+            for (uint32_t i = 0; i < deg; i++)
+                if (row[nb[i]] == UINT32_MAX) {
+                    row[nb[i]] = row[v] + 1;
+                    queue[tail++] = nb[i];
+                }
+        }
+    }
+    free(queue);
+    return dist;
+}

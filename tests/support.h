@@ -1,0 +1,36 @@
+/* Shared helpers for the cmocka tests: independent checks (BFS, the simulator). */
+#ifndef TOTEX_TEST_SUPPORT_H
+#define TOTEX_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "totex.h"
+
+/** Parse @p spec or fail the test. */
+totex_network *ts_net(const char *spec);
+
+/**
+ * Replay @p s through a fresh simulator of @p net under @p ports.
+ * Returns the status; fills @p rep on success and @p err on failure.
+ */
+totex_status ts_simulate(const totex_network *net, totex_ports ports, const totex_schedule *s,
+                         totex_sim_report *rep, totex_error *err);
+
+/** Plan with algorithm @p name (NULL: auto) and simulate; asserts verified; fills @p rep. */
+void ts_plan_ok(const char *spec, totex_ports ports, const char *name, totex_sim_report *rep,
+                uint64_t *predicted);
+
+/** Record the schedule of algorithm @p name on @p net (caller frees). Asserts success. */
+totex_schedule *ts_record(const totex_network *net, totex_ports ports, const char *name);
+
+/**
+ * All-pairs BFS on the materialised product (through totex_network_neighbors
+ * only): fills dist[a*n+b] (caller frees). Independent of Theorem 1.
+ */
+uint32_t *ts_bfs_all_pairs(const totex_network *net);
+
+#endif

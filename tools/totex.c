@@ -1,0 +1,244 @@
+/*
+ * totex: the command-line tool. Thin: parses arguments, calls the library,
+ * prints. Exit status 0 on success, 2 on bad input (spec, option, algorithm
+ * that does not apply, unreadable file), 1 if a schedule fails verification.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "totex.h"
+
+static const char *prog = "totex";
+
+static void usage_main(FILE *fp)
+{
+    fprintf(fp,
+            "usage: totex <command> [options]\n"
+            "\n"
+            "Plan, verify and report total exchange (all-to-all personalized exchange)\n"
+            "on multidimensional networks.\n"
+            "\n"
+            "commands:\n"
+            "  machines                 list the presets of real machines' networks\n"
+            "  bounds SPEC [options]    network metrics and every lower bound with its witness\n"
+            "  plan SPEC [options]      plan a schedule, replay it in the simulator, report\n"
+            "  algorithms               list the algorithms\n"
+            "  help [command]           this text, or a command's options\n"
+            "\n"
+            "SPEC: factors joined by '*': path:M ring:M complete:M k2 file:PATH,\n"
+            "      shorthands torus:AxB.. mesh:AxB.. hypercube:D ghc:AxB.., or a preset.\n"
+            "      Example: totex plan 'ring:7*path:5*complete:4' --ports single\n");
+}
+
+static void usage_bounds(FILE *fp)
+{
+    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi] [--json]\n"
+                "\n"
+                "Prints diameter, total status and average status (Theorem 1 / Corollary 1 of\n"
+                "000 and 004), and every lower bound on total exchange steps under the port\n"
+                "model with its witness: average status (000 eq. 3), cut (000 eq. 4), per-node\n"
+                "receive bound, per-node relay bound (single-port). Default --ports single.\n");
+}
+
+static void usage_plan(FILE *fp)
+{
+    fprintf(fp, "usage: totex plan SPEC [--ports single|multi] [--algorithm NAME|auto] [--json]\n"
+                "                      [--max-messages N]\n"
+                "\n"
+                "Plans total exchange with the algorithm (auto: fewest predicted steps),\n"
+                "streams every step through the independent simulator, and reports steps,\n"
+                "bounds with witness, ratio, optimality, average delay, peak queue,\n"
+                "utilisation and wall time. Default --ports single. --max-messages limits\n"
+                "the simulator (default 2^31 messages, 8 bytes each).\n");
+}
+
+static int fail(int code, const char *msg)
+{
+    fprintf(stderr, "%s: error: %s\n", prog, msg);
+    return code;
+}
+
+typedef struct options {
+    const char *spec;
+    const char *algorithm;
+    totex_ports ports;
+    int json;
+    int help;
+    uint64_t max_messages;
+} options;
+
+static int parse_options(int argc, char **argv, options *o, int allow_algo)
+{
+    totex_error err;
+    memset(o, 0, sizeof *o);
+    o->ports = TOTEX_PORTS_SINGLE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            o->help = 1;
+        } else if (!strcmp(a, "--json")) {
+            o->json = 1;
+        } else if (!strcmp(a, "--ports") || !strncmp(a, "--ports=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v)
+                return fail(2, "--ports needs a value: single or multi");
+            if (totex_ports_parse(v, &o->ports, &err) != TOTEX_OK)
+                return fail(2, err.msg);
+        } else if (allow_algo && (!strcmp(a, "--algorithm") || !strncmp(a, "--algorithm=", 12))) {
+            o->algorithm = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!o->algorithm)
+                return fail(2, "--algorithm needs a name (see `totex algorithms`) or auto");
+        } else if (allow_algo && (!strcmp(a, "--max-messages"))) {
+            char *end;
+            if (i + 1 >= argc)
+                return fail(2, "--max-messages needs a number");
+            o->max_messages = strtoull(argv[++i], &end, 10);
+            if (*end || !o->max_messages)
+                return fail(2, "--max-messages needs a positive whole number");
+        } else if (a[0] == '-' && a[1]) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
+            return fail(2, msg);
+        } else if (!o->spec) {
+            o->spec = a;
+        } else {
+            char msg[300];
+            snprintf(msg, sizeof msg, "unexpected argument '%s': give one SPEC (quote it if it contains '*')", a);
+            return fail(2, msg);
+        }
+    }
+    return 0;
+}
+
+static int cmd_machines(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: totex machines\n\nLists the presets; each name is usable wherever a SPEC is.\n");
+            return 0;
+        }
+        return fail(2, "totex machines takes no arguments");
+    }
+    printf("%-17s %-28s %9s  %s\n", "preset", "spec", "nodes", "description / source");
+    for (size_t i = 0; i < totex_machine_count(); i++) {
+        const totex_machine *m = totex_machine_get(i);
+        totex_error err;
+        totex_network *net = totex_network_parse(m->spec, &err);
+        printf("%-17s %-28s %9u  %s\n%-17s %-28s %9s  source: %s\n", m->name, m->spec,
+               net ? totex_network_nodes(net) : 0, m->description, "", "", "", m->source);
+        totex_network_free(net);
+    }
+    return 0;
+}
+
+static int cmd_algorithms(void)
+{
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        printf("%-10s %s [%s]\n", a->name, a->title, a->source);
+    }
+    return 0;
+}
+
+static int cmd_bounds(int argc, char **argv)
+{
+    options o;
+    totex_error err;
+    int rc = parse_options(argc, argv, &o, 0);
+    if (rc)
+        return rc;
+    if (o.help) {
+        usage_bounds(stdout);
+        return 0;
+    }
+    if (!o.spec)
+        return fail(2, "totex bounds needs a SPEC, e.g. totex bounds torus:4x4x4 (see totex help)");
+    totex_network *net = totex_network_parse(o.spec, &err);
+    if (!net)
+        return fail(2, err.msg);
+    if (o.json) {
+        char *text = totex_report_bounds_json(net, o.ports, &err);
+        if (!text)
+            rc = fail(2, err.msg);
+        else
+            printf("%s\n", text);
+        free(text);
+    } else if (totex_report_bounds_text(stdout, net, o.ports, &err) != TOTEX_OK) {
+        rc = fail(2, err.msg);
+    }
+    totex_network_free(net);
+    return rc;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+    options o;
+    totex_error err;
+    const totex_algorithm *algo = NULL;
+    totex_plan_result res;
+    int rc = parse_options(argc, argv, &o, 1);
+    if (rc)
+        return rc;
+    if (o.help) {
+        usage_plan(stdout);
+        return 0;
+    }
+    if (!o.spec)
+        return fail(2, "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
+    if (o.algorithm && strcmp(o.algorithm, "auto")) {
+        algo = totex_algorithm_find(o.algorithm, &err);
+        if (!algo)
+            return fail(2, err.msg);
+    }
+    totex_network *net = totex_network_parse(o.spec, &err);
+    if (!net)
+        return fail(2, err.msg);
+    totex_status st = totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err);
+    res.name = o.spec;
+    if (st == TOTEX_OK) {
+        if (o.json) {
+            char *text = totex_report_plan_json(&res);
+            if (text)
+                printf("%s\n", text);
+            else
+                rc = fail(1, "out of memory writing JSON");
+            free(text);
+        } else {
+            totex_report_plan_text(stdout, &res);
+        }
+    } else {
+        rc = fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+    }
+    totex_network_free(net);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage_main(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        if (argc > 2 && !strcmp(argv[2], "plan"))
+            usage_plan(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "bounds"))
+            usage_bounds(stdout);
+        else
+            usage_main(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "machines"))
+        return cmd_machines(argc - 2, argv + 2);
+    if (!strcmp(cmd, "algorithms"))
+        return cmd_algorithms();
+    if (!strcmp(cmd, "bounds"))
+        return cmd_bounds(argc - 2, argv + 2);
+    if (!strcmp(cmd, "plan"))
+        return cmd_plan(argc - 2, argv + 2);
+    char msg[300];
+    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, algorithms or help", cmd);
+    return fail(2, msg);
+}
