@@ -50,7 +50,7 @@ static void usage_plan(FILE *fp)
                 "streams every step through the independent simulator, and reports steps,\n"
                 "bounds with witness, ratio, optimality, average delay, peak queue,\n"
                 "utilisation and wall time. Default --ports single. --max-messages limits\n"
-                "the simulator (default 2^31 messages, 8 bytes each).\n");
+                "the simulator (default 2^31 messages, 4 bytes each).\n");
 }
 
 static int fail(int code, const char *msg)

@@ -4,7 +4,7 @@
  *        violation, measures completion time, average delay, queues and link use.
  *
  * The simulator trusts nothing an algorithm claims. It keeps, for each of the
- * n(n-1) messages, where it is and when it last moved (8 bytes per message),
+ * n(n-1) messages, where it is (4 bytes per message),
  * and checks every hop of every step against the network and the port model:
  *
  * - the hop's nodes exist and are adjacent (TOTEX_VIOL_NOT_LINK);
@@ -71,12 +71,12 @@ typedef struct totex_sim_fault {
 
 typedef struct totex_sim totex_sim;
 
-/** Largest number of messages the simulator accepts (8 bytes each): 2^31, i.e. 16 GiB. */
+/** Largest number of messages the simulator accepts (4 bytes each): 2^31, i.e. 8 GiB. */
 #define TOTEX_SIM_MAX_MESSAGES (UINT64_C(1) << 31)
 
 /**
  * New simulator for total exchange on @p net under @p ports. Borrows @p net
- * (must outlive the simulator). Memory: 8 bytes per ordered pair (n^2) plus
+ * (must outlive the simulator). Memory: 4 bytes per ordered pair (n^2) plus
  * O(n * degree).
  * @return NULL with @p err set when n(n-1) exceeds @p max_messages (0 means
  *         TOTEX_SIM_MAX_MESSAGES) or memory runs out.

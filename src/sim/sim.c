@@ -4,11 +4,13 @@
  * with the step, node and message that broke the rule. It reads only the
  * network (adjacency) and the port model; it never trusts an algorithm.
  *
- * State: for each ordered pair (src, dst), src != dst, where the message is
- * and the step it last moved (8 bytes, indexed dst * n + src). Per step, a
- * first pass checks and applies every hop; a second pass adds the hops that
- * did not deliver to the receivers' queues, so the peak queue is measured at
- * step ends.
+ * State: for each ordered pair (src, dst), src != dst, the node holding the
+ * message (4 bytes, indexed dst * n + src). Per step, a first pass checks
+ * every hop against the state at the start of the step (store-and-forward:
+ * a message moves at most one link per step) and the port rules; a second
+ * pass applies the hops, detecting a message moved twice (duplicated), and
+ * adds undelivered arrivals to the receivers' queues, so the peak queue is
+ * measured at step ends.
  */
 #include "totex/sim.h"
 
@@ -19,10 +21,10 @@
 
 #include "common/error.h"
 
-typedef struct msg_state {
-    uint32_t loc;   /* node holding the message */
-    uint32_t moved; /* 1-based step of its last move, 0 = never moved */
-} msg_state;
+#define PREFETCH_AHEAD 16
+
+/* where a message is, XOR its source: anonymous memory is zero, so 0 means "at its source" */
+typedef uint32_t msg_state;
 
 struct totex_sim {
     const totex_network *net;
@@ -32,6 +34,7 @@ struct totex_sim {
     uint32_t stride[TOTEX_MAX_DIMS];
     uint32_t link_off[TOTEX_MAX_DIMS]; /* multiport: offset of dimension i's links in a node's slots */
     uint32_t slots;                    /* link slots per node */
+    uint8_t kind[TOTEX_MAX_DIMS];      /* factor kind per dimension (adjacency in closed form) */
     uint16_t *coords;                  /* n * k coordinates */
     msg_state *state;                  /* n * n */
     size_t state_bytes;
@@ -86,7 +89,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         max_messages = TOTEX_SIM_MAX_MESSAGES;
     if (msgs > max_messages) {
         totex_fail(err, TOTEX_ENOMEM,
-                   "%s has %llu messages (%u nodes): a full simulation is limited to %llu messages (8 bytes each); use `totex bounds` for a network this large",
+                   "%s has %llu messages (%u nodes): a full simulation is limited to %llu messages (4 bytes each); use `totex bounds` for a network this large",
                    totex_network_spec(net), (unsigned long long)msgs, n, (unsigned long long)max_messages);
         return NULL;
     }
@@ -102,6 +105,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->m[i] = totex_factor_nodes(f);
         sim->stride[i] = totex_network_stride(net, i);
         sim->link_off[i] = sim->slots;
+        sim->kind[i] = (uint8_t)totex_factor_get_kind(f);
         sim->slots += totex_factor_max_degree(f);
     }
     sim->coords = malloc(sizeof *sim->coords * (size_t)n * sim->k);
@@ -133,13 +137,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
 #ifdef MADV_HUGEPAGE
     madvise(sim->state, sim->state_bytes, MADV_HUGEPAGE);
 #endif
-    for (uint32_t d = 0; d < n; d++) {
-        msg_state *row = sim->state + (size_t)d * n;
-        for (uint32_t s = 0; s < n; s++) {
-            row[s].loc = s;
-            row[s].moved = 0;
-        }
-    }
+    /* anonymous memory is zero: loc ^ src == 0 means "at its source", moved == 0 "never moved" */
     return sim;
 nomem:
     totex_sim_free(sim);
@@ -212,20 +210,40 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 dim = (int)i;
             }
         }
+        if (x + PREFETCH_AHEAD < count) {
+            const totex_hop *p = &hops[x + PREFETCH_AHEAD];
+            if (p->dst < n && p->src < n)
+                __builtin_prefetch(sim->state + (size_t)p->dst * n + p->src, 1, 3);
+        }
         uint32_t rank = UINT32_MAX;
-        if (dim >= 0)
-            rank = totex_factor_neighbor_rank(totex_network_factor(sim->net, (uint32_t)dim), cf[dim], ct[dim]);
+        if (dim >= 0) {
+            const uint32_t a = cf[dim], b = ct[dim], m = sim->m[dim];
+            switch (sim->kind[dim]) {
+            case TOTEX_FACTOR_PATH:
+                rank = b + 1 == a ? 0 : b == a + 1 ? (a > 0) : UINT32_MAX;
+                break;
+            case TOTEX_FACTOR_RING:
+                rank = b == (a + 1 == m ? 0 : a + 1) ? 0 : a == (b + 1 == m ? 0 : b + 1) ? 1 : UINT32_MAX;
+                break;
+            case TOTEX_FACTOR_K2:
+                rank = 0;
+                break;
+            case TOTEX_FACTOR_COMPLETE:
+                rank = b < a ? b : b - 1;
+                break;
+            default:
+                rank = totex_factor_neighbor_rank(totex_network_factor(sim->net, (uint32_t)dim), a, b);
+            }
+        }
         if (rank == UINT32_MAX)
             return violation(sim, TOTEX_VIOL_NOT_LINK, h->from, h, "the two nodes are not neighbours", err);
 
-        msg_state *ms = sim->state + (size_t)h->dst * n + h->src;
-        if (ms->moved == stamp)
-            return violation(sim, TOTEX_VIOL_DUPLICATE, h->from, h, "the message already moved in this step", err);
-        if (ms->loc != h->from) {
-            if (ms->loc == h->dst)
+        const uint32_t loc = sim->state[(size_t)h->dst * n + h->src] ^ h->src;
+        if (loc != h->from) {
+            if (loc == h->dst)
                 return violation(sim, TOTEX_VIOL_DELIVERED, h->from, h,
                                  "the message is already at its destination", err);
-            snprintf(detail, sizeof detail, "the message is at node %u", ms->loc);
+            snprintf(detail, sizeof detail, "the message is at node %u at the start of this step", loc);
             return violation(sim, TOTEX_VIOL_NOT_PRESENT, h->from, h, detail, err);
         }
         if (sim->ports == TOTEX_PORTS_SINGLE) {
@@ -244,18 +262,20 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                                  "multiport: the directed link already carries a message in this step", err);
             *slot = stamp;
         }
-        ms->loc = h->to;
-        ms->moved = stamp;
         sim->queue[h->from]--;
+    }
+    for (size_t x = 0; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        msg_state *ms = sim->state + (size_t)h->dst * n + h->src;
+        if ((*ms ^ h->src) != h->from)
+            return violation(sim, TOTEX_VIOL_DUPLICATE, h->from, h,
+                             "the message is sent twice in this step (duplicated)", err);
+        *ms = h->to ^ h->src;
         if (h->to == h->dst) {
             sim->arrivals++;
             sim->delay_sum += stamp;
             sim->last_arrival = stamp;
-        }
-    }
-    for (size_t x = 0; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        if (h->to != h->dst) {
+        } else {
             uint32_t q = ++sim->queue[h->to];
             if (q > sim->peak_queue) {
                 sim->peak_queue = q;
@@ -291,14 +311,15 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
         for (uint32_t d = 0; d < n; d++) {
             const msg_state *row = sim->state + (size_t)d * n;
             for (uint32_t s = 0; s < n; s++) {
-                if (s != d && row[s].loc != d) {
-                    totex_hop h = {row[s].loc, row[s].loc, s, d};
+                uint32_t loc = row[s] ^ s;
+                if (s != d && loc != d) {
+                    totex_hop h = {loc, loc, s, d};
                     char detail[160];
                     snprintf(detail, sizeof detail,
                              "after the last step (%llu) the message is still at node %u; %llu of %llu messages were delivered",
-                             (unsigned long long)sim->step, row[s].loc, (unsigned long long)sim->arrivals,
+                             (unsigned long long)sim->step, loc, (unsigned long long)sim->arrivals,
                              (unsigned long long)totex_network_messages(sim->net));
-                    return violation(sim, TOTEX_VIOL_NOT_DELIVERED, row[s].loc, &h, detail, err);
+                    return violation(sim, TOTEX_VIOL_NOT_DELIVERED, loc, &h, detail, err);
                 }
             }
         }

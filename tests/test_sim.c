@@ -1,0 +1,241 @@
+/*
+ * The simulator rejects every kind of violation (issue 2 item 5): one mutated
+ * schedule per kind, built from a verified schedule or by hand, and its
+ * measurements on hand-computed schedules.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+/* Copy of a schedule with step `step` replaced by `hops` (count). */
+static totex_schedule *with_step(const totex_schedule *s, uint64_t step, const totex_hop *hops, size_t count)
+{
+    totex_schedule *t = totex_schedule_new();
+    for (uint64_t i = 0; i < totex_schedule_steps(s); i++) {
+        size_t c;
+        const totex_hop *h = totex_schedule_step(s, i, &c);
+        if (i == step)
+            assert_int_equal(totex_schedule_add_step(t, hops, count, NULL), TOTEX_OK);
+        else
+            assert_int_equal(totex_schedule_add_step(t, h, c, NULL), TOTEX_OK);
+    }
+    return t;
+}
+
+static void expect_violation(const char *spec, totex_ports ports, const totex_schedule *s, totex_violation kind,
+                             const char *word)
+{
+    totex_network *net = ts_net(spec);
+    totex_error err = {{0}};
+    totex_sim *sim = totex_sim_new(net, ports, 0, &err);
+    totex_sim_report rep;
+    assert_non_null(sim);
+    totex_status st = totex_schedule_replay(s, totex_sim_sink(sim), &err);
+    if (st == TOTEX_OK)
+        st = totex_sim_finish(sim, &rep, &err);
+    assert_int_equal(st, TOTEX_EVIOLATION);
+    totex_sim_fault f = totex_sim_get_fault(sim);
+    if (f.kind != kind)
+        fail_msg("expected %s, got %s: %s", totex_violation_name(kind), totex_violation_name(f.kind), err.msg);
+    assert_non_null(strstr(err.msg, "step"));
+    assert_non_null(strstr(err.msg, "message"));
+    assert_non_null(strstr(err.msg, word));
+    totex_sim_free(sim);
+    totex_network_free(net);
+}
+
+/* hypercube:3 nodes: bit i of the id is coordinate i. */
+static void test_accepts_a2_and_measures(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("hypercube:3");
+    totex_schedule *s = ts_record(net, TOTEX_PORTS_SINGLE, "a2");
+    totex_sim_report rep;
+    totex_error err;
+    assert_int_equal(ts_simulate(net, TOTEX_PORTS_SINGLE, s, &rep, &err), TOTEX_OK);
+    /* every message crosses exactly its distance in hops when routes are shortest:
+       S_G = n * d * 2^(d-1) = 8 * 12 = 96 hops for the 3-cube (004 Section 3) */
+    assert_int_equal(rep.hops, 96);
+    assert_int_equal(rep.messages, 56);
+    totex_schedule_free(s);
+    totex_network_free(net);
+}
+
+static void test_hand_schedule_metrics(void **state)
+{
+    (void)state;
+    /* path:3 (0-1-2), multiport, by hand:
+       step 1: 0->1 (0,1); 1->0 (1,0); 1->2 (1,2); 2->1 (2,1); also 0->1 carries... one per link:
+       use instead: step1: 0->1 m(0,2), 1->0 m(1,0), 1->2 m(1,2), 2->1 m(2,0)
+                    step2: 0->1 m(0,1), 1->2 m(0,2), 2->1 m(2,1), 1->0 m(2,0)
+       arrivals: (1,0)@1 (1,2)@1 (0,1)@2 (0,2)@2 (2,1)@2 (2,0)@2 -> delay (1+1+2*4)/6 = 10/6 */
+    totex_hop s1[] = {{0, 1, 0, 2}, {1, 0, 1, 0}, {1, 2, 1, 2}, {2, 1, 2, 0}};
+    totex_hop s2[] = {{0, 1, 0, 1}, {1, 2, 0, 2}, {2, 1, 2, 1}, {1, 0, 2, 0}};
+    totex_schedule *s = totex_schedule_new();
+    totex_network *net = ts_net("path:3");
+    totex_sim_report rep;
+    totex_error err;
+    totex_schedule_add_step(s, s1, 4, NULL);
+    totex_schedule_add_step(s, s2, 4, NULL);
+    assert_int_equal(ts_simulate(net, TOTEX_PORTS_MULTI, s, &rep, &err), TOTEX_OK);
+    assert_int_equal(rep.steps, 2);
+    assert_int_equal(rep.hops, 8);
+    assert_true(rep.average_delay > 10.0 / 6 - 1e-12 && rep.average_delay < 10.0 / 6 + 1e-12);
+    /* node 1 after step 1 holds m(0,2), m(2,0) and its own m(1,... none left) -> 2; start: 2 each */
+    assert_int_equal(rep.peak_queue, 2);
+    /* 4 directed links, 2 steps, 8 hops: full utilisation */
+    assert_true(rep.link_utilisation > 0.999);
+    /* the same schedule under single-port breaks the port rule at node 1 in step 1 */
+    expect_violation("path:3", TOTEX_PORTS_SINGLE, s, TOTEX_VIOL_PORT_SEND, "port");
+    totex_schedule_free(s);
+    totex_network_free(net);
+}
+
+static void test_rejects_non_link(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("hypercube:3");
+    totex_schedule *s = ts_record(net, TOTEX_PORTS_SINGLE, "a2");
+    size_t c;
+    const totex_hop *h = totex_schedule_step(s, 0, &c);
+    totex_hop *m = malloc(sizeof *m * c);
+    memcpy(m, h, sizeof *m * c);
+    m[0].to = m[0].from ^ 3u; /* two coordinates differ: not a link */
+    totex_schedule *t = with_step(s, 0, m, c);
+    expect_violation("hypercube:3", TOTEX_PORTS_SINGLE, t, TOTEX_VIOL_NOT_LINK, "non-link");
+    free(m);
+    totex_schedule_free(t);
+    totex_schedule_free(s);
+    totex_network_free(net);
+}
+
+static void test_rejects_not_present(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("hypercube:3");
+    totex_schedule *s = ts_record(net, TOTEX_PORTS_SINGLE, "a2");
+    size_t c;
+    const totex_hop *h = totex_schedule_step(s, 0, &c);
+    totex_hop *m = malloc(sizeof *m * c);
+    memcpy(m, h, sizeof *m * c);
+    /* node `from` sends a message of another source that it does not hold */
+    m[0].src = m[0].from ^ 4u;
+    if (m[0].src == m[0].dst)
+        m[0].dst ^= 2u;
+    totex_schedule *t = with_step(s, 0, m, c);
+    expect_violation("hypercube:3", TOTEX_PORTS_SINGLE, t, TOTEX_VIOL_NOT_PRESENT, "not present");
+    free(m);
+    totex_schedule_free(t);
+    totex_schedule_free(s);
+    totex_network_free(net);
+}
+
+static void test_rejects_port_conflicts(void **state)
+{
+    (void)state;
+    /* k2*k2: 0=(0,0) 1=(1,0) 2=(0,1) 3=(1,1); 1's neighbours are 0 and 3 */
+    totex_hop recv2[] = {{0, 1, 0, 1}, {3, 1, 3, 1}};
+    totex_hop send2[] = {{0, 1, 0, 1}, {0, 2, 0, 2}};
+    totex_hop link2[] = {{0, 1, 0, 1}, {0, 1, 0, 3}};
+    totex_schedule *a = totex_schedule_new(), *b = totex_schedule_new(), *c = totex_schedule_new();
+    totex_schedule_add_step(a, recv2, 2, NULL);
+    totex_schedule_add_step(b, send2, 2, NULL);
+    totex_schedule_add_step(c, link2, 2, NULL);
+    expect_violation("k2*k2", TOTEX_PORTS_SINGLE, a, TOTEX_VIOL_PORT_RECV, "receive");
+    expect_violation("k2*k2", TOTEX_PORTS_SINGLE, b, TOTEX_VIOL_PORT_SEND, "send");
+    expect_violation("k2*k2", TOTEX_PORTS_MULTI, c, TOTEX_VIOL_LINK_BUSY, "link");
+    totex_schedule_free(a);
+    totex_schedule_free(b);
+    totex_schedule_free(c);
+}
+
+static void test_rejects_lost_duplicated_delivered(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("ghc:3x3");
+    totex_schedule *s = ts_record(net, TOTEX_PORTS_MULTI, "a2");
+    uint64_t last = totex_schedule_steps(s) - 1;
+    size_t c;
+    const totex_hop *h = totex_schedule_step(s, last, &c);
+    totex_hop *m = malloc(sizeof *m * (c + 1));
+
+    /* lost: drop the last hop of the last step */
+    memcpy(m, h, sizeof *m * c);
+    totex_schedule *lost = with_step(s, last, m, c - 1);
+    expect_violation("ghc:3x3", TOTEX_PORTS_MULTI, lost, TOTEX_VIOL_NOT_DELIVERED, "lost");
+
+    /* duplicated: a message sent to two neighbours in one step (ghc:3x3 node
+       0's neighbours are 1, 2 in dimension 0 and 3, 6 in dimension 1) */
+    memcpy(m, h, sizeof *m * c);
+    m[c] = m[0];
+    {
+        uint32_t alt[4] = {m[0].from ^ 0, 0, 0, 0};
+        uint32_t deg = totex_network_neighbors(net, m[0].from, alt);
+        for (uint32_t q = 0; q < deg; q++)
+            if (alt[q] != m[0].to) {
+                int busy = 0;
+                for (size_t y = 0; y < c; y++)
+                    busy |= m[y].from == m[0].from && m[y].to == alt[q];
+                if (!busy) {
+                    m[c].to = alt[q];
+                    break;
+                }
+            }
+        assert_int_not_equal(m[c].to, m[0].to);
+    }
+    totex_schedule *dup = with_step(s, last, m, c + 1);
+    expect_violation("ghc:3x3", TOTEX_PORTS_MULTI, dup, TOTEX_VIOL_DUPLICATE, "duplicated");
+
+    /* delivered: a message that arrived is sent again one step later */
+    totex_schedule *again = with_step(s, last, h, c);
+    totex_hop extra = h[0];
+    totex_schedule_add_step(again, &extra, 1, NULL);
+    expect_violation("ghc:3x3", TOTEX_PORTS_MULTI, again, TOTEX_VIOL_DELIVERED, "delivered");
+
+    free(m);
+    totex_schedule_free(lost);
+    totex_schedule_free(dup);
+    totex_schedule_free(again);
+    totex_schedule_free(s);
+    totex_network_free(net);
+}
+
+static void test_rejects_bad_ids(void **state)
+{
+    (void)state;
+    totex_hop bad[] = {{0, 9, 0, 1}};
+    totex_hop self[] = {{0, 1, 1, 1}};
+    totex_schedule *a = totex_schedule_new(), *b = totex_schedule_new();
+    totex_schedule_add_step(a, bad, 1, NULL);
+    totex_schedule_add_step(b, self, 1, NULL);
+    expect_violation("k2*k2", TOTEX_PORTS_MULTI, a, TOTEX_VIOL_BAD_NODE, "range");
+    expect_violation("k2*k2", TOTEX_PORTS_MULTI, b, TOTEX_VIOL_SELF_MESSAGE, "no such message");
+    totex_schedule_free(a);
+    totex_schedule_free(b);
+}
+
+static void test_refuses_too_large(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("fugaku");
+    totex_error err = {{0}};
+    assert_null(totex_sim_new(net, TOTEX_PORTS_MULTI, 0, &err));
+    assert_non_null(strstr(err.msg, "totex bounds"));
+    totex_network_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_accepts_a2_and_measures),
+        cmocka_unit_test(test_hand_schedule_metrics),
+        cmocka_unit_test(test_rejects_non_link),
+        cmocka_unit_test(test_rejects_not_present),
+        cmocka_unit_test(test_rejects_port_conflicts),
+        cmocka_unit_test(test_rejects_lost_duplicated_delivered),
+        cmocka_unit_test(test_rejects_bad_ids),
+        cmocka_unit_test(test_refuses_too_large),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
