@@ -2,13 +2,14 @@
  * @file totex/bounds.h
  * @brief Lower bounds on the steps of total exchange, each with its witness.
  *
- * Computed from the network alone: bounds never look at an algorithm.
+ * Computed from the network alone: bounds never look at an algorithm. A step
+ * is the time to move one message over one link (000 Section 1).
  *
  * | kind                     | model          | source                                   |
  * |--------------------------|----------------|------------------------------------------|
  * | TOTEX_BOUND_AVERAGE_STATUS | single-port  | 000 Section 3, eq. (3); 004 eq. (1): ceil(S_G / n) |
- * | TOTEX_BOUND_CUT          | both           | 000 Section 3, eq. (4): max |V1||V2| / C(V1,V2); 003 eqs. (1), (2) |
- * | TOTEX_BOUND_RECEIVE      | both           | a node receives n-1 messages: n-1 (single-port), ceil((n-1)/deg) (multiport) |
+ * | TOTEX_BOUND_CUT          | both           | 000 Section 3, eq. (4): max |V1||V2| / C(V1,V2), lifted from a factor as in the proof of 000 Theorem 5; 003 eqs. (1), (2) |
+ * | TOTEX_BOUND_RECEIVE      | both           | a node receives n-1 messages: n-1 (single-port), ceil((n-1)/d_min) (multiport) |
  * | TOTEX_BOUND_RELAY        | single-port    | a node sends its n-1 messages plus every message it separates (cut vertex) |
  */
 #ifndef TOTEX_BOUNDS_H
@@ -27,52 +28,87 @@ typedef enum totex_bound_kind {
     TOTEX_BOUND_RELAY = 3
 } totex_bound_kind;
 
-/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay". */
+/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay" ("?" if unknown). Static string. */
 const char *totex_bound_kind_name(totex_bound_kind k);
 
 /** One lower bound and the witness that proves it. */
 typedef struct totex_bound {
     totex_bound_kind kind;
     uint64_t value;      /**< the bound, in steps (already rounded up) */
-    double exact;        /**< the unrounded quantity (e.g. S_G/n, |V1||V2|/C) */
-    char witness[384];   /**< human-readable proof: the cut, the node, the sums */
+    double exact;        /**< the unrounded quantity in steps (e.g. S_G/n, |V1||V2|/C); value = ceil(exact) up to double rounding */
+    char witness[384];   /**< human-readable proof: the cut, the node, the sums (NUL-terminated, may be truncated) */
 } totex_bound;
 
-/** A factor's best cut (000 eq. (4) restricted to the factor). */
+/**
+ * A bipartition V1 | V2 of a factor's nodes and the links crossing it
+ * (000 eq. (4) restricted to the factor). Its ratio side*other/links is a
+ * lower bound on multiport total exchange in the factor.
+ */
 typedef struct totex_cut {
-    uint32_t side;       /**< |V1| (the smaller side) */
+    uint32_t side;       /**< |V1| (the smaller side; |V1| = |V2| when balanced) */
     uint32_t other;      /**< |V2| = m - |V1| */
-    uint64_t links;      /**< C(V1, V2): undirected links across the cut */
+    uint64_t links;      /**< C(V1, V2): undirected links across the cut; 0 means "no cut found" */
     int exact;           /**< 1: proved the best over all bipartitions (closed form or exhaustive); 0: best found by a heuristic sweep */
-    uint32_t first;      /**< for contiguous cuts (path, ring): V1 = {first, ..., first+side-1} */
-    uint64_t members;    /**< for exhaustive cuts of factors with m <= 64: bit i set when node i is in V1 */
+    uint32_t first;      /**< path, ring, complete, K2: V1 = {first, ..., first+side-1} (first = 0);
+                              heuristic cuts (exact = 0): the start node of the BFS order or DFS tree below */
+    uint64_t members;    /**< when m <= 64: bit i set when node i is in V1; 0 when m > 64 */
+    uint32_t prefix;     /**< heuristic cuts: when > 0, the first `prefix` nodes of the BFS order from `first`
+                              (neighbours in rank order) form one side; 0 for exact cuts */
+    uint32_t subtree;    /**< heuristic cuts with prefix == 0: the subtree of node `subtree` in the DFS tree
+                              from `first` (neighbours in rank order) forms one side */
 } totex_cut;
 
 /**
- * Best cut of factor @p f: closed forms for path (one link, floor(m/2)|ceil(m/2)),
- * ring (two links), complete graph and K2 (ratio 1); exhaustive over all
- * 2^(m-1) bipartitions for a file graph with m <= 22; a BFS-sweep heuristic
- * above (exact = 0; the bound stays valid, it may just be weaker).
+ * Best cut of factor @p f (000 eq. (4); 003 Section 2): closed forms for path
+ * (V1 = {0..floor(m/2)-1}, one link), ring (V1 = {0..floor(m/2)-1}, two
+ * links), complete graph and K2 (V1 = {0..floor(m/2)-1}, side*other links,
+ * ratio 1); exhaustive over all 2^(m-1) bipartitions for a file graph with
+ * m <= 22 (exact = 1); above that the best of the BFS-order prefixes and
+ * DFS-tree subtrees (every bridge among them) from up to every node, within a
+ * fixed work budget (exact = 0; the cut is genuine, so the bound stays
+ * valid, it may just be weaker). Never fails: if memory runs out in the
+ * sweep it returns the cut around node 0 (exact = 0, prefix = 1).
  */
 totex_cut totex_factor_best_cut(const totex_factor *f);
 
 /**
  * Exhaustive best cut of an arbitrary small graph given by adjacency bitmasks
- * (adj[v] has bit u set when u ~ v), m <= 30. Maximises |V1||V2|/C over all
- * bipartitions with C > 0. Used for small factors and, in tests, as the
- * independent check of the closed forms and of the product lifting.
+ * (adj[v] has bit u set when u ~ v; bits >= m and self-loops are ignored),
+ * 2 <= m <= 30; O(2^(m-1)) by a Gray-code walk. Maximises |V1||V2|/C over all
+ * bipartitions with C > 0, comparing ratios exactly; on ties keeps the first
+ * found. Returns a cut with links = 0 when m is out of range or no
+ * bipartition has C > 0 (no edges). Used for small factors and, in tests, as
+ * the independent check of the closed forms and of the product lifting.
  */
 totex_cut totex_cut_exhaustive(const uint64_t *adj, uint32_t m);
+
+/**
+ * Separated pairs of a factor (the relay bound on a one-dimensional network):
+ * the node @p node_out whose removal disconnects the most ordered pairs
+ * (s, t), s, t != node, and that number. Closed form for a path (node
+ * floor((m-1)/2), 2*i*(m-1-i) pairs); 0 for ring, complete graph and K2 (no
+ * cut vertex; node 0); articulation analysis (one DFS, O(m + |E|)) for a file
+ * graph. @p largest_out (may be NULL) receives the number of nodes of the
+ * largest component of G - node. @p node_out and @p pairs_out may be NULL.
+ * @return TOTEX_OK, or TOTEX_ENOMEM if the DFS arrays cannot be allocated.
+ */
+totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_out, uint64_t *pairs_out,
+                                        uint32_t *largest_out, totex_error *err);
 
 /** Maximum number of bounds totex_bounds_compute() returns. */
 #define TOTEX_MAX_BOUNDS 4
 
 /**
- * Every lower bound for total exchange on @p net under @p ports.
- * @param out   array of TOTEX_MAX_BOUNDS entries, filled in order
+ * Every lower bound for total exchange on @p net under @p ports, in steps.
+ * Single-port: average-status, cut, receive, relay (4 bounds). Multiport:
+ * cut, receive (2 bounds). Each bound carries its witness.
+ * @param out   caller's array of TOTEX_MAX_BOUNDS entries, filled in that order
  * @param count number written
- * @param best  index in @p out of the largest bound
- * @return TOTEX_OK, or TOTEX_EOVERFLOW if S_G overflows 64 bits.
+ * @param best  index in @p out of the largest bound (the first on ties)
+ * @return TOTEX_OK; TOTEX_EINVAL for a NULL argument or an unknown port
+ *         model; TOTEX_EOVERFLOW (single-port only) if S_G overflows 64 bits;
+ *         TOTEX_ENOMEM if the relay analysis of a file graph cannot allocate.
+ *         On error *count is 0 and @p err says why.
  */
 totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, totex_bound *out,
                                   size_t *count, size_t *best, totex_error *err);

@@ -16,7 +16,8 @@
 
 typedef struct parse_state {
     totex_network *net;
-    const char *whole;
+    const char *whole; /* the spec as quoted in messages (shortened when long) */
+    char shown[96];
     totex_error *err;
     int depth;
 } parse_state;
@@ -221,7 +222,12 @@ totex_network *totex_network_parse(const char *spec, totex_error *err)
         return NULL;
     }
     ps.net = net;
-    ps.whole = spec;
+    if (strlen(spec) > 80) {
+        snprintf(ps.shown, sizeof ps.shown, "%.60s...(%zu characters)", spec, strlen(spec));
+        ps.whole = ps.shown;
+    } else {
+        ps.whole = spec;
+    }
     ps.err = err;
     ps.depth = 0;
     if (parse_product(&ps, spec) != TOTEX_OK) {

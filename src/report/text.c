@@ -34,6 +34,12 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
     fprintf(fp, "ports          %s\n", totex_ports_name(r->ports));
     print_bounds(fp, r->bounds, r->bound_count, r->best_bound);
     fprintf(fp, "algorithm      %s: %s [%s]\n", r->algorithm->name, r->algorithm->title, r->algorithm->source);
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        totex_error why;
+        if (a->applies(r->net, r->ports, &why) != TOTEX_OK)
+            fprintf(fp, "not applicable %s: %s\n", a->name, why.msg);
+    }
     fprintf(fp, "steps          %" PRIu64 " (formula predicts %" PRIu64 ")\n", r->sim.steps, r->predicted_steps);
     if (lb)
         fprintf(fp, "ratio          %.4f of the best bound\n", (double)r->sim.steps / (double)lb);

@@ -1,0 +1,19 @@
+/* Private to src/bounds/: one function per bound, each filling a totex_bound. */
+#ifndef TOTEX_BOUNDS_IMPL_H
+#define TOTEX_BOUNDS_IMPL_H
+
+#include "totex/bounds.h"
+
+/* 000 eq. (4) lifted from the best factor cut (proof of 000 Theorem 5); cut.c. */
+void totex_bound_cut(const totex_network *net, totex_bound *out);
+
+/* Cut vertex / relay bound, single-port; relay.c. */
+totex_status totex_bound_relay(const totex_network *net, totex_bound *out, totex_error *err);
+
+/* printf into b->witness, truncating silently at its size (bounds.c). */
+void totex_witness(totex_bound *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Shorthand for the 128-bit unsigned integer used to keep |V1||V2| exact for n up to 2^32. */
+__extension__ typedef unsigned __int128 totex_u128;
+
+#endif
