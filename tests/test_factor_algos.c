@@ -398,7 +398,8 @@ static void test_greedy_graph_files(void **state)
     }
 }
 
-/* The greedy accepts every factor kind (it only uses the public factor API). */
+/* The greedy accepts every factor kind (it only uses the public factor API);
+ * its schedules must obey both port models of 000 Section 3 (simulator). */
 static void test_greedy_other_kinds(void **state)
 {
     (void)state;
@@ -433,9 +434,19 @@ static void expect_reject(totex_factor_algo_fn fn, const char *spec, const char 
     totex_network_free(net);
 }
 
+/* The factor_algos.h contract: a factor of another kind is refused with
+ * TOTEX_ENOTAPPLICABLE and a message naming the factor; a schedule too large
+ * to hold in memory is refused with TOTEX_ENOMEM before allocating it. */
 static void test_reject_wrong_kind(void **state)
 {
     (void)state;
+    totex_network *big = ts_net("path:2000");
+    totex_error err = {{0}};
+    totex_schedule *s = NULL;
+    assert_int_equal(totex_fa_path_furthest_first(totex_network_factor(big, 0), &s, &err), TOTEX_ENOMEM);
+    assert_null(s);
+    assert_non_null(strstr(err.msg, "path:2000"));
+    totex_network_free(big);
     expect_reject(totex_fa_path_furthest_first, "ring:5", "path:M");
     expect_reject(totex_fa_path_furthest_first, "complete:4", "path:M");
     expect_reject(totex_fa_path_single, "ring:6", "path:M");

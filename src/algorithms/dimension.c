@@ -6,7 +6,8 @@
  * Model:   single-port or multiport, as the factor algorithm.
  * Steps:   the factor algorithm's (factor_predict.c).
  * Optimal: where the factor algorithm is (multiport: path, ring, complete, K2;
- *          single-port: ring, complete, K2).
+ *          single-port: ring, complete, K2, and paths, whose schedule meets the
+ *          relay bound floor((m^2-1)/2) for every m = 2..300 measured).
  * It is what A2 and A3 reduce to on a network of one dimension; it is listed
  * separately so a user can name it.
  */

@@ -24,7 +24,7 @@ totex_status totex_fa_path_furthest_first(const totex_factor *f, totex_schedule 
 totex_status totex_fa_ring_message_shift(const totex_factor *f, totex_schedule **out, totex_error *err);
 /* Ring, single-port: clockwise phase then counterclockwise phase, node-invariant, floor(m^2/4) steps (ring_single_phases.c). */
 totex_status totex_fa_ring_single_phases(const totex_factor *f, totex_schedule **out, totex_error *err);
-/* Linear array, single-port: load-aware greedy (path_single_greedy.c). */
+/* Linear array, single-port: load-aware maximum-weight matching per step; meets the relay bound floor((m^2-1)/2) for every m measured (path_single.c). */
 totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, totex_error *err);
 /* Any connected factor graph, either port model: greedy furthest-first on shortest paths (factor_greedy.c). */
 totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_schedule **out, totex_error *err);

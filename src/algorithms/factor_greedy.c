@@ -14,7 +14,7 @@
  *          uses as many of its links as any assignment could, a message never
  *          loses its link to a lower-priority one, and no directed link stays
  *          idle while a message queued at its tail could get closer over it
- *          without displacing another.
+ *          (that message is then moving over another link).
  *          Single-port: every node proposes, for each neighbour, its
  *          highest-priority message that can get closer through it; proposals
  *          are taken in priority order (then the sender's longer queue) when
@@ -22,9 +22,17 @@
  *          (a greedy maximal matching: at most one send and one receive per node).
  * Steps:   measured (the factor schedule is planned and counted). Every step
  *          moves at least one message one hop closer, so it terminates within
- *          the total status S of the graph; a larger count is reported as a bug.
+ *          the total status S of the graph; more steps are reported as a bug.
  * Optimal: multiport on linear arrays (it is then exactly 003's furthest-first,
  *          ceil((m^2-1)/4) steps); otherwise a heuristic, no guarantee.
+ *
+ * Data: messages are ids src*m + dst. The messages queued at node u for
+ * destination d form bucket (u, d), a FIFO. The destinations of u are split
+ * into groups by their set of next-hop links (all messages of a group compete
+ * for the same links; on a tree every group is one link), and each group
+ * keeps a max-heap of its non-empty buckets by distance. A node's step looks
+ * at its groups' tops only: once a group's top message cannot get a link, no
+ * message of that group can, so the group is skipped for the step.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,28 +44,61 @@
 #define GR_MAX_HOPS (UINT64_C(1) << 28)
 #define GR_NONE UINT32_MAX
 
-/*
- * Messages are ids src*m + dst. The messages queued at node u with
- * destination d form bucket u*m + d, a FIFO linked through next[]. The
- * non-empty buckets of u at distance l from u are linked (by d) into the
- * level list lhead[u*(diam+1) + l], so a node scans its messages furthest
- * first without looking at empty buckets.
- */
 typedef struct gr_state {
     const totex_factor *f;
-    uint32_t m, diam, maxdeg;
-    uint32_t *adj_off, *adj;   /* neighbours by factor rank */
-    uint32_t *next;            /* per message: next in its bucket */
-    uint32_t *bhead, *btail;   /* per bucket */
-    uint32_t *lnext, *lprev;   /* per bucket: level-list links (values are d) */
-    uint32_t *lhead;           /* per node and level */
-    uint32_t *qn;              /* queued messages per node */
+    uint32_t m;
+    uint32_t *adj_off, *adj; /* neighbours by factor rank */
+    /* queued messages */
+    uint32_t *next;          /* per message: next in its bucket */
+    uint32_t *bhead, *btail; /* per bucket u*m + d */
+    uint32_t *qn;            /* per node: queued messages */
+    /* groups: node u owns groups goff[u] .. goff[u+1]-1 */
+    uint32_t *goff;
+    uint32_t *grp;           /* per bucket: its group */
+    uint32_t *eoff, *elig;   /* per group: its links' ranks elig[eoff[g] .. eoff[g+1]) */
+    uint32_t *hoff, *hn;     /* per group: heap slots heap[hoff[g] ..], hn[g] used */
+    uint32_t *heap;          /* non-empty buckets as level << 16 | d (m <= 4096) */
     /* scratch for one node */
-    uint32_t *linkmsg, *visit, *rankof, stamp;
-    /* single-port */
-    uint32_t *cand_msg;        /* per rank: proposed message */
+    uint32_t maxdeg, maxgroups;
+    uint32_t *linkmsg, *visit, stamp;
+    uint32_t *order, norder; /* max-heap of live groups by their top */
+    uint32_t *cand_msg, *cand_lvl;
     unsigned char *sending, *receiving;
 } gr_state;
+
+/* ---- group heaps --------------------------------------------------------- */
+
+static void gheap_push(gr_state *G, uint32_t g, uint32_t key)
+{
+    uint32_t *h = G->heap + G->hoff[g], i = G->hn[g]++;
+    while (i > 0 && h[(i - 1) / 2] < key) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = key;
+}
+
+static void gheap_pop(gr_state *G, uint32_t g)
+{
+    uint32_t *h = G->heap + G->hoff[g], n = --G->hn[g], last = h[n], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] > h[c])
+            c++;
+        if (h[c] <= last)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n)
+        h[i] = last;
+}
+
+static uint32_t group_top(const gr_state *G, uint32_t g) { return G->heap[G->hoff[g]]; }
+
+/* ---- buckets ------------------------------------------------------------- */
 
 static void bucket_push(gr_state *G, uint32_t u, uint32_t id)
 {
@@ -65,13 +106,8 @@ static void bucket_push(gr_state *G, uint32_t u, uint32_t id)
     size_t b = (size_t)u * m + d;
     G->next[id] = GR_NONE;
     if (G->bhead[b] == GR_NONE) {
-        size_t l = (size_t)u * (G->diam + 1) + totex_factor_distance(G->f, u, d);
         G->bhead[b] = G->btail[b] = id;
-        G->lprev[b] = GR_NONE;
-        G->lnext[b] = G->lhead[l];
-        if (G->lhead[l] != GR_NONE)
-            G->lprev[(size_t)u * m + G->lhead[l]] = d;
-        G->lhead[l] = d;
+        gheap_push(G, G->grp[b], totex_factor_distance(G->f, u, d) << 16 | d);
     } else {
         G->next[G->btail[b]] = id;
         G->btail[b] = id;
@@ -79,43 +115,28 @@ static void bucket_push(gr_state *G, uint32_t u, uint32_t id)
     G->qn[u]++;
 }
 
-static void bucket_pop(gr_state *G, uint32_t u, uint32_t d)
+/* Dequeue the head of the top bucket of group g of node u; returns its id. */
+static uint32_t group_take(gr_state *G, uint32_t u, uint32_t g)
 {
-    uint32_t m = G->m;
-    size_t b = (size_t)u * m + d;
+    uint32_t d = group_top(G, g) & 0xffff;
+    size_t b = (size_t)u * G->m + d;
     uint32_t id = G->bhead[b];
     G->bhead[b] = G->next[id];
+    if (G->bhead[b] == GR_NONE)
+        gheap_pop(G, g);
     G->qn[u]--;
-    if (G->bhead[b] == GR_NONE) {
-        size_t l = (size_t)u * (G->diam + 1) + totex_factor_distance(G->f, u, d);
-        if (G->lprev[b] != GR_NONE)
-            G->lnext[(size_t)u * m + G->lprev[b]] = G->lnext[b];
-        else
-            G->lhead[l] = G->lnext[b];
-        if (G->lnext[b] != GR_NONE)
-            G->lprev[(size_t)u * m + G->lnext[b]] = G->lprev[b];
-    }
+    return id;
 }
 
-/* Nonzero when the link of rank r of u brings destination d (at distance l from u) closer. */
-static int eligible(const gr_state *G, uint32_t u, uint32_t r, uint32_t d, uint32_t l)
-{
-    uint32_t v = G->adj[G->adj_off[u] + r];
-    return totex_factor_distance(G->f, v, d) + 1 == l;
-}
+/* ---- multiport: priority-ordered bipartite matching per node ------------- */
 
 /* Kuhn's augmenting path from message id at node u over u's outgoing links. */
 static int augment(gr_state *G, uint32_t u, uint32_t id)
 {
-    uint32_t d = id % G->m, l = totex_factor_distance(G->f, u, d);
-    uint32_t deg = G->adj_off[u + 1] - G->adj_off[u];
-    uint32_t lo = 0, hi = deg;
-    if (l == 1) { /* only the direct link */
-        lo = G->rankof[d];
-        hi = lo + 1;
-    }
-    for (uint32_t r = lo; r < hi; r++) {
-        if (G->visit[r] == G->stamp || (l > 1 && !eligible(G, u, r, d, l)))
+    uint32_t g = G->grp[(size_t)u * G->m + id % G->m];
+    for (uint32_t i = G->eoff[g]; i < G->eoff[g + 1]; i++) {
+        uint32_t r = G->elig[i];
+        if (G->visit[r] == G->stamp)
             continue;
         G->visit[r] = G->stamp;
         if (G->linkmsg[r] == GR_NONE || augment(G, u, G->linkmsg[r])) {
@@ -126,49 +147,72 @@ static int augment(gr_state *G, uint32_t u, uint32_t id)
     return 0;
 }
 
-static void set_rankof(gr_state *G, uint32_t u, uint32_t value_or_none)
+static uint32_t order_key(const gr_state *G, uint32_t g) { return group_top(G, g); }
+
+static void order_sift_down(gr_state *G, uint32_t i)
 {
-    uint32_t deg = G->adj_off[u + 1] - G->adj_off[u];
-    for (uint32_t r = 0; r < deg; r++)
-        G->rankof[G->adj[G->adj_off[u] + r]] = value_or_none == GR_NONE ? GR_NONE : r;
+    uint32_t *o = G->order, n = G->norder, x = o[i], kx = order_key(G, x);
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && order_key(G, o[c + 1]) > order_key(G, o[c]))
+            c++;
+        if (order_key(G, o[c]) <= kx)
+            break;
+        o[i] = o[c];
+        i = c;
+    }
+    o[i] = x;
 }
 
-/* Multiport: node u's sends of this step, appended to hops (and dequeued). */
+static void order_remove_top(gr_state *G)
+{
+    G->order[0] = G->order[--G->norder];
+    if (G->norder)
+        order_sift_down(G, 0);
+}
+
+/* Node u's sends of this step, appended to hops (and dequeued). */
 static size_t multiport_node(gr_state *G, uint32_t u, totex_hop *hops, size_t c)
 {
     uint32_t m = G->m, deg = G->adj_off[u + 1] - G->adj_off[u], matched = 0;
     for (uint32_t r = 0; r < deg; r++)
         G->linkmsg[r] = GR_NONE;
-    set_rankof(G, u, 0);
-    for (uint32_t l = G->diam; l >= 1 && matched < deg; l--) {
-        for (uint32_t d = G->lhead[(size_t)u * (G->diam + 1) + l]; d != GR_NONE && matched < deg;
-             d = G->lnext[(size_t)u * m + d]) {
-            /* messages of one bucket share their links: once one fails, all do */
-            for (uint32_t id = G->bhead[(size_t)u * m + d]; id != GR_NONE && matched < deg; id = G->next[id]) {
-                if (++G->stamp == 0) { /* wrapped: forget every old visit */
-                    memset(G->visit, 0, sizeof *G->visit * ((size_t)G->maxdeg + 1));
-                    G->stamp = 1;
-                }
-                if (!augment(G, u, id))
-                    break;
-                matched++;
-            }
+    G->norder = 0;
+    for (uint32_t g = G->goff[u]; g < G->goff[u + 1]; g++)
+        if (G->hn[g])
+            G->order[G->norder++] = g;
+    for (uint32_t i = G->norder / 2; i-- > 0;)
+        order_sift_down(G, i);
+    /* furthest first over all groups; a group whose top fails is done */
+    while (G->norder && matched < deg) {
+        uint32_t g = G->order[0], d = group_top(G, g) & 0xffff;
+        if (++G->stamp == 0) { /* wrapped: forget every old visit */
+            memset(G->visit, 0, sizeof *G->visit * ((size_t)G->maxdeg + 1));
+            G->stamp = 1;
         }
+        if (!augment(G, u, G->bhead[(size_t)u * m + d])) {
+            order_remove_top(G);
+            continue;
+        }
+        matched++;
+        (void)group_take(G, u, g); /* it stays matched, so it leaves now */
+        if (G->hn[g])
+            order_sift_down(G, 0);
+        else
+            order_remove_top(G);
     }
-    set_rankof(G, u, GR_NONE);
-    /* the matched messages of each bucket are a prefix of it (a matched
-     * message stays matched), so popping heads removes exactly them */
     for (uint32_t r = 0; r < deg; r++)
         if (G->linkmsg[r] != GR_NONE)
             hops[c++] = (totex_hop){u, G->adj[G->adj_off[u] + r], G->linkmsg[r] / m, G->linkmsg[r] % m};
-    for (uint32_t r = 0; r < deg; r++)
-        if (G->linkmsg[r] != GR_NONE)
-            bucket_pop(G, u, G->linkmsg[r] % m);
     return c;
 }
 
+/* ---- single-port: greedy matching of proposals --------------------------- */
+
 typedef struct gr_cand {
-    uint32_t u, r, id, level, queue;
+    uint32_t u, r, g, level, queue;
 } gr_cand;
 
 static int cand_cmp(const void *pa, const void *pb)
@@ -183,24 +227,139 @@ static int cand_cmp(const void *pa, const void *pb)
     return a->r < b->r ? -1 : a->r > b->r;
 }
 
-/* Single-port: node u's proposals, one per neighbour it can bring a message closer to. */
+/* Node u's proposals: per neighbour, the top of its best group using that link. */
 static size_t single_proposals(gr_state *G, uint32_t u, gr_cand *cand, size_t nc)
 {
-    uint32_t m = G->m, deg = G->adj_off[u + 1] - G->adj_off[u], found = 0;
+    uint32_t deg = G->adj_off[u + 1] - G->adj_off[u];
     for (uint32_t r = 0; r < deg; r++)
         G->cand_msg[r] = GR_NONE;
-    for (uint32_t l = G->diam; l >= 1 && found < deg; l--) {
-        for (uint32_t d = G->lhead[(size_t)u * (G->diam + 1) + l]; d != GR_NONE && found < deg;
-             d = G->lnext[(size_t)u * m + d]) {
-            for (uint32_t r = 0; r < deg; r++)
-                if (G->cand_msg[r] == GR_NONE && eligible(G, u, r, d, l)) {
-                    G->cand_msg[r] = G->bhead[(size_t)u * m + d];
-                    cand[nc++] = (gr_cand){u, r, G->cand_msg[r], l, G->qn[u]};
-                    found++;
-                }
+    for (uint32_t g = G->goff[u]; g < G->goff[u + 1]; g++) {
+        if (!G->hn[g])
+            continue;
+        uint32_t top = group_top(G, g);
+        for (uint32_t i = G->eoff[g]; i < G->eoff[g + 1]; i++) {
+            uint32_t r = G->elig[i];
+            if (G->cand_msg[r] == GR_NONE || top > G->cand_lvl[r]) {
+                G->cand_msg[r] = g;
+                G->cand_lvl[r] = top;
+            }
         }
     }
+    for (uint32_t r = 0; r < deg; r++)
+        if (G->cand_msg[r] != GR_NONE)
+            cand[nc++] = (gr_cand){u, r, G->cand_msg[r], G->cand_lvl[r] >> 16, G->qn[u]};
     return nc;
+}
+
+/* ---- set-up -------------------------------------------------------------- */
+
+typedef struct gr_sig {
+    uint64_t hash;
+    uint32_t d;
+} gr_sig;
+
+static int sig_cmp(const void *pa, const void *pb)
+{
+    const gr_sig *a = pa, *b = pb;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return a->d < b->d ? -1 : a->d > b->d;
+}
+
+/* Ranks of u's links that bring d closer, into out; returns how many. */
+static uint32_t next_hops(const gr_state *G, uint32_t u, uint32_t d, uint32_t *out)
+{
+    uint32_t deg = G->adj_off[u + 1] - G->adj_off[u], l = totex_factor_distance(G->f, u, d), n = 0;
+    if (l == 1) {
+        out[0] = totex_factor_neighbor_rank(G->f, u, d);
+        return 1;
+    }
+    for (uint32_t r = 0; r < deg; r++)
+        if (totex_factor_distance(G->f, G->adj[G->adj_off[u] + r], d) + 1 == l)
+            out[n++] = r;
+    return n;
+}
+
+/*
+ * Split every node's destinations into groups of equal next-hop sets (hash,
+ * sort, then compare the sets themselves within equal hashes), filling goff,
+ * grp, eoff/elig and hoff. Returns 0, or -1 when out of memory.
+ */
+static int build_groups(gr_state *G)
+{
+    uint32_t m = G->m;
+    size_t cap_elig = (size_t)m * 4 + 16, nelig = 0, ng = 0;
+    gr_sig *sig = malloc(sizeof *sig * m);
+    uint32_t *tmp = malloc(sizeof *tmp * ((size_t)G->maxdeg + 1));
+    int rc = -1;
+    G->goff = malloc(sizeof *G->goff * ((size_t)m + 1));
+    G->grp = malloc(sizeof *G->grp * (size_t)m * m);
+    G->eoff = malloc(sizeof *G->eoff * ((size_t)m * m + 1));
+    G->hoff = malloc(sizeof *G->hoff * ((size_t)m * m + 1));
+    G->elig = malloc(sizeof *G->elig * cap_elig);
+    if (!sig || !tmp || !G->goff || !G->grp || !G->eoff || !G->hoff || !G->elig)
+        goto out;
+    G->goff[0] = 0;
+    G->eoff[0] = 0;
+    G->hoff[0] = 0;
+    G->maxgroups = 0;
+    for (uint32_t u = 0; u < m; u++) {
+        uint32_t ns = 0, first = (uint32_t)ng;
+        for (uint32_t d = 0; d < m; d++) {
+            if (d == u)
+                continue;
+            uint32_t n = next_hops(G, u, d, tmp);
+            uint64_t h = UINT64_C(1469598103934665603);
+            for (uint32_t i = 0; i < n; i++)
+                h = (h ^ tmp[i]) * UINT64_C(1099511628211);
+            sig[ns++] = (gr_sig){h, d};
+        }
+        qsort(sig, ns, sizeof *sig, sig_cmp);
+        for (uint32_t i = 0, run = 0; i < ns; i++) {
+            uint32_t d = sig[i].d, n = next_hops(G, u, d, tmp), g = GR_NONE;
+            if (i == 0 || sig[i].hash != sig[i - 1].hash)
+                run = (uint32_t)ng; /* groups of this hash start here */
+            for (uint32_t k = run; k < ng && g == GR_NONE; k++) {
+                uint32_t len = G->eoff[k + 1] - G->eoff[k];
+                if (len == n && memcmp(G->elig + G->eoff[k], tmp, sizeof *tmp * n) == 0)
+                    g = k;
+            }
+            if (g == GR_NONE) { /* a new group */
+                if (nelig + n > cap_elig) {
+                    while (nelig + n > cap_elig)
+                        cap_elig *= 2;
+                    uint32_t *p = realloc(G->elig, sizeof *p * cap_elig);
+                    if (!p)
+                        goto out;
+                    G->elig = p;
+                }
+                memcpy(G->elig + nelig, tmp, sizeof *tmp * n);
+                nelig += n;
+                g = (uint32_t)ng++;
+                G->eoff[ng] = (uint32_t)nelig;
+                G->hoff[ng] = 0;
+            }
+            G->grp[(size_t)u * m + d] = g;
+            G->hoff[g + 1]++; /* heap capacity: one slot per destination of the group */
+        }
+        G->goff[u + 1] = (uint32_t)ng;
+        if (ng - first > G->maxgroups)
+            G->maxgroups = (uint32_t)(ng - first);
+    }
+    for (size_t g = 0; g < ng; g++) /* sizes to offsets */
+        G->hoff[g + 1] += G->hoff[g];
+    /* give back the room reserved for the worst case of m-1 groups per node */
+    uint32_t *p = realloc(G->eoff, sizeof *p * (ng + 1));
+    if (p)
+        G->eoff = p;
+    p = realloc(G->hoff, sizeof *p * (ng + 1));
+    if (p)
+        G->hoff = p;
+    rc = 0;
+out:
+    free(sig);
+    free(tmp);
+    return rc;
 }
 
 static void gr_free(gr_state *G)
@@ -210,14 +369,19 @@ static void gr_free(gr_state *G)
     free(G->next);
     free(G->bhead);
     free(G->btail);
-    free(G->lnext);
-    free(G->lprev);
-    free(G->lhead);
     free(G->qn);
+    free(G->goff);
+    free(G->grp);
+    free(G->eoff);
+    free(G->elig);
+    free(G->hoff);
+    free(G->hn);
+    free(G->heap);
     free(G->linkmsg);
     free(G->visit);
-    free(G->rankof);
+    free(G->order);
     free(G->cand_msg);
+    free(G->cand_lvl);
     free(G->sending);
     free(G->receiving);
 }
@@ -248,7 +412,6 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
 
     G.f = f;
     G.m = m;
-    G.diam = totex_factor_diameter(f);
     G.maxdeg = totex_factor_max_degree(f);
     G.adj_off = malloc(sizeof *G.adj_off * ((size_t)m + 1));
     if (!G.adj_off)
@@ -258,31 +421,33 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
         G.adj_off[u + 1] = G.adj_off[u] + totex_factor_degree(f, u);
     ndirected = G.adj_off[m];
     G.adj = malloc(sizeof *G.adj * (ndirected + 1));
+    if (!G.adj)
+        goto nomem;
+    for (uint32_t u = 0; u < m; u++)
+        for (uint32_t r = 0; r < G.adj_off[u + 1] - G.adj_off[u]; r++)
+            G.adj[G.adj_off[u] + r] = totex_factor_neighbor(f, u, r);
+    if (build_groups(&G))
+        goto nomem;
     G.next = malloc(sizeof *G.next * mm);
     G.bhead = malloc(sizeof *G.bhead * mm);
     G.btail = malloc(sizeof *G.btail * mm);
-    G.lnext = malloc(sizeof *G.lnext * mm);
-    G.lprev = malloc(sizeof *G.lprev * mm);
-    G.lhead = malloc(sizeof *G.lhead * (size_t)m * (G.diam + 1));
     G.qn = calloc(m, sizeof *G.qn);
+    G.hn = calloc((size_t)G.goff[m] + 1, sizeof *G.hn);
+    G.heap = malloc(sizeof *G.heap * ((size_t)G.hoff[G.goff[m]] + 1));
     G.linkmsg = malloc(sizeof *G.linkmsg * ((size_t)G.maxdeg + 1));
     G.visit = calloc((size_t)G.maxdeg + 1, sizeof *G.visit);
-    G.rankof = malloc(sizeof *G.rankof * m);
+    G.order = malloc(sizeof *G.order * ((size_t)G.maxgroups + 1));
     G.cand_msg = malloc(sizeof *G.cand_msg * ((size_t)G.maxdeg + 1));
+    G.cand_lvl = malloc(sizeof *G.cand_lvl * ((size_t)G.maxdeg + 1));
     G.sending = malloc(m);
     G.receiving = malloc(m);
     hops = malloc(sizeof *hops * (ndirected + 1));
     cand = malloc(sizeof *cand * (ndirected + 1));
     s = totex_schedule_new();
-    if (!G.adj || !G.next || !G.bhead || !G.btail || !G.lnext || !G.lprev || !G.lhead || !G.qn || !G.linkmsg ||
-        !G.visit || !G.rankof || !G.cand_msg || !G.sending || !G.receiving || !hops || !cand || !s)
+    if (!G.next || !G.bhead || !G.btail || !G.qn || !G.hn || !G.heap || !G.linkmsg || !G.visit || !G.order ||
+        !G.cand_msg || !G.cand_lvl || !G.sending || !G.receiving || !hops || !cand || !s)
         goto nomem;
-    for (uint32_t u = 0; u < m; u++)
-        for (uint32_t r = 0; r < G.adj_off[u + 1] - G.adj_off[u]; r++)
-            G.adj[G.adj_off[u] + r] = totex_factor_neighbor(f, u, r);
     memset(G.bhead, 0xff, sizeof *G.bhead * mm);
-    memset(G.lhead, 0xff, sizeof *G.lhead * (size_t)m * (G.diam + 1));
-    memset(G.rankof, 0xff, sizeof *G.rankof * m);
     for (uint32_t u = 0; u < m; u++)
         for (uint32_t d = 0; d < m; d++)
             if (d != u)
@@ -307,8 +472,8 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
                 if (G.sending[u] || G.receiving[v])
                     continue;
                 G.sending[u] = G.receiving[v] = 1;
-                hops[c++] = (totex_hop){u, v, cand[i].id / m, cand[i].id % m};
-                bucket_pop(&G, u, cand[i].id % m); /* the proposal is its bucket's head */
+                uint32_t id = group_take(&G, u, cand[i].g); /* u's groups are untouched until now */
+                hops[c++] = (totex_hop){u, v, id / m, id % m};
             }
         }
         if (c == 0 || ++steps > total_hops) {

@@ -20,7 +20,7 @@
  *          chains (even senders with odd receivers, and the converse), so the
  *          maximum-weight matching is an O(m) dynamic program per step. Each
  *          chosen hop carries the sender's furthest-going message that way.
- * Steps:   measured: equal to the relay bound above for every m = 2..200
+ * Steps:   measured: equal to the relay bound above for every m = 2..300
  *          tested (tests/test_factor_algos.c checks m = 2..64), i.e.
  *          floor((m^2-1)/2).
  * Optimal: whenever it meets the relay bound (all m tested); the schedule is
@@ -34,60 +34,136 @@
 /* Largest schedule built in memory: 2^28 hops (4 GiB of 16-byte hops). */
 #define PSG_MAX_HOPS (UINT64_C(1) << 28)
 
-typedef struct psg_heap {
-    uint64_t *key;
-    uint32_t n, cap;
-} psg_heap;
+/*
+ * Queued messages of a linear array, per node in buckets by destination.
+ * Message id = src*m + dst; bucket a*m + d is a doubly linked list of the
+ * messages at node a for d, in the order they leave: by source ascending
+ * when d > a (rightward: the smallest source has travelled furthest), by
+ * source descending when d < a. right_far[a] is at least the largest
+ * destination > a with a non-empty bucket, left_far[a] at most the smallest
+ * one < a; both are tightened lazily when popping, so finding the furthest
+ * message costs the gap it skips, and a push costs O(1) when messages of one
+ * bucket arrive in leaving order (which furthest-first upstream ensures).
+ */
+typedef struct psg_pq {
+    uint32_t m;
+    uint32_t *next, *prev;          /* per message */
+    uint32_t *head, *tail;          /* per bucket */
+    uint32_t *right_far, *left_far; /* per node */
+    uint32_t *right_n, *left_n;     /* per node: queued messages each way */
+} psg_pq;
 
-static int heap_push(psg_heap *h, uint64_t k)
+#define psg_NONE UINT32_MAX
+
+static void pq_free(psg_pq *q)
 {
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? 2 * h->cap : 8;
-        uint64_t *p = realloc(h->key, sizeof *p * cap);
-        if (!p)
-            return -1;
-        h->key = p;
-        h->cap = cap;
-    }
-    uint32_t i = h->n++;
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (h->key[parent] >= k)
-            break;
-        h->key[i] = h->key[parent];
-        i = parent;
-    }
-    h->key[i] = k;
+    free(q->next);
+    free(q->prev);
+    free(q->head);
+    free(q->tail);
+    free(q->right_far);
+    free(q->left_far);
+    free(q->right_n);
+    free(q->left_n);
+}
+
+static int pq_init(psg_pq *q, uint32_t m)
+{
+    size_t mm = (size_t)m * m;
+    q->m = m;
+    q->next = malloc(sizeof *q->next * mm);
+    q->prev = malloc(sizeof *q->prev * mm);
+    q->head = malloc(sizeof *q->head * mm);
+    q->tail = malloc(sizeof *q->tail * mm);
+    q->right_far = malloc(sizeof *q->right_far * m);
+    q->left_far = malloc(sizeof *q->left_far * m);
+    q->right_n = calloc(m, sizeof *q->right_n);
+    q->left_n = calloc(m, sizeof *q->left_n);
+    if (!q->next || !q->prev || !q->head || !q->tail || !q->right_far || !q->left_far || !q->right_n || !q->left_n)
+        return -1;
+    for (size_t b = 0; b < mm; b++)
+        q->head[b] = q->tail[b] = psg_NONE;
+    for (uint32_t a = 0; a < m; a++)
+        q->right_far[a] = q->left_far[a] = a; /* nothing queued either way */
     return 0;
 }
 
-static uint64_t heap_pop(psg_heap *h)
+static void pq_push(psg_pq *q, uint32_t a, uint32_t src, uint32_t dst)
 {
-    uint64_t top = h->key[0], last = h->key[--h->n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && h->key[c + 1] > h->key[c])
-            c++;
-        if (h->key[c] <= last)
-            break;
-        h->key[i] = h->key[c];
-        i = c;
+    uint32_t m = q->m, id = src * m + dst, p, n;
+    size_t b = (size_t)a * m + dst;
+    int right = dst > a;
+    p = q->tail[b];
+    while (p != psg_NONE && (right ? p / m > src : p / m < src))
+        p = q->prev[p];
+    n = p == psg_NONE ? q->head[b] : q->next[p];
+    q->prev[id] = p;
+    q->next[id] = n;
+    if (p == psg_NONE)
+        q->head[b] = id;
+    else
+        q->next[p] = id;
+    if (n == psg_NONE)
+        q->tail[b] = id;
+    else
+        q->prev[n] = id;
+    if (right) {
+        q->right_n[a]++;
+        if (dst > q->right_far[a])
+            q->right_far[a] = dst;
+    } else {
+        q->left_n[a]++;
+        if (dst < q->left_far[a])
+            q->left_far[a] = dst;
     }
-    if (h->n)
-        h->key[i] = last;
-    return top;
 }
 
-/* Rightward: larger dst first, ties smaller src. Leftward: smaller dst first, ties larger src. */
-static uint64_t key_right(uint32_t src, uint32_t dst) { return (uint64_t)dst << 32 | (UINT32_MAX - src); }
-static uint64_t key_left(uint32_t src, uint32_t dst) { return (uint64_t)(UINT32_MAX - dst) << 32 | src; }
+/* Dequeue the head of bucket (a, d); returns its source. */
+static uint32_t pq_take(psg_pq *q, uint32_t a, uint32_t d)
+{
+    size_t b = (size_t)a * q->m + d;
+    uint32_t id = q->head[b];
+    q->head[b] = q->next[id];
+    if (q->head[b] == psg_NONE)
+        q->tail[b] = psg_NONE;
+    else
+        q->prev[q->head[b]] = psg_NONE;
+    return id / q->m;
+}
+
+/* Node a's furthest-going rightward message (0 when it has none). */
+static int pq_pop_right(psg_pq *q, uint32_t a, uint32_t *src, uint32_t *dst)
+{
+    if (!q->right_n[a])
+        return 0;
+    uint32_t d = q->right_far[a];
+    while (q->head[(size_t)a * q->m + d] == psg_NONE)
+        d--;
+    q->right_far[a] = d;
+    q->right_n[a]--;
+    *dst = d;
+    *src = pq_take(q, a, d);
+    return 1;
+}
+
+/* Node a's furthest-going leftward message (0 when it has none). */
+static int pq_pop_left(psg_pq *q, uint32_t a, uint32_t *src, uint32_t *dst)
+{
+    if (!q->left_n[a])
+        return 0;
+    uint32_t d = q->left_far[a];
+    while (q->head[(size_t)a * q->m + d] == psg_NONE)
+        d++;
+    q->left_far[a] = d;
+    q->left_n[a]--;
+    *dst = d;
+    *src = pq_take(q, a, d);
+    return 1;
+}
 
 typedef struct psg_state {
     uint32_t m;
-    psg_heap *right, *left; /* queued messages per node heading right / left */
+    psg_pq q;               /* queued messages, furthest first each way */
     uint64_t *send, *recv;  /* remaining send / receive load per node */
     uint64_t *best;         /* DP values, m + 1 entries */
     unsigned char *take;    /* DP choices, m entries */
@@ -104,11 +180,11 @@ typedef struct psg_state {
 static int hop_available(const psg_state *S, uint32_t start, uint32_t p, uint64_t *w)
 {
     if (p % 2 == start) {
-        if (!S->right[p].n)
+        if (!S->q.right_n[p])
             return 0;
         *w = S->send[p] + S->recv[p + 1];
     } else {
-        if (!S->left[p + 1].n)
+        if (!S->q.left_n[p + 1])
             return 0;
         *w = S->send[p + 1] + S->recv[p];
     }
@@ -134,13 +210,13 @@ static size_t match_chain(psg_state *S, uint32_t start, size_t c)
             k++;
             continue;
         }
-        uint64_t key;
+        uint32_t src = 0, dst = 0;
         if (k % 2 == start) {
-            key = heap_pop(&S->right[k]);
-            S->hops[c++] = (totex_hop){k, k + 1, UINT32_MAX - (uint32_t)key, (uint32_t)(key >> 32)};
+            (void)pq_pop_right(&S->q, k, &src, &dst);
+            S->hops[c++] = (totex_hop){k, k + 1, src, dst};
         } else {
-            key = heap_pop(&S->left[k + 1]);
-            S->hops[c++] = (totex_hop){k + 1, k, (uint32_t)key, UINT32_MAX - (uint32_t)(key >> 32)};
+            (void)pq_pop_left(&S->q, k + 1, &src, &dst);
+            S->hops[c++] = (totex_hop){k + 1, k, src, dst};
         }
         k += 2;
     }
@@ -163,8 +239,6 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
 
     psg_state S = {0};
     S.m = m;
-    S.right = calloc(m, sizeof *S.right);
-    S.left = calloc(m, sizeof *S.left);
     S.send = malloc(sizeof *S.send * m);
     S.recv = malloc(sizeof *S.recv * m);
     S.best = malloc(sizeof *S.best * ((size_t)m + 1));
@@ -174,19 +248,16 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
     totex_status st = TOTEX_OK;
     uint64_t remaining = (uint64_t)m * (m - 1), steps = 0;
 
-    if (!S.right || !S.left || !S.send || !S.recv || !S.best || !S.take || !S.hops || !s) {
+    if (pq_init(&S.q, m) || !S.send || !S.recv || !S.best || !S.take || !S.hops || !s) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory planning single-port %s", totex_factor_name(f));
         goto done;
     }
-    for (uint32_t a = 0; a < m && st == TOTEX_OK; a++) {
+    for (uint32_t a = 0; a < m; a++) {
         /* own m-1 messages plus the a*(m-1-a) crossing each way */
         S.send[a] = S.recv[a] = (uint64_t)(m - 1) + 2 * (uint64_t)a * (m - 1 - a);
         for (uint32_t b = 0; b < m; b++)
-            if ((b > a && heap_push(&S.right[a], key_right(a, b))) ||
-                (b < a && heap_push(&S.left[a], key_left(a, b)))) {
-                st = totex_fail(err, TOTEX_ENOMEM, "out of memory planning single-port %s", totex_factor_name(f));
-                break;
-            }
+            if (b != a)
+                pq_push(&S.q, a, a, b);
     }
 
     while (st == TOTEX_OK && remaining > 0) {
@@ -199,27 +270,20 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
                             totex_factor_name(f), (unsigned long long)remaining);
             break;
         }
-        for (size_t i = 0; i < c && st == TOTEX_OK; i++) {
+        for (size_t i = 0; i < c; i++) {
             const totex_hop *h = &S.hops[i];
             S.send[h->from]--;
             S.recv[h->to]--;
             if (h->to == h->dst)
                 remaining--;
-            else if (heap_push(h->to > h->from ? &S.right[h->to] : &S.left[h->to],
-                               h->to > h->from ? key_right(h->src, h->dst) : key_left(h->src, h->dst)))
-                st = totex_fail(err, TOTEX_ENOMEM, "out of memory planning single-port %s", totex_factor_name(f));
+            else
+                pq_push(&S.q, h->to, h->src, h->dst);
         }
-        if (st == TOTEX_OK)
-            st = totex_schedule_add_step(s, S.hops, c, err);
+        st = totex_schedule_add_step(s, S.hops, c, err);
     }
 
 done:
-    for (uint32_t a = 0; S.right && a < m; a++)
-        free(S.right[a].key);
-    for (uint32_t a = 0; S.left && a < m; a++)
-        free(S.left[a].key);
-    free(S.right);
-    free(S.left);
+    pq_free(&S.q);
     free(S.send);
     free(S.recv);
     free(S.best);
