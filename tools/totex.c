@@ -3,6 +3,8 @@
  * prints. Exit status 0 on success, 2 on bad input (spec, option, algorithm
  * that does not apply, unreadable file), 1 if a schedule fails verification.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,13 +91,15 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             o->algorithm = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->algorithm)
                 return fail(2, "--algorithm needs a name (see `totex algorithms`) or auto");
-        } else if (allow_algo && (!strcmp(a, "--max-messages"))) {
+        } else if (allow_algo && (!strcmp(a, "--max-messages") || !strncmp(a, "--max-messages=", 15))) {
+            const char *v = a[14] == '=' ? a + 15 : (i + 1 < argc ? argv[++i] : NULL);
             char *end;
-            if (i + 1 >= argc)
+            if (!v)
                 return fail(2, "--max-messages needs a number");
-            o->max_messages = strtoull(argv[++i], &end, 10);
-            if (*end || !o->max_messages)
-                return fail(2, "--max-messages needs a positive whole number");
+            errno = 0;
+            o->max_messages = strtoull(v, &end, 10);
+            if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE)
+                return fail(2, "--max-messages needs a positive whole number below 2^64 (messages the simulator may hold)");
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -132,8 +136,17 @@ static int cmd_machines(int argc, char **argv)
     return 0;
 }
 
-static int cmd_algorithms(void)
+static int cmd_algorithms(int argc, char **argv)
 {
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: totex algorithms\n\nLists the total-exchange algorithms with their papers and sections.\n");
+            return 0;
+        }
+        char msg[300];
+        snprintf(msg, sizeof msg, "totex algorithms takes no arguments, got '%.200s' (see totex algorithms --help)", argv[i]);
+        return fail(2, msg);
+    }
     for (size_t i = 0; i < totex_algorithm_count(); i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
         printf("%-10s %s [%s]\n", a->name, a->title, a->source);
@@ -233,7 +246,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "machines"))
         return cmd_machines(argc - 2, argv + 2);
     if (!strcmp(cmd, "algorithms"))
-        return cmd_algorithms();
+        return cmd_algorithms(argc - 2, argv + 2);
     if (!strcmp(cmd, "bounds"))
         return cmd_bounds(argc - 2, argv + 2);
     if (!strcmp(cmd, "plan"))

@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <igraph.h>
 
 #include "common/error.h"
 #include "network/factor_impl.h"
+
+/* A file graph has at most 4096 nodes; no sensible description of one needs more than this. */
+#define TOTEX_GRAPH_MAX_FILE_BYTES ((off_t)64 << 20)
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -66,8 +71,18 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
     const char *format;
     char name[300];
 
+    struct stat sb;
     if (!fp) {
-        totex_fail(err, TOTEX_EIO, "cannot open graph file '%s': check the path after file: (GraphML, GML or edge list)",
+        totex_fail(err, TOTEX_EIO, "cannot open graph file '%.200s': check the path after file: (GraphML, GML or edge list)",
+                   path);
+        return NULL;
+    }
+    if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > TOTEX_GRAPH_MAX_FILE_BYTES) {
+        int regular = fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode);
+        fclose(fp);
+        totex_fail(err, TOTEX_EIO,
+                   regular ? "graph file '%.200s' is larger than 64 MiB: a file graph has at most 4096 nodes, use a smaller file"
+                           : "'%.200s' is not a regular file: file: needs a GraphML, GML or edge-list file",
                    path);
         return NULL;
     }
@@ -87,7 +102,7 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
             igraph_set_error_handler(old_handler);
             igraph_set_warning_handler(old_warning);
             totex_fail(err, TOTEX_EINVAL,
-                       "graph file '%s' (edge list) names node %llu: node ids must be 0..%u (a file graph has at most %u nodes)",
+                       "graph file '%.200s' (edge list) names node %llu: node ids must be 0..%u (a file graph has at most %u nodes)",
                        path, (unsigned long long)bad, TOTEX_GRAPH_MAX_NODES - 1, TOTEX_GRAPH_MAX_NODES);
             return NULL;
         }
@@ -97,7 +112,7 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
     if (rc != IGRAPH_SUCCESS) {
         igraph_set_error_handler(old_handler);
         igraph_set_warning_handler(old_warning);
-        totex_fail(err, TOTEX_EIO, "cannot read graph file '%s' as %s: %s (use .graphml, .gml, or an edge list of 0-based ids)",
+        totex_fail(err, TOTEX_EIO, "cannot read graph file '%.200s' as %s: %s (use .graphml, .gml, or an edge list of 0-based ids)",
                    path, format, igraph_strerror(rc));
         return NULL;
     }
@@ -106,7 +121,7 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
         igraph_destroy(&g);
         igraph_set_error_handler(old_handler);
         igraph_set_warning_handler(old_warning);
-        totex_fail(err, TOTEX_EINVAL, "graph file '%s' has %lld nodes: a file graph must have 2..%u nodes", path,
+        totex_fail(err, TOTEX_EINVAL, "graph file '%.200s' has %lld node(s): a file graph must have 2..%u nodes", path,
                    (long long)m, TOTEX_GRAPH_MAX_NODES);
         return NULL;
     }
@@ -128,13 +143,13 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
                 f = totex_factor_new_edges(name, (uint32_t)m, e, (uint64_t)ne, err);
                 free(e);
             } else {
-                totex_fail(err, TOTEX_ENOMEM, "out of memory reading graph file '%s'", path);
+                totex_fail(err, TOTEX_ENOMEM, "out of memory reading graph file '%.200s'", path);
             }
         }
         igraph_vector_int_destroy(&edges);
     }
     if (rc != IGRAPH_SUCCESS)
-        totex_fail(err, TOTEX_EIO, "cannot process graph file '%s': %s", path, igraph_strerror(rc));
+        totex_fail(err, TOTEX_EIO, "cannot process graph file '%.200s': %s", path, igraph_strerror(rc));
     igraph_destroy(&g);
     igraph_set_error_handler(old_handler);
     igraph_set_warning_handler(old_warning);

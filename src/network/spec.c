@@ -28,21 +28,21 @@ static totex_status parse_size(parse_state *ps, const char *tok, const char *s, 
 {
     uint64_t v = 0;
     if (len == 0)
-        return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': '%s' is missing its size; write e.g. %s",
+        return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': '%.40s' is missing its size; write e.g. %s",
                           ps->whole, tok, what);
     for (size_t i = 0; i < len; i++) {
         if (!isdigit((unsigned char)s[i]))
             return totex_fail(ps->err, TOTEX_EINVAL,
-                              "bad spec '%s': size '%.*s' in '%s' is not a whole number; write e.g. %s",
-                              ps->whole, (int)len, s, tok, what);
+                              "bad spec '%s': size '%.*s' in '%.40s' is not a whole number; write e.g. %s",
+                              ps->whole, (int)(len > 20 ? 20 : len), s, tok, what);
         v = v * 10 + (uint64_t)(s[i] - '0');
         if (v > UINT32_MAX)
             break;
     }
     if (v < lo || v > hi)
         return totex_fail(ps->err, TOTEX_EINVAL,
-                          "bad spec '%s': size %.*s in '%s' is out of range: it must be between %u and %u (e.g. %s)",
-                          ps->whole, (int)len, s, tok, lo, hi, what);
+                          "bad spec '%s': size %.*s%s in '%.40s' is out of range: it must be between %u and %u (e.g. %s)",
+                          ps->whole, (int)(len > 20 ? 20 : len), s, len > 20 ? "..." : "", tok, lo, hi, what);
     *out = (uint32_t)v;
     return TOTEX_OK;
 }
@@ -84,7 +84,7 @@ static totex_status add_list(parse_state *ps, const char *tok, const char *s, si
 {
     size_t start = 0;
     if (len == 0)
-        return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': '%s' is missing its sides; write e.g. %s",
+        return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': '%.40s' is missing its sides; write e.g. %s",
                           ps->whole, tok, example);
     for (size_t i = 0; i <= len; i++) {
         if (i == len || s[i] == 'x' || s[i] == 'X') {
@@ -156,7 +156,7 @@ static totex_status parse_term(parse_state *ps, const char *tok)
             ps->depth--;
             return st;
         }
-        return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': unknown factor '%s'; " GRAMMAR_HINT, ps->whole, tok);
+        return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': unknown factor '%.40s'; " GRAMMAR_HINT, ps->whole, tok);
     }
     if (KEY("path") || KEY("line") || KEY("array")) {
         if ((st = parse_size(ps, tok, arg, alen, 2, TOTEX_FACTOR_MAX_NODES, "path:8", &m)) != TOTEX_OK)
@@ -201,7 +201,7 @@ static totex_status parse_term(parse_state *ps, const char *tok)
     }
 #undef KEY
     return totex_fail(ps->err, TOTEX_EINVAL, "bad spec '%s': unknown factor kind '%.*s'; " GRAMMAR_HINT, ps->whole,
-                      (int)klen, tok);
+                      (int)(klen > 40 ? 40 : klen), tok);
 }
 
 totex_network *totex_network_parse(const char *spec, totex_error *err)
@@ -215,6 +215,14 @@ totex_network *totex_network_parse(const char *spec, totex_error *err)
     if (strlen(spec) > 4096) {
         totex_fail(err, TOTEX_EINVAL, "spec is longer than 4096 characters; use shorthands such as torus:4x4x4");
         return NULL;
+    }
+    for (const char *c = spec; *c; c++) {
+        if (iscntrl((unsigned char)*c)) {
+            totex_fail(err, TOTEX_EINVAL,
+                       "spec contains a control character (code %d) at position %zu: remove it; a spec is factors joined by '*', e.g. torus:4x4x4",
+                       (unsigned char)*c, (size_t)(c - spec));
+            return NULL;
+        }
     }
     net = calloc(1, sizeof *net);
     if (!net) {
