@@ -171,13 +171,13 @@ static int cmd_bounds(int argc, char **argv)
     if (!net)
         return fail(2, err.msg);
     if (o.json) {
-        char *text = totex_report_bounds_json(net, o.ports, &err);
+        char *text = totex_report_bounds_json(net, o.spec, o.ports, &err);
         if (!text)
             rc = fail(2, err.msg);
         else
             printf("%s\n", text);
         free(text);
-    } else if (totex_report_bounds_text(stdout, net, o.ports, &err) != TOTEX_OK) {
+    } else if (totex_report_bounds_text(stdout, net, o.spec, o.ports, &err) != TOTEX_OK) {
         rc = fail(2, err.msg);
     }
     totex_network_free(net);

@@ -55,11 +55,15 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r);
  */
 char *totex_report_plan_json(const totex_plan_result *r);
 
-/** Print network metrics and every bound (the `totex bounds` report) to @p fp. */
-totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, totex_ports ports,
+/**
+ * Print network metrics and every bound (the `totex bounds` report) to @p fp.
+ * @p name is what the user wrote (a preset name or spec), NULL for the canonical spec.
+ * @return TOTEX_OK, or TOTEX_EOVERFLOW from totex_bounds_compute().
+ */
+totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
                                       totex_error *err);
-/** The `totex bounds --json` object; caller frees. NULL with @p err on failure. */
-char *totex_report_bounds_json(const totex_network *net, totex_ports ports, totex_error *err);
+/** The `totex bounds --json` object (keys network, spec, nodes, ..., bounds, lower_bound); caller frees. NULL with @p err on failure. */
+char *totex_report_bounds_json(const totex_network *net, const char *name, totex_ports ports, totex_error *err);
 
 #ifdef __cplusplus
 }

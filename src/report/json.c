@@ -66,7 +66,7 @@ char *totex_report_plan_json(const totex_plan_result *r)
     return finish(o);
 }
 
-char *totex_report_bounds_json(const totex_network *net, totex_ports ports, totex_error *err)
+char *totex_report_bounds_json(const totex_network *net, const char *name, totex_ports ports, totex_error *err)
 {
     totex_bound b[TOTEX_MAX_BOUNDS];
     size_t count, best;
@@ -74,7 +74,7 @@ char *totex_report_bounds_json(const totex_network *net, totex_ports ports, tote
     if (totex_bounds_compute(net, ports, b, &count, &best, err) != TOTEX_OK)
         return NULL;
     json_object *o = json_object_new_object(), *all = json_object_new_array();
-    add_network(o, net, NULL);
+    add_network(o, net, name);
     json_object_object_add(o, "ports", json_object_new_string(totex_ports_name(ports)));
     json_object_object_add(o, "diameter", json_object_new_uint64(totex_network_diameter(net)));
     if (totex_network_status_sum(net, &sg, NULL) == TOTEX_OK)

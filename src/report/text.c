@@ -54,7 +54,8 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
     fprintf(fp, "wall time      %.3f s\n", r->plan_seconds);
 }
 
-totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, totex_ports ports, totex_error *err)
+totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
+                                      totex_error *err)
 {
     totex_bound b[TOTEX_MAX_BOUNDS];
     size_t count, best;
@@ -62,7 +63,7 @@ totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, totex_
     totex_status st = totex_bounds_compute(net, ports, b, &count, &best, err);
     if (st != TOTEX_OK)
         return st;
-    print_network(fp, net, NULL);
+    print_network(fp, net, name);
     fprintf(fp, "ports          %s\n", totex_ports_name(ports));
     fprintf(fp, "diameter       %" PRIu64 " hops\n", totex_network_diameter(net));
     if (totex_network_status_sum(net, &sg, NULL) == TOTEX_OK)
