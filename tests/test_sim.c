@@ -92,43 +92,43 @@ static void test_hand_schedule_metrics(void **state)
     totex_network_free(net);
 }
 
-static void test_rejects_non_link(void **state)
+static void hop_to_non_neighbour(totex_hop *h) { h->to = h->from ^ 3u; /* two coordinates differ */ }
+
+static void hop_carries_absent_message(totex_hop *h)
 {
-    (void)state;
+    h->src = h->from ^ 4u; /* a message of another source, still at that source */
+    if (h->src == h->dst)
+        h->dst ^= 2u;
+}
+
+/* Record A2 on hypercube:3 (single-port), mutate the first hop of step 0, expect `kind`. */
+static void expect_first_hop_mutation_rejected(void (*mutate)(totex_hop *), totex_violation kind, const char *word)
+{
     totex_network *net = ts_net("hypercube:3");
     totex_schedule *s = ts_record(net, TOTEX_PORTS_SINGLE, "a2");
     size_t c;
     const totex_hop *h = totex_schedule_step(s, 0, &c);
     totex_hop *m = malloc(sizeof *m * c);
     memcpy(m, h, sizeof *m * c);
-    m[0].to = m[0].from ^ 3u; /* two coordinates differ: not a link */
+    mutate(&m[0]);
     totex_schedule *t = with_step(s, 0, m, c);
-    expect_violation("hypercube:3", TOTEX_PORTS_SINGLE, t, TOTEX_VIOL_NOT_LINK, "non-link");
+    expect_violation("hypercube:3", TOTEX_PORTS_SINGLE, t, kind, word);
     free(m);
     totex_schedule_free(t);
     totex_schedule_free(s);
     totex_network_free(net);
 }
 
+static void test_rejects_non_link(void **state)
+{
+    (void)state;
+    expect_first_hop_mutation_rejected(hop_to_non_neighbour, TOTEX_VIOL_NOT_LINK, "non-link");
+}
+
 static void test_rejects_not_present(void **state)
 {
     (void)state;
-    totex_network *net = ts_net("hypercube:3");
-    totex_schedule *s = ts_record(net, TOTEX_PORTS_SINGLE, "a2");
-    size_t c;
-    const totex_hop *h = totex_schedule_step(s, 0, &c);
-    totex_hop *m = malloc(sizeof *m * c);
-    memcpy(m, h, sizeof *m * c);
-    /* node `from` sends a message of another source that it does not hold */
-    m[0].src = m[0].from ^ 4u;
-    if (m[0].src == m[0].dst)
-        m[0].dst ^= 2u;
-    totex_schedule *t = with_step(s, 0, m, c);
-    expect_violation("hypercube:3", TOTEX_PORTS_SINGLE, t, TOTEX_VIOL_NOT_PRESENT, "not present");
-    free(m);
-    totex_schedule_free(t);
-    totex_schedule_free(s);
-    totex_network_free(net);
+    expect_first_hop_mutation_rejected(hop_carries_absent_message, TOTEX_VIOL_NOT_PRESENT, "not present");
 }
 
 static void test_rejects_port_conflicts(void **state)

@@ -10,6 +10,10 @@
 
 #include "totex/algorithm.h"
 
+/* Largest factor schedule built in memory: 2^28 hops (4 GiB of 16-byte hops);
+ * above it a factor algorithm fails with TOTEX_ENOMEM (paths of ~930 nodes, rings of ~1000). */
+#define TOTEX_FACTOR_MAX_HOPS (UINT64_C(1) << 28)
+
 typedef totex_status (*totex_factor_algo_fn)(const totex_factor *f, totex_schedule **out, totex_error *err);
 
 /* K2, both port models: 1 step (k2.c). */

@@ -40,8 +40,6 @@
 #include "algorithms/factor_algos.h"
 #include "common/error.h"
 
-/* Largest schedule built in memory: 2^28 hops (4 GiB of 16-byte hops). */
-#define GR_MAX_HOPS (UINT64_C(1) << 28)
 #define GR_NONE UINT32_MAX
 
 typedef struct gr_state {
@@ -397,10 +395,10 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
                           "greedy total exchange keeps m^2 queues and handles at most %u nodes; %s has %u",
                           TOTEX_GRAPH_MAX_NODES, totex_factor_name(f), m);
     uint64_t total_hops = totex_factor_status_sum(f); /* every message on a shortest path */
-    if (total_hops > GR_MAX_HOPS)
+    if (total_hops > TOTEX_FACTOR_MAX_HOPS)
         return totex_fail(err, TOTEX_ENOMEM,
                           "greedy schedule of %s would hold %llu hops (limit %llu); use a smaller graph",
-                          totex_factor_name(f), (unsigned long long)total_hops, (unsigned long long)GR_MAX_HOPS);
+                          totex_factor_name(f), (unsigned long long)total_hops, (unsigned long long)TOTEX_FACTOR_MAX_HOPS);
 
     gr_state G = {0};
     size_t mm = (size_t)m * m, ndirected = 0;

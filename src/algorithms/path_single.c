@@ -29,141 +29,14 @@
 #include <stdlib.h>
 
 #include "algorithms/factor_algos.h"
+#include "algorithms/path_queue.h"
 #include "common/error.h"
 
-/* Largest schedule built in memory: 2^28 hops (4 GiB of 16-byte hops). */
-#define PSG_MAX_HOPS (UINT64_C(1) << 28)
 
-/*
- * Queued messages of a linear array, per node in buckets by destination.
- * Message id = src*m + dst; bucket a*m + d is a doubly linked list of the
- * messages at node a for d, in the order they leave: by source ascending
- * when d > a (rightward: the smallest source has travelled furthest), by
- * source descending when d < a. right_far[a] is at least the largest
- * destination > a with a non-empty bucket, left_far[a] at most the smallest
- * one < a; both are tightened lazily when popping, so finding the furthest
- * message costs the gap it skips, and a push costs O(1) when messages of one
- * bucket arrive in leaving order (which furthest-first upstream ensures).
- */
-typedef struct psg_pq {
-    uint32_t m;
-    uint32_t *next, *prev;          /* per message */
-    uint32_t *head, *tail;          /* per bucket */
-    uint32_t *right_far, *left_far; /* per node */
-    uint32_t *right_n, *left_n;     /* per node: queued messages each way */
-} psg_pq;
-
-#define psg_NONE UINT32_MAX
-
-static void pq_free(psg_pq *q)
-{
-    free(q->next);
-    free(q->prev);
-    free(q->head);
-    free(q->tail);
-    free(q->right_far);
-    free(q->left_far);
-    free(q->right_n);
-    free(q->left_n);
-}
-
-static int pq_init(psg_pq *q, uint32_t m)
-{
-    size_t mm = (size_t)m * m;
-    q->m = m;
-    q->next = malloc(sizeof *q->next * mm);
-    q->prev = malloc(sizeof *q->prev * mm);
-    q->head = malloc(sizeof *q->head * mm);
-    q->tail = malloc(sizeof *q->tail * mm);
-    q->right_far = malloc(sizeof *q->right_far * m);
-    q->left_far = malloc(sizeof *q->left_far * m);
-    q->right_n = calloc(m, sizeof *q->right_n);
-    q->left_n = calloc(m, sizeof *q->left_n);
-    if (!q->next || !q->prev || !q->head || !q->tail || !q->right_far || !q->left_far || !q->right_n || !q->left_n)
-        return -1;
-    for (size_t b = 0; b < mm; b++)
-        q->head[b] = q->tail[b] = psg_NONE;
-    for (uint32_t a = 0; a < m; a++)
-        q->right_far[a] = q->left_far[a] = a; /* nothing queued either way */
-    return 0;
-}
-
-static void pq_push(psg_pq *q, uint32_t a, uint32_t src, uint32_t dst)
-{
-    uint32_t m = q->m, id = src * m + dst, p, n;
-    size_t b = (size_t)a * m + dst;
-    int right = dst > a;
-    p = q->tail[b];
-    while (p != psg_NONE && (right ? p / m > src : p / m < src))
-        p = q->prev[p];
-    n = p == psg_NONE ? q->head[b] : q->next[p];
-    q->prev[id] = p;
-    q->next[id] = n;
-    if (p == psg_NONE)
-        q->head[b] = id;
-    else
-        q->next[p] = id;
-    if (n == psg_NONE)
-        q->tail[b] = id;
-    else
-        q->prev[n] = id;
-    if (right) {
-        q->right_n[a]++;
-        if (dst > q->right_far[a])
-            q->right_far[a] = dst;
-    } else {
-        q->left_n[a]++;
-        if (dst < q->left_far[a])
-            q->left_far[a] = dst;
-    }
-}
-
-/* Dequeue the head of bucket (a, d); returns its source. */
-static uint32_t pq_take(psg_pq *q, uint32_t a, uint32_t d)
-{
-    size_t b = (size_t)a * q->m + d;
-    uint32_t id = q->head[b];
-    q->head[b] = q->next[id];
-    if (q->head[b] == psg_NONE)
-        q->tail[b] = psg_NONE;
-    else
-        q->prev[q->head[b]] = psg_NONE;
-    return id / q->m;
-}
-
-/* Node a's furthest-going rightward message (0 when it has none). */
-static int pq_pop_right(psg_pq *q, uint32_t a, uint32_t *src, uint32_t *dst)
-{
-    if (!q->right_n[a])
-        return 0;
-    uint32_t d = q->right_far[a];
-    while (q->head[(size_t)a * q->m + d] == psg_NONE)
-        d--;
-    q->right_far[a] = d;
-    q->right_n[a]--;
-    *dst = d;
-    *src = pq_take(q, a, d);
-    return 1;
-}
-
-/* Node a's furthest-going leftward message (0 when it has none). */
-static int pq_pop_left(psg_pq *q, uint32_t a, uint32_t *src, uint32_t *dst)
-{
-    if (!q->left_n[a])
-        return 0;
-    uint32_t d = q->left_far[a];
-    while (q->head[(size_t)a * q->m + d] == psg_NONE)
-        d++;
-    q->left_far[a] = d;
-    q->left_n[a]--;
-    *dst = d;
-    *src = pq_take(q, a, d);
-    return 1;
-}
 
 typedef struct psg_state {
     uint32_t m;
-    psg_pq q;               /* queued messages, furthest first each way */
+    totex_pathq q;               /* queued messages, furthest first each way */
     uint64_t *send, *recv;  /* remaining send / receive load per node */
     uint64_t *best;         /* DP values, m + 1 entries */
     unsigned char *take;    /* DP choices, m entries */
@@ -212,10 +85,10 @@ static size_t match_chain(psg_state *S, uint32_t start, size_t c)
         }
         uint32_t src = 0, dst = 0;
         if (k % 2 == start) {
-            (void)pq_pop_right(&S->q, k, &src, &dst);
+            (void)totex_pathq_pop_right(&S->q, k, &src, &dst);
             S->hops[c++] = (totex_hop){k, k + 1, src, dst};
         } else {
-            (void)pq_pop_left(&S->q, k + 1, &src, &dst);
+            (void)totex_pathq_pop_left(&S->q, k + 1, &src, &dst);
             S->hops[c++] = (totex_hop){k + 1, k, src, dst};
         }
         k += 2;
@@ -231,11 +104,11 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
                           "single-port linear-array greedy needs a linear array path:M, got %s",
                           totex_factor_name(f));
     uint64_t total_hops = (uint64_t)m * ((uint64_t)m * m - 1) / 3;
-    if (total_hops > PSG_MAX_HOPS)
+    if (total_hops > TOTEX_FACTOR_MAX_HOPS)
         return totex_fail(err, TOTEX_ENOMEM,
                           "single-port linear-array schedule of %s would hold %llu hops (limit %llu); use a shorter array",
                           totex_factor_name(f), (unsigned long long)total_hops,
-                          (unsigned long long)PSG_MAX_HOPS);
+                          (unsigned long long)TOTEX_FACTOR_MAX_HOPS);
 
     psg_state S = {0};
     S.m = m;
@@ -248,7 +121,7 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
     totex_status st = TOTEX_OK;
     uint64_t remaining = (uint64_t)m * (m - 1), steps = 0;
 
-    if (pq_init(&S.q, m) || !S.send || !S.recv || !S.best || !S.take || !S.hops || !s) {
+    if (totex_pathq_init(&S.q, m) || !S.send || !S.recv || !S.best || !S.take || !S.hops || !s) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory planning single-port %s", totex_factor_name(f));
         goto done;
     }
@@ -257,7 +130,7 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
         S.send[a] = S.recv[a] = (uint64_t)(m - 1) + 2 * (uint64_t)a * (m - 1 - a);
         for (uint32_t b = 0; b < m; b++)
             if (b != a)
-                pq_push(&S.q, a, a, b);
+                totex_pathq_push(&S.q, a, a, b);
     }
 
     while (st == TOTEX_OK && remaining > 0) {
@@ -277,13 +150,13 @@ totex_status totex_fa_path_single(const totex_factor *f, totex_schedule **out, t
             if (h->to == h->dst)
                 remaining--;
             else
-                pq_push(&S.q, h->to, h->src, h->dst);
+                totex_pathq_push(&S.q, h->to, h->src, h->dst);
         }
         st = totex_schedule_add_step(s, S.hops, c, err);
     }
 
 done:
-    pq_free(&S.q);
+    totex_pathq_free(&S.q);
     free(S.send);
     free(S.recv);
     free(S.best);

@@ -26,8 +26,6 @@
 #include "algorithms/factor_algos.h"
 #include "common/error.h"
 
-/* Largest schedule built in memory: 2^28 hops (4 GiB of 16-byte hops). */
-#define RMS_MAX_HOPS (UINT64_C(1) << 28)
 
 typedef struct rms_msg {
     uint32_t src, dst;
@@ -65,11 +63,11 @@ totex_status totex_fa_ring_message_shift(const totex_factor *f, totex_schedule *
                           "message-shift (003 Section 4) needs a ring ring:M with M >= 3, got %s",
                           totex_factor_name(f));
     uint64_t total_hops = (uint64_t)m * ((uint64_t)m * m / 4); /* m * status floor(m^2/4) */
-    if (total_hops > RMS_MAX_HOPS)
+    if (total_hops > TOTEX_FACTOR_MAX_HOPS)
         return totex_fail(err, TOTEX_ENOMEM,
                           "message-shift schedule of %s would hold %llu hops (limit %llu); use a smaller ring",
                           totex_factor_name(f), (unsigned long long)total_hops,
-                          (unsigned long long)RMS_MAX_HOPS);
+                          (unsigned long long)TOTEX_FACTOR_MAX_HOPS);
 
     /* A non-empty queue never grows (one leaves, at most one joins per step),
      * so the initial length, at most m/2, bounds every queue. */

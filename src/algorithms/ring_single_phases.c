@@ -26,8 +26,6 @@
 #include "algorithms/factor_algos.h"
 #include "common/error.h"
 
-/* Largest schedule built in memory: 2^28 hops (4 GiB of 16-byte hops). */
-#define RSP_MAX_HOPS (UINT64_C(1) << 28)
 
 typedef struct rsp_msg {
     uint32_t src, dst;
@@ -103,11 +101,11 @@ totex_status totex_fa_ring_single_phases(const totex_factor *f, totex_schedule *
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "single-port ring phases need a ring ring:M with M >= 3, got %s", totex_factor_name(f));
     uint64_t total_hops = (uint64_t)m * ((uint64_t)m * m / 4);
-    if (total_hops > RSP_MAX_HOPS)
+    if (total_hops > TOTEX_FACTOR_MAX_HOPS)
         return totex_fail(err, TOTEX_ENOMEM,
                           "single-port ring schedule of %s would hold %llu hops (limit %llu); use a smaller ring",
                           totex_factor_name(f), (unsigned long long)total_hops,
-                          (unsigned long long)RSP_MAX_HOPS);
+                          (unsigned long long)TOTEX_FACTOR_MAX_HOPS);
 
     /* A non-empty queue never grows, so the initial length (<= m/2) bounds it. */
     rsp_queues Q = {0};
