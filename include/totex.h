@@ -9,6 +9,8 @@
 #include "totex/network.h"
 #include "totex/machines.h"
 #include "totex/bounds.h"
+#include "totex/task.h"
+#include "totex/symmetric.h"
 #include "totex/schedule.h"
 #include "totex/sim.h"
 #include "totex/algorithm.h"

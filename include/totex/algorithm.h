@@ -13,6 +13,7 @@
 
 #include "totex/network.h"
 #include "totex/schedule.h"
+#include "totex/symmetric.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,13 @@ typedef struct totex_algorithm {
     /** Stream the schedule, step by step, into @p sink. */
     totex_status (*plan)(const totex_network *net, totex_ports ports, totex_sink sink,
                          totex_error *err);
+    /**
+     * Symmetric form (001 Theorem 2), or NULL when the algorithm has none:
+     * the task matrix of total exchange on @p net and one node's moves.
+     * The caller owns and frees both (totex_task_free, totex_sym_free).
+     */
+    totex_status (*plan_symmetric)(const totex_network *net, totex_ports ports, totex_task **task,
+                                   totex_sym_schedule **out, totex_error *err);
 } totex_algorithm;
 
 /** Number of registered algorithms. */

@@ -36,22 +36,34 @@ typedef struct totex_error {
 /**
  * Port model of store-and-forward total exchange (000 Section 1; 001 Section 7).
  *
- * - TOTEX_PORTS_SINGLE: in one step a node sends at most one message and
- *   receives at most one message (000 Section 3, bound (3)).
- * - TOTEX_PORTS_MULTI: in one step every directed link carries at most one
- *   message; a node uses all its links at once (000 Section 3, bound (4); 003 Section 2).
+ * A totex_ports value is the number k of links a node may use in one step:
+ * - TOTEX_PORTS_SINGLE (k = 1): single-port, a node sends at most one and
+ *   receives at most one message per step (000 Section 3, bound (3));
+ * - k >= 2: k-port, a node sends on at most k links and receives on at most k
+ *   links per step, one message per directed link (001 Section 7, Theorem 7);
+ * - TOTEX_PORTS_MULTI (0): multiport, every directed link carries at most one
+ *   message per step and a node uses all its links at once (000 Section 3,
+ *   bound (4); 003 Section 2). k-port with k >= the degree is multiport.
  */
-typedef enum totex_ports {
-    TOTEX_PORTS_SINGLE = 0,
-    TOTEX_PORTS_MULTI = 1
-} totex_ports;
+typedef uint32_t totex_ports;
+#define TOTEX_PORTS_MULTI ((totex_ports)0)
+#define TOTEX_PORTS_SINGLE ((totex_ports)1)
+/** Largest k accepted for k-port. */
+#define TOTEX_PORTS_MAX_K 4096u
 
-/** Name of a port model: "single-port" or "multiport". Never NULL. */
+/** k of a k-port model: 1 for single-port, 0 (unlimited) for multiport. */
+static inline uint32_t totex_ports_k(totex_ports ports) { return ports; }
+
+/** Name of a port model: "single-port", "multiport" or "k-port". Never NULL. */
 const char *totex_ports_name(totex_ports ports);
 
+/** Write a model's full name ("single-port", "multiport", "3-port") into @p buf (size @p len); returns buf. */
+char *totex_ports_format(totex_ports ports, char *buf, size_t len);
+
 /**
- * Parse "single" / "single-port" / "multi" / "multiport" into @p out.
- * @return TOTEX_OK, or TOTEX_EINVAL with a message listing the valid names.
+ * Parse "single" / "single-port" / "multi" / "multiport" / "k:N" / "N-port"
+ * (1 <= N <= TOTEX_PORTS_MAX_K; k:1 is single-port) into @p out.
+ * @return TOTEX_OK, or TOTEX_EINVAL with a message listing the valid forms.
  */
 totex_status totex_ports_parse(const char *text, totex_ports *out, totex_error *err);
 

@@ -190,10 +190,10 @@ static totex_status a2_plan_fn(const totex_network *net, totex_ports ports, tote
 }
 
 const totex_algorithm totex_algorithm_a2 = {
-    "a2",
-    "Algorithm A2 (recursive product algorithm, dimension by dimension)",
-    "000 Section 4; 004 Fig. 4, Theorem 2, Corollary 2, Theorem 3",
-    a2_applies,
-    a2_predict,
-    a2_plan_fn,
+    .name = "a2",
+    .title = "Algorithm A2 (recursive product algorithm, dimension by dimension)",
+    .source = "000 Section 4; 004 Fig. 4, Theorem 2, Corollary 2, Theorem 3",
+    .applies = a2_applies,
+    .predict = a2_predict,
+    .plan = a2_plan_fn,
 };

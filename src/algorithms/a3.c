@@ -187,10 +187,10 @@ static totex_status a3_plan(const totex_network *net, totex_ports ports, totex_s
 }
 
 const totex_algorithm totex_algorithm_a3 = {
-    "a3",
-    "Algorithm A3 (multiport, homogeneous H^(2^k), both halves at once)",
-    "000 Section 5, Fig. 6, Theorem 4, Corollary 3, Theorem 5",
-    a3_applies,
-    a3_predict,
-    a3_plan,
+    .name = "a3",
+    .title = "Algorithm A3 (multiport, homogeneous H^(2^k), both halves at once)",
+    .source = "000 Section 5, Fig. 6, Theorem 4, Corollary 3, Theorem 5",
+    .applies = a3_applies,
+    .predict = a3_predict,
+    .plan = a3_plan,
 };

@@ -47,10 +47,10 @@ static totex_status dim_plan(const totex_network *net, totex_ports ports, totex_
 }
 
 const totex_algorithm totex_algorithm_dimension = {
-    "dimension",
-    "Factor algorithm of a one-dimensional network (furthest-first, message-shift, rounds, K2)",
-    "003 Sections 3-4; 004 Section 5",
-    dim_applies,
-    dim_predict,
-    dim_plan,
+    .name = "dimension",
+    .title = "Factor algorithm of a one-dimensional network (furthest-first, message-shift, rounds, K2)",
+    .source = "003 Sections 3-4; 004 Section 5",
+    .applies = dim_applies,
+    .predict = dim_predict,
+    .plan = dim_plan,
 };

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 totex_status totex_fail(totex_error *err, totex_status st, const char *fmt, ...)
@@ -32,20 +33,46 @@ const char *totex_status_name(totex_status st)
 
 const char *totex_ports_name(totex_ports ports)
 {
-    return ports == TOTEX_PORTS_SINGLE ? "single-port" : "multiport";
+    return ports == TOTEX_PORTS_SINGLE ? "single-port" : ports == TOTEX_PORTS_MULTI ? "multiport" : "k-port";
+}
+
+char *totex_ports_format(totex_ports ports, char *buf, size_t len)
+{
+    if (ports == TOTEX_PORTS_SINGLE || ports == TOTEX_PORTS_MULTI)
+        snprintf(buf, len, "%s", totex_ports_name(ports));
+    else
+        snprintf(buf, len, "%u-port", (unsigned)ports);
+    return buf;
 }
 
 totex_status totex_ports_parse(const char *text, totex_ports *out, totex_error *err)
 {
-    if (text && (!strcmp(text, "single") || !strcmp(text, "single-port"))) {
+    static const char forms[] = "use --ports single (single-port), --ports multi (multiport) or --ports k:N (k-port, 1 <= N <= 4096)";
+    if (!text)
+        return totex_fail(err, TOTEX_EINVAL, "no port model given: %s", forms);
+    if (!strcmp(text, "single") || !strcmp(text, "single-port")) {
         *out = TOTEX_PORTS_SINGLE;
         return TOTEX_OK;
     }
-    if (text && (!strcmp(text, "multi") || !strcmp(text, "multiport") || !strcmp(text, "multi-port"))) {
+    if (!strcmp(text, "multi") || !strcmp(text, "multiport") || !strcmp(text, "multi-port") || !strcmp(text, "all-port")) {
         *out = TOTEX_PORTS_MULTI;
         return TOTEX_OK;
     }
-    return totex_fail(err, TOTEX_EINVAL,
-                      "unknown port model '%s': use --ports single (single-port) or --ports multi (multiport)",
-                      text ? text : "(null)");
+    const char *digits = NULL;
+    size_t len = strlen(text);
+    if (!strncmp(text, "k:", 2))
+        digits = text + 2, len -= 2;
+    else if (len > 5 && !strcmp(text + len - 5, "-port"))
+        digits = text, len -= 5;
+    if (digits && len > 0 && len <= 4) {
+        uint32_t k = 0;
+        size_t i = 0;
+        for (; i < len && isdigit((unsigned char)digits[i]); i++)
+            k = k * 10 + (uint32_t)(digits[i] - '0');
+        if (i == len && k >= 1 && k <= TOTEX_PORTS_MAX_K) {
+            *out = k;
+            return TOTEX_OK;
+        }
+    }
+    return totex_fail(err, TOTEX_EINVAL, "unknown port model '%.60s': %s", text, forms);
 }
