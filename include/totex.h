@@ -11,6 +11,7 @@
 #include "totex/bounds.h"
 #include "totex/task.h"
 #include "totex/symmetric.h"
+#include "totex/delay.h"
 #include "totex/schedule.h"
 #include "totex/sim.h"
 #include "totex/algorithm.h"

@@ -655,7 +655,9 @@ static void test_compute_layout(void **state)
         totex_error err = {{0}};
         assert_int_equal(totex_bounds_compute(NULL, TOTEX_PORTS_SINGLE, b, &count, &best, &err), TOTEX_EINVAL);
         assert_int_equal(count, 0);
-        assert_int_equal(totex_bounds_compute(net, (totex_ports)7, b, &count, &best, &err), TOTEX_EINVAL);
+        /* k-port (001 Section 7) accepts 1 <= k <= TOTEX_PORTS_MAX_K; above that is no port model */
+        assert_int_equal(totex_bounds_compute(net, (totex_ports)(TOTEX_PORTS_MAX_K + 1), b, &count, &best, &err),
+                         TOTEX_EINVAL);
         assert_true(err.msg[0] != '\0');
         totex_network_free(net);
     }

@@ -193,6 +193,13 @@ static void test_rejects_lost_duplicated_delivered(void **state)
     totex_schedule_add_step(again, &extra, 1, NULL);
     expect_violation("ghc:3x3", TOTEX_PORTS_MULTI, again, TOTEX_VIOL_DELIVERED, "delivered");
 
+    /* delivered: its destination sends it on (the hop starts where the message is) */
+    totex_schedule *onward = with_step(s, last, h, c);
+    totex_hop back = {h[0].to, h[0].from, h[0].src, h[0].dst};
+    totex_schedule_add_step(onward, &back, 1, NULL);
+    expect_violation("ghc:3x3", TOTEX_PORTS_MULTI, onward, TOTEX_VIOL_DELIVERED, "delivered");
+    totex_schedule_free(onward);
+
     free(m);
     totex_schedule_free(lost);
     totex_schedule_free(dup);

@@ -35,24 +35,30 @@ static void usage_main(FILE *fp)
 
 static void usage_bounds(FILE *fp)
 {
-    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi] [--json]\n"
+    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi|k:N] [--json]\n"
                 "\n"
                 "Prints diameter, total status and average status (Theorem 1 / Corollary 1 of\n"
                 "000 and 004), and every lower bound on total exchange steps under the port\n"
-                "model with its witness: average status (000 eq. 3), cut (000 eq. 4), per-node\n"
-                "receive bound, per-node relay bound (single-port). Default --ports single.\n");
+                "model with its witness: average status (000 eq. 3; k-port: 001 Section 7),\n"
+                "cut (000 eq. 4), per-node receive bound, per-node relay bound (single-port and\n"
+                "k-port). Default --ports single.\n"
+                "\n"
+                "--ports: single (a node sends one and receives one message per step),\n"
+                "multi (every link at once), k:N (k-port: at most N links per node per step,\n"
+                "1 <= N <= 4096, 001 Section 7; k:1 is single).\n");
 }
 
 static void usage_plan(FILE *fp)
 {
-    fprintf(fp, "usage: totex plan SPEC [--ports single|multi] [--algorithm NAME|auto] [--json]\n"
+    fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
                 "                      [--max-messages N]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto: fewest predicted steps),\n"
                 "streams every step through the independent simulator, and reports steps,\n"
                 "bounds with witness, ratio, optimality, average delay, peak queue,\n"
-                "utilisation and wall time. Default --ports single. --max-messages limits\n"
-                "the simulator (default 2^31 messages, 4 bytes each).\n");
+                "utilisation and wall time. Default --ports single; k:N is k-port (at most N\n"
+                "links per node per step, 1 <= N <= 4096, 001 Section 7). --max-messages\n"
+                "limits the simulator (default 2^31 messages, 4 bytes each).\n");
 }
 
 static int fail(int code, const char *msg)
@@ -84,7 +90,7 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
         } else if (!strcmp(a, "--ports") || !strncmp(a, "--ports=", 8)) {
             const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v)
-                return fail(2, "--ports needs a value: single or multi");
+                return fail(2, "--ports needs a value: single, multi or k:N (k-port, 1 <= N <= 4096)");
             if (totex_ports_parse(v, &o->ports, &err) != TOTEX_OK)
                 return fail(2, err.msg);
         } else if (allow_algo && (!strcmp(a, "--algorithm") || !strncmp(a, "--algorithm=", 12))) {

@@ -30,12 +30,25 @@ typedef struct totex_plan_result {
     size_t best_bound;               /**< index of the largest bound */
     totex_sim_report sim;            /**< what the simulator measured */
     int verified;                    /**< 1: the simulator accepted the schedule */
+    int symmetric;                   /**< 1: certified at one node by symmetry (001 Theorem 2) */
+    int full_simulation;             /**< 1: every message was replayed by the simulator (totex/sim.h) */
+    int has_delay_bound;             /**< 1: delay_bound is set (vertex-transitive products only) */
+    double delay_bound;              /**< lower bound on the average delay of shortest-path schedules, in steps (001 appendix) */
     double plan_seconds;             /**< wall time of planning + simulation, in seconds */
 } totex_plan_result;
 
+/** What `--algorithm auto` optimises first (issue 3 item 8). */
+typedef enum totex_objective {
+    TOTEX_OBJECTIVE_STEPS = 0, /**< fewest steps, then smallest average delay */
+    TOTEX_OBJECTIVE_DELAY = 1  /**< smallest average delay, then fewest steps */
+} totex_objective;
+
+/** Largest network (messages) on which a symmetric schedule is also expanded and fully simulated. */
+#define TOTEX_FULL_CHECK_MESSAGES (UINT64_C(1) << 22)
+
 /**
- * Compute the bounds, plan with @p algo (NULL: pick automatically with
- * totex_algorithm_auto()), replay the schedule through a fresh simulator and
+ * Compute the bounds, plan with @p algo (NULL: the best by totex_plan_best()
+ * with TOTEX_OBJECTIVE_STEPS), replay the schedule through a fresh simulator and
  * fill @p out. @p max_messages limits the simulator (0: its default).
  * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE / TOTEX_EINVAL / TOTEX_ENOMEM with a
  *         message; TOTEX_EVIOLATION if the simulator rejected the schedule
@@ -44,6 +57,39 @@ typedef struct totex_plan_result {
 totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
                                    const totex_algorithm *algo, uint64_t max_messages,
                                    totex_plan_result *out, totex_error *err);
+
+/**
+ * Plan with every applicable algorithm that can win under @p objective and
+ * keep the best: TOTEX_OBJECTIVE_STEPS plans the algorithms with the fewest
+ * predicted steps and keeps the smallest measured average delay among them;
+ * TOTEX_OBJECTIVE_DELAY plans all and keeps the smallest average delay, then
+ * the fewest steps. Algorithms whose plan exceeds @p max_messages are skipped.
+ * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.
+ */
+totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
+                             uint64_t max_messages, totex_plan_result *out, totex_error *err);
+
+/** One row of `totex compare`: an algorithm under a port model, or why it did not run. */
+typedef struct totex_compare_row {
+    totex_plan_result result;  /**< valid when status == TOTEX_OK */
+    const totex_algorithm *algorithm;
+    totex_ports ports;
+    totex_status status;
+    char reason[512];          /**< why it did not apply or failed */
+} totex_compare_row;
+
+/**
+ * Every algorithm under every port model of @p ports (count @p nports):
+ * fills up to @p cap rows of @p rows and returns how many were written.
+ */
+size_t totex_compare(const totex_network *net, const totex_ports *ports, size_t nports, uint64_t max_messages,
+                     totex_compare_row *rows, size_t cap);
+/** Print the `totex compare` table (steps, best bound, ratio, delay, peak queue, wall time). */
+void totex_report_compare_text(FILE *fp, const totex_network *net, const char *name, const totex_compare_row *rows,
+                               size_t count);
+/** JSON array of the rows (each: algorithm, ports, k, steps, lower_bound, ratio, ...); caller frees. */
+char *totex_report_compare_json(const totex_network *net, const char *name, const totex_compare_row *rows,
+                                size_t count);
 
 /** Print the human-readable report of a plan to @p fp. */
 void totex_report_plan_text(FILE *fp, const totex_plan_result *r);

@@ -11,7 +11,8 @@
  * schedule (every node's hops) into an ordinary sink so the simulator of
  * totex/sim.h can replay it on small networks.
  *
- * Memory: 8 bytes per move; a schedule has sigma moves (the total sum).
+ * Memory: 8 bytes per move; a shortest-path schedule has sigma moves (the
+ * total sum). Step indices in messages are 0-based, like the simulator's.
  */
 #ifndef TOTEX_SYMMETRIC_H
 #define TOTEX_SYMMETRIC_H
@@ -31,17 +32,21 @@ typedef struct totex_sym_move {
 
 typedef struct totex_sym_schedule totex_sym_schedule;
 
-/** New empty symmetric schedule (NULL on ENOMEM). */
+/** New empty symmetric schedule (NULL on ENOMEM). The caller frees it with totex_sym_free(). */
 totex_sym_schedule *totex_sym_new(void);
 /** Free (NULL accepted). */
 void totex_sym_free(totex_sym_schedule *s);
-/** Append a step of @p count moves (copied). TOTEX_ENOMEM on failure. */
+/**
+ * Append a step of @p count moves (copied; count 0 is an idle step). Moves
+ * are not checked here (totex_sym_certify() does). TOTEX_ENOMEM on failure,
+ * TOTEX_EINVAL for a NULL schedule or NULL moves with count > 0.
+ */
 totex_status totex_sym_add_step(totex_sym_schedule *s, const totex_sym_move *moves, size_t count, totex_error *err);
 /** Number of steps. */
 uint64_t totex_sym_steps(const totex_sym_schedule *s);
 /** Total number of moves. */
 uint64_t totex_sym_moves(const totex_sym_schedule *s);
-/** Moves of step @p i (owned by @p s); count in @p count. */
+/** Moves of step @p i (owned by @p s, valid until the next add); count in @p count (NULL and 0 when i >= steps). */
 const totex_sym_move *totex_sym_step(const totex_sym_schedule *s, uint64_t i, size_t *count);
 
 /** What certification at one node measured. */
@@ -55,21 +60,37 @@ typedef struct totex_sym_report {
 } totex_sym_report;
 
 /**
- * Certify @p s at node 0 (001 Theorem 2; Theorem 8 for wraparound meshes):
- * each step moves each packet at most once and uses each link type at most
- * once (under k-port also at most k link types), every move is a link of the
- * network (its column), no delivered packet moves, and after the last step
- * every packet is at its destination. Positions are tracked from the
- * destinations alone, not from the task matrix entries.
- * @return TOTEX_OK and @p rep; TOTEX_EVIOLATION with the step, row and column.
+ * Certify @p s at node 0 (001 Theorem 2; Theorem 8 for wraparound meshes;
+ * k-port: 001 Section 7): each step moves each packet at most once and uses
+ * each link type at most once (under k-port, @p ports = k >= 1, at most k
+ * moves per step, so single-port is one move per step; TOTEX_PORTS_MULTI: no
+ * limit), every move is a row and column of the task (a link of the
+ * network), no delivered packet moves, and after the last step every packet
+ * is at its destination. Positions are tracked as offsets in Z_m per
+ * dimension, from the destinations and the columns' generators alone, not
+ * from the task matrix entries, so any route (shortest or not) is accepted.
+ * O(rows * k + moves) time; 2 bytes per row per dimension plus 9 per row.
+ * @return TOTEX_OK and @p rep; TOTEX_EVIOLATION with @p err naming the
+ *         (0-based) step, the move, the row and its destination node, and
+ *         the column; TOTEX_EINVAL for NULL arguments or ports above
+ *         TOTEX_PORTS_MAX_K; TOTEX_ENOMEM.
  */
 totex_status totex_sym_certify(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
                                totex_sym_report *rep, totex_error *err);
 
 /**
- * Expand @p s to every node and stream it into @p sink: in step t, node v
- * sends the packet of row r whose source is v minus r's progress before t.
- * Produces n * moves hops; meant for small networks and tests.
+ * Expand @p s to every node and stream it into @p sink, one sink.step call
+ * per step (idle steps included): in step t, for each move (r, j), every
+ * node v sends over its link of type j (to v + delta_j in that dimension,
+ * mod m) the packet (src, dst) with src = v - progress_r (r's offset before
+ * step t, per dimension mod m) and dst = src + the destination offset of r.
+ * Produces n * moves hops (16 bytes each per step in a buffer); meant for
+ * small networks and tests. Does not certify: only the indices are checked,
+ * so an invalid scheme gives hops the simulator rejects. The simulator of
+ * totex/sim.h is for total exchange only (a neighbourhood task leaves
+ * messages it counts as undelivered).
+ * @return TOTEX_OK; TOTEX_EINVAL (NULL argument, row or column out of
+ *         range, naming the step); TOTEX_ENOMEM; or the sink's first non-OK status.
  */
 totex_status totex_sym_expand(const totex_task *t, const totex_sym_schedule *s, totex_sink sink, totex_error *err);
 

@@ -13,10 +13,24 @@
  * times packet r crosses a link of type j on its shortest route: ring offsets
  * go the short way; an antipodal ring offset m/2 goes + for the packets in
  * A+ and - for those in A-, with |A+| - |A-| in {0, 1} per dimension (001
- * Section 8.1), chosen so the two columns' sums differ as little as possible.
+ * Section 8.1), chosen so the two columns' sums differ as little as possible
+ * (equal when the count n/m_i of antipodal packets is even). The split
+ * pairs destination y with its mirror -y (same distance): with j* the first
+ * dimension whose coordinate c has 2c != 0 (mod m_j), the packet is in A+
+ * iff 2c_j* < m_j*; when there is no such dimension (all coordinates 0 or
+ * m_j/2) it is in A+ iff it has an even number of nonzero coordinates
+ * besides the antipodal one. This reproduces 001 Fig. 6 (torus:4x4).
+ *
+ * Rows are the destinations of node 0 in increasing node id order (total
+ * exchange: row r goes to node r + 1). Columns are laid out dimension by
+ * dimension (dimension 0 first): ring (m >= 3) "+" (delta 1) then "-"
+ * (delta m-1); K2 one column (delta 1); K_m m-1 columns (delta 1..m-1).
  *
  * Sizes: rows <= n - 1 (uint32_t), columns <= sum of degrees; entries and
- * sums in hops (uint64_t sums).
+ * row sums in hops (uint32_t), column, critical and total sums in hops
+ * (uint64_t). Memory: 4 bytes per row per dimension (one (column, count)
+ * pair) plus 4 bytes per row (its sum; 8 for the neighbourhood exchange,
+ * which also stores the destination) plus 16 bytes per column.
  */
 #ifndef TOTEX_TASK_H
 #define TOTEX_TASK_H
@@ -42,19 +56,51 @@ typedef enum totex_task_kind {
 typedef struct totex_task totex_task;
 
 /**
- * Task matrix of total exchange on @p net (borrowed; must outlive the task).
- * @return NULL with TOTEX_ENOTAPPLICABLE in @p err (naming the factor) when a
- *         factor is a path or a file graph; TOTEX_ENOMEM when out of memory.
- *         Memory: about 8 bytes per row per dimension.
+ * Largest rows x dimensions a task matrix stores (4 bytes each, so at most
+ * 4 GiB of entries); a larger task gets TOTEX_ENOMEM naming its size.
+ */
+#define TOTEX_TASK_MAX_ENTRIES (UINT64_C(1) << 30)
+
+/**
+ * Task matrix of total exchange on @p net (borrowed; must outlive the task):
+ * n - 1 rows, the packets of node 0 to nodes 1..n-1 (001 Sections 2, 8.1).
+ * Caller frees with totex_task_free(). O(n * k) time.
+ * @return NULL with TOTEX_ENOTAPPLICABLE in @p err (naming the factor and
+ *         why: a path is not vertex-transitive and a file graph is not
+ *         known to be, so the task is not isotropic); TOTEX_EINVAL for a NULL network; TOTEX_ENOMEM
+ *         when out of memory or above TOTEX_TASK_MAX_ENTRIES.
+ *         Memory: 4 bytes per row per dimension plus 4 per row.
  */
 totex_task *totex_task_total_exchange(const totex_network *net, totex_error *err);
 
 /**
  * Task matrix of the (K, L) neighbourhood exchange on a hypercube @p net
- * (every factor K2): node s sends one packet to each r with K <= Ham(s, r) <= L,
- * 1 <= K <= L <= d (001 Section 4.1). NULL with TOTEX_EINVAL / ENOTAPPLICABLE.
+ * (every factor K2; borrowed): node s sends one packet to each r with
+ * K <= Ham(s, r) <= L, 1 <= K <= L <= d (001 Section 4.1). Rows: the
+ * destinations of node 0 at Hamming distance K..L, in increasing node id
+ * order. Caller frees with totex_task_free(). O(n * d) time.
+ * @return NULL with TOTEX_ENOTAPPLICABLE (a factor is not k2) or TOTEX_EINVAL
+ *         (K, L out of range; a NULL network), naming the problem in @p err;
+ *         TOTEX_ENOMEM when out of memory or above TOTEX_TASK_MAX_ENTRIES.
  */
 totex_task *totex_task_neighbourhood(const totex_network *net, uint32_t K, uint32_t L, totex_error *err);
+
+/**
+ * Period-2 total exchange (beyond 001; after 003 Section 4.2): for a scheme
+ * symmetric only under translations by two along the even ring side @p dim.
+ * Rows 0..n-2 are the packets of node 0, rows n-1..2n-3 those of node e_dim
+ * (the next node along @p dim), both by destination offset; the odd node's
+ * antipodal packets along @p dim are routed the other way round. Row and column
+ * sums then count both representatives.
+ * @return NULL with TOTEX_EINVAL when dimension @p dim is not an even ring.
+ */
+totex_task *totex_task_total_exchange_period2(const totex_network *net, uint32_t dim, totex_error *err);
+
+/** The periodic dimension of a period-2 task, UINT32_MAX for an ordinary (period-1) task. */
+uint32_t totex_task_period_dim(const totex_task *t);
+
+/** Source node of row @p r's packet: 0, or e_dim for the odd representative of a period-2 task. */
+uint32_t totex_task_source(const totex_task *t, uint32_t r);
 
 /** Free (NULL accepted). */
 void totex_task_free(totex_task *t);
@@ -67,17 +113,18 @@ const totex_network *totex_task_network(const totex_task *t);
 uint32_t totex_task_rows(const totex_task *t);
 /** Number of columns (link types = node degree). */
 uint32_t totex_task_cols(const totex_task *t);
-/** Link type of column @p j. */
+/** Link type of column @p j ({UINT32_MAX, 0} when j >= cols). */
 totex_link_type totex_task_column(const totex_task *t, uint32_t j);
-/** Destination node of row @p r's packet when its source is node 0. */
+/** Destination node of row @p r's packet when its source is node 0 (UINT32_MAX when r >= rows). */
 uint32_t totex_task_destination(const totex_task *t, uint32_t r);
 /**
  * Nonzero entries of row @p r: writes up to @p cap (column, count) pairs into
  * @p cols / @p counts and returns how many the row has (at most one per dimension,
- * so cap = number of dimensions always suffices).
+ * so cap = number of dimensions always suffices). Pairs in dimension order;
+ * either array may be NULL; 0 when r >= rows.
  */
 uint32_t totex_task_row(const totex_task *t, uint32_t r, uint32_t *cols, uint32_t *counts, uint32_t cap);
-/** Entry (r, j) of the task matrix, in hops. */
+/** Entry (r, j) of the task matrix, in hops (0 out of range). */
 uint32_t totex_task_entry(const totex_task *t, uint32_t r, uint32_t j);
 /** Row sum r_r: the packet's route length, in hops. */
 uint32_t totex_task_row_sum(const totex_task *t, uint32_t r);
@@ -91,8 +138,11 @@ uint64_t totex_task_total_sum(const totex_task *t);
 uint32_t totex_task_max_row_sum(const totex_task *t);
 uint64_t totex_task_max_col_sum(const totex_task *t);
 /**
- * Describe a critical line ("column 0 (dimension 0, +1 link of ring:24): 476928
- * hops"), for reports. Writes at most @p len bytes into @p buf; returns buf.
+ * Describe a critical line, for reports: the first critical column if any
+ * column is critical ("column 0 (dimension 0, + link of ring:24): 476928
+ * hops"; K2: "link of k2"; K_m: "+g link of complete:m"), else the first
+ * critical row ("row 17 (packet to node 18): 5 hops"). Writes at most @p len
+ * bytes (NUL-terminated) into @p buf; returns buf.
  */
 char *totex_task_critical_line(const totex_task *t, char *buf, size_t len);
 

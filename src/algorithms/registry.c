@@ -9,6 +9,10 @@ static const totex_algorithm *const table[] = {
     &totex_algorithm_a3,
     &totex_algorithm_a2,
     &totex_algorithm_dimension,
+    &totex_algorithm_greedy_sym,
+    &totex_algorithm_sym2,
+    &totex_algorithm_octr,
+    &totex_algorithm_greedy,
 };
 
 size_t totex_algorithm_count(void) { return sizeof table / sizeof table[0]; }

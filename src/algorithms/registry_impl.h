@@ -7,6 +7,10 @@
 extern const totex_algorithm totex_algorithm_a2;
 extern const totex_algorithm totex_algorithm_a3;
 extern const totex_algorithm totex_algorithm_dimension;
+extern const totex_algorithm totex_algorithm_greedy;
+extern const totex_algorithm totex_algorithm_greedy_sym;
+extern const totex_algorithm totex_algorithm_sym2;
+extern const totex_algorithm totex_algorithm_octr;
 
 /**
  * Steps of the factor algorithm of @p f under @p ports: from the paper's

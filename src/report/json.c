@@ -30,6 +30,14 @@ static void add_network(json_object *o, const totex_network *net, const char *na
     json_object_object_add(o, "dimensions", dims);
 }
 
+/* "ports": "single-port", "multiport" or "3-port" (totex_ports_format); "k": 1, 0 (multiport) or k. */
+static void add_ports(json_object *o, totex_ports ports)
+{
+    char pm[32];
+    json_object_object_add(o, "ports", json_object_new_string(totex_ports_format(ports, pm, sizeof pm)));
+    json_object_object_add(o, "k", json_object_new_uint64(totex_ports_k(ports)));
+}
+
 static char *finish(json_object *o)
 {
     const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -43,7 +51,7 @@ char *totex_report_plan_json(const totex_plan_result *r)
     json_object *o = json_object_new_object(), *all = json_object_new_array();
     uint64_t lb = r->bound_count ? r->bounds[r->best_bound].value : 0;
     add_network(o, r->net, r->name);
-    json_object_object_add(o, "ports", json_object_new_string(totex_ports_name(r->ports)));
+    add_ports(o, r->ports);
     json_object_object_add(o, "algorithm", json_object_new_string(r->algorithm ? r->algorithm->name : ""));
     json_object_object_add(o, "algorithm_source",
                            json_object_new_string(r->algorithm ? r->algorithm->source : ""));
@@ -75,7 +83,7 @@ char *totex_report_bounds_json(const totex_network *net, const char *name, totex
         return NULL;
     json_object *o = json_object_new_object(), *all = json_object_new_array();
     add_network(o, net, name);
-    json_object_object_add(o, "ports", json_object_new_string(totex_ports_name(ports)));
+    add_ports(o, ports);
     json_object_object_add(o, "diameter", json_object_new_uint64(totex_network_diameter(net)));
     if (totex_network_status_sum(net, &sg, NULL) == TOTEX_OK)
         json_object_object_add(o, "total_status", json_object_new_uint64(sg));

@@ -2,10 +2,12 @@
  * Plan and verify in one call: bounds (from the network alone), the
  * algorithm's stream into a fresh simulator, and the simulator's report.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "common/error.h"
+#include "totex/delay.h"
 #include "totex/report.h"
 
 static double now_seconds(void)
@@ -15,35 +17,182 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
-                                   uint64_t max_messages, totex_plan_result *out, totex_error *err)
+/* Stream the schedule through a fresh simulator: every message, every hop. */
+static totex_status verify_full(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                                uint64_t max_messages, totex_plan_result *out, totex_error *err)
 {
+    totex_sim *sim = totex_sim_new(net, ports, max_messages, err);
     totex_status st;
-    totex_sim *sim;
-    double t0 = now_seconds();
-    memset(out, 0, sizeof *out);
-    out->net = net;
-    out->ports = ports;
-    if ((st = totex_bounds_compute(net, ports, out->bounds, &out->bound_count, &out->best_bound, err)) != TOTEX_OK)
-        return st;
-    if (!algo) {
-        algo = totex_algorithm_auto(net, ports, err);
-        if (!algo)
-            return TOTEX_ENOTAPPLICABLE;
-    } else if ((st = algo->applies(net, ports, err)) != TOTEX_OK) {
-        return st;
-    }
-    out->algorithm = algo;
-    if ((st = algo->predict(net, ports, &out->predicted_steps, err)) != TOTEX_OK)
-        return st;
-    sim = totex_sim_new(net, ports, max_messages, err);
     if (!sim)
         return TOTEX_ENOMEM;
     st = algo->plan(net, ports, totex_sim_sink(sim), err);
     if (st == TOTEX_OK)
         st = totex_sim_finish(sim, &out->sim, err);
     totex_sim_free(sim);
+    out->full_simulation = st == TOTEX_OK;
+    return st;
+}
+
+/*
+ * Symmetric form: certify at one node (001 Theorem 2) and report per-network
+ * figures; on small networks also expand to every node and replay it in the
+ * simulator, which must agree.
+ */
+static totex_status verify_symmetric(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                                     uint64_t max_messages, totex_plan_result *out, totex_error *err)
+{
+    totex_task *task = NULL;
+    totex_sym_schedule *s = NULL;
+    totex_sym_report rep;
+    uint64_t n = totex_network_nodes(net);
+    totex_status st = algo->plan_symmetric(net, ports, &task, &s, err);
+    if (st == TOTEX_OK)
+        st = totex_sym_certify(task, ports, s, &rep, err);
+    if (st == TOTEX_OK) {
+        memset(&out->sim, 0, sizeof out->sim);
+        out->symmetric = 1;
+        out->sim.steps = rep.steps;
+        out->sim.steps_emitted = totex_sym_steps(s);
+        out->sim.hops = rep.moves * n;
+        out->sim.messages = totex_network_messages(net);
+        out->sim.average_delay = rep.average_delay;
+        out->sim.peak_queue = rep.peak_queue;
+        out->sim.directed_links = 2 * totex_network_links(net);
+        out->sim.link_utilisation = rep.link_utilisation;
+        out->sim.port_utilisation = rep.steps ? (double)rep.moves / (double)rep.steps : 0.0;
+        out->sim.max_hops_in_step = rep.max_moves_in_step * n;
+        if (totex_network_messages(net) <= TOTEX_FULL_CHECK_MESSAGES &&
+            totex_network_messages(net) <= (max_messages ? max_messages : TOTEX_SIM_MAX_MESSAGES)) {
+            totex_sim *sim = totex_sim_new(net, ports, max_messages, err);
+            totex_sim_report full;
+            if (!sim) {
+                st = TOTEX_ENOMEM;
+            } else {
+                st = totex_sym_expand(task, s, totex_sim_sink(sim), err);
+                if (st == TOTEX_OK)
+                    st = totex_sim_finish(sim, &full, err);
+                totex_sim_free(sim);
+                if (st == TOTEX_OK && (full.steps != rep.steps || full.hops != out->sim.hops ||
+                                       full.average_delay < rep.average_delay - 1e-9 ||
+                                       full.average_delay > rep.average_delay + 1e-9))
+                    st = totex_fail(err, TOTEX_EVIOLATION,
+                                    "%s: certification at one node (%llu steps, delay %.6f) disagrees with the full simulation (%llu steps, delay %.6f)",
+                                    algo->name, (unsigned long long)rep.steps, rep.average_delay,
+                                    (unsigned long long)full.steps, full.average_delay);
+                if (st == TOTEX_OK) {
+                    out->sim.peak_queue = full.peak_queue;
+                    out->full_simulation = 1;
+                }
+            }
+        }
+    }
+    totex_sym_free(s);
+    totex_task_free(task);
+    return st;
+}
+
+totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                                   uint64_t max_messages, totex_plan_result *out, totex_error *err)
+{
+    totex_status st;
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    out->net = net;
+    out->ports = ports;
+    if ((st = totex_bounds_compute(net, ports, out->bounds, &out->bound_count, &out->best_bound, err)) != TOTEX_OK)
+        return st;
+    if (!algo)
+        return totex_plan_best(net, ports, TOTEX_OBJECTIVE_STEPS, max_messages, out, err);
+    if ((st = algo->applies(net, ports, err)) != TOTEX_OK)
+        return st;
+    {
+        /* lower bound on the average delay, from the task matrix alone (001 appendix) */
+        totex_task *task = totex_task_total_exchange(net, NULL);
+        if (task && totex_delay_lower_bound(task, ports, &out->delay_bound, NULL) == TOTEX_OK)
+            out->has_delay_bound = 1;
+        totex_task_free(task);
+    }
+    out->algorithm = algo;
+    if ((st = algo->predict(net, ports, &out->predicted_steps, err)) != TOTEX_OK)
+        return st;
+    if (algo->plan_symmetric)
+        st = verify_symmetric(net, ports, algo, max_messages, out, err);
+    else
+        st = verify_full(net, ports, algo, max_messages, out, err);
     out->plan_seconds = now_seconds() - t0;
     out->verified = st == TOTEX_OK;
     return st;
+}
+
+/* Better result under the objective: fewer steps then less delay, or the converse. */
+static int better(const totex_plan_result *a, const totex_plan_result *b, totex_objective objective)
+{
+    const double eps = 1e-9;
+    if (objective == TOTEX_OBJECTIVE_DELAY) {
+        if (a->sim.average_delay < b->sim.average_delay - eps)
+            return 1;
+        if (a->sim.average_delay > b->sim.average_delay + eps)
+            return 0;
+        return a->sim.steps < b->sim.steps;
+    }
+    if (a->sim.steps != b->sim.steps)
+        return a->sim.steps < b->sim.steps;
+    return a->sim.average_delay < b->sim.average_delay - eps;
+}
+
+totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
+                             uint64_t max_messages, totex_plan_result *out, totex_error *err)
+{
+    uint64_t fewest = UINT64_MAX;
+    int found = 0;
+    totex_error why = {{0}};
+    totex_status last = TOTEX_ENOTAPPLICABLE;
+    size_t count = totex_algorithm_count();
+    uint64_t *pred = calloc(count, sizeof *pred);
+    unsigned char *ok = calloc(count, 1);
+    if (!pred || !ok) {
+        free(pred);
+        free(ok);
+        return totex_fail(err, TOTEX_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < count; i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        totex_error e2;
+        if (a->applies(net, ports, &e2) != TOTEX_OK || a->predict(net, ports, &pred[i], &e2) != TOTEX_OK) {
+            if (!why.msg[0])
+                why = e2;
+            continue;
+        }
+        ok[i] = 1;
+        if (pred[i] < fewest)
+            fewest = pred[i];
+    }
+    for (size_t i = 0; i < count; i++) {
+        totex_plan_result r;
+        totex_error e2;
+        if (!ok[i] || (objective == TOTEX_OBJECTIVE_STEPS && pred[i] != fewest))
+            continue;
+        last = totex_plan_and_verify(net, ports, totex_algorithm_get(i), max_messages, &r, &e2);
+        if (last != TOTEX_OK) {
+            why = e2;
+            if (last == TOTEX_EVIOLATION)
+                break; /* a schedule failed verification: report it, never hide it */
+            continue;
+        }
+        if (!found || better(&r, out, objective))
+            *out = r;
+        found = 1;
+    }
+    free(pred);
+    free(ok);
+    if (last == TOTEX_EVIOLATION) {
+        if (err)
+            *err = why;
+        return TOTEX_EVIOLATION;
+    }
+    if (!found)
+        return totex_fail(err, last == TOTEX_ENOTAPPLICABLE ? TOTEX_ENOTAPPLICABLE : last,
+                          "no algorithm could plan %s under %s: %s", totex_network_spec(net), totex_ports_name(ports),
+                          why.msg);
+    return TOTEX_OK;
 }

@@ -31,7 +31,8 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
 {
     uint64_t lb = r->bound_count ? r->bounds[r->best_bound].value : 0;
     print_network(fp, r->net, r->name);
-    fprintf(fp, "ports          %s\n", totex_ports_name(r->ports));
+    char pm[32];
+    fprintf(fp, "ports          %s\n", totex_ports_format(r->ports, pm, sizeof pm));
     print_bounds(fp, r->bounds, r->bound_count, r->best_bound);
     fprintf(fp, "algorithm      %s: %s [%s]\n", r->algorithm->name, r->algorithm->title, r->algorithm->source);
     for (size_t i = 0; i < totex_algorithm_count(); i++) {
@@ -63,8 +64,9 @@ totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const 
     totex_status st = totex_bounds_compute(net, ports, b, &count, &best, err);
     if (st != TOTEX_OK)
         return st;
+    char pm[32];
     print_network(fp, net, name);
-    fprintf(fp, "ports          %s\n", totex_ports_name(ports));
+    fprintf(fp, "ports          %s\n", totex_ports_format(ports, pm, sizeof pm));
     fprintf(fp, "diameter       %" PRIu64 " hops\n", totex_network_diameter(net));
     if (totex_network_status_sum(net, &sg, NULL) == TOTEX_OK)
         fprintf(fp, "total status   %" PRIu64 " hops (Theorem 1 / Corollary 1)\n", sg);

@@ -11,6 +11,12 @@
  * pass applies the hops, detecting a message moved twice (duplicated), and
  * adds undelivered arrivals to the receivers' queues, so the peak queue is
  * measured at step ends.
+ *
+ * Port models (include/totex/common.h): single-port, one send and one receive
+ * per node per step; multiport, one message per directed link per step;
+ * k-port (k >= 2, 001 Section 7), one message per directed link AND at most k
+ * sends and k receives per node per step (TOTEX_VIOL_LINK_BUSY,
+ * TOTEX_VIOL_PORT_SEND, TOTEX_VIOL_PORT_RECV, the message naming k).
  */
 #include "totex/sim.h"
 
@@ -38,8 +44,9 @@ struct totex_sim {
     uint16_t *coords;                  /* n * k coordinates */
     msg_state *state;                  /* n * n */
     size_t state_bytes;
-    uint32_t *send_stamp, *recv_stamp; /* single-port */
-    uint32_t *link_stamp;              /* multiport: n * slots */
+    uint32_t *send_stamp, *recv_stamp; /* single-port and k-port: step of the node's last send / receive */
+    uint32_t *send_count, *recv_count; /* k-port: sends / receives of the node in step send_stamp / recv_stamp */
+    uint32_t *link_stamp;              /* multiport and k-port: n * slots */
     uint32_t *queue;                   /* undelivered messages held per node */
     uint64_t step;                     /* steps applied so far */
     uint64_t hops, arrivals, delay_sum, last_arrival, max_step_hops;
@@ -75,6 +82,8 @@ void totex_sim_free(totex_sim *sim)
     free(sim->coords);
     free(sim->send_stamp);
     free(sim->recv_stamp);
+    free(sim->send_count);
+    free(sim->recv_count);
     free(sim->link_stamp);
     free(sim->queue);
     free(sim);
@@ -118,14 +127,21 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         for (uint32_t i = 0; i < sim->k; i++)
             sim->coords[(size_t)v * sim->k + i] = (uint16_t)totex_network_coord(net, v, i);
     }
-    if (ports == TOTEX_PORTS_SINGLE) {
+    if (ports != TOTEX_PORTS_MULTI) {
         sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
         sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
             goto nomem;
-    } else {
+    }
+    if (ports != TOTEX_PORTS_SINGLE) {
         sim->link_stamp = calloc((size_t)n * sim->slots, sizeof *sim->link_stamp);
         if (!sim->link_stamp)
+            goto nomem;
+    }
+    if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI) {
+        sim->send_count = calloc(n, sizeof *sim->send_count);
+        sim->recv_count = calloc(n, sizeof *sim->recv_count);
+        if (!sim->send_count || !sim->recv_count)
             goto nomem;
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
@@ -239,10 +255,9 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
             return violation(sim, TOTEX_VIOL_NOT_LINK, h->from, h, "the two nodes are not neighbours", err);
 
         const uint32_t loc = sim->state[(size_t)h->dst * n + h->src] ^ h->src;
+        if (loc == h->dst) /* delivered messages never move again, even from their destination */
+            return violation(sim, TOTEX_VIOL_DELIVERED, h->from, h, "the message is already at its destination", err);
         if (loc != h->from) {
-            if (loc == h->dst)
-                return violation(sim, TOTEX_VIOL_DELIVERED, h->from, h,
-                                 "the message is already at its destination", err);
             snprintf(detail, sizeof detail, "the message is at node %u at the start of this step", loc);
             return violation(sim, TOTEX_VIOL_NOT_PRESENT, h->from, h, detail, err);
         }
@@ -259,7 +274,34 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
             uint32_t *slot = sim->link_stamp + (size_t)h->from * sim->slots + sim->link_off[dim] + rank;
             if (*slot == stamp)
                 return violation(sim, TOTEX_VIOL_LINK_BUSY, h->from, h,
-                                 "multiport: the directed link already carries a message in this step", err);
+                                 sim->ports == TOTEX_PORTS_MULTI
+                                     ? "multiport: the directed link already carries a message in this step"
+                                     : "k-port: the directed link already carries a message in this step",
+                                 err);
+            if (sim->ports != TOTEX_PORTS_MULTI) { /* k-port, 001 Section 7: at most k links per node */
+                const uint32_t kp = sim->ports;
+                if (sim->send_stamp[h->from] != stamp) {
+                    sim->send_stamp[h->from] = stamp;
+                    sim->send_count[h->from] = 0;
+                }
+                if (sim->recv_stamp[h->to] != stamp) {
+                    sim->recv_stamp[h->to] = stamp;
+                    sim->recv_count[h->to] = 0;
+                }
+                if (sim->send_count[h->from] >= kp) {
+                    snprintf(detail, sizeof detail,
+                             "%u-port: the node already sends %u messages in this step (at most k = %u)", kp, kp, kp);
+                    return violation(sim, TOTEX_VIOL_PORT_SEND, h->from, h, detail, err);
+                }
+                if (sim->recv_count[h->to] >= kp) {
+                    snprintf(detail, sizeof detail,
+                             "%u-port: the node already receives %u messages in this step (at most k = %u)", kp, kp,
+                             kp);
+                    return violation(sim, TOTEX_VIOL_PORT_RECV, h->to, h, detail, err);
+                }
+                sim->send_count[h->from]++;
+                sim->recv_count[h->to]++;
+            }
             *slot = stamp;
         }
         sim->queue[h->from]--;

@@ -1,0 +1,1235 @@
+/*
+ * Greedy: non-wasting furthest-first store-and-forward total exchange on any
+ * cartesian product (meshes, tori, hypercubes, generalized hypercubes, graphs
+ * read from files, any mix) under any port model.
+ *
+ * Source:  001 Section 5 (greedy = non-wasting switching: "a communication
+ *          link is never idle while there is a waiting packet that can reduce
+ *          its distance to its destination by using this link") and Section
+ *          8.3 (wraparound meshes: any greedy algorithm finishes within
+ *          h_r + h_c - 1 steps, h_r / h_c the largest row / column sum of the
+ *          task matrix; n = 1000, d = 3: optimum 1250, greedy <= 1265); 001
+ *          Section 7 (k-port); the furthest-first priority of 003 Section 3.
+ * Model:   any: single-port, k-port (k >= 2) and multiport.
+ *          Shortest paths only: a hop u -> v is allowed only when it brings
+ *          the message one hop closer (the product distance is the sum of the
+ *          factor distances: a hop in a dimension where the coordinates
+ *          differ, along a shortest path of that factor). The routing tag of
+ *          a message fixes its direction in an even ring when its offset
+ *          there is m/2: '+' for half of them, '-' for the other half, chosen
+ *          at the source (001 Section 8.1, A+ / A-); otherwise a message may
+ *          take any link that brings it closer (adaptive).
+ *          Priority: furthest first (largest remaining distance); ties: the
+ *          larger single-dimension distance, then the destination's key (its
+ *          offset from the node in rings, K2 and complete graphs; its
+ *          coordinate in paths and file graphs); a message that several free
+ *          links can serve takes the one whose next candidate is worst.
+ *          Multiport: each node walks its messages in priority order and
+ *          gives each a free link that brings it closer, until no free link
+ *          can serve a waiting message (non-wasting: no link idle while a
+ *          message at its tail could get closer over it). The rule depends
+ *          only on positions relative to the node, so on a product of rings,
+ *          K2 and complete graphs every node acts alike: a symmetric greedy
+ *          switching scheme in 001's sense (001 Sections 3, 5, 8.3).
+ *          k-port and single-port on such a product: the same symmetric
+ *          scheme stopped after k messages per node per step (each node then
+ *          receives exactly as many as it sends). On any other product: the
+ *          per-node choice matched over the whole network in priority order
+ *          (nodes at the same distance: longer queue first): a greedy
+ *          maximal matching, so no node keeps send budget while it holds a
+ *          message that could move over an unused link to a neighbour with
+ *          receive budget left.
+ * Steps:   no closed form: predict runs the schedule and counts (a one-entry
+ *          per-thread memo keeps the count for the plan that follows). Every
+ *          step moves at least one message one hop closer, so it ends within
+ *          S_G steps.
+ * Optimal: not in general. Multiport on a torus it is within h_r + h_c - 1
+ *          (001 Section 8.3; h_r = the diameter, h_c = the cut bound): it
+ *          meets the cut bound on every torus tested (10x10x10: 1250);
+ *          single-port on tori, hypercubes and generalized hypercubes it meets
+ *          the average-status bound (symmetric: every node sends every step).
+ *          On meshes it stays within about 10% of the cut bound.
+ *
+ * Data. Nodes that act alike are simulated once: a "unit" is a node up to
+ * translations in the cyclic dimensions (all of them under multiport, or
+ * under k-port when every dimension is cyclic); its moves are repeated at all
+ * T = n / U translates when the step is emitted. Per unit:
+ *  - its destinations ranked by priority (per table class = coordinates in
+ *    the non-cyclic dimensions): position = rank of the destination's key;
+ *  - bucket (unit, position): the messages held there for that destination,
+ *    one source inline, two or more in a stack of 16-byte chunks; a bit per
+ *    bucket in the unit's "non-empty" bitset;
+ *  - per table class and link (slot: dimension and direction / offset /
+ *    rank) a bitset of the positions the slot brings closer, and per unit and
+ *    slot a cursor below the slot's best position;
+ *  - in a step, a heap of the unit's slots keyed by the best position each
+ *    can serve (first bit of non-empty AND mask from the cursor): the top is
+ *    the furthest message a free slot can move.
+ * Work per step: O(U S log S + picks) to decide, O(hops) to emit.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/registry_impl.h"
+#include "common/error.h"
+#include "totex/sim.h"
+
+#define GD_NONE16 0xFFFFu
+#define GD_NONE UINT32_MAX
+
+/* A bucket of two or more messages is a stack of chunks of up to GD_CH sources (16 bytes each). */
+#define GD_CH 5
+#define GD_INLINE (UINT32_C(1) << 31)
+typedef struct gd_chunk {
+    uint32_t below; /* 1 + the chunk under it (full), 0 for none */
+    uint16_t n;     /* sources in this chunk */
+    uint16_t src[GD_CH];
+} gd_chunk;
+
+typedef struct gd_dim {
+    const totex_factor *f;
+    uint32_t m, stride, kind;
+    int rel;            /* ring, K2, complete: key and source digits are offsets from the node, mod m */
+    int merged;         /* translations in this dimension are simulated once (rel dims, symmetric mode) */
+    uint32_t extra;     /* 1 for an even ring: key digit m is offset m/2 routed '-' (digit m/2: '+') */
+    uint32_t radix, kstride; /* key digit range m + extra, and its stride in a key */
+    uint32_t slot0, ns; /* slots slot0 .. slot0 + ns - 1 (ns = the factor's maximum degree) */
+    uint32_t tstride;   /* stride in the table class id (non-rel dims), 0 otherwise */
+    uint32_t ustride;   /* stride in the unit id (non-merged dims), 0 otherwise */
+    uint32_t *adj_off, *adj; /* non-rel: neighbours by factor rank */
+    uint32_t *dist0;    /* rel: distance from offset 0 to each key digit */
+} gd_dim;
+
+/* One message moved by a unit in a step. */
+typedef struct gd_pick {
+    uint32_t unit, slot, key, src; /* key: the destination's at the unit; src: the source digits (relative) */
+} gd_pick;
+
+typedef struct gd {
+    const totex_network *net;
+    totex_ports ports;
+    uint32_t n, k, K, P, W, S, ntc, U, T, maxlvl;
+    int symmetric;       /* units merge every cyclic dimension */
+    gd_dim d[TOTEX_MAX_DIMS];
+    uint32_t mdims[TOTEX_MAX_DIMS], nmerged; /* the merged dimensions */
+    uint16_t *coords;    /* n * k: coordinates of the nodes (also the digits of a source) */
+    uint16_t *keydig;    /* K * k: digits of the keys */
+    uint32_t *tc_of;     /* per unit: table class */
+    uint32_t *rep;       /* per unit: its node with coordinate 0 in the merged dimensions */
+    uint32_t *order;     /* ntc * P: key at position */
+    uint32_t *pos;       /* ntc * K: position of key (GD_NONE: the node itself) */
+    uint16_t *level;     /* ntc * P: distance of the destination at position */
+    uint64_t *masks;     /* slot masks, W words each */
+    uint64_t *mask_off;  /* ntc * S: word offset of the mask of slot s, UINT64_MAX if absent */
+    uint16_t *slot_dim, *slot_j;
+    uint32_t *slot_off;  /* per slot of a rel dim: the offset it adds (mod m) */
+    /* per unit */
+    uint64_t *nonempty;  /* U * W */
+    uint32_t *bkt;       /* U * P buckets: 0 empty; GD_INLINE | src: one message; else 1 + its top chunk */
+    gd_chunk *chunk;     /* the pool of chunks */
+    uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
+    uint32_t *count;     /* messages held */
+    uint32_t *cursor;    /* U * S */
+    /* per step */
+    uint64_t *heap;      /* k-port (not symmetric): U * S; else 3 * S (pos << 32 | slot) */
+    uint32_t *hn;        /* k-port: heap size per unit */
+    uint32_t *built, *rstamp, *scount, *rcount; /* k-port, per unit */
+    uint32_t *qhead, *qtail, *qnext;            /* k-port: FIFO of units per distance */
+    uint32_t *byq, *byq2;                       /* k-port: active units by queue length */
+    gd_pick *picks;
+    size_t npicks, pcap;
+    totex_hop *hops;
+    uint32_t *tmp;       /* scratch: one dimension's slots */
+    uint64_t remaining;
+} gd;
+
+/* ---- set-up -------------------------------------------------------------- */
+
+static void gd_free(gd *G)
+{
+    for (uint32_t i = 0; i < G->k; i++) {
+        free(G->d[i].adj_off);
+        free(G->d[i].adj);
+        free(G->d[i].dist0);
+    }
+    free(G->coords);
+    free(G->keydig);
+    free(G->tc_of);
+    free(G->rep);
+    free(G->order);
+    free(G->pos);
+    free(G->level);
+    free(G->masks);
+    free(G->mask_off);
+    free(G->slot_dim);
+    free(G->slot_j);
+    free(G->slot_off);
+    free(G->nonempty);
+    free(G->bkt);
+    free(G->chunk);
+    free(G->count);
+    free(G->cursor);
+    free(G->heap);
+    free(G->hn);
+    free(G->built);
+    free(G->rstamp);
+    free(G->scount);
+    free(G->rcount);
+    free(G->qhead);
+    free(G->qtail);
+    free(G->qnext);
+    free(G->byq);
+    free(G->byq2);
+    free(G->picks);
+    free(G->hops);
+    free(G->tmp);
+}
+
+/* distance in dimension i from coordinate c (non-rel) or offset 0 (rel) to key digit x */
+static inline uint32_t dim_dist(const gd_dim *D, uint32_t c, uint32_t x)
+{
+    if (D->rel)
+        return D->dist0[x];
+    if (D->kind == TOTEX_FACTOR_PATH)
+        return c > x ? c - x : x - c;
+    return totex_factor_distance(D->f, c, x);
+}
+
+/* coordinate of table class tc in non-rel dimension i */
+static inline uint32_t tc_coord(const gd *G, uint32_t tc, uint32_t i)
+{
+    return (tc / G->d[i].tstride) % G->d[i].m;
+}
+
+/*
+ * Local slots (0 .. ns-1) of dimension i that bring key digit x closer from
+ * coordinate c (non-rel) or from offset 0 (rel); written to out, returns how
+ * many (0 when the coordinate is already right). Rings: slot 0 is '+'
+ * (c -> c+1), slot 1 is '-'; an even ring's offset m/2 is digit m/2 ('+')
+ * or digit m ('-'). Complete graphs: slot j goes to offset j + 1.
+ */
+static uint32_t dim_productive(const gd_dim *D, uint32_t c, uint32_t x, uint32_t *out)
+{
+    uint32_t n = 0;
+    if (D->rel) {
+        if (x == 0)
+            return 0;
+        switch (D->kind) {
+        case TOTEX_FACTOR_RING:
+            out[0] = x == D->m ? 1 : 2 * x <= D->m ? 0 : 1;
+            return 1;
+        case TOTEX_FACTOR_K2: out[0] = 0; return 1;
+        default: out[0] = x - 1; return 1;
+        }
+    }
+    if (x == c)
+        return 0;
+    uint32_t l = dim_dist(D, c, x);
+    for (uint32_t r = D->adj_off[c]; r < D->adj_off[c + 1]; r++)
+        if (dim_dist(D, D->adj[r], x) + 1 == l)
+            out[n++] = r - D->adj_off[c];
+    return n;
+}
+
+/* Global slots of table class tc that bring key closer; returns how many. */
+static uint32_t key_productive(const gd *G, uint32_t tc, uint32_t key, uint32_t *out, uint32_t *tmp)
+{
+    const uint16_t *kd = G->keydig + (size_t)key * G->k;
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < G->k; i++) {
+        const gd_dim *D = &G->d[i];
+        uint32_t t = dim_productive(D, D->rel ? 0 : tc_coord(G, tc, i), kd[i], tmp);
+        for (uint32_t j = 0; j < t; j++)
+            out[c++] = D->slot0 + tmp[j];
+    }
+    return c;
+}
+
+/*
+ * Key of the message (src -> dst) at its source: rel dimensions the offset
+ * (dst - src) mod m, others the destination's coordinate. An even ring's
+ * antipodal offset m/2 goes '+' for half of the destinations and '-' for the
+ * other half (|A+| - |A-| in {0, 1}, 001 Section 8.1): '+' when the mixed-
+ * radix index of the message's other offset digits is even. The rule depends
+ * on offsets only, so every source splits alike (symmetric).
+ */
+static uint32_t source_key(const gd *G, uint32_t src, uint32_t dst)
+{
+    const uint16_t *sc = G->coords + (size_t)src * G->k, *dc = G->coords + (size_t)dst * G->k;
+    uint32_t x[TOTEX_MAX_DIMS], key = 0;
+    for (uint32_t i = 0; i < G->k; i++) {
+        const gd_dim *D = &G->d[i];
+        uint32_t a = sc[i], b = dc[i];
+        x[i] = D->rel ? (b >= a ? b - a : b + D->m - a) : b;
+    }
+    for (uint32_t i = 0; i < G->k; i++) {
+        const gd_dim *D = &G->d[i];
+        uint32_t digit = x[i];
+        if (D->extra && 2 * x[i] == D->m) {
+            uint64_t r = 0;
+            for (uint32_t j = G->k; j-- > 0;)
+                if (j != i)
+                    r = r * G->d[j].m + x[j];
+            if (r & 1)
+                digit = D->m;
+        }
+        key += digit * D->kstride;
+    }
+    return key;
+}
+
+/* Source digits of src seen from node u: rel dimensions (src - u) mod m, others src's coordinate. */
+static uint32_t source_rel(const gd *G, uint32_t u, uint32_t src)
+{
+    const uint16_t *uc = G->coords + (size_t)u * G->k, *sc = G->coords + (size_t)src * G->k;
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < G->k; i++) {
+        const gd_dim *D = &G->d[i];
+        uint32_t a = uc[i], b = sc[i];
+        r += (D->rel ? (b >= a ? b - a : b + D->m - a) : b) * D->stride;
+    }
+    return r;
+}
+
+/* Build the priority tables of every table class; returns 0 or -1 when out of memory. */
+static int build_tables(gd *G)
+{
+    const uint32_t k = G->k, P = G->P, S = G->S, K = G->K;
+    uint32_t maxsec = 0, tmp_cap = 1;
+    int rc = -1;
+    for (uint32_t i = 0; i < k; i++) {
+        if (totex_factor_diameter(G->d[i].f) > maxsec)
+            maxsec = totex_factor_diameter(G->d[i].f);
+        if (G->d[i].ns > tmp_cap)
+            tmp_cap = G->d[i].ns;
+    }
+    uint32_t top = G->maxlvl > maxsec ? G->maxlvl : maxsec;
+    uint32_t *lvl = malloc(sizeof *lvl * K), *sec = malloc(sizeof *sec * K);
+    uint32_t *korder = malloc(sizeof *korder * K), *kbuf = malloc(sizeof *kbuf * K);
+    uint32_t *cnt = calloc((size_t)top + 2, sizeof *cnt), *tmp = malloc(sizeof *tmp * ((size_t)tmp_cap + 1));
+    uint32_t *prod = malloc(sizeof *prod * ((size_t)S + 1));
+    if (!lvl || !sec || !korder || !kbuf || !cnt || !tmp || !prod)
+        goto out;
+    for (uint32_t c = 0; c < G->ntc; c++) {
+        uint32_t *ord = G->order + (size_t)c * P, *ps = G->pos + (size_t)c * K;
+        uint16_t *lv = G->level + (size_t)c * P;
+        for (uint32_t key = 0; key < K; key++) {
+            const uint16_t *kd = G->keydig + (size_t)key * k;
+            uint32_t l = 0, mx = 0;
+            for (uint32_t i = 0; i < k; i++) {
+                uint32_t x = dim_dist(&G->d[i], G->d[i].rel ? 0 : tc_coord(G, c, i), kd[i]);
+                l += x;
+                if (x > mx)
+                    mx = x;
+            }
+            lvl[key] = l;
+            sec[key] = mx;
+        }
+        /* rank: distance desc, then the largest single-dimension distance desc, then key asc
+         * (two stable counting sorts: by the second key, then by distance) */
+        memset(cnt, 0, sizeof *cnt * ((size_t)top + 2));
+        for (uint32_t key = 0; key < K; key++)
+            cnt[sec[key]]++;
+        for (uint32_t x = maxsec + 1, start = 0; x-- > 0;) {
+            uint32_t c2 = cnt[x];
+            cnt[x] = start;
+            start += c2;
+        }
+        for (uint32_t key = 0; key < K; key++)
+            kbuf[cnt[sec[key]]++] = key;
+        memset(cnt, 0, sizeof *cnt * ((size_t)top + 2));
+        for (uint32_t key = 0; key < K; key++)
+            cnt[lvl[key]]++;
+        for (uint32_t l = G->maxlvl + 1, start = 0; l-- > 0;) {
+            uint32_t c2 = cnt[l];
+            cnt[l] = start;
+            start += c2;
+        }
+        for (uint32_t i = 0; i < K; i++)
+            korder[cnt[lvl[kbuf[i]]]++] = kbuf[i];
+        /* the node's own key (distance 0) comes last and has no position */
+        for (uint32_t p = 0; p < K; p++) {
+            uint32_t key = korder[p];
+            if (lvl[key] == 0) {
+                ps[key] = GD_NONE;
+                continue;
+            }
+            ord[p] = key;
+            ps[key] = p;
+            lv[p] = (uint16_t)lvl[key];
+            uint32_t np = key_productive(G, c, key, prod, tmp);
+            for (uint32_t j = 0; j < np; j++)
+                G->masks[G->mask_off[(size_t)c * S + prod[j]] + p / 64] |= UINT64_C(1) << (p % 64);
+        }
+    }
+    rc = 0;
+out:
+    free(lvl);
+    free(sec);
+    free(korder);
+    free(kbuf);
+    free(cnt);
+    free(tmp);
+    free(prod);
+    return rc;
+}
+
+static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports, totex_error *err)
+{
+    uint32_t n = totex_network_nodes(net), k = totex_network_dims(net), tmp_cap = 1;
+    uint64_t msgs = totex_network_messages(net), K = 1, words = 0;
+    int all_rel = 1;
+    memset(G, 0, sizeof *G);
+    G->net = net;
+    G->ports = ports;
+    G->n = n;
+    G->k = k;
+    if (n < 2)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE, "greedy needs at least 2 nodes; %s has %u",
+                          totex_network_spec(net), n);
+    if (msgs > TOTEX_SIM_MAX_MESSAGES || n >= GD_NONE16)
+        return totex_fail(err, TOTEX_ENOMEM,
+                          "greedy keeps every one of the n(n-1) messages (%llu for %s); it is limited to %llu, as "
+                          "the simulator; use `totex bounds` for a network this large",
+                          (unsigned long long)msgs, totex_network_spec(net),
+                          (unsigned long long)TOTEX_SIM_MAX_MESSAGES);
+    for (uint32_t i = 0; i < k; i++) {
+        totex_factor_kind kind = totex_factor_get_kind(totex_network_factor(net, i));
+        if (kind != TOTEX_FACTOR_RING && kind != TOTEX_FACTOR_K2 && kind != TOTEX_FACTOR_COMPLETE)
+            all_rel = 0;
+    }
+    /* symmetric: multiport always; k-port only when every node is alike (001 Section 3) */
+    G->symmetric = ports == TOTEX_PORTS_MULTI || all_rel;
+    G->ntc = G->U = G->T = 1;
+    for (uint32_t i = 0; i < k; i++) {
+        gd_dim *D = &G->d[i];
+        D->f = totex_network_factor(net, i);
+        D->m = totex_factor_nodes(D->f);
+        D->stride = totex_network_stride(net, i);
+        D->kind = totex_factor_get_kind(D->f);
+        D->rel = D->kind == TOTEX_FACTOR_RING || D->kind == TOTEX_FACTOR_K2 || D->kind == TOTEX_FACTOR_COMPLETE;
+        D->merged = D->rel && G->symmetric;
+        D->extra = D->kind == TOTEX_FACTOR_RING && D->m % 2 == 0;
+        D->radix = D->m + D->extra;
+        D->kstride = (uint32_t)K;
+        K *= D->radix;
+        D->slot0 = G->S;
+        D->ns = totex_factor_max_degree(D->f);
+        G->S += D->ns;
+        if (D->ns > tmp_cap)
+            tmp_cap = D->ns;
+        if (D->merged) {
+            G->T *= D->m;
+            G->mdims[G->nmerged++] = i;
+        } else {
+            D->ustride = G->U;
+            G->U *= D->m;
+        }
+        if (D->rel) {
+            D->dist0 = malloc(sizeof *D->dist0 * D->radix);
+            if (!D->dist0)
+                goto nomem;
+            for (uint32_t x = 0; x < D->m; x++)
+                D->dist0[x] = totex_factor_distance(D->f, 0, x);
+            if (D->extra)
+                D->dist0[D->m] = D->m / 2;
+        } else {
+            D->tstride = G->ntc;
+            G->ntc *= D->m;
+            D->adj_off = malloc(sizeof *D->adj_off * ((size_t)D->m + 1));
+            if (!D->adj_off)
+                goto nomem;
+            D->adj_off[0] = 0;
+            for (uint32_t a = 0; a < D->m; a++)
+                D->adj_off[a + 1] = D->adj_off[a] + totex_factor_degree(D->f, a);
+            D->adj = malloc(sizeof *D->adj * ((size_t)D->adj_off[D->m] + 1));
+            if (!D->adj)
+                goto nomem;
+            for (uint32_t a = 0; a < D->m; a++)
+                for (uint32_t r = 0; r < D->adj_off[a + 1] - D->adj_off[a]; r++)
+                    D->adj[D->adj_off[a] + r] = totex_factor_neighbor(D->f, a, r);
+        }
+    }
+    /* keys: at most n (5/4)^dims; the tables hold ntc * K entries */
+    if (K >= GD_NONE || G->S >= GD_NONE16 || (uint64_t)G->ntc * K > (UINT64_C(1) << 31))
+        return totex_fail(err, TOTEX_ENOMEM,
+                          "greedy: %s needs %llu routing tags per node and %u node classes (too many to tabulate)",
+                          totex_network_spec(net), (unsigned long long)K, G->ntc);
+    G->K = (uint32_t)K;
+    G->P = G->K - 1;
+    G->W = (G->P + 63) / 64;
+    const uint32_t P = G->P, S = G->S, ntc = G->ntc, W = G->W, U = G->U;
+    G->coords = malloc(sizeof *G->coords * (size_t)n * k);
+    G->keydig = malloc(sizeof *G->keydig * (size_t)G->K * k);
+    G->tc_of = malloc(sizeof *G->tc_of * U);
+    G->rep = malloc(sizeof *G->rep * U);
+    G->slot_dim = malloc(sizeof *G->slot_dim * S);
+    G->slot_j = malloc(sizeof *G->slot_j * S);
+    G->slot_off = malloc(sizeof *G->slot_off * S);
+    G->order = malloc(sizeof *G->order * (size_t)ntc * P);
+    G->pos = malloc(sizeof *G->pos * (size_t)ntc * G->K);
+    G->level = malloc(sizeof *G->level * (size_t)ntc * P);
+    G->mask_off = malloc(sizeof *G->mask_off * (size_t)ntc * S);
+    if (!G->coords || !G->keydig || !G->tc_of || !G->rep || !G->slot_dim || !G->slot_j || !G->slot_off ||
+        !G->order || !G->pos || !G->level || !G->mask_off)
+        goto nomem;
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = 0; j < G->d[i].ns; j++) {
+            const gd_dim *D = &G->d[i];
+            uint32_t s = D->slot0 + j;
+            G->slot_dim[s] = (uint16_t)i;
+            G->slot_j[s] = (uint16_t)j;
+            G->slot_off[s] = D->kind == TOTEX_FACTOR_RING ? (j == 0 ? 1 : D->m - 1) : j + 1;
+        }
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t i = 0; i < k; i++)
+            G->coords[(size_t)v * k + i] = (uint16_t)totex_network_coord(net, v, i);
+    for (uint32_t w = 0; w < U; w++) {
+        uint32_t node = 0, tc = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            const gd_dim *D = &G->d[i];
+            uint32_t c = D->merged ? 0 : w / D->ustride % D->m;
+            node += c * D->stride;
+            if (!D->rel)
+                tc += c * D->tstride;
+        }
+        G->rep[w] = node;
+        G->tc_of[w] = tc;
+    }
+    for (uint32_t key = 0; key < G->K; key++)
+        for (uint32_t i = 0; i < k; i++)
+            G->keydig[(size_t)key * k + i] = (uint16_t)(key / G->d[i].kstride % G->d[i].radix);
+    /* masks: the slots present at each table class (non-rel dims: the class coordinate's degree) */
+    for (uint32_t c = 0; c < ntc; c++)
+        for (uint32_t s = 0; s < S; s++) {
+            const gd_dim *D = &G->d[G->slot_dim[s]];
+            uint32_t cc = D->rel ? 0 : tc_coord(G, c, G->slot_dim[s]);
+            int present = D->rel || G->slot_j[s] < D->adj_off[cc + 1] - D->adj_off[cc];
+            G->mask_off[(size_t)c * S + s] = present ? words : UINT64_MAX;
+            if (present)
+                words += W;
+        }
+    if (words > (UINT64_C(1) << 28))
+        return totex_fail(err, TOTEX_ENOMEM, "greedy: the link masks of %s would take %llu MiB (limit 2048 MiB)",
+                          totex_network_spec(net), (unsigned long long)(words >> 17));
+    G->masks = calloc(words ? words : 1, sizeof *G->masks);
+    G->maxlvl = (uint32_t)totex_network_diameter(net);
+    if (!G->masks || build_tables(G))
+        goto nomem;
+
+    /* units: each holds its own message for every destination */
+    G->nonempty = calloc((size_t)U * W, sizeof *G->nonempty);
+    G->bkt = calloc((size_t)U * P, sizeof *G->bkt);
+    G->chunk_cap = (uint32_t)((uint64_t)U * n / 32 + 1024 < (UINT32_C(1) << 30) ? (uint64_t)U * n / 32 + 1024
+                                                                                  : (UINT32_C(1) << 30));
+    G->chunk = malloc(sizeof *G->chunk * G->chunk_cap);
+    G->count = malloc(sizeof *G->count * U);
+    G->cursor = calloc((size_t)U * S, sizeof *G->cursor);
+    if (!G->nonempty || !G->bkt || !G->chunk || !G->count || !G->cursor)
+        goto nomem;
+    for (uint32_t w = 0; w < U; w++) {
+        uint32_t u = G->rep[w];
+        uint64_t *N = G->nonempty + (size_t)w * W;
+        const uint32_t *ps = G->pos + (size_t)G->tc_of[w] * G->K;
+        uint32_t *b = G->bkt + (size_t)w * P, own = source_rel(G, u, u);
+        for (uint32_t d = 0; d < n; d++) {
+            if (d == u)
+                continue;
+            uint32_t p = ps[source_key(G, u, d)];
+            b[p] = GD_INLINE | own; /* one message per (source, destination): the bucket was empty */
+            N[p >> 6] |= UINT64_C(1) << (p & 63);
+        }
+        G->count[w] = n - 1;
+    }
+    G->remaining = msgs;
+
+    /* per-step buffers */
+    uint32_t per = ports == TOTEX_PORTS_MULTI || totex_ports_k(ports) > S ? S : totex_ports_k(ports);
+    G->pcap = (size_t)U * per;
+    G->picks = malloc(sizeof *G->picks * G->pcap);
+    G->hops = malloc(sizeof *G->hops * G->pcap * G->T);
+    G->tmp = malloc(sizeof *G->tmp * ((size_t)tmp_cap + 1));
+    if (!G->picks || !G->hops || !G->tmp)
+        goto nomem;
+    if (G->symmetric) {
+        G->heap = malloc(sizeof *G->heap * 3 * S);
+        if (!G->heap)
+            goto nomem;
+    } else {
+        G->heap = malloc(sizeof *G->heap * (size_t)U * S);
+        G->hn = calloc(U, sizeof *G->hn);
+        G->built = calloc(U, sizeof *G->built);
+        G->rstamp = calloc(U, sizeof *G->rstamp);
+        G->scount = calloc(U, sizeof *G->scount);
+        G->rcount = calloc(U, sizeof *G->rcount);
+        G->qhead = malloc(sizeof *G->qhead * ((size_t)G->maxlvl + 1));
+        G->qtail = malloc(sizeof *G->qtail * ((size_t)G->maxlvl + 1));
+        G->qnext = malloc(sizeof *G->qnext * U);
+        G->byq = malloc(sizeof *G->byq * U);
+        G->byq2 = malloc(sizeof *G->byq2 * U);
+        if (!G->heap || !G->hn || !G->built || !G->rstamp || !G->scount || !G->rcount || !G->qhead || !G->qtail ||
+            !G->qnext || !G->byq || !G->byq2)
+            goto nomem;
+    }
+    return TOTEX_OK;
+nomem:
+    return totex_fail(err, TOTEX_ENOMEM, "out of memory planning greedy total exchange on %s (%u nodes)",
+                      totex_network_spec(net), n);
+}
+
+/* ---- per-unit choice ----------------------------------------------------- */
+
+/* First position >= from that slot s of unit w can serve (non-empty bucket in the slot's mask), or GD_NONE. */
+static inline uint32_t scan(const gd *G, uint32_t w, uint32_t s, uint32_t from)
+{
+    if (from >= G->P)
+        return GD_NONE;
+    const uint64_t *N = G->nonempty + (size_t)w * G->W;
+    const uint64_t *M = G->masks + G->mask_off[(size_t)G->tc_of[w] * G->S + s];
+    uint32_t x = from >> 6;
+    uint64_t bits = N[x] & M[x] & (UINT64_MAX << (from & 63));
+    while (!bits) {
+        if (++x >= G->W)
+            return GD_NONE;
+        bits = N[x] & M[x];
+    }
+    return x * 64 + (uint32_t)__builtin_ctzll(bits);
+}
+
+#define HPOS(e) ((uint32_t)((e) >> 32))
+#define HSLOT(e) ((uint32_t)(e))
+#define HENTRY(p, s) ((uint64_t)(p) << 32 | (s))
+
+static inline void heap_down(uint64_t *h, uint32_t n, uint32_t i)
+{
+    uint64_t x = h[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= x)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+static inline void heap_up(uint64_t *h, uint32_t i)
+{
+    uint64_t x = h[i];
+    while (i > 0 && h[(i - 1) / 2] > x) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+/* Remove the entry at index i. */
+static inline void heap_remove(uint64_t *h, uint32_t *n, uint32_t i)
+{
+    uint64_t last = h[--*n];
+    if (i == *n)
+        return;
+    h[i] = last;
+    heap_down(h, *n, i);
+    heap_up(h, i);
+}
+
+/* A bucket of two or more messages pops from its top chunk: fetch it early. */
+static inline void prefetch_bucket(const gd *G, uint32_t w, uint32_t p)
+{
+    uint32_t b = G->bkt[(size_t)w * G->P + p];
+    if (b && !(b & GD_INLINE))
+        __builtin_prefetch(G->chunk + (b - 1), 1, 3);
+}
+
+/* Fill h with w's slots that can serve a message now, keyed (position, slot); returns the count. */
+static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
+{
+    uint32_t S = G->S, c = 0;
+    uint32_t *cur = G->cursor + (size_t)w * S;
+    const uint64_t *off = G->mask_off + (size_t)G->tc_of[w] * S;
+    for (uint32_t s = 0; s < S; s++) {
+        if (off[s] == UINT64_MAX)
+            continue;
+        uint32_t p = scan(G, w, s, cur[s]);
+        cur[s] = p;
+        if (p != GD_NONE) {
+            h[c++] = HENTRY(p, s);
+            __builtin_prefetch(G->bkt + (size_t)w * G->P + p, 1, 3);
+        }
+    }
+    for (uint32_t i = c / 2; i-- > 0;)
+        heap_down(h, c, i);
+    return c;
+}
+
+/* Validate the heap top: while its bucket is empty, move the slot's cursor on (or drop it). 0: heap empty. */
+static inline int heap_valid_top(gd *G, uint32_t w, uint64_t *h, uint32_t *hn)
+{
+    const uint64_t *N = G->nonempty + (size_t)w * G->W;
+    while (*hn) {
+        uint32_t p = HPOS(h[0]), s = HSLOT(h[0]);
+        if (N[p >> 6] >> (p & 63) & 1)
+            return 1;
+        p = scan(G, w, s, p + 1);
+        G->cursor[(size_t)w * G->S + s] = p;
+        if (p == GD_NONE) {
+            heap_remove(h, hn, 0);
+        } else {
+            h[0] = HENTRY(p, s);
+            heap_down(h, *hn, 0);
+        }
+    }
+    return 0;
+}
+
+/*
+ * The message at position p (the top's) may be movable by several free
+ * slots: exactly the heap entries at p (each such slot's best is p). Give it
+ * the slot whose next candidate is the worst, so the slots with good
+ * alternatives stay free for them (ties: the lowest slot). Returns the heap
+ * index of the chosen entry.
+ */
+static uint32_t pick_slot(gd *G, uint32_t w, const uint64_t *h, uint32_t hn, uint32_t p)
+{
+    uint32_t best = 0, stack[64], sp = 0, nfound = 0;
+    uint64_t best_alt = 0;
+    if (!((hn > 1 && HPOS(h[1]) == p) || (hn > 2 && HPOS(h[2]) == p)))
+        return 0; /* one slot only */
+    stack[sp++] = 0; /* the entries at p form a subtree at the root */
+    while (sp) {
+        uint32_t i = stack[--sp];
+        if (i >= hn || HPOS(h[i]) != p)
+            continue;
+        uint32_t s = HSLOT(h[i]);
+        uint64_t alt = scan(G, w, s, p + 1);
+        alt = (alt == GD_NONE ? UINT64_C(1) << 40 : alt) << 20 | (0xfffff - s);
+        if (nfound++ == 0 || alt > best_alt) {
+            best_alt = alt;
+            best = i;
+        }
+        if (sp + 2 <= 64) {
+            stack[sp++] = 2 * i + 1;
+            stack[sp++] = 2 * i + 2;
+        }
+    }
+    return best;
+}
+
+/* Coordinate reached from coordinate c of dimension D over its local slot j. */
+static inline uint32_t dim_step(const gd_dim *D, uint32_t c, uint32_t j)
+{
+    switch (D->kind) {
+    case TOTEX_FACTOR_RING: return j == 0 ? (c + 1 == D->m ? 0 : c + 1) : (c == 0 ? D->m - 1 : c - 1);
+    case TOTEX_FACTOR_K2: return 1 - c;
+    case TOTEX_FACTOR_COMPLETE: return c + j + 1 >= D->m ? c + j + 1 - D->m : c + j + 1;
+    default: return D->adj[D->adj_off[c] + j];
+    }
+}
+
+/* Receiving unit of a move of unit w over slot s (k-port, not symmetric: units are nodes). */
+static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
+{
+    const gd_dim *D = &G->d[G->slot_dim[s]];
+    if (D->merged)
+        return w;
+    uint32_t c = G->coords[(size_t)G->rep[w] * G->k + G->slot_dim[s]];
+    return w + dim_step(D, c, G->slot_j[s]) * D->ustride - c * D->ustride;
+}
+
+/* Move the top message of bucket (w, p) over slot s: record the pick. */
+static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
+{
+    uint32_t *bk = G->bkt + (size_t)w * G->P + p, b = *bk, src;
+    if (b & GD_INLINE) {
+        src = b & 0xffff;
+        *bk = 0;
+    } else {
+        gd_chunk *C = &G->chunk[b - 1];
+        src = C->src[--C->n];
+        if (C->n == 0) { /* free the chunk; the one below (full) becomes the top */
+            *bk = C->below;
+            C->below = G->chunk_free;
+            G->chunk_free = b;
+            if (*bk)
+                __builtin_prefetch(G->chunk + (*bk - 1), 1, 3);
+        }
+    }
+    if (!*bk)
+        G->nonempty[(size_t)w * G->W + (p >> 6)] &= ~(UINT64_C(1) << (p & 63));
+    G->count[w]--;
+    G->picks[G->npicks++] = (gd_pick){w, s, G->order[(size_t)G->tc_of[w] * G->P + p], src};
+}
+
+/* A free chunk (1 + its index), or 0 when out of memory. */
+static inline uint32_t chunk_alloc(gd *G)
+{
+    uint32_t c = G->chunk_free;
+    if (c) {
+        G->chunk_free = G->chunk[c - 1].below;
+        return c;
+    }
+    if (G->nchunk == G->chunk_cap) {
+        uint32_t cap = G->chunk_cap < (UINT32_C(1) << 30) ? G->chunk_cap * 2 : GD_INLINE - 1;
+        if (cap <= G->chunk_cap)
+            return 0;
+        gd_chunk *p = realloc(G->chunk, sizeof *p * cap);
+        if (!p)
+            return 0;
+        G->chunk = p;
+        G->chunk_cap = cap;
+    }
+    return ++G->nchunk;
+}
+
+/* ---- emitting a step and its arrivals ------------------------------------ */
+
+/*
+ * The hops of every pick at every translate of its unit. Node u = rep + t;
+ * in a merged dimension the hop's coordinates are (c + key digit), (c +
+ * source digit), (c + slot offset) mod m for every c; elsewhere they are
+ * the representative's.
+ */
+static size_t emit(gd *G)
+{
+    const uint32_t k = G->k;
+    size_t c = 0;
+    for (size_t x = 0; x < G->npicks; x++) {
+        const gd_pick *pk = &G->picks[x];
+        const uint16_t *kd = G->keydig + (size_t)pk->key * k, *sd = G->coords + (size_t)pk->src * k;
+        const uint16_t *rc = G->coords + (size_t)G->rep[pk->unit] * k;
+        const uint32_t sdim = G->slot_dim[pk->slot];
+        uint32_t u0 = 0, to0 = 0, src0 = 0, dst0 = 0;
+        /* the fixed part: every dimension that is not merged */
+        for (uint32_t i = 0; i < k; i++) {
+            const gd_dim *D = &G->d[i];
+            if (D->merged)
+                continue;
+            uint32_t cc = rc[i], kx = kd[i], sx = sd[i], dx, sxx;
+            if (D->rel) {
+                kx = kx == D->m ? D->m / 2 : kx;
+                dx = cc + kx >= D->m ? cc + kx - D->m : cc + kx;
+                sxx = cc + sx >= D->m ? cc + sx - D->m : cc + sx;
+            } else {
+                dx = kx;
+                sxx = sx;
+            }
+            u0 += cc * D->stride;
+            to0 += (i == sdim ? dim_step(D, cc, G->slot_j[pk->slot]) : cc) * D->stride;
+            dst0 += dx * D->stride;
+            src0 += sxx * D->stride;
+        }
+        if (G->nmerged == 0) {
+            G->hops[c++] = (totex_hop){u0, to0, src0, dst0};
+            continue;
+        }
+        /* odometer over the merged dimensions */
+        uint32_t digit[TOTEX_MAX_DIMS], kdx[TOTEX_MAX_DIMS], sdx[TOTEX_MAX_DIMS], tdx[TOTEX_MAX_DIMS];
+        uint32_t u = u0, to = to0, src = src0, dst = dst0;
+        for (uint32_t a = 0; a < G->nmerged; a++) {
+            uint32_t i = G->mdims[a];
+            const gd_dim *D = &G->d[i];
+            digit[a] = 0;
+            kdx[a] = kd[i] == D->m ? D->m / 2 : kd[i];
+            sdx[a] = sd[i];
+            tdx[a] = i == sdim ? G->slot_off[pk->slot] : 0;
+            dst += kdx[a] * D->stride;
+            src += sdx[a] * D->stride;
+            to += tdx[a] * D->stride;
+        }
+        for (uint32_t t = 0; t < G->T; t++) {
+            G->hops[c++] = (totex_hop){u, to, src, dst};
+            /* next translate: increment the lowest merged digit, carrying */
+            for (uint32_t a = 0; a < G->nmerged; a++) {
+                const gd_dim *D = &G->d[G->mdims[a]];
+                const uint32_t st = D->stride, m = D->m;
+                digit[a]++;
+                u += st;
+                to += (digit[a] + tdx[a]) % m == 0 ? st - m * st : st;
+                src += (digit[a] + sdx[a]) % m == 0 ? st - m * st : st;
+                dst += (digit[a] + kdx[a]) % m == 0 ? st - m * st : st;
+                if (digit[a] < m)
+                    break;
+                /* the digit wrapped: back to 0 (the terms above already wrapped each coordinate once) */
+                digit[a] = 0;
+                u -= m * st;
+            }
+        }
+    }
+    return c;
+}
+
+/*
+ * Arrivals of the step's picks (after every send: a message moves one hop per
+ * step). Three passes so that the random reads of the last one were fetched
+ * by the earlier ones: 1. where each message lands (unit, key, source); 2.
+ * its position there; 3. into the bucket.
+ */
+static totex_status arrive(gd *G, totex_error *err)
+{
+    const uint32_t P = G->P, S = G->S, k = G->k;
+    const size_t np = G->npicks;
+    for (size_t x = 0; x < np; x++) {
+        gd_pick *pk = &G->picks[x];
+        const uint32_t s = pk->slot, i = G->slot_dim[s];
+        const gd_dim *D = &G->d[i];
+        if (D->rel) { /* the offsets shrink by the hop */
+            uint32_t kx = G->keydig[(size_t)pk->key * k + i], nx, sx = G->coords[(size_t)pk->src * k + i];
+            uint32_t off = G->slot_off[s];
+            if (D->kind != TOTEX_FACTOR_RING)
+                nx = 0;
+            else if (G->slot_j[s] == 0)
+                nx = kx - 1;
+            else
+                nx = kx == D->m ? D->m / 2 + 1 : (kx + 1 == D->m ? 0 : kx + 1);
+            pk->key = pk->key - kx * D->kstride + nx * D->kstride;
+            uint32_t nsx = sx >= off ? sx - off : sx + D->m - off;
+            pk->src = pk->src - sx * D->stride + nsx * D->stride;
+        }
+        if (!D->merged) {
+            uint32_t c = G->coords[(size_t)G->rep[pk->unit] * k + i];
+            pk->unit = pk->unit + dim_step(D, c, G->slot_j[s]) * D->ustride - c * D->ustride;
+        }
+        __builtin_prefetch(G->pos + (size_t)G->tc_of[pk->unit] * G->K + pk->key, 0, 3);
+    }
+    for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit */
+        gd_pick *pk = &G->picks[x];
+        pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
+        if (pk->slot != GD_NONE)
+            __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->slot, 1, 3);
+    }
+    for (size_t x = 0; x < np; x++) {
+        const gd_pick *pk = &G->picks[x];
+        if (x + 8 < np && G->picks[x + 8].slot != GD_NONE)
+            prefetch_bucket(G, G->picks[x + 8].unit, G->picks[x + 8].slot);
+        const uint32_t w = pk->unit, p = pk->slot, key = pk->key, src = pk->src;
+        if (p == GD_NONE) { /* delivered, at every translate */
+            G->remaining -= G->T;
+            continue;
+        }
+        uint32_t *bk = G->bkt + (size_t)w * P + p, b = *bk;
+        G->count[w]++;
+        if (b & GD_INLINE) { /* a second message: both into a new chunk */
+            uint32_t ci = chunk_alloc(G);
+            if (!ci)
+                goto nomem;
+            gd_chunk *C = &G->chunk[ci - 1];
+            C->below = 0;
+            C->n = 2;
+            C->src[0] = (uint16_t)(b & 0xffff);
+            C->src[1] = (uint16_t)src;
+            *bk = ci;
+        } else if (b) {
+            gd_chunk *C = &G->chunk[b - 1];
+            if (C->n < GD_CH) {
+                C->src[C->n++] = (uint16_t)src;
+            } else {
+                uint32_t ci = chunk_alloc(G);
+                if (!ci)
+                    goto nomem;
+                C = &G->chunk[ci - 1];
+                C->below = b;
+                C->n = 1;
+                C->src[0] = (uint16_t)src;
+                *bk = ci;
+            }
+        } else {
+            *bk = GD_INLINE | src;
+            G->nonempty[(size_t)w * G->W + (p >> 6)] |= UINT64_C(1) << (p & 63);
+            /* the slots that can serve it may now start earlier */
+            uint32_t *cur = G->cursor + (size_t)w * S;
+            const uint16_t *kd = G->keydig + (size_t)key * k, *rc = G->coords + (size_t)G->rep[w] * k;
+            for (uint32_t a = 0; a < k; a++) {
+                const gd_dim *E = &G->d[a];
+                uint32_t t = dim_productive(E, E->rel ? 0 : rc[a], kd[a], G->tmp);
+                for (uint32_t j = 0; j < t; j++) {
+                    uint32_t *q = &cur[E->slot0 + G->tmp[j]];
+                    if (*q > p)
+                        *q = p;
+                }
+            }
+        }
+    }
+    return TOTEX_OK;
+nomem:
+    return totex_fail(err, TOTEX_ENOMEM, "out of memory planning greedy total exchange on %s",
+                      totex_network_spec(G->net));
+}
+
+/* ---- steps --------------------------------------------------------------- */
+
+/* The next active unit after w (G->U when none). */
+static inline uint32_t next_active(const gd *G, uint32_t w)
+{
+    w++;
+    while (w < G->U && !G->count[w])
+        w++;
+    return w;
+}
+
+/*
+ * Symmetric: every unit picks its furthest messages for its free slots, up to
+ * per picks. Pipelined over three units so memory arrives before it is used:
+ * unit w picks while w1's chunks and w2's bucket headers are being fetched.
+ */
+static void step_symmetric(gd *G, uint32_t per)
+{
+    uint64_t *h[3] = {G->heap, G->heap + G->S, G->heap + 2 * (size_t)G->S};
+    uint32_t hn[3] = {0, 0, 0};
+    uint32_t w = next_active(G, GD_NONE), w1, w2;
+    if (w >= G->U)
+        return;
+    hn[0] = build_heap(G, w, h[0]);
+    w1 = next_active(G, w);
+    if (w1 < G->U)
+        hn[1] = build_heap(G, w1, h[1]);
+    for (uint32_t i = 0; i < hn[0]; i++)
+        prefetch_bucket(G, w, HPOS(h[0][i]));
+    while (w < G->U) {
+        w2 = w1 < G->U ? next_active(G, w1) : G->U;
+        if (w2 < G->U)
+            hn[2] = build_heap(G, w2, h[2]);
+        if (w1 < G->U)
+            for (uint32_t i = 0; i < hn[1]; i++)
+                prefetch_bucket(G, w1, HPOS(h[1][i]));
+        for (uint32_t got = 0; got < per && heap_valid_top(G, w, h[0], &hn[0]); got++) {
+            uint32_t p = HPOS(h[0][0]), at = pick_slot(G, w, h[0], hn[0], p);
+            take(G, w, p, HSLOT(h[0][at]));
+            heap_remove(h[0], &hn[0], at);
+        }
+        uint64_t *t = h[0];
+        h[0] = h[1];
+        h[1] = h[2];
+        h[2] = t;
+        hn[0] = hn[1];
+        hn[1] = hn[2];
+        w = w1;
+        w1 = w2;
+    }
+}
+
+static inline void q_push(gd *G, uint32_t l, uint32_t w)
+{
+    G->qnext[w] = GD_NONE;
+    if (G->qhead[l] == GD_NONE)
+        G->qhead[l] = w;
+    else
+        G->qnext[G->qtail[l]] = w;
+    G->qtail[l] = w;
+}
+
+/* First non-empty position of unit w (its furthest message). */
+static inline uint32_t first_pos(const gd *G, uint32_t w)
+{
+    const uint64_t *N = G->nonempty + (size_t)w * G->W;
+    for (uint32_t x = 0; x < G->W; x++)
+        if (N[x])
+            return x * 64 + (uint32_t)__builtin_ctzll(N[x]);
+    return GD_NONE;
+}
+
+/*
+ * The active units by decreasing queue length (ties: unit id), into G->byq:
+ * an LSD radix sort on the complemented counts (11-bit digits). Returns how many.
+ */
+static uint32_t units_by_queue(gd *G)
+{
+    uint32_t na = 0, *a = G->byq, *b = G->byq2, cnt[2048];
+    for (uint32_t w = 0; w < G->U; w++)
+        if (G->count[w])
+            a[na++] = w;
+    for (uint32_t shift = 0; shift < 33; shift += 11) {
+        uint32_t high = 0;
+        memset(cnt, 0, sizeof cnt);
+        for (uint32_t i = 0; i < na; i++) {
+            cnt[(~G->count[a[i]] >> shift) & 2047]++;
+            high |= G->count[a[i]] >> shift;
+        }
+        if (!high && shift) /* every count is below 2^shift: sorted */
+            break;
+        for (uint32_t d = 0, start = 0; d < 2048; d++) {
+            uint32_t c2 = cnt[d];
+            cnt[d] = start;
+            start += c2;
+        }
+        for (uint32_t i = 0; i < na; i++)
+            b[cnt[(~G->count[a[i]] >> shift) & 2047]++] = a[i];
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != G->byq)
+        memcpy(G->byq, a, sizeof *a * na);
+    return na;
+}
+
+/* k-port on a product that is not vertex-transitive (units are nodes): a greedy maximal matching. */
+static void step_kport(gd *G, uint32_t stamp)
+{
+    const uint32_t kp = totex_ports_k(G->ports), S = G->S, P = G->P;
+    for (uint32_t l = 0; l <= G->maxlvl; l++)
+        G->qhead[l] = GD_NONE;
+    /* within a distance, units with longer queues first (the sender's load, as in factor_greedy.c) */
+    uint32_t na = units_by_queue(G);
+    for (uint32_t i = 0; i < na; i++) {
+        uint32_t w = G->byq[i];
+        q_push(G, G->level[(size_t)G->tc_of[w] * P + first_pos(G, w)], w);
+    }
+    for (uint32_t L = G->maxlvl; L >= 1; L--) {
+        while (G->qhead[L] != GD_NONE) {
+            uint32_t w = G->qhead[L];
+            G->qhead[L] = G->qnext[w];
+            uint64_t *h = G->heap + (size_t)w * S;
+            if (G->built[w] != stamp) {
+                G->built[w] = stamp;
+                G->hn[w] = build_heap(G, w, h);
+                G->scount[w] = 0;
+            }
+            while (heap_valid_top(G, w, h, &G->hn[w])) {
+                uint32_t p = HPOS(h[0]), s = HSLOT(h[0]), v = slot_target_unit(G, w, s);
+                if (G->rstamp[v] == stamp && G->rcount[v] >= kp) {
+                    heap_remove(h, &G->hn[w], 0); /* v receives no more this step */
+                    continue;
+                }
+                uint32_t lp = G->level[(size_t)G->tc_of[w] * P + p];
+                if (lp < L) {
+                    q_push(G, lp, w);
+                    break;
+                }
+                take(G, w, p, s);
+                heap_remove(h, &G->hn[w], 0);
+                if (G->rstamp[v] != stamp) {
+                    G->rstamp[v] = stamp;
+                    G->rcount[v] = 0;
+                }
+                G->rcount[v]++;
+                if (++G->scount[w] < kp && G->hn[w])
+                    q_push(G, L, w); /* round robin among the units at this distance */
+                break;
+            }
+        }
+    }
+}
+
+/* Run greedy into sink (sink.step may be NULL: count only); *steps_out gets the number of steps. */
+static totex_status gd_run(const totex_network *net, totex_ports ports, totex_sink sink, uint64_t *steps_out,
+                           totex_error *err)
+{
+    gd G;
+    totex_status st = gd_setup(&G, net, ports, err);
+    uint64_t steps = 0, limit;
+    uint32_t per = ports == TOTEX_PORTS_MULTI ? UINT32_MAX : totex_ports_k(ports);
+    if (st != TOTEX_OK) {
+        gd_free(&G);
+        return st;
+    }
+    if (totex_network_status_sum(net, &limit, NULL) != TOTEX_OK)
+        limit = UINT64_MAX;
+    while (G.remaining) {
+        G.npicks = 0;
+        if (G.symmetric)
+            step_symmetric(&G, per);
+        else
+            step_kport(&G, (uint32_t)(steps + 1));
+        if (G.npicks == 0 || ++steps > limit || steps >= UINT32_MAX - 1) {
+            st = totex_fail(err, TOTEX_EINVAL,
+                            "greedy on %s made no progress with %llu messages undelivered after %llu steps (bug)",
+                            totex_network_spec(net), (unsigned long long)G.remaining, (unsigned long long)steps);
+            break;
+        }
+        if (sink.step) {
+            size_t c = emit(&G);
+            if ((st = sink.step(sink.ctx, G.hops, c, err)) != TOTEX_OK)
+                break;
+        }
+        if ((st = arrive(&G, err)) != TOTEX_OK)
+            break;
+    }
+    gd_free(&G);
+    if (st == TOTEX_OK && steps_out)
+        *steps_out = steps;
+    return st;
+}
+
+/* ---- the algorithm ------------------------------------------------------- */
+
+static totex_status greedy_applies(const totex_network *net, totex_ports ports, totex_error *err)
+{
+    if (ports > TOTEX_PORTS_MAX_K)
+        return totex_fail(err, TOTEX_EINVAL, "unknown port model %u", (unsigned)ports);
+    if (totex_network_nodes(net) < 2)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE, "greedy needs at least 2 nodes");
+    return TOTEX_OK;
+}
+
+/* One remembered step count per thread: predict, then plan, runs the schedule once to count. */
+typedef struct gd_memo {
+    int valid;
+    uint64_t hash, links, steps;
+    uint32_t n, dims;
+    totex_ports ports;
+} gd_memo;
+static _Thread_local gd_memo memo;
+
+static gd_memo memo_key(const totex_network *net, totex_ports ports)
+{
+    gd_memo m = {1, UINT64_C(1469598103934665603), totex_network_links(net), 0, totex_network_nodes(net),
+                 totex_network_dims(net), ports};
+    for (const char *s = totex_network_spec(net); *s; s++)
+        m.hash = (m.hash ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return m;
+}
+
+static int memo_same(const gd_memo *a, const gd_memo *b)
+{
+    return a->valid && b->valid && a->hash == b->hash && a->links == b->links && a->n == b->n &&
+           a->dims == b->dims && a->ports == b->ports;
+}
+
+static totex_status greedy_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
+{
+    totex_status st = greedy_applies(net, ports, err);
+    gd_memo key = memo_key(net, ports);
+    totex_sink none = {NULL, NULL};
+    if (st != TOTEX_OK)
+        return st;
+    if (memo_same(&memo, &key)) {
+        *steps = memo.steps;
+        return TOTEX_OK;
+    }
+    if ((st = gd_run(net, ports, none, steps, err)) != TOTEX_OK)
+        return st;
+    key.steps = *steps;
+    memo = key;
+    return TOTEX_OK;
+}
+
+static totex_status greedy_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
+{
+    totex_status st = greedy_applies(net, ports, err);
+    uint64_t steps = 0;
+    if (st != TOTEX_OK)
+        return st;
+    if (!sink.step)
+        return totex_fail(err, TOTEX_EINVAL, "greedy: no sink to stream the schedule into");
+    if ((st = gd_run(net, ports, sink, &steps, err)) == TOTEX_OK) {
+        gd_memo key = memo_key(net, ports);
+        key.steps = steps;
+        memo = key;
+    }
+    return st;
+}
+
+const totex_algorithm totex_algorithm_greedy = {
+    .name = "greedy",
+    .title = "Greedy non-wasting furthest-first routing on shortest paths (any network, any port model)",
+    .source = "001 Sections 5, 7, 8.3; 003 Section 3",
+    .applies = greedy_applies,
+    .predict = greedy_predict,
+    .plan = greedy_plan,
+};
