@@ -25,6 +25,7 @@ static void usage_main(FILE *fp)
             "  machines                 list the presets of real machines' networks\n"
             "  bounds SPEC [options]    network metrics and every lower bound with its witness\n"
             "  plan SPEC [options]      plan a schedule, replay it in the simulator, report\n"
+            "  compare SPEC [options]   every algorithm under every port model, side by side\n"
             "  algorithms               list the algorithms\n"
             "  help [command]           this text, or a command's options\n"
             "\n"
@@ -51,9 +52,11 @@ static void usage_bounds(FILE *fp)
 static void usage_plan(FILE *fp)
 {
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
-                "                      [--max-messages N]\n"
+                "                      [--objective steps|delay] [--max-messages N]\n"
                 "\n"
-                "Plans total exchange with the algorithm (auto: fewest predicted steps),\n"
+                "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
+                "picks the fewest steps, then the smallest average delay; --objective delay the\n"
+                "smallest average delay, then the fewest steps),\n"
                 "streams every step through the independent simulator, and reports steps,\n"
                 "bounds with witness, ratio, optimality, average delay, peak queue,\n"
                 "utilisation and wall time. Default --ports single; k:N is k-port (at most N\n"
@@ -73,6 +76,8 @@ typedef struct options {
     totex_ports ports;
     int json;
     int help;
+    int ports_given;
+    totex_objective objective;
     uint64_t max_messages;
 } options;
 
@@ -93,6 +98,15 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 return fail(2, "--ports needs a value: single, multi or k:N (k-port, 1 <= N <= 4096)");
             if (totex_ports_parse(v, &o->ports, &err) != TOTEX_OK)
                 return fail(2, err.msg);
+            o->ports_given = 1;
+        } else if (allow_algo && (!strcmp(a, "--objective") || !strncmp(a, "--objective=", 12))) {
+            const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+            if (v && !strcmp(v, "steps"))
+                o->objective = TOTEX_OBJECTIVE_STEPS;
+            else if (v && !strcmp(v, "delay"))
+                o->objective = TOTEX_OBJECTIVE_DELAY;
+            else
+                return fail(2, "--objective needs steps (fewest steps, then smallest average delay) or delay (smallest average delay, then fewest steps)");
         } else if (allow_algo && (!strcmp(a, "--algorithm") || !strncmp(a, "--algorithm=", 12))) {
             o->algorithm = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->algorithm)
@@ -119,6 +133,65 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
         }
     }
     return 0;
+}
+
+static void usage_compare(FILE *fp)
+{
+    fprintf(fp, "usage: totex compare SPEC [--ports single|multi|k:N] [--json] [--max-messages N]\n"
+                "\n"
+                "Plans and verifies every algorithm under every port model (single-port, 2-port\n"
+                "and multiport, or only the one given with --ports) and prints them side by side:\n"
+                "steps, best lower bound, ratio, average delay, peak queue, wall time, and how\n"
+                "the schedule was verified; algorithms that do not apply say why.\n");
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    options o;
+    totex_error err;
+    int rc = parse_options(argc, argv, &o, 1);
+    if (rc)
+        return rc;
+    if (o.help) {
+        usage_compare(stdout);
+        return 0;
+    }
+    if (!o.spec)
+        return fail(2, "totex compare needs a SPEC, e.g. totex compare torus:4x4x4 (see totex compare --help)");
+    if (o.algorithm)
+        return fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
+    totex_network *net = totex_network_parse(o.spec, &err);
+    if (!net)
+        return fail(2, err.msg);
+    totex_ports all[3] = {TOTEX_PORTS_SINGLE, 2, TOTEX_PORTS_MULTI};
+    size_t nports = 3;
+    if (o.ports_given) {
+        all[0] = o.ports;
+        nports = 1;
+    }
+    size_t cap = nports * totex_algorithm_count();
+    totex_compare_row *rows = calloc(cap, sizeof *rows);
+    if (!rows) {
+        totex_network_free(net);
+        return fail(1, "out of memory");
+    }
+    size_t count = totex_compare(net, all, nports, o.max_messages, rows, cap);
+    for (size_t i = 0; i < count; i++)
+        if (rows[i].status == TOTEX_EVIOLATION)
+            rc = fail(1, rows[i].reason);
+    if (o.json) {
+        char *text = totex_report_compare_json(net, o.spec, rows, count);
+        if (text)
+            printf("%s\n", text);
+        else
+            rc = fail(1, "out of memory writing JSON");
+        free(text);
+    } else {
+        totex_report_compare_text(stdout, net, o.spec, rows, count);
+    }
+    free(rows);
+    totex_network_free(net);
+    return rc;
 }
 
 static int cmd_machines(int argc, char **argv)
@@ -213,7 +286,8 @@ static int cmd_plan(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return fail(2, err.msg);
-    totex_status st = totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err);
+    totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
+                           : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
     if (st == TOTEX_OK) {
         if (o.json) {
@@ -245,6 +319,8 @@ int main(int argc, char **argv)
             usage_plan(stdout);
         else if (argc > 2 && !strcmp(argv[2], "bounds"))
             usage_bounds(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "compare"))
+            usage_compare(stdout);
         else
             usage_main(stdout);
         return 0;
@@ -257,7 +333,9 @@ int main(int argc, char **argv)
         return cmd_bounds(argc - 2, argv + 2);
     if (!strcmp(cmd, "plan"))
         return cmd_plan(argc - 2, argv + 2);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 2, argv + 2);
     char msg[300];
-    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, algorithms or help", cmd);
+    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, algorithms or help", cmd);
     return fail(2, msg);
 }

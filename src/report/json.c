@@ -66,6 +66,12 @@ char *totex_report_plan_json(const totex_plan_result *r)
     json_object_object_add(o, "optimal", json_object_new_boolean(lb && r->sim.steps == lb));
     json_object_object_add(o, "verified", json_object_new_boolean(r->verified));
     json_object_object_add(o, "average_delay", json_object_new_double(r->sim.average_delay));
+    if (r->has_delay_bound)
+        json_object_object_add(o, "average_delay_lower_bound", json_object_new_double(r->delay_bound));
+    json_object_object_add(o, "verification",
+                           json_object_new_string(!r->verified ? "failed"
+                                                  : r->symmetric ? (r->full_simulation ? "certified at one node and simulated in full" : "certified at one node")
+                                                                 : "simulated in full"));
     json_object_object_add(o, "peak_queue", json_object_new_uint64(r->sim.peak_queue));
     json_object_object_add(o, "link_utilisation", json_object_new_double(r->sim.link_utilisation));
     json_object_object_add(o, "port_utilisation", json_object_new_double(r->sim.port_utilisation));
