@@ -66,6 +66,18 @@ const totex_algorithm *totex_algorithm_auto(const totex_network *net, totex_port
 totex_status totex_factor_schedule(const totex_factor *f, totex_ports ports, totex_schedule **out,
                                    const char **name, totex_error *err);
 
+/**
+ * OCTR on any isotropic task (total exchange, or the (K, L) neighbourhood
+ * exchange of totex_task_neighbourhood()): decompose the task matrix into
+ * S = max(ceil(sigma/k), h) (multiport: h) switching matrices, rows in
+ * increasing distance (OADD), and return the symmetric schedule of exactly S
+ * steps (001 Theorems 3-5, 7, 9; Section 4.1 for (K, L)). Caller frees *out.
+ * @return TOTEX_OK; TOTEX_ENOMEM; TOTEX_EVIOLATION if the decomposition did not
+ *         come out at exactly S steps (an internal error, never expected).
+ */
+totex_status totex_octr_schedule(const totex_task *t, totex_ports ports, totex_sym_schedule **out,
+                                 totex_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,6 +87,7 @@ typedef struct octr {
     uint32_t *bstart;  /* nblocks + 1 offsets into order */
     uint32_t nblocks;
     uint32_t sym[TOTEX_MAX_DIMS], nsym; /* the dimensions phi cycles */
+    uint32_t *row_of;                  /* destination node -> row, for tasks other than total exchange (else NULL) */
     uint64_t *pcol;    /* (nblocks + 1) * cols: column sums of blocks < b */
     uint64_t *psig;    /* nblocks + 1: total sum of blocks < b */
     uint32_t *bmax;    /* largest row sum of block b (nondecreasing in b) */
@@ -150,7 +151,7 @@ static totex_status octr_predict(const totex_network *net, totex_ports ports, ui
 /* phi: (x_1..x_d) -> (tau(x_d), x_1, .., x_(d-1)) on the destination offset of row r; returns the row of the image. */
 static uint32_t phi_row(const octr *o, uint32_t r)
 {
-    uint32_t node = r + 1, q = o->nsym, img = node;
+    uint32_t node = totex_task_destination(o->t, r), q = o->nsym, img = node;
     const totex_factor *f = totex_network_factor(o->net, o->sym[0]);
     uint32_t m = totex_factor_nodes(f);
     for (uint32_t t = 0; t < q; t++) {
@@ -168,7 +169,9 @@ static uint32_t phi_row(const octr *o, uint32_t r)
         }
         img += y * totex_network_stride(o->net, to);
     }
-    return img - 1;
+    if (!o->row_of)
+        return img - 1; /* total exchange: row r goes to node r + 1 */
+    return o->row_of[img] != UINT32_MAX ? o->row_of[img] : r; /* not a packet of the task: the orbit ends */
 }
 
 /* rows sorted by row sum (stable), and the dimensions phi cycles */
@@ -610,9 +613,10 @@ static void octr_free(octr *o)
     free(o->ent);
     free(o->done);
     free(o->loc);
+    free(o->row_of);
 }
 
-static totex_status octr_schedule(const totex_task *t, totex_ports ports, totex_sym_schedule **out, totex_error *err)
+totex_status totex_octr_schedule(const totex_task *t, totex_ports ports, totex_sym_schedule **out, totex_error *err)
 {
     octr o;
     grouping g = {NULL, NULL, 0, 0};
@@ -627,6 +631,16 @@ static totex_status octr_schedule(const totex_task *t, totex_ports ports, totex_
     o.cols = totex_task_cols(t);
     o.dims = totex_network_dims(o.net);
     o.k = ports;
+    if (totex_task_get_kind(t) != TOTEX_TASK_TOTAL_EXCHANGE) {
+        uint32_t n = totex_network_nodes(o.net);
+        o.row_of = malloc(sizeof *o.row_of * ((size_t)n + 1));
+        if (!o.row_of)
+            return totex_fail(err, TOTEX_ENOMEM, "out of memory");
+        for (uint32_t v = 0; v < n; v++)
+            o.row_of[v] = UINT32_MAX;
+        for (uint32_t r = 0; r < o.rows; r++)
+            o.row_of[totex_task_destination(t, r)] = r;
+    }
     o.S = octr_steps(t, ports);
     o.ent = malloc(sizeof *o.ent * ((size_t)o.rows * o.dims + 1));
     o.done = calloc((size_t)o.rows + 1, sizeof *o.done);
@@ -736,7 +750,7 @@ static totex_status octr_plan_symmetric(const totex_network *net, totex_ports po
     totex_task *t = totex_task_total_exchange(net, err);
     if (!t)
         return TOTEX_ENOMEM; /* the factors passed octr_applies: only memory can fail (err says) */
-    if ((st = octr_schedule(t, ports, out, err)) != TOTEX_OK) {
+    if ((st = totex_octr_schedule(t, ports, out, err)) != TOTEX_OK) {
         totex_task_free(t);
         return st;
     }

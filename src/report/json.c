@@ -95,6 +95,21 @@ char *totex_report_bounds_json(const totex_network *net, const char *name, totex
         json_object_object_add(o, "total_status", json_object_new_uint64(sg));
     json_object_object_add(o, "average_status", json_object_new_double(totex_network_average_status(net)));
     json_object_object_add(o, "average_distance", json_object_new_double(totex_network_average_distance(net)));
+    {
+        totex_task *t = totex_task_total_exchange(net, NULL);
+        if (t) {
+            char line[256];
+            json_object *tm = json_object_new_object();
+            json_object_object_add(tm, "rows", json_object_new_uint64(totex_task_rows(t)));
+            json_object_object_add(tm, "columns", json_object_new_uint64(totex_task_cols(t)));
+            json_object_object_add(tm, "critical_sum", json_object_new_uint64(totex_task_critical_sum(t)));
+            json_object_object_add(tm, "total_sum", json_object_new_uint64(totex_task_total_sum(t)));
+            json_object_object_add(tm, "critical_line",
+                                   json_object_new_string(totex_task_critical_line(t, line, sizeof line)));
+            json_object_object_add(o, "task_matrix", tm);
+            totex_task_free(t);
+        }
+    }
     for (size_t i = 0; i < count; i++)
         json_object_array_add(all, bound_json(&b[i]));
     json_object_object_add(o, "bounds", all);

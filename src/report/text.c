@@ -88,6 +88,25 @@ totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const 
         fprintf(fp, "dimension %-4" PRIu32 " %-12s m=%-6" PRIu32 " diameter %-5" PRIu32 " average status %.4f\n", i,
                 totex_factor_name(f), m, totex_factor_diameter(f), (double)totex_factor_status_sum(f) / m);
     }
+    {
+        /* the task matrix of total exchange (001 Sections 2, 8.1) on vertex-transitive products */
+        totex_task *t = totex_task_total_exchange(net, NULL);
+        if (t) {
+            char line[256];
+            uint64_t k = totex_ports_k(ports), sigma = totex_task_total_sum(t), h = totex_task_critical_sum(t);
+            fprintf(fp, "task matrix    %u rows (packets) x %u columns (link types), total sum sigma = %llu hops\n",
+                    totex_task_rows(t), totex_task_cols(t), (unsigned long long)sigma);
+            fprintf(fp, "critical sum   h = %llu steps, critical line %s\n", (unsigned long long)h,
+                    totex_task_critical_line(t, line, sizeof line));
+            if (k)
+                fprintf(fp, "optimum        max(ceil(sigma/k), h) = %llu steps for symmetric schemes (001 Theorem 7)\n",
+                        (unsigned long long)((sigma + k - 1) / k > h ? (sigma + k - 1) / k : h));
+            else
+                fprintf(fp, "optimum        h = %llu steps for symmetric schemes (001 Theorems 5, 9)\n",
+                        (unsigned long long)h);
+            totex_task_free(t);
+        }
+    }
     print_bounds(fp, b, count, best);
     return TOTEX_OK;
 }
