@@ -12,6 +12,7 @@
 #include "totex/task.h"
 #include "totex/symmetric.h"
 #include "totex/delay.h"
+#include "totex/combining.h"
 #include "totex/schedule.h"
 #include "totex/sim.h"
 #include "totex/algorithm.h"

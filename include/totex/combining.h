@@ -1,0 +1,217 @@
+/**
+ * @file totex/combining.h
+ * @brief Message-combining total exchange: schedules of combined transfers,
+ *        their cost model, simulator, and the Suh-Shin-Yalamanchili algorithm
+ *        (002 = Suh, Shin & Yalamanchili, "Complete Exchange in General
+ *        Multidimensional Mesh Networks").
+ *
+ * Unlike the unit-step store-and-forward schedules of totex/schedule.h (one
+ * message per link per step), a combining schedule moves many blocks at once:
+ *
+ * - a *block* is the m-byte piece of data node `src` has for node `dst`
+ *   (src != dst; a node's block for itself never travels);
+ * - a *transfer* carries a set of blocks from node `from` to node `to` as one
+ *   message (one start-up), along a route fixed by the switching mode:
+ *   store-and-forward: one hop (`from` and `to` must be adjacent);
+ *   wormhole / circuit switching: the dimension-ordered path (dimension 0
+ *   first; in a ring the short way, ties in the + direction; in a path
+ *   straight; in a complete or file factor, at each hop the first neighbour
+ *   by rank that is one hop closer);
+ * - a *step* is a set of transfers that run in parallel (002 Section 2: "a
+ *   step is the basic unit of a contention-free communication"); before a
+ *   step, nodes may rearrange blocks in local memory (002 Section 3.3-3.4):
+ *   the schedule declares, per step, the largest number of blocks any one
+ *   node rearranges before it.
+ *
+ * Cost (002 Section 2): a step costs t_s + (largest transfer, bytes) * t_c
+ * (+ longest route in hops * t_l under store-and-forward); the rearrangements
+ * cost (rearranged blocks) * m * rho. The simulator reports the quantities
+ * that 002 Table 1 counts: start-ups, blocks transmitted (sum over steps of
+ * the largest transfer) and rearranged blocks.
+ */
+#ifndef TOTEX_COMBINING_H
+#define TOTEX_COMBINING_H
+
+#include "totex/common.h"
+#include "totex/network.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A block of total exchange: the data node @c src has for node @c dst (m bytes). */
+typedef struct totex_block {
+    uint32_t src; /**< source node id */
+    uint32_t dst; /**< destination node id */
+} totex_block;
+
+/** Switching mode of the cost model and of the routes (002 Section 2). */
+typedef enum totex_switching {
+    /** store-and-forward (packet switching): a transfer crosses exactly one link; pays t_l per hop */
+    TOTEX_SWITCH_STORE_FORWARD = 0,
+    /** wormhole (also circuit switching / virtual cut-through): a transfer follows its
+        dimension-ordered path; distance is negligible (002 Section 2), t_l is not charged */
+    TOTEX_SWITCH_WORMHOLE = 1
+} totex_switching;
+
+/** Port model of a combining step. */
+typedef enum totex_comb_ports {
+    /** one-port (002 Section 2): a node injects at most one and consumes at most one transfer per step */
+    TOTEX_COMB_ONE_PORT = 0,
+    /** all-port: a node may inject and consume any number of transfers; only link contention limits a step */
+    TOTEX_COMB_ALL_PORT = 1
+} totex_comb_ports;
+
+/**
+ * Cost model of a combining schedule (002 Section 2). All times in seconds.
+ * Defaults (totex_comb_cost_default) are ILLUSTRATIVE orders of magnitude of
+ * a current cluster interconnect, not measurements and not from 002, which
+ * gives only symbolic costs: t_s = 10 us, t_c = 1 ns/byte (1 GB/s per link),
+ * t_l = 50 ns/hop, rho = 0.5 ns/byte (local memory copy at ~2 GB/s),
+ * m = 1024 bytes, wormhole, one-port.
+ */
+typedef struct totex_comb_cost {
+    double t_s;                /**< start-up time of one transfer, seconds (002 t_s) */
+    double t_c;                /**< transmission time per byte, seconds/byte (002 t_c, per flit; here a flit = 1 byte) */
+    double t_l;                /**< per-hop propagation delay, seconds/hop; charged under store-and-forward only */
+    double rho;                /**< rearrangement time per byte moved in local memory, seconds/byte (002 rho) */
+    double m;                  /**< bytes per block (002 m) */
+    totex_switching switching; /**< routes and t_l charging */
+    totex_comb_ports ports;    /**< one-port or all-port */
+} totex_comb_cost;
+
+/** Fill @p c with the illustrative defaults documented on ::totex_comb_cost. */
+void totex_comb_cost_default(totex_comb_cost *c);
+
+/* ---- schedules --------------------------------------------------------- */
+
+typedef struct totex_comb_schedule totex_comb_schedule;
+
+/** A transfer as read back from a schedule; @c blocks stays valid until the schedule is modified or freed. */
+typedef struct totex_transfer {
+    uint32_t from;             /**< sending node */
+    uint32_t to;               /**< receiving node */
+    const totex_block *blocks; /**< the blocks carried */
+    size_t count;              /**< number of blocks carried (may be 0: an empty transfer is ignored) */
+} totex_transfer;
+
+/** A new empty schedule (NULL if out of memory). Free with totex_comb_schedule_free(). */
+totex_comb_schedule *totex_comb_schedule_new(void);
+/** Free a schedule (NULL accepted). */
+void totex_comb_schedule_free(totex_comb_schedule *s);
+/** Begin a new (empty) step; later transfers and rearrangements go to it. */
+totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err);
+/**
+ * Declare a rearrangement round before the current step: every node
+ * rearranges at most @p blocks blocks in local memory. Rounds declared for
+ * the same step add up. Requires a begun step.
+ */
+totex_status totex_comb_rearrange(totex_comb_schedule *s, uint64_t blocks, totex_error *err);
+/** Add a transfer of @p count blocks (copied) from @p from to @p to to the current step. */
+totex_status totex_comb_add_transfer(totex_comb_schedule *s, uint32_t from, uint32_t to, const totex_block *blocks,
+                                     size_t count, totex_error *err);
+/** Number of steps (including empty ones). */
+uint64_t totex_comb_steps(const totex_comb_schedule *s);
+/** Number of transfers of step @p step (0-based). */
+size_t totex_comb_step_transfers(const totex_comb_schedule *s, uint64_t step);
+/** Blocks declared as rearranged (largest per node) before step @p step (0-based). */
+uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step);
+/** Read transfer @p t of step @p step (both 0-based) into @p out. */
+void totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out);
+
+/* ---- simulator --------------------------------------------------------- */
+
+/** Kinds of violation the combining simulator rejects. */
+typedef enum totex_comb_violation {
+    TOTEX_CVIOL_NONE = 0,
+    TOTEX_CVIOL_BAD_NODE,        /**< a node id out of range, or from == to */
+    TOTEX_CVIOL_NOT_LINK,        /**< the route uses a pair of nodes that is not a link */
+    TOTEX_CVIOL_BAD_BLOCK,       /**< a block with an id out of range or src == dst */
+    TOTEX_CVIOL_NOT_HELD,        /**< a block sent from a node that does not hold it */
+    TOTEX_CVIOL_DUPLICATE,       /**< a block sent twice in one step */
+    TOTEX_CVIOL_DELIVERED_TWICE, /**< a block sent on after reaching its destination (it would arrive twice) */
+    TOTEX_CVIOL_LINK_BUSY,       /**< two transfers of one step on the same directed link (contention) */
+    TOTEX_CVIOL_PORT_SEND,       /**< one-port: a node injects two transfers in one step */
+    TOTEX_CVIOL_PORT_RECV,       /**< one-port: a node consumes two transfers in one step */
+    TOTEX_CVIOL_LOST             /**< a block never reaches its destination */
+} totex_comb_violation;
+
+/** Name of a violation kind ("link contention", ...). Never NULL. */
+const char *totex_comb_violation_name(totex_comb_violation v);
+
+/** Where a schedule failed. Steps and transfers are 1-based, as in the messages; 0 = not applicable. */
+typedef struct totex_comb_fault {
+    totex_comb_violation kind;
+    uint64_t step;     /**< 1-based step */
+    uint64_t transfer; /**< 1-based transfer index within the step */
+    uint32_t node;     /**< node at which the rule broke */
+    uint32_t src, dst; /**< the block concerned (UINT32_MAX if none) */
+} totex_comb_fault;
+
+/** What the simulator measured on a valid schedule. */
+typedef struct totex_comb_report {
+    uint64_t steps;              /**< steps, empty ones included */
+    uint64_t startups;           /**< non-empty steps (002 counts one start-up per step: all nodes start in parallel) */
+    uint64_t blocks_transmitted; /**< sum over steps of the largest transfer, in blocks (002 Table 1) */
+    uint64_t rearranged_blocks;  /**< sum over steps of the declared per-node rearranged blocks */
+    uint64_t transfers;          /**< non-empty transfers in all */
+    uint64_t block_hops;         /**< sum over transfers of blocks * route hops (link traffic, in block-hops) */
+    uint64_t route_hops_sum;     /**< sum over steps of the longest route of the step, in hops */
+    uint32_t max_route_hops;     /**< longest route of any transfer, in hops */
+    uint64_t blocks_delivered;   /**< blocks that reached their destination: n(n-1) on success */
+    double time_startup;         /**< startups * t_s, seconds */
+    double time_transmission;    /**< blocks_transmitted * m * t_c, seconds */
+    double time_propagation;     /**< store-and-forward: route_hops_sum * t_l; wormhole: 0; seconds */
+    double time_rearrangement;   /**< rearranged_blocks * m * rho, seconds */
+    double predicted_time;       /**< sum of the four terms above, seconds */
+} totex_comb_report;
+
+/** Largest n^2 for which the simulator keeps a block table (4 bytes per block). */
+#define TOTEX_COMB_MAX_BLOCKS (UINT64_C(1) << 27)
+
+/**
+ * Replay @p s on @p net under @p cost (switching and port model) and check it:
+ * every transfer's route uses links only, no two transfers of a step share a
+ * directed link, one-port limits, every block sent is held by the sender and
+ * not sent twice in a step nor after reaching its destination, and at the end
+ * every block (s, d), s != d, is at d. Blocks of a step move all at once: a
+ * block received in a step can be sent on from the next step.
+ *
+ * @param rep   filled on success (may be NULL)
+ * @param fault filled on TOTEX_EVIOLATION (may be NULL)
+ * @return TOTEX_OK, TOTEX_EVIOLATION with @p err naming the step, transfer,
+ *         node and block, TOTEX_ENOMEM if n^2 > TOTEX_COMB_MAX_BLOCKS.
+ */
+totex_status totex_comb_simulate(const totex_network *net, const totex_comb_schedule *s, const totex_comb_cost *cost,
+                                 totex_comb_report *rep, totex_comb_fault *fault, totex_error *err);
+
+/* ---- Suh-Shin-Yalamanchili (002 Sections 3-4) ---------------------------- */
+
+/**
+ * Build the (n+1)-phase message-combining complete exchange of 002 on an
+ * a_1 x ... x a_n mesh (every factor a path, or k2, with an even number of
+ * nodes; n >= 2; the sides may come in any order). Wormhole, one-port.
+ *
+ * Nodes form 2^n groups by the parities of their coordinates. In each of
+ * phases 1..n every node sends, a_max/2 - 1 steps long, to the next node of
+ * its group along one dimension (coordinate + 2, wrapping from the last to
+ * the first: a logical ring, 002 Section 3.2), forwarding the blocks that
+ * still have to travel along that dimension; each group uses each dimension
+ * in exactly one phase. Phase n+1 has n steps: in step j, nodes exchange with
+ * their partner across dimension j of their 2 x ... x 2 submesh.
+ * Before phases 2..n+1 every node rearranges its a_1...a_n blocks (002
+ * Section 3.4(c) and Section 4; declared even when phases are empty).
+ *
+ * Expected (002 Table 1, a_1 >= ... >= a_n): (n/2) a_1 start-ups,
+ * (n/4) a_1^2 a_2...a_n blocks, n a_1...a_n rearranged blocks; for R x C,
+ * R <= C: C, R C^2 / 2 and 2 R C.
+ *
+ * @return TOTEX_OK with *out (caller frees), TOTEX_ENOTAPPLICABLE naming the
+ *         odd side or non-mesh factor, TOTEX_ENOMEM.
+ */
+totex_status totex_ssy_build(const totex_network *net, totex_comb_schedule **out, totex_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,135 @@
+/*
+ * Combining schedules (include/totex/combining.h): steps of transfers, each
+ * transfer a set of blocks. Three growing arrays: steps index transfers,
+ * transfers index blocks, so a schedule is three allocations.
+ */
+#include "totex/combining.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+
+typedef struct cstep {
+    size_t first, count; /* transfers [first, first + count) */
+    uint64_t rearranged;
+} cstep;
+
+typedef struct ctransfer {
+    uint32_t from, to;
+    size_t first, count; /* blocks [first, first + count) */
+} ctransfer;
+
+struct totex_comb_schedule {
+    cstep *steps;
+    size_t nsteps, capsteps;
+    ctransfer *transfers;
+    size_t ntransfers, captransfers;
+    totex_block *blocks;
+    size_t nblocks, capblocks;
+};
+
+void totex_comb_cost_default(totex_comb_cost *c)
+{
+    /* illustrative orders of magnitude (see combining.h), not from 002 */
+    c->t_s = 10e-6;
+    c->t_c = 1e-9;
+    c->t_l = 50e-9;
+    c->rho = 0.5e-9;
+    c->m = 1024.0;
+    c->switching = TOTEX_SWITCH_WORMHOLE;
+    c->ports = TOTEX_COMB_ONE_PORT;
+}
+
+totex_comb_schedule *totex_comb_schedule_new(void) { return calloc(1, sizeof(totex_comb_schedule)); }
+
+void totex_comb_schedule_free(totex_comb_schedule *s)
+{
+    if (!s)
+        return;
+    free(s->steps);
+    free(s->transfers);
+    free(s->blocks);
+    free(s);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    size_t c = *cap ? *cap : 16;
+    void *q;
+    if (need <= *cap)
+        return 1;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / elem)
+            return 0;
+        c *= 2;
+    }
+    q = realloc(*p, c * elem);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
+
+totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err)
+{
+    if (!grow((void **)&s->steps, &s->capsteps, s->nsteps + 1, sizeof *s->steps))
+        return totex_fail(err, TOTEX_ENOMEM, "out of memory adding step %zu to a combining schedule", s->nsteps + 1);
+    s->steps[s->nsteps].first = s->ntransfers;
+    s->steps[s->nsteps].count = 0;
+    s->steps[s->nsteps].rearranged = 0;
+    s->nsteps++;
+    return TOTEX_OK;
+}
+
+totex_status totex_comb_rearrange(totex_comb_schedule *s, uint64_t blocks, totex_error *err)
+{
+    if (s->nsteps == 0)
+        return totex_fail(err, TOTEX_EINVAL, "combining schedule: declare a rearrangement after totex_comb_begin_step()");
+    s->steps[s->nsteps - 1].rearranged += blocks;
+    return TOTEX_OK;
+}
+
+totex_status totex_comb_add_transfer(totex_comb_schedule *s, uint32_t from, uint32_t to, const totex_block *blocks,
+                                     size_t count, totex_error *err)
+{
+    ctransfer *t;
+    if (s->nsteps == 0)
+        return totex_fail(err, TOTEX_EINVAL, "combining schedule: add a transfer after totex_comb_begin_step()");
+    if (!grow((void **)&s->transfers, &s->captransfers, s->ntransfers + 1, sizeof *s->transfers) ||
+        (count && !grow((void **)&s->blocks, &s->capblocks, s->nblocks + count, sizeof *s->blocks)))
+        return totex_fail(err, TOTEX_ENOMEM, "out of memory adding a transfer of %zu blocks to a combining schedule",
+                          count);
+    t = &s->transfers[s->ntransfers++];
+    t->from = from;
+    t->to = to;
+    t->first = s->nblocks;
+    t->count = count;
+    if (count)
+        memcpy(s->blocks + s->nblocks, blocks, count * sizeof *blocks);
+    s->nblocks += count;
+    s->steps[s->nsteps - 1].count++;
+    return TOTEX_OK;
+}
+
+uint64_t totex_comb_steps(const totex_comb_schedule *s) { return s->nsteps; }
+
+size_t totex_comb_step_transfers(const totex_comb_schedule *s, uint64_t step)
+{
+    return step < s->nsteps ? s->steps[step].count : 0;
+}
+
+uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step)
+{
+    return step < s->nsteps ? s->steps[step].rearranged : 0;
+}
+
+void totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out)
+{
+    const ctransfer *c = &s->transfers[s->steps[step].first + t];
+    out->from = c->from;
+    out->to = c->to;
+    out->blocks = c->count ? s->blocks + c->first : NULL;
+    out->count = c->count;
+}
