@@ -211,6 +211,34 @@ totex_status totex_comb_simulate(const totex_network *net, const totex_comb_sche
  */
 totex_status totex_ssy_build(const totex_network *net, totex_comb_schedule **out, totex_error *err);
 
+/* ---- the registry of combining algorithms --------------------------------- */
+
+/**
+ * A total-exchange algorithm of the message-combining model. Each lives in
+ * its own file under src/combining/ headed with its name, paper and section,
+ * model and cost formula.
+ */
+typedef struct totex_comb_algorithm {
+    const char *name;   /**< CLI name, e.g. "ssy", "bruck" */
+    const char *title;  /**< one line */
+    const char *source; /**< paper and section, or the classic reference */
+    const char *cost;   /**< its cost formula, e.g. "C t_s + (R C^2/2) m t_c + 2 R C m rho" */
+    /**
+     * Build the schedule for @p net under @p cost (its switching and port model
+     * decide what the algorithm may do); TOTEX_ENOTAPPLICABLE with the reason
+     * when it does not apply. The caller frees *out.
+     */
+    totex_status (*build)(const totex_network *net, const totex_comb_cost *cost, totex_comb_schedule **out,
+                          totex_error *err);
+} totex_comb_algorithm;
+
+/** Number of registered combining algorithms. */
+size_t totex_comb_algorithm_count(void);
+/** The @p i-th (NULL past the end). */
+const totex_comb_algorithm *totex_comb_algorithm_get(size_t i);
+/** By name; NULL with @p err listing the names when unknown. */
+const totex_comb_algorithm *totex_comb_algorithm_find(const char *name, totex_error *err);
+
 #ifdef __cplusplus
 }
 #endif
