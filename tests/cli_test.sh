@@ -315,6 +315,43 @@ if expect_ok "bounds fugaku is quick" "$TOTEX" bounds fugaku; then
 fi
 
 # ---------------------------------------------------------------------------
+# k-port (001 Section 7): --ports k:N for bounds and plan; bad k refused.
+
+if expect_ok "bounds --ports k:2" "$TOTEX" bounds mesh:4x4 --ports k:2; then
+    if grep -q '^ports  *2-port' "$TMP/out" && grep -q 'min(k, d_min)' "$TMP/out"; then
+        pass "bounds --ports k:2 names the model"
+    else
+        fail "bounds --ports k:2 names the model" "no '2-port' line or k-port witness" "$TOTEX" bounds mesh:4x4 --ports k:2
+    fi
+fi
+if expect_ok "plan --ports k:2" "$TOTEX" plan torus:4x4 --ports k:2; then
+    if grep -q '^ports  *2-port' "$TMP/out" && grep -q '^verified  *yes' "$TMP/out"; then
+        pass "plan --ports k:2 verified"
+    else
+        fail "plan --ports k:2 verified" "no '2-port' line or not verified" "$TOTEX" plan torus:4x4 --ports k:2
+    fi
+fi
+if expect_ok "plan --ports=k:3 --json" "$TOTEX" plan 'ring:5*path:3' --ports=k:3 --json; then
+    if grep -q '"ports":"3-port"' "$TMP/out" && grep -q '"k":3' "$TMP/out" && grep -q '"verified":true' "$TMP/out"; then
+        pass "plan --ports=k:3 --json keys"
+    else
+        fail "plan --ports=k:3 --json keys" "ports/k/verified missing" "$TOTEX" plan 'ring:5*path:3' --ports=k:3 --json
+    fi
+fi
+if expect_ok "plan greedy --ports k:2" "$TOTEX" plan mesh:5x5 --ports k:2 --algorithm greedy --json; then
+    if grep -q '"algorithm":"greedy"' "$TMP/out" && grep -q '"verified":true' "$TMP/out"; then
+        pass "plan greedy --ports k:2 verified"
+    else
+        fail "plan greedy --ports k:2 verified" "not greedy or not verified" "$TOTEX" plan mesh:5x5 --ports k:2 --algorithm greedy --json
+    fi
+fi
+expect_error "plan a3 under k-port" "a3" "$TOTEX" plan torus:4x4 --ports k:2 --algorithm a3
+for bad in k:0 k:abc k:99999 k: k:-1 0-port; do
+    expect_error "bounds --ports $bad" "$bad" "$TOTEX" bounds ring:5 --ports "$bad"
+    expect_error "plan --ports $bad" "$bad" "$TOTEX" plan ring:5 --ports "$bad"
+done
+
+# ---------------------------------------------------------------------------
 # JSON report of a plan.
 
 if expect_ok "plan tpu-v4-cube --json" "$TOTEX" plan tpu-v4-cube --ports single --json; then

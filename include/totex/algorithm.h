@@ -38,6 +38,9 @@ typedef struct totex_algorithm {
      */
     totex_status (*plan_symmetric)(const totex_network *net, totex_ports ports, totex_task **task,
                                    totex_sym_schedule **out, totex_error *err);
+    /** 1 when predict() has to run the whole algorithm on the full network (automatic choice skips it once
+        another algorithm's prediction already meets the best lower bound). */
+    int costly_predict;
 } totex_algorithm;
 
 /** Number of registered algorithms. */

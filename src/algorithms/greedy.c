@@ -48,7 +48,8 @@
  *          meets the cut bound on every torus tested (10x10x10: 1250);
  *          single-port on tori, hypercubes and generalized hypercubes it meets
  *          the average-status bound (symmetric: every node sends every step).
- *          On meshes it stays within about 10% of the cut bound.
+ *          Multiport on meshes 4x4 .. 16x16 it is 4-13% above the cut bound
+ *          (mesh:64x64: 19%), about half of A2's steps.
  *
  * Data. Nodes that act alike are simulated once: a "unit" is a node up to
  * translations in the cyclic dimensions (all of them under multiport, or
@@ -57,19 +58,23 @@
  *  - its destinations ranked by priority (per table class = coordinates in
  *    the non-cyclic dimensions): position = rank of the destination's key;
  *  - bucket (unit, position): the messages held there for that destination,
- *    one source inline, two or more in a stack of 16-byte chunks; a bit per
- *    bucket in the unit's "non-empty" bitset;
+ *    one source inline, two or more in a stack of 16-byte chunks; per 64
+ *    positions three bit words: bucket not empty, >= 2, >= 3 messages;
  *  - per table class and link (slot: dimension and direction / offset /
  *    rank) a bitset of the positions the slot brings closer, and per unit and
  *    slot a cursor below the slot's best position;
- *  - in a step, a heap of the unit's slots keyed by the best position each
- *    can serve (first bit of non-empty AND mask from the cursor): the top is
- *    the furthest message a free slot can move.
+ *  - a step first decides, unit by unit, from the bit words only: a heap of
+ *    the unit's slots keyed by the best position each can serve (first bit
+ *    of non-empty AND mask from the cursor); the top is the furthest message
+ *    a free slot can move. Then the picked messages are popped, the hops
+ *    emitted and the arrivals pushed in batches, each prefetched a pass
+ *    ahead (the buckets are read at random).
  * Work per step: O(U S log S + picks) to decide, O(hops) to emit.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
@@ -125,7 +130,9 @@ typedef struct gd {
     uint16_t *slot_dim, *slot_j;
     uint32_t *slot_off;  /* per slot of a rel dim: the offset it adds (mod m) */
     /* per unit */
-    uint64_t *nonempty;  /* U * W */
+    uint64_t *state;     /* U * W groups of 3 words for 64 positions: bucket not empty (as decided: a
+                            picked message leaves at once), holds >= 2 messages (chunked), holds >= 3 */
+    uint32_t *lastp, *ptimes; /* per unit: the position picked last in this step, and how often */
     uint32_t *bkt;       /* U * P buckets: 0 empty; GD_INLINE | src: one message; else 1 + its top chunk */
     gd_chunk *chunk;     /* the pool of chunks */
     uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
@@ -142,6 +149,11 @@ typedef struct gd {
     totex_hop *hops;
     uint32_t *tmp;       /* scratch: one dimension's slots */
     uint64_t remaining;
+    struct {
+        void *p;
+        size_t len;
+    } maps[12];          /* the large arrays: anonymous memory on huge pages where the kernel allows */
+    uint32_t nmaps;
 } gd;
 
 /* ---- set-up -------------------------------------------------------------- */
@@ -157,19 +169,13 @@ static void gd_free(gd *G)
     free(G->keydig);
     free(G->tc_of);
     free(G->rep);
-    free(G->order);
-    free(G->pos);
-    free(G->level);
-    free(G->masks);
     free(G->mask_off);
     free(G->slot_dim);
     free(G->slot_j);
     free(G->slot_off);
-    free(G->nonempty);
-    free(G->bkt);
-    free(G->chunk);
     free(G->count);
-    free(G->cursor);
+    free(G->lastp);
+    free(G->ptimes);
     free(G->heap);
     free(G->hn);
     free(G->built);
@@ -184,6 +190,31 @@ static void gd_free(gd *G)
     free(G->picks);
     free(G->hops);
     free(G->tmp);
+    for (uint32_t i = 0; i < G->nmaps; i++)
+        munmap(G->maps[i].p, G->maps[i].len);
+}
+
+/*
+ * A large zeroed array of @p bytes (anonymous memory, committed as it is
+ * touched, on transparent huge pages where allowed: the buckets and tables
+ * are read at random, so TLB misses would dominate). NULL when out of memory.
+ */
+static void *big_alloc(gd *G, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    if (G->nmaps == sizeof G->maps / sizeof G->maps[0])
+        return NULL;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (size_t)4 << 20)
+        madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    G->maps[G->nmaps].p = p;
+    G->maps[G->nmaps++].len = bytes;
+    return p;
 }
 
 /* distance in dimension i from coordinate c (non-rel) or offset 0 (rel) to key digit x */
@@ -467,9 +498,9 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->slot_dim = malloc(sizeof *G->slot_dim * S);
     G->slot_j = malloc(sizeof *G->slot_j * S);
     G->slot_off = malloc(sizeof *G->slot_off * S);
-    G->order = malloc(sizeof *G->order * (size_t)ntc * P);
-    G->pos = malloc(sizeof *G->pos * (size_t)ntc * G->K);
-    G->level = malloc(sizeof *G->level * (size_t)ntc * P);
+    G->order = big_alloc(G, sizeof *G->order * (size_t)ntc * P);
+    G->pos = big_alloc(G, sizeof *G->pos * (size_t)ntc * G->K);
+    G->level = big_alloc(G, sizeof *G->level * (size_t)ntc * P);
     G->mask_off = malloc(sizeof *G->mask_off * (size_t)ntc * S);
     if (!G->coords || !G->keydig || !G->tc_of || !G->rep || !G->slot_dim || !G->slot_j || !G->slot_off ||
         !G->order || !G->pos || !G->level || !G->mask_off)
@@ -513,24 +544,27 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     if (words > (UINT64_C(1) << 28))
         return totex_fail(err, TOTEX_ENOMEM, "greedy: the link masks of %s would take %llu MiB (limit 2048 MiB)",
                           totex_network_spec(net), (unsigned long long)(words >> 17));
-    G->masks = calloc(words ? words : 1, sizeof *G->masks);
+    G->masks = big_alloc(G, sizeof *G->masks * words);
     G->maxlvl = (uint32_t)totex_network_diameter(net);
     if (!G->masks || build_tables(G))
         goto nomem;
 
     /* units: each holds its own message for every destination */
-    G->nonempty = calloc((size_t)U * W, sizeof *G->nonempty);
-    G->bkt = calloc((size_t)U * P, sizeof *G->bkt);
-    G->chunk_cap = (uint32_t)((uint64_t)U * n / 32 + 1024 < (UINT32_C(1) << 30) ? (uint64_t)U * n / 32 + 1024
-                                                                                  : (UINT32_C(1) << 30));
-    G->chunk = malloc(sizeof *G->chunk * G->chunk_cap);
+    G->state = big_alloc(G, sizeof *G->state * 3 * (size_t)U * W);
+    G->lastp = malloc(sizeof *G->lastp * U);
+    G->ptimes = malloc(sizeof *G->ptimes * U);
+    G->bkt = big_alloc(G, sizeof *G->bkt * (size_t)U * P);
+    /* a chunked bucket holds >= 2 messages in at most half as many chunks: units hold U (n-1) messages */
+    uint64_t cap = (uint64_t)U * (n - 1) / 2 + 1024;
+    G->chunk_cap = (uint32_t)(cap < GD_INLINE - 1 ? cap : GD_INLINE - 1);
+    G->chunk = big_alloc(G, sizeof *G->chunk * G->chunk_cap); /* reserved; pages are used as chunks are */
     G->count = malloc(sizeof *G->count * U);
-    G->cursor = calloc((size_t)U * S, sizeof *G->cursor);
-    if (!G->nonempty || !G->bkt || !G->chunk || !G->count || !G->cursor)
+    G->cursor = big_alloc(G, sizeof *G->cursor * (size_t)U * S);
+    if (!G->state || !G->lastp || !G->ptimes || !G->bkt || !G->chunk || !G->count || !G->cursor)
         goto nomem;
     for (uint32_t w = 0; w < U; w++) {
         uint32_t u = G->rep[w];
-        uint64_t *N = G->nonempty + (size_t)w * W;
+        uint64_t *N = G->state + 3 * (size_t)w * W;
         const uint32_t *ps = G->pos + (size_t)G->tc_of[w] * G->K;
         uint32_t *b = G->bkt + (size_t)w * P, own = source_rel(G, u, u);
         for (uint32_t d = 0; d < n; d++) {
@@ -538,7 +572,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
                 continue;
             uint32_t p = ps[source_key(G, u, d)];
             b[p] = GD_INLINE | own; /* one message per (source, destination): the bucket was empty */
-            N[p >> 6] |= UINT64_C(1) << (p & 63);
+            N[3 * (p >> 6)] |= UINT64_C(1) << (p & 63);
         }
         G->count[w] = n - 1;
     }
@@ -580,19 +614,29 @@ nomem:
 
 /* ---- per-unit choice ----------------------------------------------------- */
 
+#define ST_NONEMPTY 0
+#define ST_GE2 1
+#define ST_GE3 2
+
+/* The word of kind j (ST_*) holding position p of unit w. */
+static inline uint64_t *st_word(const gd *G, uint32_t w, uint32_t p, uint32_t j)
+{
+    return G->state + 3 * ((size_t)w * G->W + (p >> 6)) + j;
+}
+
 /* First position >= from that slot s of unit w can serve (non-empty bucket in the slot's mask), or GD_NONE. */
 static inline uint32_t scan(const gd *G, uint32_t w, uint32_t s, uint32_t from)
 {
     if (from >= G->P)
         return GD_NONE;
-    const uint64_t *N = G->nonempty + (size_t)w * G->W;
+    const uint64_t *N = G->state + 3 * (size_t)w * G->W;
     const uint64_t *M = G->masks + G->mask_off[(size_t)G->tc_of[w] * G->S + s];
     uint32_t x = from >> 6;
-    uint64_t bits = N[x] & M[x] & (UINT64_MAX << (from & 63));
+    uint64_t bits = N[3 * x] & M[x] & (UINT64_MAX << (from & 63));
     while (!bits) {
         if (++x >= G->W)
             return GD_NONE;
-        bits = N[x] & M[x];
+        bits = N[3 * x] & M[x];
     }
     return x * 64 + (uint32_t)__builtin_ctzll(bits);
 }
@@ -658,11 +702,10 @@ static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
             continue;
         uint32_t p = scan(G, w, s, cur[s]);
         cur[s] = p;
-        if (p != GD_NONE) {
+        if (p != GD_NONE)
             h[c++] = HENTRY(p, s);
-            __builtin_prefetch(G->bkt + (size_t)w * G->P + p, 1, 3);
-        }
     }
+    G->lastp[w] = GD_NONE;
     for (uint32_t i = c / 2; i-- > 0;)
         heap_down(h, c, i);
     return c;
@@ -671,10 +714,10 @@ static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
 /* Validate the heap top: while its bucket is empty, move the slot's cursor on (or drop it). 0: heap empty. */
 static inline int heap_valid_top(gd *G, uint32_t w, uint64_t *h, uint32_t *hn)
 {
-    const uint64_t *N = G->nonempty + (size_t)w * G->W;
+    const uint64_t *N = G->state + 3 * (size_t)w * G->W;
     while (*hn) {
         uint32_t p = HPOS(h[0]), s = HSLOT(h[0]);
-        if (N[p >> 6] >> (p & 63) & 1)
+        if (N[3 * (p >> 6)] >> (p & 63) & 1)
             return 1;
         p = scan(G, w, s, p + 1);
         G->cursor[(size_t)w * G->S + s] = p;
@@ -742,28 +785,82 @@ static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
     return w + dim_step(D, c, G->slot_j[s]) * D->ustride - c * D->ustride;
 }
 
-/* Move the top message of bucket (w, p) over slot s: record the pick. */
+/* Messages in bucket (w, p), counted up to at least `need` (chunk walk). */
+static uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p, uint32_t need)
+{
+    uint32_t b = G->bkt[(size_t)w * G->P + p], c = 0;
+    if (!b)
+        return 0;
+    if (b & GD_INLINE)
+        return 1;
+    while (b && c < need) {
+        c += G->chunk[b - 1].n;
+        b = G->chunk[b - 1].below;
+    }
+    return c;
+}
+
+/*
+ * Decide that the top message of bucket (w, p) moves over slot s: record the
+ * pick (its message is popped later, in pop_picks) and update the bucket's
+ * non-empty bit as if it had left. Reads only the bitsets, except when one
+ * bucket gives a second message in a step (then its size decides).
+ */
 static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
 {
-    uint32_t *bk = G->bkt + (size_t)w * G->P + p, b = *bk, src;
-    if (b & GD_INLINE) {
-        src = b & 0xffff;
-        *bk = 0;
+    uint64_t *st = st_word(G, w, p, 0);
+    const uint64_t bit = UINT64_C(1) << (p & 63);
+    if (!(st[ST_GE2] & bit)) {
+        st[ST_NONEMPTY] &= ~bit; /* its only message */
     } else {
-        gd_chunk *C = &G->chunk[b - 1];
-        src = C->src[--C->n];
-        if (C->n == 0) { /* free the chunk; the one below (full) becomes the top */
-            *bk = C->below;
-            C->below = G->chunk_free;
-            G->chunk_free = b;
-            if (*bk)
-                __builtin_prefetch(G->chunk + (*bk - 1), 1, 3);
-        }
+        /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
+        uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
+        if (t >= 2 && !(t == 2 && (st[ST_GE3] & bit)) && bucket_count(G, w, p, t + 1) <= t)
+            st[ST_NONEMPTY] &= ~bit;
     }
-    if (!*bk)
-        G->nonempty[(size_t)w * G->W + (p >> 6)] &= ~(UINT64_C(1) << (p & 63));
     G->count[w]--;
-    G->picks[G->npicks++] = (gd_pick){w, s, G->order[(size_t)G->tc_of[w] * G->P + p], src};
+    G->picks[G->npicks++] = (gd_pick){w, s, p, 0};
+}
+
+/* Pop the messages of the step's picks (key := the destination's key, src := its source digits). */
+static void pop_picks(gd *G)
+{
+    const size_t np = G->npicks;
+    const uint32_t P = G->P;
+    for (size_t x = 0; x < np; x++) {
+        const gd_pick *pk = &G->picks[x];
+        __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->key, 1, 3);
+        __builtin_prefetch(G->order + (size_t)G->tc_of[pk->unit] * P + pk->key, 0, 3);
+    }
+    for (size_t x = 0; x < np; x++)
+        prefetch_bucket(G, G->picks[x].unit, G->picks[x].key);
+    for (size_t x = 0; x < np; x++) {
+        gd_pick *pk = &G->picks[x];
+        const uint32_t w = pk->unit, p = pk->key;
+        uint32_t *bk = G->bkt + (size_t)w * P + p, b = *bk;
+        if (b & GD_INLINE) {
+            pk->src = b & 0xffff;
+            *bk = 0;
+        } else {
+            gd_chunk *C = &G->chunk[b - 1];
+            pk->src = C->src[--C->n];
+            if (C->n == 0) { /* free the chunk; the one below (full) becomes the top */
+                *bk = C->below;
+                C->below = G->chunk_free;
+                G->chunk_free = b;
+            } else if (C->n == 1 && !C->below) { /* one message left: back inline */
+                *bk = GD_INLINE | C->src[0];
+                C->below = G->chunk_free;
+                G->chunk_free = b;
+                uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
+                st[ST_GE2] &= ~bit;
+                st[ST_GE3] &= ~bit;
+            } else if (C->n == 2 && !C->below) {
+                *st_word(G, w, p, ST_GE3) &= ~(UINT64_C(1) << (p & 63));
+            }
+        }
+        pk->key = G->order[(size_t)G->tc_of[w] * P + p];
+    }
 }
 
 /* A free chunk (1 + its index), or 0 when out of memory. */
@@ -774,16 +871,8 @@ static inline uint32_t chunk_alloc(gd *G)
         G->chunk_free = G->chunk[c - 1].below;
         return c;
     }
-    if (G->nchunk == G->chunk_cap) {
-        uint32_t cap = G->chunk_cap < (UINT32_C(1) << 30) ? G->chunk_cap * 2 : GD_INLINE - 1;
-        if (cap <= G->chunk_cap)
-            return 0;
-        gd_chunk *p = realloc(G->chunk, sizeof *p * cap);
-        if (!p)
-            return 0;
-        G->chunk = p;
-        G->chunk_cap = cap;
-    }
+    if (G->nchunk == G->chunk_cap)
+        return 0;
     return ++G->nchunk;
 }
 
@@ -900,13 +989,16 @@ static totex_status arrive(gd *G, totex_error *err)
     for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit */
         gd_pick *pk = &G->picks[x];
         pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
-        if (pk->slot != GD_NONE)
+        if (pk->slot != GD_NONE) {
             __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->slot, 1, 3);
+            __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
+        }
     }
+    for (size_t x = 0; x < np; x++)
+        if (G->picks[x].slot != GD_NONE)
+            prefetch_bucket(G, G->picks[x].unit, G->picks[x].slot);
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
-        if (x + 8 < np && G->picks[x + 8].slot != GD_NONE)
-            prefetch_bucket(G, G->picks[x + 8].unit, G->picks[x + 8].slot);
         const uint32_t w = pk->unit, p = pk->slot, key = pk->key, src = pk->src;
         if (p == GD_NONE) { /* delivered, at every translate */
             G->remaining -= G->T;
@@ -924,8 +1016,10 @@ static totex_status arrive(gd *G, totex_error *err)
             C->src[0] = (uint16_t)(b & 0xffff);
             C->src[1] = (uint16_t)src;
             *bk = ci;
+            *st_word(G, w, p, ST_GE2) |= UINT64_C(1) << (p & 63);
         } else if (b) {
             gd_chunk *C = &G->chunk[b - 1];
+            *st_word(G, w, p, ST_GE3) |= UINT64_C(1) << (p & 63);
             if (C->n < GD_CH) {
                 C->src[C->n++] = (uint16_t)src;
             } else {
@@ -940,7 +1034,7 @@ static totex_status arrive(gd *G, totex_error *err)
             }
         } else {
             *bk = GD_INLINE | src;
-            G->nonempty[(size_t)w * G->W + (p >> 6)] |= UINT64_C(1) << (p & 63);
+            *st_word(G, w, p, ST_NONEMPTY) |= UINT64_C(1) << (p & 63);
             /* the slots that can serve it may now start earlier */
             uint32_t *cur = G->cursor + (size_t)w * S;
             const uint16_t *kd = G->keydig + (size_t)key * k, *rc = G->coords + (size_t)G->rep[w] * k;
@@ -988,15 +1082,10 @@ static void step_symmetric(gd *G, uint32_t per)
     w1 = next_active(G, w);
     if (w1 < G->U)
         hn[1] = build_heap(G, w1, h[1]);
-    for (uint32_t i = 0; i < hn[0]; i++)
-        prefetch_bucket(G, w, HPOS(h[0][i]));
     while (w < G->U) {
         w2 = w1 < G->U ? next_active(G, w1) : G->U;
         if (w2 < G->U)
             hn[2] = build_heap(G, w2, h[2]);
-        if (w1 < G->U)
-            for (uint32_t i = 0; i < hn[1]; i++)
-                prefetch_bucket(G, w1, HPOS(h[1][i]));
         for (uint32_t got = 0; got < per && heap_valid_top(G, w, h[0], &hn[0]); got++) {
             uint32_t p = HPOS(h[0][0]), at = pick_slot(G, w, h[0], hn[0], p);
             take(G, w, p, HSLOT(h[0][at]));
@@ -1026,10 +1115,10 @@ static inline void q_push(gd *G, uint32_t l, uint32_t w)
 /* First non-empty position of unit w (its furthest message). */
 static inline uint32_t first_pos(const gd *G, uint32_t w)
 {
-    const uint64_t *N = G->nonempty + (size_t)w * G->W;
+    const uint64_t *N = G->state + 3 * (size_t)w * G->W;
     for (uint32_t x = 0; x < G->W; x++)
-        if (N[x])
-            return x * 64 + (uint32_t)__builtin_ctzll(N[x]);
+        if (N[3 * x])
+            return x * 64 + (uint32_t)__builtin_ctzll(N[3 * x]);
     return GD_NONE;
 }
 
@@ -1142,6 +1231,7 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
                             totex_network_spec(net), (unsigned long long)G.remaining, (unsigned long long)steps);
             break;
         }
+        pop_picks(&G);
         if (sink.step) {
             size_t c = emit(&G);
             if ((st = sink.step(sink.ctx, G.hops, c, err)) != TOTEX_OK)
@@ -1232,4 +1322,5 @@ const totex_algorithm totex_algorithm_greedy = {
     .applies = greedy_applies,
     .predict = greedy_predict,
     .plan = greedy_plan,
+    .costly_predict = 1,
 };

@@ -155,9 +155,20 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         free(ok);
         return totex_fail(err, TOTEX_ENOMEM, "out of memory");
     }
+    /* the best lower bound: once a cheap prediction meets it, costly predictions cannot win on steps */
+    totex_bound bnd[TOTEX_MAX_BOUNDS];
+    size_t nb = 0, ib = 0;
+    uint64_t lower = 0;
+    if (totex_bounds_compute(net, ports, bnd, &nb, &ib, NULL) == TOTEX_OK && nb)
+        lower = bnd[ib].value;
+    for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
         totex_error e2;
+        if (a->costly_predict != pass)
+            continue; /* cheap predictions first, costly ones in the second pass */
+        if (pass && objective == TOTEX_OBJECTIVE_STEPS && fewest == lower)
+            continue;
         if (a->applies(net, ports, &e2) != TOTEX_OK || a->predict(net, ports, &pred[i], &e2) != TOTEX_OK) {
             if (!why.msg[0])
                 why = e2;
