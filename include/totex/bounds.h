@@ -7,10 +7,10 @@
  *
  * | kind                     | model          | source                                   |
  * |--------------------------|----------------|------------------------------------------|
- * | TOTEX_BOUND_AVERAGE_STATUS | single-port  | 000 Section 3, eq. (3); 004 eq. (1): ceil(S_G / n) |
- * | TOTEX_BOUND_CUT          | both           | 000 Section 3, eq. (4): max |V1||V2| / C(V1,V2), lifted from a factor as in the proof of 000 Theorem 5; 003 eqs. (1), (2) |
- * | TOTEX_BOUND_RECEIVE      | both           | a node receives n-1 messages: n-1 (single-port), ceil((n-1)/d_min) (multiport) |
- * | TOTEX_BOUND_RELAY        | single-port    | a node sends its n-1 messages plus every message it separates (cut vertex) |
+ * | TOTEX_BOUND_AVERAGE_STATUS | single-port, k-port | 000 Section 3, eq. (3); 004 eq. (1): ceil(S_G / n); k-port: ceil(S_G / sum_v min(k, deg v)) = ceil(sigma/k) on regular networks (001 Section 7) |
+ * | TOTEX_BOUND_CUT          | all models     | 000 Section 3, eq. (4): max |V1||V2| / C(V1,V2), lifted from a factor as in the proof of 000 Theorem 5; 003 eqs. (1), (2) |
+ * | TOTEX_BOUND_RECEIVE      | all models     | a node receives n-1 messages: n-1 (single-port), ceil((n-1)/min(k, d_min)) (k-port), ceil((n-1)/d_min) (multiport) |
+ * | TOTEX_BOUND_RELAY        | single-port, k-port | a node sends its n-1 messages plus every message it separates (cut vertex), at most min(k, deg) per step |
  */
 #ifndef TOTEX_BOUNDS_H
 #define TOTEX_BOUNDS_H

@@ -13,6 +13,8 @@
  * - the message moves at most once per step (TOTEX_VIOL_DUPLICATE);
  * - single-port: a node sends at most one and receives at most one message
  *   per step (TOTEX_VIOL_PORT_SEND / TOTEX_VIOL_PORT_RECV);
+ * - k-port (k >= 2): at most k sends and k receives per node per step and at
+ *   most one message per directed link (TOTEX_VIOL_PORT_SEND / _RECV / LINK_BUSY);
  * - multiport: a directed link carries at most one message per step
  *   (TOTEX_VIOL_LINK_BUSY);
  * - at the end, every message is at its destination (TOTEX_VIOL_NOT_DELIVERED).
