@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combining_cmd.h"
 #include "totex.h"
 
 static const char *prog = "totex";
@@ -27,11 +28,15 @@ static void usage_main(FILE *fp)
             "  plan SPEC [options]      plan a schedule, replay it in the simulator, report\n"
             "  compare SPEC [options]   every algorithm under every port model, side by side\n"
             "  algorithms               list the algorithms\n"
+            "  verify FILE [options]    replay a combining schedule file (see verify --help)\n"
             "  help [command]           this text, or a command's options\n"
             "\n"
             "SPEC: factors joined by '*': path:M ring:M complete:M k2 file:PATH,\n"
             "      shorthands torus:AxB.. mesh:AxB.. hypercube:D ghc:AxB.., or a preset.\n"
-            "      Example: totex plan 'ring:7*path:5*complete:4' --ports single\n");
+            "      Example: totex plan 'ring:7*path:5*complete:4' --ports single\n"
+            "\n"
+            "plan and compare take --model combining for the message-combining model of\n"
+            "002 (see totex plan --model combining --help).\n");
 }
 
 static void usage_bounds(FILE *fp)
@@ -61,7 +66,8 @@ static void usage_plan(FILE *fp)
                 "bounds with witness, ratio, optimality, average delay, peak queue,\n"
                 "utilisation and wall time. Default --ports single; k:N is k-port (at most N\n"
                 "links per node per step, 1 <= N <= 4096, 001 Section 7). --max-messages\n"
-                "limits the simulator (default 2^31 messages, 4 bytes each).\n");
+                "limits the simulator (default 2^31 messages, 4 bytes each).\n"
+                "--model combining: the message-combining model (totex plan --model combining --help).\n");
 }
 
 static int fail(int code, const char *msg)
@@ -142,7 +148,8 @@ static void usage_compare(FILE *fp)
                 "Plans and verifies every algorithm under every port model (single-port, 2-port\n"
                 "and multiport, or only the one given with --ports) and prints them side by side:\n"
                 "steps, best lower bound, ratio, average delay, peak queue, wall time, and how\n"
-                "the schedule was verified; algorithms that do not apply say why.\n");
+                "the schedule was verified; algorithms that do not apply say why.\n"
+                "--model combining: the message-combining model (totex compare --model combining --help).\n");
 }
 
 static int cmd_compare(int argc, char **argv)
@@ -321,6 +328,8 @@ int main(int argc, char **argv)
             usage_bounds(stdout);
         else if (argc > 2 && !strcmp(argv[2], "compare"))
             usage_compare(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "verify"))
+            totex_cmd_comb_usage_verify(stdout);
         else
             usage_main(stdout);
         return 0;
@@ -332,10 +341,14 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "bounds"))
         return cmd_bounds(argc - 2, argv + 2);
     if (!strcmp(cmd, "plan"))
-        return cmd_plan(argc - 2, argv + 2);
+        return totex_cmd_wants_combining(argc - 2, argv + 2) ? totex_cmd_comb_plan(argc - 2, argv + 2)
+                                                             : cmd_plan(argc - 2, argv + 2);
     if (!strcmp(cmd, "compare"))
-        return cmd_compare(argc - 2, argv + 2);
+        return totex_cmd_wants_combining(argc - 2, argv + 2) ? totex_cmd_comb_compare(argc - 2, argv + 2)
+                                                             : cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(cmd, "verify"))
+        return totex_cmd_comb_verify(argc - 2, argv + 2);
     char msg[300];
-    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, algorithms or help", cmd);
+    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, verify, algorithms or help", cmd);
     return fail(2, msg);
 }

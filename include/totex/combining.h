@@ -239,6 +239,135 @@ const totex_comb_algorithm *totex_comb_algorithm_get(size_t i);
 /** By name; NULL with @p err listing the names when unknown. */
 const totex_comb_algorithm *totex_comb_algorithm_find(const char *name, totex_error *err);
 
+/* ---- selection: rank every registered algorithm by predicted time ------- */
+
+/**
+ * One row of totex_comb_rank(): an algorithm of the registry, built for a
+ * network and cost model and replayed through totex_comb_simulate().
+ */
+typedef struct totex_comb_choice {
+    const totex_comb_algorithm *algorithm; /**< the registry entry (static; never NULL in a filled row) */
+    /** TOTEX_OK (built and verified: @c report is valid), TOTEX_ENOTAPPLICABLE (the
+        algorithm does not apply; @c reason says why), TOTEX_EVIOLATION (the simulator
+        rejected its schedule: a bug of the algorithm; @c reason is the simulator's
+        message), TOTEX_ENOMEM or TOTEX_EINVAL (@c reason says why). */
+    totex_status status;
+    char reason[512];         /**< empty when status == TOTEX_OK */
+    totex_comb_report report; /**< valid when status == TOTEX_OK; report.predicted_time in seconds */
+} totex_comb_choice;
+
+/**
+ * Build every registered combining algorithm on @p net under @p cost, replay
+ * each schedule through totex_comb_simulate() under the same @p cost, and fill
+ * @p rows ranked: first the verified ones by increasing predicted_time (ties:
+ * fewer start-ups, then registry order), then the others in registry order
+ * with the reason (not applicable, violation, out of memory).
+ *
+ * @param rows  caller-owned array of at least @p cap rows; give
+ *              cap >= totex_comb_algorithm_count() to rank every algorithm
+ *              (extra algorithms are dropped)
+ * @return number of rows filled (min(cap, totex_comb_algorithm_count())).
+ *         Never fails as a whole: failures are per row.
+ * Source: the cost model of 002 Section 2 (see ::totex_comb_cost).
+ */
+size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, totex_comb_choice *rows, size_t cap);
+
+/** Number of block sizes of totex_comb_sweep(): 8 B, 16 B, ..., 1 MiB (powers of two). */
+#define TOTEX_COMB_SWEEP_SIZES 18
+/** Block size m, in bytes, of sweep row @p i (0 <= i < TOTEX_COMB_SWEEP_SIZES): 8 * 2^i. */
+#define TOTEX_COMB_SWEEP_BLOCK(i) (8.0 * (double)(UINT64_C(1) << (i)))
+
+/**
+ * Predicted time of every registered algorithm at every block size of the
+ * sweep: for each size TOTEX_COMB_SWEEP_BLOCK(i) (overriding cost->m), each
+ * algorithm is rebuilt and simulated as in totex_comb_rank() (an algorithm may
+ * choose its schedule by m).
+ *
+ * @param times   caller-owned, TOTEX_COMB_SWEEP_SIZES * totex_comb_algorithm_count()
+ *                doubles, row-major by size: times[i * count + a] is the predicted
+ *                time in seconds of algorithm a (registry index) at size i, or NAN
+ *                when it does not apply there
+ * @param winners caller-owned, TOTEX_COMB_SWEEP_SIZES entries: registry index of the
+ *                fastest algorithm at each size (ties: the earlier in the registry),
+ *                or SIZE_MAX when none applies
+ * @return TOTEX_OK; TOTEX_EVIOLATION (a schedule failed the simulator: @p err is its
+ *         message prefixed with the algorithm and block size) or TOTEX_ENOMEM, in which
+ *         case @p times and @p winners are partly filled.
+ * The crossovers are the sizes i >= 1 with winners[i] != winners[i - 1].
+ */
+totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *cost, double *times, size_t *winners,
+                              totex_error *err);
+
+/* ---- export and import of schedules (docs/schedule-format.md) ------------ */
+
+/** Value of the "format" key of an exported schedule. */
+#define TOTEX_COMB_FORMAT_NAME "totex-combining-schedule"
+/** Value of the "version" key written; the only version read. */
+#define TOTEX_COMB_FORMAT_VERSION 1
+/** Largest schedule file totex_comb_import_file() reads, in bytes (256 MiB). */
+#define TOTEX_COMB_FILE_MAX (UINT64_C(256) << 20)
+/** Most steps an imported schedule may declare (refused before allocating). */
+#define TOTEX_COMB_IMPORT_MAX_STEPS (UINT64_C(1) << 24)
+
+/**
+ * Serialise @p s as JSON in the format of docs/schedule-format.md: format name
+ * and version, the network spec (totex_network_spec(@p net)) and node count,
+ * the algorithm name, the cost model @p cost, and steps: [{rearranged,
+ * transfers: [{from, to, blocks: [[src, dst], ...]}]}]. Node ids are the
+ * network's node ids (0 .. n-1).
+ *
+ * @param algorithm name recorded in the file (NULL: "unknown")
+ * @return a NUL-terminated string the caller frees with free(), or NULL with
+ *         TOTEX_ENOMEM in @p err.
+ */
+char *totex_comb_export_json(const totex_network *net, const totex_comb_schedule *s, const totex_comb_cost *cost,
+                             const char *algorithm, totex_error *err);
+
+/**
+ * totex_comb_export_json() written to the file @p path (created or truncated).
+ * @return TOTEX_OK, TOTEX_EIO naming the path and the system error, TOTEX_ENOMEM.
+ */
+totex_status totex_comb_export_file(const char *path, const totex_network *net, const totex_comb_schedule *s,
+                                    const totex_comb_cost *cost, const char *algorithm, totex_error *err);
+
+/** A schedule read back by totex_comb_import_json(); free with totex_comb_imported_free(). */
+typedef struct totex_comb_imported {
+    totex_network *net;             /**< rebuilt from the file's "network" spec; owned */
+    totex_comb_schedule *schedule;  /**< owned */
+    totex_comb_cost cost;           /**< the file's "model" */
+    char algorithm[64];             /**< the file's "algorithm" (truncated, control characters as '?') */
+} totex_comb_imported;
+
+/**
+ * Parse @p len bytes of @p text (need not be NUL-terminated) as a schedule
+ * file (docs/schedule-format.md), rebuild its network with
+ * totex_network_parse() and its schedule. Checks structure only: node ids and
+ * block ids must be in 0 .. n-1 (n from the spec, which must match "nodes"),
+ * counts within limits; whether the schedule is valid is totex_comb_simulate()'s
+ * business. Refuses, before allocating the schedule, more than
+ * TOTEX_COMB_IMPORT_MAX_STEPS steps, more than n(n-1) transfers in a step or
+ * blocks in a transfer, and networks with n^2 > TOTEX_COMB_MAX_BLOCKS.
+ *
+ * @param out filled on success (caller frees with totex_comb_imported_free());
+ *            zeroed on failure
+ * @return TOTEX_OK; TOTEX_EIO for truncated or malformed JSON (with the byte
+ *         offset); TOTEX_EINVAL naming the JSON path of a wrong type, missing
+ *         key, bad value or out-of-range id (e.g. "steps[2].transfers[0].to");
+ *         the network parser's status for a bad spec; TOTEX_ENOMEM.
+ */
+totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imported *out, totex_error *err);
+
+/**
+ * Read the file @p path (a regular file of at most TOTEX_COMB_FILE_MAX bytes)
+ * and totex_comb_import_json() it. Errors name the path.
+ * @return as totex_comb_import_json(), and TOTEX_EIO for an unreadable,
+ *         non-regular or too large file.
+ */
+totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, totex_error *err);
+
+/** Free what totex_comb_import_json() allocated (NULL or a zeroed struct accepted); zeroes @p im. */
+void totex_comb_imported_free(totex_comb_imported *im);
+
 #ifdef __cplusplus
 }
 #endif
