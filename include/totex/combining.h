@@ -189,25 +189,34 @@ totex_status totex_comb_simulate(const totex_network *net, const totex_comb_sche
 
 /**
  * Build the (n+1)-phase message-combining complete exchange of 002 on an
- * a_1 x ... x a_n mesh (every factor a path, or k2, with an even number of
- * nodes; n >= 2; the sides may come in any order). Wormhole, one-port.
+ * a_1 x ... x a_n mesh (every factor a path, or k2; every side >= 2; n >= 2;
+ * the sides may come in any order). Wormhole, one-port.
  *
- * Nodes form 2^n groups by the parities of their coordinates. In each of
- * phases 1..n every node sends, a_max/2 - 1 steps long, to the next node of
- * its group along one dimension (coordinate + 2, wrapping from the last to
- * the first: a logical ring, 002 Section 3.2), forwarding the blocks that
- * still have to travel along that dimension; each group uses each dimension
- * in exactly one phase. Phase n+1 has n steps: in step j, nodes exchange with
- * their partner across dimension j of their 2 x ... x 2 submesh.
- * Before phases 2..n+1 every node rearranges its a_1...a_n blocks (002
- * Section 3.4(c) and Section 4; declared even when phases are empty).
+ * Even sides (002): nodes form 2^n groups by the parities of their
+ * coordinates. In each of phases 1..n every node sends, a_max/2 - 1 steps
+ * long, to the next node of its group along one dimension (coordinate + 2,
+ * wrapping from the last to the first: a logical ring, 002 Section 3.2),
+ * forwarding the blocks that still have to travel along that dimension; each
+ * group uses each dimension in exactly one phase. Phase n+1 has n steps: in
+ * step j, nodes exchange with their partner across dimension j of their
+ * 2 x ... x 2 submesh. Before phases 2..n+1 every node rearranges its
+ * a_1...a_n blocks (002 Section 3.4(c) and Section 4; declared even when
+ * phases are empty). Expected (002 Table 1, a_1 >= ... >= a_n): (n/2) a_1
+ * start-ups, (n/4) a_1^2 a_2...a_n blocks, n a_1...a_n rearranged blocks; for
+ * R x C, R <= C: C, R C^2 / 2 and 2 R C.
  *
- * Expected (002 Table 1, a_1 >= ... >= a_n): (n/2) a_1 start-ups,
- * (n/4) a_1^2 a_2...a_n blocks, n a_1...a_n rearranged blocks; for R x C,
- * R <= C: C, R C^2 / 2 and 2 R C.
+ * Odd sides (beyond 002; q = number of odd sides, e_i = even part of a_i):
+ * the extra line a_i - 1 of each odd side is merged into line a_i - 2 by q
+ * one-hop steps before, the even algorithm runs on the e_1 x ... x e_n
+ * submesh towards the clamped destinations, and q one-hop steps after
+ * deliver the extra lines. Start-ups n (e_max/2 - 1) + n + 2q, rearranged
+ * n 2^q a_1...a_n, blocks as the formula in the header of
+ * src/combining/ssy.c; this costs more than the next larger even mesh (e.g.
+ * 5x5: 8 start-ups, 294 blocks vs 6 and 108 on 6x6).
  *
  * @return TOTEX_OK with *out (caller frees), TOTEX_ENOTAPPLICABLE naming the
- *         odd side or non-mesh factor, TOTEX_ENOMEM.
+ *         non-mesh factor, a side < 2 or a mesh of fewer than 2 dimensions,
+ *         TOTEX_ENOMEM.
  */
 totex_status totex_ssy_build(const totex_network *net, totex_comb_schedule **out, totex_error *err);
 

@@ -17,7 +17,7 @@ static const totex_comb_algorithm ssy = {
     .name = "ssy",
     .title = "Suh-Shin-Yalamanchili (n+1)-phase message-combining complete exchange on meshes",
     .source = "002 Sections 3-4, Table 1",
-    .cost = "(n/2) a_1 t_s + (n/4) a_1^2 a_2..a_n m t_c + n a_1..a_n m rho",
+    .cost = "even sides (002 Table 1): (n/2) a_1 t_s + (n/4) a_1^2 a_2..a_n m t_c + n a_1..a_n m rho; odd sides: see ssy.c",
     .build = ssy_build,
 };
 

@@ -41,6 +41,61 @@
  * n a_1...a_n m rho). Declared on the first step after each phase boundary
  * (for sides of 2 the first phases are empty and the declarations accumulate
  * on the first step of phase n+1; the count of 002 is kept).
+ *
+ * ODD SIDES (beyond 002, which needs every side even; Table 1). Let q be the
+ * number of odd sides, e_i = a_i - (a_i mod 2) the even part of side i, o_i =
+ * a_i mod 2, N = a_1...a_n, and E the even e_1 x ... x e_n submesh of the
+ * nodes with coordinate i < e_i. The extra line at coordinate a_i - 1 of an
+ * odd side is merged into its neighbour line a_i - 2 (= e_i - 1):
+ *   pre-phase: q steps, one per odd dimension D in increasing order: every
+ *     node with coordinate D = a_D - 1 sends everything it holds (and is not
+ *     for itself) one hop to coordinate a_D - 2. Afterwards only nodes of E
+ *     hold undelivered blocks; node h of E stands for the 2^(number of i with
+ *     o_i = 1 and h_i = e_i - 1) real nodes it absorbed.
+ *   phases 1..n+1: the even algorithm above on E, every block (s, d) routed
+ *     to the clamped destination c(d) (c(d)_i = min(d_i, e_i - 1)), group =
+ *     parity of the holder; phases 1..n have e_max/2 - 1 steps each.
+ *   post-phase: q steps, one per odd dimension D in decreasing order: every
+ *     node with coordinate D = a_D - 2 sends the blocks for coordinate
+ *     D = a_D - 1 one hop forward.
+ * All pre/post transfers are one hop along D on distinct lines: contention-
+ * free and one-port. Costs (the simulator measures exactly these; tests/
+ * test_ssy.c recomputes them from these formulas):
+ *   start-ups  = n (e_max/2 - 1) + n + 2q
+ *   rearranged = n 2^q N   (before phases 2..n+1 a node of E rearranges the
+ *                blocks of the <= 2^q real nodes it stands for; the pre/post
+ *                steps forward whole buffers and declare none)
+ *   blocks     = 2 sum_{t=0}^{q-1} (2^t (N-1) - t 2^(t-1))          [pre+post]
+ *              + sum_{k=0}^{n-1} sum_{i=1}^{e_max/2-1} max_p prod_j F_j(p,k,i)
+ *              + sum_{j=0}^{n-1} prod_{dims x} G_x(j)
+ *   where (largest transfer of each step; with all o_i = 0 this is Table 1):
+ *   pre step t (t-th odd dimension): the node absorbing 2^t real nodes sends
+ *     their 2^t (N-1) blocks less the t 2^(t-1) already delivered on the way
+ *     (post step with t smaller odd dimensions left: the same by symmetry);
+ *   core phase k, step i, group p in {0,1}^n: D = n-1-((k+|p|) mod n), P =
+ *     the dimensions the group used in phases 0..k-1; F_j = (e_j/2 + o_j p_j)
+ *     (2 + o_j) for j in P; (1 + o_j p_j) a_j for j not in P, j != D; and for
+ *     j = D: 0 if i > e_D/2 - 1, else 2(e_D - 2i) if o_D p_D, e_D - 2i + 1 if
+ *     o_D and not p_D, a_D - 2i if a_D is even;
+ *   phase n+1 step j (across dimension D = n-1-j; dimensions x > D already
+ *     exchanged): G_x = a_x (1 + o_x) for x > D; max(e_D/2 + o_D,
+ *     (e_D/2)(1 + o_D)) for x = D; (e_x/2 + o_x)(2 + o_x) for x < D.
+ * Overhead vs the next even mesh (every odd a_i -> a_i + 1; measured and
+ * printed by tests/test_ssy.c, start-ups / blocks / rearranged):
+ *   3x3     6 /   70 /   72   vs 4x4      4 /  32 /   32  (blocks x2.19)
+ *   5x5     8 /  294 /  200   vs 6x6      6 / 108 /   72  (x2.72)
+ *   7x7    10 /  754 /  392   vs 8x8      8 / 256 /  128  (x2.95)
+ *   5x8    10 /  374 /  160   vs 6x8      8 / 192 /   96  (x1.95)
+ *   9x2    10 /  161 /   72   vs 10x2    10 / 100 /   40  (x1.61)
+ *   3x3x3   9 /  570 /  648   vs 4x4x4    6 / 192 /  192  (x2.97)
+ *   5x4x3  10 /  952 /  720   vs 6x4x4    9 / 432 /  288  (x2.20)
+ *   3^4    12 / 4094 / 5184   vs 4^4      8 /1024 / 1024  (x4.00)
+ * i.e. start-ups: 2q - n (largest side odd) or 2q (largest side even) more than the
+ * next even mesh; blocks and rearranged: up to ~2^q times the next even mesh,
+ * because the merged corner nodes of E carry the traffic of 2^q real nodes
+ * and the largest transfer of a step sets its cost. So an odd mesh is
+ * handled, but it costs MORE than the next larger even mesh; the merge is
+ * the simple correct scheme, not an optimal one.
  */
 #include "totex/combining.h"
 
@@ -56,7 +111,7 @@
 typedef struct ssy {
     const totex_network *net;
     uint32_t n, k;
-    uint32_t a[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
+    uint32_t a[TOTEX_MAX_DIMS], e[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
     uint32_t *loc;    /* n * n: holder of block (s, d) */
     uint32_t *dest;   /* n: destination node of the node's transfer in this step, UINT32_MAX if none */
     size_t *count;    /* n + 1: bucket offsets */
@@ -138,15 +193,39 @@ static totex_status one_step(ssy *y, totex_comb_schedule *out, next_fn next, uin
     return TOTEX_OK;
 }
 
+/* coordinate i of the clamped destination c(d): the node of E that stands for d */
+static uint32_t ccoord(const ssy *y, uint32_t d, uint32_t i)
+{
+    uint32_t x = coord(y, d, i);
+    return x < y->e[i] ? x : y->e[i] - 1;
+}
+
+/* pre-phase along odd dimension D: the extra line a_D - 1 hands everything to a_D - 2 */
+static uint32_t pre_next(const ssy *y, uint32_t h, uint32_t s, uint32_t d, uint32_t D)
+{
+    (void)s;
+    (void)d;
+    return coord(y, h, D) == y->a[D] - 1 ? h - y->stride[D] : UINT32_MAX;
+}
+
+/* post-phase along odd dimension D: a_D - 2 hands the blocks for the extra line a_D - 1 back */
+static uint32_t post_next(const ssy *y, uint32_t h, uint32_t s, uint32_t d, uint32_t D)
+{
+    (void)s;
+    return coord(y, h, D) == y->a[D] - 2 && coord(y, d, D) == y->a[D] - 1 ? h + y->stride[D] : UINT32_MAX;
+}
+
 /* phases 1..n: forward along the ring of the holder's group in its phase dimension */
 static uint32_t ring_next(const ssy *y, uint32_t h, uint32_t s, uint32_t d, uint32_t phase)
 {
     uint32_t D = phase_dim(y, h, phase);
-    uint32_t target = (coord(y, d, D) & ~1u) | (coord(y, s, D) & 1u);
+    /* the holder stays in the block's group during phases 1..n (= the source's group on an even mesh) */
+    uint32_t target = (ccoord(y, d, D) & ~1u) | (coord(y, h, D) & 1u);
     uint32_t x = coord(y, h, D), nx;
+    (void)s;
     if (x == target)
         return UINT32_MAX;
-    nx = (x + 2) % y->a[D];
+    nx = (x + 2) % y->e[D];
     return h - x * y->stride[D] + nx * y->stride[D];
 }
 
@@ -154,7 +233,8 @@ static uint32_t ring_next(const ssy *y, uint32_t h, uint32_t s, uint32_t d, uint
 static uint32_t pair_next(const ssy *y, uint32_t h, uint32_t s, uint32_t d, uint32_t D)
 {
     uint32_t x = coord(y, h, D);
-    if (coord(y, d, D) == x)
+    (void)s;
+    if (ccoord(y, d, D) == x)
         return UINT32_MAX;
     return h - x * y->stride[D] + (x ^ 1u) * y->stride[D];
 }
@@ -164,7 +244,7 @@ totex_status totex_ssy_build(const totex_network *net, totex_comb_schedule **out
     ssy y;
     totex_comb_schedule *s = NULL;
     totex_status st = TOTEX_OK;
-    uint32_t amax = 0;
+    uint32_t amax = 0, emax = 0, q = 0;
     uint64_t estimate, nn;
 
     *out = NULL;
@@ -185,15 +265,19 @@ totex_status totex_ssy_build(const totex_network *net, totex_comb_schedule **out
             return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                               "ssy (002) applies to meshes (products of paths): dimension %u of %s is %s", i + 1,
                               totex_network_spec(net), totex_factor_name(f));
-        if (y.a[i] % 2)
+        if (y.a[i] < 2)
             return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                              "ssy (002) needs even sides: dimension %u of %s has %u nodes (odd); the node groups and 2 x ... x 2 submeshes of 002 Sections 3-4 need every side even",
-                              i + 1, totex_network_spec(net), y.a[i]);
+                              "ssy needs every side >= 2: dimension %u of %s has %u node", i + 1,
+                              totex_network_spec(net), y.a[i]);
+        y.e[i] = y.a[i] & ~1u; /* odd sides: the extra line is merged into its neighbour (file header) */
+        q += y.a[i] & 1u;
         if (y.a[i] > amax)
             amax = y.a[i];
+        if (y.e[i] > emax)
+            emax = y.e[i];
     }
     nn = (uint64_t)y.n * y.n;
-    estimate = nn * y.k * amax / 4;
+    estimate = nn * y.k * amax / 4 + nn * 2 * q; /* + the pre/post steps' forwarding */
     if (nn > TOTEX_COMB_MAX_BLOCKS || estimate > SSY_MAX_STORED_BLOCKS)
         return totex_fail(err, TOTEX_ENOMEM,
                           "ssy on %s would store about %llu blocks (limit %llu): use a smaller mesh",
@@ -212,16 +296,22 @@ totex_status totex_ssy_build(const totex_network *net, totex_comb_schedule **out
         for (uint32_t b = 0; b < y.n; b++)
             y.loc[(size_t)a * y.n + b] = a;
 
+    for (uint32_t D = 0; D < y.k; D++) /* pre-phase: odd dimensions in increasing order */
+        if ((y.a[D] & 1u) && (st = one_step(&y, s, pre_next, D, err)) != TOTEX_OK)
+            goto done;
     for (uint32_t phase = 0; phase < y.k; phase++) {
-        if (phase > 0)
-            y.pending_rearrange += y.n; /* 002: every node rearranges its a_1...a_n blocks between phases */
-        for (uint32_t step = 1; step < amax / 2; step++)
+        if (phase > 0) /* 002: every node rearranges its a_1...a_n blocks between phases (2^q-fold when merged) */
+            y.pending_rearrange += (uint64_t)y.n << q;
+        for (uint32_t step = 1; step < emax / 2; step++)
             if ((st = one_step(&y, s, ring_next, phase, err)) != TOTEX_OK)
                 goto done;
     }
-    y.pending_rearrange += y.n;
+    y.pending_rearrange += (uint64_t)y.n << q;
     for (uint32_t j = 0; j < y.k; j++)
         if ((st = one_step(&y, s, pair_next, y.k - 1 - j, err)) != TOTEX_OK)
+            goto done;
+    for (uint32_t D = y.k; D-- > 0;) /* post-phase: odd dimensions in decreasing order */
+        if ((y.a[D] & 1u) && (st = one_step(&y, s, post_next, D, err)) != TOTEX_OK)
             goto done;
     *out = s;
     s = NULL;
