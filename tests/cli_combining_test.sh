@@ -10,76 +10,9 @@
 
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 PATH_TO_totex PATH_TO_tests/data" >&2
-    exit 2
-fi
-TOTEX=$1
-DATA=$2
-if [ ! -x "$TOTEX" ]; then
-    echo "cli_combining_test.sh: '$TOTEX' is not an executable" >&2
-    exit 2
-fi
-if [ ! -d "$DATA" ]; then
-    echo "cli_combining_test.sh: '$DATA' is not a directory" >&2
-    exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/totex-comb.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 2' INT TERM HUP
-
-LIMIT=${TOTEX_CLI_TIMEOUT:-120}
-if command -v timeout >/dev/null 2>&1; then
-    TIMEOUT="timeout $LIMIT"
-else
-    TIMEOUT=""
-fi
-
-PASS=0
-FAIL=0
-FAILED=""
-
-run() {
-    # shellcheck disable=SC2086
-    $TIMEOUT "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    RC=$?
-}
-
-show() {
-    cmd=""
-    for a in "$@"; do cmd="$cmd '$a'"; done
-    printf '       command:%s\n' "$cmd" | cut -c1-300
-    printf '       exit status: %s\n' "$RC"
-    if [ -s "$TMP/err" ]; then
-        echo "       stderr:"
-        sed -n '1,10s/^/         | /p' "$TMP/err" | cut -c1-300
-    fi
-    if [ -s "$TMP/out" ]; then
-        echo "       stdout (first lines):"
-        sed -n '1,5s/^/         | /p' "$TMP/out" | cut -c1-300
-    fi
-}
-
-pass() {
-    PASS=$((PASS + 1))
-    echo "ok   $1"
-}
-
-fail() {
-    name=$1
-    why=$2
-    shift 2
-    FAIL=$((FAIL + 1))
-    FAILED="$FAILED
-  $name: $why"
-    echo "FAIL $name: $why"
-    show "$@"
-}
-
-lines() {
-    grep -c '' "$1"
-}
+CLI_NAME=cli_combining_test.sh
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 
 # expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line
 # with "error:" and KEYWORD (case-insensitive, fixed string).

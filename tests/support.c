@@ -85,3 +85,33 @@ uint32_t *ts_bfs_all_pairs(const totex_network *net)
     free(queue);
     return dist;
 }
+
+const totex_comb_algorithm *ts_comb_algo(const char *name)
+{
+    totex_error err = {{0}};
+    const totex_comb_algorithm *a = totex_comb_algorithm_find(name, &err);
+    if (!a)
+        fail_msg("%s not registered: %s", name, err.msg);
+    return a;
+}
+
+totex_status ts_comb_run(const char *name, const char *spec, const totex_comb_cost *c, totex_comb_report *rep,
+                         totex_error *err)
+{
+    totex_network *net = ts_net(spec);
+    totex_comb_schedule *s = NULL;
+    totex_status st = ts_comb_algo(name)->build(net, c, &s, err);
+    if (st == TOTEX_OK) {
+        uint64_t n = totex_network_nodes(net);
+        totex_comb_fault f;
+        if (totex_comb_simulate(net, s, c, rep, &f, err) != TOTEX_OK)
+            fail_msg("%s on %s (%s, %s) rejected: %s", name, spec,
+                     c->switching == TOTEX_SWITCH_WORMHOLE ? "wormhole" : "store-and-forward",
+                     c->ports == TOTEX_COMB_ONE_PORT ? "one-port" : "all-port", err->msg);
+        assert_int_equal(rep->blocks_delivered, n * (n - 1));
+        assert_true(n < 2 || rep->transfers > 0);
+        totex_comb_schedule_free(s);
+    }
+    totex_network_free(net);
+    return st;
+}

@@ -33,4 +33,15 @@ totex_schedule *ts_record(const totex_network *net, totex_ports ports, const cha
  */
 uint32_t *ts_bfs_all_pairs(const totex_network *net);
 
+/** The combining-model algorithm called @p name, or fail the test. */
+const struct totex_comb_algorithm *ts_comb_algo(const char *name);
+
+/**
+ * Build combining algorithm @p name on @p spec under @p c; when it builds, the
+ * combining simulator must accept it and deliver all n(n-1) blocks (fills
+ * @p rep). Returns the build status (e.g. TOTEX_ENOTAPPLICABLE with @p err).
+ */
+totex_status ts_comb_run(const char *name, const char *spec, const struct totex_comb_cost *c,
+                         struct totex_comb_report *rep, totex_error *err);
+
 #endif

@@ -34,36 +34,6 @@ static totex_comb_cost mk_cost(totex_switching sw, totex_comb_ports ports)
     return c;
 }
 
-static const totex_comb_algorithm *algo(const char *name)
-{
-    totex_error err = {{0}};
-    const totex_comb_algorithm *a = totex_comb_algorithm_find(name, &err);
-    if (!a)
-        fail_msg("%s not registered: %s", name, err.msg);
-    return a;
-}
-
-/* build + simulate; returns the status of the build (simulation must pass when built) */
-static totex_status run(const char *name, const char *spec, const totex_comb_cost *c, totex_comb_report *rep,
-                        totex_error *err)
-{
-    totex_network *net = ts_net(spec);
-    totex_comb_schedule *s = NULL;
-    totex_status st = algo(name)->build(net, c, &s, err);
-    if (st == TOTEX_OK) {
-        uint64_t n = totex_network_nodes(net);
-        totex_comb_fault f;
-        if (totex_comb_simulate(net, s, c, rep, &f, err) != TOTEX_OK)
-            fail_msg("%s on %s (%s, %s) rejected: %s", name, spec,
-                     c->switching == TOTEX_SWITCH_WORMHOLE ? "wormhole" : "store-and-forward",
-                     c->ports == TOTEX_COMB_ONE_PORT ? "one-port" : "all-port", err->msg);
-        assert_int_equal(rep->blocks_delivered, n * (n - 1));
-        assert_int_equal(rep->transfers > 0, 1);
-        totex_comb_schedule_free(s);
-    }
-    totex_network_free(net);
-    return st;
-}
 
 static uint32_t ceil_log2(uint64_t n)
 {
@@ -92,7 +62,7 @@ static void test_registered(void **state)
 {
     (void)state;
     for (size_t a = 0; a < sizeof algos / sizeof *algos; a++) {
-        const totex_comb_algorithm *x = algo(algos[a]);
+        const totex_comb_algorithm *x = ts_comb_algo(algos[a]);
         assert_string_equal(x->name, algos[a]);
         assert_non_null(x->title);
         assert_non_null(x->source);
@@ -115,7 +85,7 @@ static void test_all_valid(void **state)
                     totex_comb_cost c = mk_cost(sws[w], pts[q]);
                     totex_comb_report rep;
                     totex_error err = {{0}};
-                    totex_status st = run(algos[a], specs[i], &c, &rep, &err);
+                    totex_status st = ts_comb_run(algos[a], specs[i], &c, &rep, &err);
                     totex_network *net = ts_net(specs[i]);
                     uint64_t f = formula_startups(algos[a], net);
                     totex_network_free(net);
@@ -152,20 +122,20 @@ static void test_formulas_complete(void **state)
             uint64_t n = totex_network_nodes(net), lg = ceil_log2(n), bsum = 0;
             totex_network_free(net);
 
-            assert_int_equal(run("direct", cs[i], &all, &rep, &err), TOTEX_OK);
+            assert_int_equal(ts_comb_run("direct", cs[i], &all, &rep, &err), TOTEX_OK);
             assert_int_equal(rep.startups, 1);
             assert_int_equal(rep.blocks_transmitted, 1);
             assert_int_equal(rep.rearranged_blocks, 0);
             if (!w)
                 assert_true(close_to(rep.predicted_time, all.t_s + all.m * all.t_c));
 
-            assert_int_equal(run("pairwise", cs[i], &one, &rep, &err), TOTEX_OK);
+            assert_int_equal(ts_comb_run("pairwise", cs[i], &one, &rep, &err), TOTEX_OK);
             assert_int_equal(rep.startups, n - 1);
             assert_int_equal(rep.blocks_transmitted, n - 1);
             if (!w)
                 assert_true(close_to(rep.predicted_time, (double)(n - 1) * (one.t_s + one.m * one.t_c)));
 
-            assert_int_equal(run("bruck", cs[i], &one, &rep, &err), TOTEX_OK);
+            assert_int_equal(ts_comb_run("bruck", cs[i], &one, &rep, &err), TOTEX_OK);
             assert_int_equal(rep.startups, lg);
             for (uint64_t k = 0; k < lg; k++)
                 for (uint64_t j = 1; j < n; j++)
@@ -179,7 +149,7 @@ static void test_formulas_complete(void **state)
                                                              2.0 * (double)n * one.m * one.rho));
 
             /* one dimension: dimwise is pairwise with shifts */
-            assert_int_equal(run("dimwise", cs[i], &one, &rep, &err), TOTEX_OK);
+            assert_int_equal(ts_comb_run("dimwise", cs[i], &one, &rep, &err), TOTEX_OK);
             assert_int_equal(rep.startups, n - 1);
             assert_int_equal(rep.blocks_transmitted, n - 1);
             assert_int_equal(rep.rearranged_blocks, 0);
@@ -203,7 +173,7 @@ static void test_dimwise_formula(void **state)
             bl += (md - 1) * (n / md);
         }
         totex_network_free(net);
-        assert_int_equal(run("dimwise", cs[i], &c, &rep, &err), TOTEX_OK);
+        assert_int_equal(ts_comb_run("dimwise", cs[i], &c, &rep, &err), TOTEX_OK);
         assert_int_equal(rep.startups, su);
         assert_int_equal(rep.blocks_transmitted, bl);
         assert_int_equal(rep.rearranged_blocks, (k - 1) * n);
@@ -223,13 +193,13 @@ static void test_contention_measured(void **state)
     totex_error err = {{0}};
     /* ring:8, direct: each of the 8 nodes sends 1+1 blocks at distance 1, 2, 3 each way and 1 at 4 (+):
        the + links carry 8 * (1+2+3+4) / 8 = 10 routes each: at least 10 sub-steps */
-    assert_int_equal(run("direct", "ring:8", &all, &rep, &err), TOTEX_OK);
+    assert_int_equal(ts_comb_run("direct", "ring:8", &all, &rep, &err), TOTEX_OK);
     assert_true(rep.startups >= 10);
     /* dimwise on ring:8: offsets 1 and 7 are contention-free, the others overlap */
-    assert_int_equal(run("dimwise", "ring:8", &one, &rep, &err), TOTEX_OK);
+    assert_int_equal(ts_comb_run("dimwise", "ring:8", &one, &rep, &err), TOTEX_OK);
     assert_true(rep.startups > 7);
     /* a path, offset 1: the steps of pairwise with partner r XOR 1 are one hop: contention-free */
-    assert_int_equal(run("pairwise", "path:2", &one, &rep, &err), TOTEX_OK);
+    assert_int_equal(ts_comb_run("pairwise", "path:2", &one, &rep, &err), TOTEX_OK);
     assert_int_equal(rep.startups, 1);
 }
 

@@ -34,34 +34,6 @@ static totex_comb_cost mk_cost(totex_switching sw, totex_comb_ports ports)
     return c;
 }
 
-static const totex_comb_algorithm *algo(const char *name)
-{
-    totex_error err = {{0}};
-    const totex_comb_algorithm *a = totex_comb_algorithm_find(name, &err);
-    if (!a)
-        fail_msg("%s not registered: %s", name, err.msg);
-    return a;
-}
-
-static totex_status run(const char *name, const char *spec, const totex_comb_cost *c, totex_comb_report *rep,
-                        totex_error *err)
-{
-    totex_network *net = ts_net(spec);
-    totex_comb_schedule *s = NULL;
-    totex_status st = algo(name)->build(net, c, &s, err);
-    if (st == TOTEX_OK) {
-        uint64_t n = totex_network_nodes(net);
-        totex_comb_fault f;
-        if (totex_comb_simulate(net, s, c, rep, &f, err) != TOTEX_OK)
-            fail_msg("%s on %s (%s, %s) rejected: %s", name, spec,
-                     c->switching == TOTEX_SWITCH_WORMHOLE ? "wormhole" : "store-and-forward",
-                     c->ports == TOTEX_COMB_ONE_PORT ? "one-port" : "all-port", err->msg);
-        assert_int_equal(rep->blocks_delivered, n * (n - 1));
-        totex_comb_schedule_free(s);
-    }
-    totex_network_free(net);
-    return st;
-}
 
 /* a2c's formulas (a2c.c header), per dimension */
 static void a2c_formula(const totex_network *net, int all, uint64_t *su, uint64_t *bl, uint64_t *re)
@@ -110,7 +82,7 @@ static void a2c_formula(const totex_network *net, int all, uint64_t *su, uint64_
 static void test_registered(void **state)
 {
     (void)state;
-    const totex_comb_algorithm *x = algo("a2c");
+    const totex_comb_algorithm *x = ts_comb_algo("a2c");
     assert_string_equal(x->name, "a2c");
     assert_non_null(x->title);
     assert_non_null(strstr(x->source, "000 Section 4"));
@@ -134,9 +106,9 @@ static void test_a2c(void **state)
                 uint64_t n = totex_network_nodes(net), dims = totex_network_dims(net), su, bl, re;
                 a2c_formula(net, pts[q] == TOTEX_COMB_ALL_PORT, &su, &bl, &re);
                 totex_network_free(net);
-                if (run("a2c", specs[i], &c, &rep, &err) != TOTEX_OK)
+                if (ts_comb_run("a2c", specs[i], &c, &rep, &err) != TOTEX_OK)
                     fail_msg("a2c on %s: %s", specs[i], err.msg);
-                if (run("pairwise", specs[i], &c, &prep, &err) != TOTEX_OK)
+                if (ts_comb_run("pairwise", specs[i], &c, &prep, &err) != TOTEX_OK)
                     fail_msg("pairwise on %s: %s", specs[i], err.msg);
                 printf("%-15s %-3s %-4s %9llu %9llu %9llu %9llu %10llu\n", specs[i],
                        sws[w] == TOTEX_SWITCH_WORMHOLE ? "wh" : "sf", pts[q] == TOTEX_COMB_ONE_PORT ? "1" : "all",
@@ -177,9 +149,9 @@ static void test_a3c(void **state)
             assert_true(homogeneous_pow2(net));
             a2c_formula(net, 1, &su, &bl, &re);
             totex_network_free(net);
-            if (run("a3c", a3specs[i], &c, &rep, &err) != TOTEX_OK)
+            if (ts_comb_run("a3c", a3specs[i], &c, &rep, &err) != TOTEX_OK)
                 fail_msg("a3c on %s: %s", a3specs[i], err.msg);
-            assert_int_equal(run("a2c", a3specs[i], &c, &r2, &err), TOTEX_OK);
+            assert_int_equal(ts_comb_run("a2c", a3specs[i], &c, &r2, &err), TOTEX_OK);
             printf("%-15s %-3s %9llu %9llu %10llu %10llu\n", a3specs[i], sws[w] == TOTEX_SWITCH_WORMHOLE ? "wh" : "sf",
                    (unsigned long long)rep.startups, (unsigned long long)su,
                    (unsigned long long)rep.blocks_transmitted, (unsigned long long)r2.blocks_transmitted);
@@ -187,7 +159,7 @@ static void test_a3c(void **state)
             assert_int_equal(rep.rearranged_blocks, re);
             assert_true(rep.blocks_transmitted <= r2.blocks_transmitted);
             assert_true(2 * rep.startups <= n - 1 || n < 16);
-            assert_int_equal(run("a3c", a3specs[i], &one, &rep, &err), TOTEX_ENOTAPPLICABLE);
+            assert_int_equal(ts_comb_run("a3c", a3specs[i], &one, &rep, &err), TOTEX_ENOTAPPLICABLE);
             assert_non_null(strstr(err.msg, "one-port"));
         }
     /* refused elsewhere, with the reason */
@@ -198,7 +170,7 @@ static void test_a3c(void **state)
         totex_network *net = ts_net(specs[i]);
         int applies = homogeneous_pow2(net);
         totex_network_free(net);
-        totex_status st = run("a3c", specs[i], &c, &rep, &err);
+        totex_status st = ts_comb_run("a3c", specs[i], &c, &rep, &err);
         if (applies)
             assert_int_equal(st, TOTEX_OK);
         else {
