@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combining/route.h"
 #include "common/error.h"
 
 const char *totex_comb_violation_name(totex_comb_violation v)
@@ -102,36 +103,11 @@ static totex_status fail_at(csim *c, totex_comb_violation kind, uint64_t step, u
                       totex_comb_violation_name(kind), node, cf, blk, detail);
 }
 
-/* next factor node from a toward b (a != b): dimension-ordered routing rules of combining.h */
-static uint32_t factor_next(const totex_factor *f, uint32_t a, uint32_t b)
-{
-    uint32_t m = totex_factor_nodes(f);
-    switch (totex_factor_get_kind(f)) {
-    case TOTEX_FACTOR_PATH: return a < b ? a + 1 : a - 1;
-    case TOTEX_FACTOR_RING: {
-        uint32_t d = (b + m - a) % m;
-        return d <= m / 2 ? (a + 1) % m : (a + m - 1) % m; /* short way, ties + */
-    }
-    case TOTEX_FACTOR_K2:
-    case TOTEX_FACTOR_COMPLETE: return b;
-    case TOTEX_FACTOR_GRAPH: {
-        uint32_t dab = totex_factor_distance(f, a, b), deg = totex_factor_degree(f, a);
-        for (uint32_t r = 0; r < deg; r++) {
-            uint32_t v = totex_factor_neighbor(f, a, r);
-            if (totex_factor_distance(f, v, b) + 1 == dab)
-                return v;
-        }
-        return b; /* unreachable in a connected factor; the adjacency check rejects it */
-    }
-    }
-    return b;
-}
 
 /* Fill c->route with the route of a transfer; returns its number of hops, or 0 on out of memory. */
 static size_t build_route(csim *c, uint32_t from, uint32_t to, totex_switching sw)
 {
     size_t len = 0;
-    uint32_t cur = from;
     uint64_t need = sw == TOTEX_SWITCH_STORE_FORWARD ? 2 : totex_network_distance(c->net, from, to) + 1;
     if (need > c->caproute) {
         uint32_t *r = realloc(c->route, (size_t)need * sizeof *r);
@@ -145,18 +121,7 @@ static size_t build_route(csim *c, uint32_t from, uint32_t to, totex_switching s
         c->route[len++] = to;
         return 1;
     }
-    for (uint32_t i = 0; i < c->k; i++) {
-        const totex_factor *f = totex_network_factor(c->net, i);
-        uint32_t stride = totex_network_stride(c->net, i);
-        uint32_t a = totex_network_coord(c->net, cur, i), b = totex_network_coord(c->net, to, i);
-        while (a != b && len < need) {
-            uint32_t nx = factor_next(f, a, b);
-            cur = cur - a * stride + nx * stride;
-            a = nx;
-            c->route[len++] = cur;
-        }
-    }
-    return len - 1;
+    return totex_comb_route(c->net, from, to, c->route, (size_t)need);
 }
 
 static int cmp_link(const void *pa, const void *pb)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combining/route.h"
 #include "common/error.h"
 
 /** Largest occupancy table of one logical step (sub-steps x resources bytes). */
@@ -93,49 +94,11 @@ void totex_pack_free(totex_pack *p)
 
 uint64_t totex_pack_last_substeps(const totex_pack *p) { return p->last_sub; }
 
-/* next factor node from a toward b (a != b): the simulator's routing rules (csim.c factor_next) */
-static uint32_t factor_next(const totex_factor *f, uint32_t a, uint32_t b)
-{
-    uint32_t m = totex_factor_nodes(f);
-    switch (totex_factor_get_kind(f)) {
-    case TOTEX_FACTOR_PATH: return a < b ? a + 1 : a - 1;
-    case TOTEX_FACTOR_RING: {
-        uint32_t d = (b + m - a) % m;
-        return d <= m / 2 ? (a + 1) % m : (a + m - 1) % m;
-    }
-    case TOTEX_FACTOR_K2:
-    case TOTEX_FACTOR_COMPLETE: return b;
-    case TOTEX_FACTOR_GRAPH: {
-        uint32_t dab = totex_factor_distance(f, a, b), deg = totex_factor_degree(f, a);
-        for (uint32_t r = 0; r < deg; r++) {
-            uint32_t v = totex_factor_neighbor(f, a, r);
-            if (totex_factor_distance(f, v, b) + 1 == dab)
-                return v;
-        }
-        return b;
-    }
-    }
-    return b;
-}
 
 /* p->route := nodes of the dimension-ordered route from -> to; returns hops */
 static size_t route(totex_pack *p, uint32_t from, uint32_t to)
 {
-    size_t len = 0;
-    uint32_t cur = from;
-    p->route[len++] = from;
-    for (uint32_t i = 0; i < p->k; i++) {
-        const totex_factor *f = totex_network_factor(p->net, i);
-        uint32_t stride = totex_network_stride(p->net, i);
-        uint32_t a = totex_network_coord(p->net, cur, i), b = totex_network_coord(p->net, to, i);
-        while (a != b && len < p->caproute) {
-            uint32_t nx = factor_next(f, a, b);
-            cur = cur - a * stride + nx * stride;
-            a = nx;
-            p->route[len++] = cur;
-        }
-    }
-    return len - 1;
+    return totex_comb_route(p->net, from, to, p->route, p->caproute);
 }
 
 /* resource of directed link u -> v (adjacent: differ in one dimension) */
