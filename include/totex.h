@@ -17,4 +17,6 @@
 #include "totex/sim.h"
 #include "totex/algorithm.h"
 #include "totex/report.h"
+#include "totex/picture.h"
+#include "totex/reproduce.h"
 #endif

@@ -286,6 +286,21 @@ if expect_ok "plan tpu-v4-cube --json" "$TOTEX" plan tpu-v4-cube --ports single 
 fi
 
 # ---------------------------------------------------------------------------
+# totex reproduce: the papers' claims (issue 6 item 2).
+
+expect_error "reproduce bad sweep" "sweep" "$TOTEX" reproduce --sweep huge
+expect_error "reproduce unknown option" "unknown option" "$TOTEX" reproduce --frobnicate
+expect_error "reproduce unwritable output" "cannot write" "$TOTEX" reproduce --output "$TMP/no/such/dir/r.md"
+if expect_ok "reproduce --sweep small" "$TOTEX" reproduce --sweep small --output "$TMP/reproduce.md"; then
+    if grep -q -F ' 0 disagree' "$TMP/reproduce.md" && grep -q -F '003 Section 3, Theorem 1' "$TMP/reproduce.md" \
+        && grep -q -F '002 Table 2' "$TMP/reproduce.md"; then
+        pass "reproduce report"
+    else
+        fail "reproduce report" "report lacks the summary or a claim" "$TOTEX" reproduce --output "$TMP/reproduce.md"
+    fi
+fi
+
+# ---------------------------------------------------------------------------
 
 TOTAL=$((PASS + FAIL))
 if [ "$FAIL" -ne 0 ]; then

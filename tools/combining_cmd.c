@@ -57,13 +57,14 @@ void totex_cmd_comb_usage_compare(FILE *fp)
     fprintf(fp,
             "usage: totex compare SPEC --model combining [--ts S] [--tc S] [--tl S] [--rho S]\n"
             "                      [--block BYTES] [--switching wormhole|store-and-forward]\n"
-            "                      [--port one|all] [--sweep] [--json]\n"
+            "                      [--port one|all] [--sweep [--picture FILE]] [--json]\n"
             "\n"
             "Ranks every registered combining algorithm by predicted time (002 Section 2\n"
             "cost model), each verified in the combining simulator; algorithms that do not\n"
             "apply say why. --sweep: predicted time of each algorithm at block sizes 8 B ..\n"
             "1 MiB (powers of two), the winner per size and the crossover sizes where the\n"
-            "winner changes (--block is then ignored).\n"
+            "winner changes (--block is then ignored). --picture FILE (.png or .svg) with\n"
+            "--sweep: predicted time vs block size, log-log, crossovers marked.\n"
             "\n%s",
             defaults_text);
 }
@@ -95,6 +96,7 @@ typedef struct copts {
     const char *algorithm;
     const char *schedule;
     totex_comb_cost cost;
+    const char *picture; /* --picture FILE.png|.svg with --sweep (issue 6 item 1) */
     int json, help, sweep, model;
 } copts;
 
@@ -149,6 +151,10 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             o->json = 1;
         } else if ((allow & ALLOW_SWEEP) && !strcmp(a, "--sweep")) {
             o->sweep = 1;
+        } else if ((allow & ALLOW_SWEEP) && opt_value(argc, argv, &i, "--picture", &v)) {
+            if (!v)
+                return cfail(2, "--picture needs a file name ending in .png or .svg");
+            o->picture = v;
         } else if ((allow & ALLOW_MODEL) && opt_value(argc, argv, &i, "--model", &v)) {
             if (!v || strcmp(v, "combining"))
                 return cfail(2, "--model needs 'combining' (the message-combining model of 002); omit --model for the unit-step model");
@@ -451,6 +457,8 @@ static int compare_sweep(const totex_network *net, const copts *o)
             printf("  none: %s at every size from 8 B to 1 MiB\n",
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
+    if (o->picture && totex_picture_sweep(o->picture, net, times, winners, 0, 0, &err) != TOTEX_OK)
+        rc = cfail(2, err.msg);
     free(times);
     return rc;
 }
@@ -471,6 +479,10 @@ int totex_cmd_comb_compare(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return cfail(2, err.msg);
+    if (o.picture && !o.sweep) {
+        totex_network_free(net);
+        return cfail(2, "--picture with --model combining draws the block-size sweep: add --sweep");
+    }
     if (o.sweep) {
         rc = compare_sweep(net, &o);
         totex_network_free(net);

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "combining_cmd.h"
+#include "reproduce_cmd.h"
 #include "totex.h"
 
 static const char *prog = "totex";
@@ -29,6 +31,7 @@ static void usage_main(FILE *fp)
             "  compare SPEC [options]   every algorithm under every port model, side by side\n"
             "  algorithms               list the algorithms\n"
             "  verify FILE [options]    replay a combining schedule file (see verify --help)\n"
+            "  reproduce [options]      run the papers' claims, write a Markdown report\n"
             "  help [command]           this text, or a command's options\n"
             "\n"
             "SPEC: factors joined by '*': path:M ring:M complete:M k2 file:PATH,\n"
@@ -57,7 +60,7 @@ static void usage_bounds(FILE *fp)
 static void usage_plan(FILE *fp)
 {
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
-                "                      [--objective steps|delay] [--max-messages N]\n"
+                "                      [--objective steps|delay] [--max-messages N] [--picture FILE]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
                 "picks the fewest steps, then the smallest average delay; --objective delay the\n"
@@ -67,6 +70,9 @@ static void usage_plan(FILE *fp)
                 "utilisation and wall time. Default --ports single; k:N is k-port (at most N\n"
                 "links per node per step, 1 <= N <= 4096, 001 Section 7). --max-messages\n"
                 "limits the simulator (default 2^31 messages, 4 bytes each).\n"
+                "--picture FILE (.png or .svg): space-time diagram of the schedule (one row per node\n"
+                "on 1-D networks, per directed link otherwise; <= 64 nodes), else link utilisation\n"
+                "per step; on 2-D networks also a link heat map in FILE-heatmap.png|.svg.\n"
                 "--model combining: the message-combining model (totex plan --model combining --help).\n");
 }
 
@@ -85,6 +91,7 @@ typedef struct options {
     int ports_given;
     totex_objective objective;
     uint64_t max_messages;
+    const char *picture; /* --picture FILE.png|.svg (issue 6 item 1) */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int allow_algo)
@@ -126,6 +133,10 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             o->max_messages = strtoull(v, &end, 10);
             if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE)
                 return fail(2, "--max-messages needs a positive whole number below 2^64 (messages the simulator may hold)");
+        } else if (allow_algo && (!strcmp(a, "--picture") || !strncmp(a, "--picture=", 10))) {
+            o->picture = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!o->picture)
+                return fail(2, "--picture needs a file name ending in .png or .svg");
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -143,12 +154,13 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
 
 static void usage_compare(FILE *fp)
 {
-    fprintf(fp, "usage: totex compare SPEC [--ports single|multi|k:N] [--json] [--max-messages N]\n"
+    fprintf(fp, "usage: totex compare SPEC [--ports single|multi|k:N] [--json] [--max-messages N] [--picture FILE]\n"
                 "\n"
                 "Plans and verifies every algorithm under every port model (single-port, 2-port\n"
                 "and multiport, or only the one given with --ports) and prints them side by side:\n"
                 "steps, best lower bound, ratio, average delay, peak queue, wall time, and how\n"
                 "the schedule was verified; algorithms that do not apply say why.\n"
+                "--picture FILE (.png or .svg): bar chart of the steps, lower bound drawn across.\n"
                 "--model combining: the message-combining model (totex compare --model combining --help).\n");
 }
 
@@ -196,6 +208,8 @@ static int cmd_compare(int argc, char **argv)
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
+    if (o.picture && totex_picture_compare(o.picture, net, o.spec, rows, count, 0, 0, &err) != TOTEX_OK)
+        rc = fail(2, err.msg);
     free(rows);
     totex_network_free(net);
     return rc;
@@ -307,6 +321,8 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text(stdout, &res);
         }
+        if (o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK)
+            rc = fail(2, err.msg);
     } else {
         rc = fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
@@ -321,6 +337,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    totex_progress_enable(isatty(2)); /* progress on long jobs, on a terminal only (issue 6 item 4) */
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         if (argc > 2 && !strcmp(argv[2], "plan"))
             usage_plan(stdout);
@@ -330,6 +347,8 @@ int main(int argc, char **argv)
             usage_compare(stdout);
         else if (argc > 2 && !strcmp(argv[2], "verify"))
             totex_cmd_comb_usage_verify(stdout);
+        else if (argc > 2 && !strcmp(argv[2], "reproduce"))
+            totex_cmd_reproduce_usage(stdout);
         else
             usage_main(stdout);
         return 0;
@@ -348,7 +367,9 @@ int main(int argc, char **argv)
                                                              : cmd_compare(argc - 2, argv + 2);
     if (!strcmp(cmd, "verify"))
         return totex_cmd_comb_verify(argc - 2, argv + 2);
+    if (!strcmp(cmd, "reproduce"))
+        return totex_cmd_reproduce(argc, argv);
     char msg[300];
-    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, verify, algorithms or help", cmd);
+    snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, verify, reproduce, algorithms or help", cmd);
     return fail(2, msg);
 }

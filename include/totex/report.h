@@ -111,6 +111,34 @@ totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const 
 /** The `totex bounds --json` object (keys network, spec, nodes, ..., bounds, lower_bound); caller frees. NULL with @p err on failure. */
 char *totex_report_bounds_json(const totex_network *net, const char *name, totex_ports ports, totex_error *err);
 
+/*
+ * Progress on long jobs (issue 6 item 4). A ::totex_progress wraps a sink,
+ * counts its steps and, once more than one second has passed, rewrites one
+ * line "LABEL: step DONE/TOTAL (P%), R steps/s, S s left" on its FILE at most
+ * four times a second; totex_progress_free() clears the line. It writes
+ * nothing unless forced or enabled: totex_progress_enable(1) (the CLI calls
+ * it when stderr is a terminal) or TOTEX_PROGRESS=1 in the environment
+ * (TOTEX_PROGRESS=0 forces it off). totex_plan_and_verify() uses it on stderr.
+ */
+typedef struct totex_progress totex_progress;
+/** Turn progress on stderr on or off for totex_plan_and_verify() (default off). */
+void totex_progress_enable(int on);
+/** 1 if progress is on (TOTEX_PROGRESS=1/0 overrides totex_progress_enable()). */
+int totex_progress_enabled(void);
+/**
+ * New progress meter writing to @p fp; @p total_steps 0 if unknown; @p clock
+ * returns seconds (NULL: CLOCK_MONOTONIC); @p force 1 writes even when
+ * progress is not enabled. NULL when out of memory (callers then go without).
+ */
+totex_progress *totex_progress_new(FILE *fp, const char *label, uint64_t total_steps, double (*clock)(void),
+                                   int force);
+/** A sink counting the steps into @p p and passing them to @p inner (@p inner itself when @p p writes nothing). */
+totex_sink totex_progress_sink(totex_progress *p, totex_sink inner);
+/** Count @p steps done (for jobs that are not a sink); may print a line. */
+void totex_progress_tick(totex_progress *p, uint64_t steps);
+/** Clear the progress line if one was printed, and free @p p (NULL accepted). */
+void totex_progress_free(totex_progress *p);
+
 #ifdef __cplusplus
 }
 #endif

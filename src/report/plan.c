@@ -25,7 +25,14 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
     totex_status st;
     if (!sim)
         return TOTEX_ENOMEM;
-    st = algo->plan(net, ports, totex_sim_sink(sim), err);
+    {
+        /* progress on stderr when enabled and the replay takes more than a second */
+        totex_progress *prog = totex_progress_enabled()
+                                   ? totex_progress_new(stderr, algo->name, out->predicted_steps, NULL, 0)
+                                   : NULL;
+        st = algo->plan(net, ports, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+        totex_progress_free(prog);
+    }
     if (st == TOTEX_OK)
         st = totex_sim_finish(sim, &out->sim, err);
     totex_sim_free(sim);
@@ -68,7 +75,11 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
             if (!sim) {
                 st = TOTEX_ENOMEM;
             } else {
-                st = totex_sym_expand(task, s, totex_sim_sink(sim), err);
+                totex_progress *prog = totex_progress_enabled()
+                                           ? totex_progress_new(stderr, algo->name, totex_sym_steps(s), NULL, 0)
+                                           : NULL;
+                st = totex_sym_expand(task, s, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+                totex_progress_free(prog);
                 if (st == TOTEX_OK)
                     st = totex_sim_finish(sim, &full, err);
                 totex_sim_free(sim);

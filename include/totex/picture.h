@@ -1,0 +1,166 @@
+/**
+ * @file totex/picture.h
+ * @brief Pictures of schedules and comparisons, drawn with cairo: PNG or SVG
+ *        chosen by the file extension (issue 6 item 1).
+ *
+ * Kinds of picture:
+ * - space-time diagram (totex_picture_spacetime()): one column per step, one
+ *   row per node on 1-D networks (each cell split into the message sent to the
+ *   right / clockwise, upper half, and to the left, lower half; the style of
+ *   003 Figs. 2-3, "messages moving along arrays and rings") or one row per
+ *   directed link otherwise; each cell coloured by the destination of the
+ *   message it carries; the completion time and the best lower bound are
+ *   vertical lines. Needs a detailed ::totex_recorder (small networks).
+ * - link utilisation over the steps (totex_picture_utilisation()), any size:
+ *   busy directed links / all directed links per step, in %.
+ * - link heat map of a 2-D network (totex_picture_heatmap()): messages each
+ *   link carried, one arrow-shaped segment per directed link.
+ * - bar chart of steps per algorithm and port model from totex_compare()
+ *   (totex_picture_compare()), the lower bound drawn across each group.
+ * - predicted time vs block size (log-log) of the message-combining sweep of
+ *   totex_comb_sweep() (totex_picture_sweep()), crossovers marked.
+ *
+ * Sizes are in pixels (PNG) or points (SVG, 1 px = 1 pt); 0 picks a default.
+ * The picture is written to @c path: a name ending in ".png" (any case) is
+ * written as PNG, ".svg" as SVG; anything else is TOTEX_EINVAL. A file that
+ * cannot be created or written is TOTEX_EIO naming the path and the reason.
+ * Every function fills @p err on failure and never aborts; no function keeps
+ * a pointer to its arguments after it returns.
+ */
+#ifndef TOTEX_PICTURE_H
+#define TOTEX_PICTURE_H
+
+#include "totex/algorithm.h"
+#include "totex/combining.h"
+#include "totex/report.h"
+#include "totex/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Output format of a picture. */
+typedef enum totex_picture_format {
+    TOTEX_PICTURE_PNG = 0,
+    TOTEX_PICTURE_SVG = 1
+} totex_picture_format;
+
+/** Format from the extension of @p path (".png" / ".svg", any case); TOTEX_EINVAL otherwise. */
+totex_status totex_picture_format_of(const char *path, totex_picture_format *out, totex_error *err);
+
+/** Networks up to this many nodes get a detailed recording (every hop of every step). */
+#define TOTEX_RECORD_DETAIL_NODES 64u
+/** Detailed recordings stop (keeping per-step counts only) past this many steps. */
+#define TOTEX_RECORD_DETAIL_STEPS 20000u
+/** Per-directed-link totals are kept while the network has at most this many directed links. */
+#define TOTEX_RECORD_MAX_LINKS (UINT64_C(1) << 26)
+
+/**
+ * A recording sink: forwards every step to another sink (e.g. the simulator's,
+ * a tee) and records what it saw: always the number of hops of each step (8
+ * bytes per step); the messages each directed link carried in total (8 bytes
+ * per directed link, up to TOTEX_RECORD_MAX_LINKS); and, while the network has
+ * at most TOTEX_RECORD_DETAIL_NODES nodes and the schedule at most
+ * TOTEX_RECORD_DETAIL_STEPS steps, every hop (12 bytes each).
+ */
+typedef struct totex_recorder totex_recorder;
+
+/**
+ * New recorder for schedules on @p net (borrowed: must outlive the recorder)
+ * forwarding to @p next (a sink with step == NULL forwards nowhere).
+ * @return NULL with @p err set when out of memory. Free with totex_recorder_free().
+ */
+totex_recorder *totex_recorder_new(const totex_network *net, totex_sink next, totex_error *err);
+/** Free @p rec (NULL accepted). */
+void totex_recorder_free(totex_recorder *rec);
+/** The sink: records the step, then forwards it; returns the next sink's status (or TOTEX_ENOMEM). */
+totex_sink totex_recorder_sink(totex_recorder *rec);
+/** Steps recorded (including idle ones). */
+uint64_t totex_recorder_steps(const totex_recorder *rec);
+/** Hops recorded over all steps, in message-hops. */
+uint64_t totex_recorder_hops(const totex_recorder *rec);
+/** Hops of step @p step (0-based; 0 past the end). */
+uint64_t totex_recorder_step_hops(const totex_recorder *rec, uint64_t step);
+/** 1 if every hop was kept (small network and schedule): the space-time diagram can be drawn. */
+int totex_recorder_detailed(const totex_recorder *rec);
+/** 1 if per-link totals were kept. */
+int totex_recorder_has_link_counts(const totex_recorder *rec);
+/** Messages carried by the directed link @p from -> @p to over the whole schedule (0 if unknown or not a link). */
+uint64_t totex_recorder_link_count(const totex_recorder *rec, uint32_t from, uint32_t to);
+
+/**
+ * Plan @p algo on @p net under @p ports (a symmetric schedule is expanded to
+ * every node), stream it through a recorder teed into a fresh simulator and
+ * finish the simulator into @p sim_out (may be NULL).
+ * @param max_messages simulator limit (0: its default)
+ * @param out receives the recorder (caller frees) on TOTEX_OK
+ * @return TOTEX_OK; the algorithm's or simulator's status (TOTEX_EVIOLATION,
+ *         TOTEX_ENOTAPPLICABLE, TOTEX_ENOMEM) with @p err set.
+ */
+totex_status totex_picture_record(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                                  uint64_t max_messages, totex_recorder **out, totex_sim_report *sim_out,
+                                  totex_error *err);
+
+/** Labels of a schedule picture; any string may be NULL. */
+typedef struct totex_picture_labels {
+    const char *title;     /**< first line of the title, e.g. "ring:8, multiport, a2" */
+    uint64_t lower_bound;  /**< best lower bound, in steps (0: not drawn) */
+    const char *bound_kind;/**< its kind, e.g. "cut" (shown in the legend) */
+    uint64_t steps;        /**< completion time in steps (0: taken from the recorder) */
+} totex_picture_labels;
+
+/**
+ * Space-time diagram of a detailed recording (see the file comment).
+ * @return TOTEX_OK; TOTEX_EINVAL if @p rec is not detailed
+ *         (totex_recorder_detailed()) or the extension is unknown; TOTEX_EIO.
+ */
+totex_status totex_picture_spacetime(const char *path, const totex_network *net, const totex_recorder *rec,
+                                     const totex_picture_labels *labels, int width, int height, totex_error *err);
+
+/** Link utilisation per step (busy / all directed links, %), bound and completion marked; any recording. */
+totex_status totex_picture_utilisation(const char *path, const totex_network *net, const totex_recorder *rec,
+                                       const totex_picture_labels *labels, int width, int height, totex_error *err);
+
+/**
+ * Heat map of the messages each directed link carried on a 2-D network (node
+ * grid, coordinate 0 across, coordinate 1 down; wrap-around links of rings
+ * drawn as stubs at the border). TOTEX_EINVAL if the network is not 2-D or the
+ * recorder has no link counts.
+ */
+totex_status totex_picture_heatmap(const char *path, const totex_network *net, const totex_recorder *rec,
+                                   const totex_picture_labels *labels, int width, int height, totex_error *err);
+
+/**
+ * Bar chart of the rows of totex_compare(): steps per algorithm, grouped by
+ * port model, the best lower bound of each port model drawn across its group;
+ * rows that did not run are listed as "n/a". @p name is what the user wrote (NULL: the spec).
+ */
+totex_status totex_picture_compare(const char *path, const totex_network *net, const char *name,
+                                   const totex_compare_row *rows, size_t count, int width, int height,
+                                   totex_error *err);
+
+/**
+ * Predicted time (s) vs block size (bytes), log-log, one line per combining
+ * algorithm, from the arrays filled by totex_comb_sweep() (same layout:
+ * @p times has TOTEX_COMB_SWEEP_SIZES * totex_comb_algorithm_count() entries,
+ * NAN where an algorithm does not apply); crossovers (winner changes) marked
+ * with vertical dashed lines and the new winner's name.
+ */
+totex_status totex_picture_sweep(const char *path, const totex_network *net, const double *times,
+                                 const size_t *winners, int width, int height, totex_error *err);
+
+/**
+ * What `totex plan --picture FILE` draws for the verified plan @p r: re-plans
+ * its algorithm through a recorder, writes the space-time diagram to @p path
+ * when the recording is detailed, else the utilisation curve; on 2-D networks
+ * also the heat map to PATH-heatmap.EXT (EXT of @p path). If @p heatmap_path
+ * is non-NULL it receives that name (or "" when none was written), size @p heatmap_len.
+ * @return as the functions above, or the status of totex_picture_record().
+ */
+totex_status totex_picture_plan(const char *path, const totex_plan_result *r, uint64_t max_messages,
+                                 char *heatmap_path, size_t heatmap_len, totex_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,143 @@
+/*
+ * Progress on long jobs (issue 6 item 4): a sink wrapper that counts the
+ * steps streaming through it and, once the job has run for more than a
+ * second, prints "steps done, rate, time left" on one line of a FILE
+ * (stderr in the CLI), rewritten in place at most four times a second and
+ * cleared at the end. Off unless totex_progress_enable(1) was called (the
+ * CLI does so when stderr is a terminal) or TOTEX_PROGRESS=1 is set in the
+ * environment (TOTEX_PROGRESS=0 forces it off).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "totex/report.h"
+
+/* seconds of silence before the first line, and between two updates */
+#define PROGRESS_DELAY 1.0
+#define PROGRESS_PERIOD 0.25
+
+static int progress_flag;
+
+void totex_progress_enable(int on)
+{
+    progress_flag = on != 0;
+}
+
+int totex_progress_enabled(void)
+{
+    const char *env = getenv("TOTEX_PROGRESS");
+    if (env && env[0] == '1' && !env[1])
+        return 1;
+    if (env && env[0] == '0' && !env[1])
+        return 0;
+    return progress_flag;
+}
+
+struct totex_progress {
+    FILE *fp;
+    char label[64];
+    uint64_t total;  /* expected steps, 0 unknown */
+    uint64_t done;
+    double (*clock)(void);
+    double start;
+    double last;     /* time of the last line, < 0: none printed yet */
+    int width;       /* length of the last line printed, to clear it */
+    int enabled;
+    totex_sink inner;
+};
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+totex_progress *totex_progress_new(FILE *fp, const char *label, uint64_t total_steps, double (*clock)(void),
+                                   int force)
+{
+    totex_progress *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->fp = fp;
+    snprintf(p->label, sizeof p->label, "%s", label ? label : "progress");
+    p->total = total_steps;
+    p->clock = clock ? clock : monotonic_seconds;
+    p->start = p->clock();
+    p->last = -1.0;
+    p->enabled = fp && (force || totex_progress_enabled());
+    return p;
+}
+
+/* Format the progress line into @p buf; returns its length. */
+static int format_line(const totex_progress *p, double elapsed, char *buf, size_t size)
+{
+    double rate = elapsed > 0 ? (double)p->done / elapsed : 0.0;
+    int len;
+    if (p->total && p->done <= p->total) {
+        len = snprintf(buf, size, "%s: step %llu/%llu (%.0f%%), %.0f steps/s", p->label,
+                       (unsigned long long)p->done, (unsigned long long)p->total,
+                       100.0 * (double)p->done / (double)p->total, rate);
+        if (rate > 0 && len > 0 && (size_t)len < size)
+            len += snprintf(buf + len, size - (size_t)len, ", %.0f s left",
+                            (double)(p->total - p->done) / rate);
+    } else {
+        len = snprintf(buf, size, "%s: step %llu, %.0f steps/s", p->label, (unsigned long long)p->done, rate);
+    }
+    if (len < 0)
+        return 0;
+    return (size_t)len < size ? len : (int)size - 1;
+}
+
+void totex_progress_tick(totex_progress *p, uint64_t steps)
+{
+    double now, elapsed;
+    char line[256];
+    int len;
+    if (!p)
+        return;
+    p->done += steps;
+    if (!p->enabled)
+        return;
+    now = p->clock();
+    elapsed = now - p->start;
+    if (elapsed <= PROGRESS_DELAY || (p->last >= 0 && now - p->last < PROGRESS_PERIOD))
+        return;
+    len = format_line(p, elapsed, line, sizeof line);
+    /* pad with spaces over a longer previous line */
+    fprintf(p->fp, "\r%s%*s", line, p->width > len ? p->width - len : 0, "");
+    fflush(p->fp);
+    p->width = len;
+    p->last = now;
+}
+
+static totex_status progress_step(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
+{
+    totex_progress *p = ctx;
+    totex_status st = p->inner.step(p->inner.ctx, hops, count, err);
+    totex_progress_tick(p, 1);
+    return st;
+}
+
+totex_sink totex_progress_sink(totex_progress *p, totex_sink inner)
+{
+    totex_sink s;
+    if (!p || !p->enabled)
+        return inner;
+    p->inner = inner;
+    s.step = progress_step;
+    s.ctx = p;
+    return s;
+}
+
+void totex_progress_free(totex_progress *p)
+{
+    if (!p)
+        return;
+    if (p->enabled && p->width > 0) {
+        fprintf(p->fp, "\r%*s\r", p->width, "");
+        fflush(p->fp);
+    }
+    free(p);
+}

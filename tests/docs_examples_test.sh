@@ -1,0 +1,131 @@
+#!/bin/sh
+# Runs every example of the documentation so that it cannot go stale
+# (issue 6 item 3). Usage: docs_examples_test.sh PATH_TO_totex PATH_TO_docs
+#
+# Examples are the lines "$ totex ..." inside ```console blocks of
+# docs/**/*.md and inside any ``` block of README.md (next to docs/). Each is
+# run with sh -c from a temporary directory holding tests/data (as if from
+# the repository root), with `totex` on PATH being the binary under test; the
+# commands of one file run in order in the same directory, so an exported
+# schedule can be verified by a later example. A command fails the test if
+#  - its exit status differs from the documented one: 0, unless the output
+#    shown is followed by "$ echo $?" and a number on the next line;
+#  - the first output line shown after it (unless "..." or absent) is not an
+#    exact substring of what it printed (stdout and stderr together).
+# POSIX sh.
+if [ $# -ne 2 ]; then
+    echo "usage: $0 PATH_TO_totex PATH_TO_docs" >&2
+    exit 2
+fi
+TOTEX=$1
+DOCS=$2
+if [ ! -x "$TOTEX" ]; then
+    echo "docs_examples: '$TOTEX' is not an executable" >&2
+    exit 2
+fi
+if [ ! -d "$DOCS" ]; then
+    echo "docs_examples: '$DOCS' is not a directory" >&2
+    exit 2
+fi
+case $TOTEX in /*) ;; *) TOTEX=$(pwd)/$TOTEX ;; esac
+case $DOCS in /*) ;; *) DOCS=$(pwd)/$DOCS ;; esac
+ROOT=$(cd "$DOCS/.." && pwd)
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/totex-docs.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 2' INT TERM HUP
+mkdir -p "$TMP/bin" "$TMP/cases" || exit 2
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$TOTEX" >"$TMP/bin/totex"
+chmod +x "$TMP/bin/totex"
+
+LIMIT=${TOTEX_CLI_TIMEOUT:-120}
+if command -v timeout >/dev/null 2>&1; then TIMEOUT="timeout $LIMIT"; else TIMEOUT=""; fi
+
+# The markdown files: README.md, then docs/**/*.md in a stable order.
+FILES=$( { [ -f "$ROOT/README.md" ] && echo "$ROOT/README.md"; find "$DOCS" -name '*.md' | LC_ALL=C sort; } )
+
+# extract FILE ANY_BLOCK: one record per example, as three lines
+#   CMD <tab> file:line <tab> command
+#   OUT <tab> first output line shown ("" when none or "...")
+#   RC <tab> expected status
+extract() {
+    awk -v name="$1" -v any="$2" '
+    function flush() {
+        if (cmd != "") {
+            printf "CMD\t%s:%d\t%s\nOUT\t%s\nRC\t%s\n", name, where, cmd, first, rc
+            cmd = ""
+        }
+    }
+    /^```/ {
+        if (!inblock) {
+            inblock = 1
+            take = any || $0 ~ /^```console[ \t]*$/
+        } else {
+            flush(); inblock = 0; take = 0; echo = 0
+        }
+        next
+    }
+    !take { next }
+    echo { if (cmd != "" && $0 ~ /^[0-9]+$/) rc = $0; echo = 0; flush(); next }
+    /^\$ echo \$\?[ \t]*$/ { echo = 1; next }
+    /^\$ totex( |$)/ {
+        flush()
+        cmd = substr($0, 3); where = NR; first = ""; seen = 0; rc = 0
+        next
+    }
+    /^\$ / { flush(); next }
+    {
+        if (cmd != "" && !seen) {
+            seen = 1
+            if ($0 != "..." && $0 != "[...]") first = $0
+        }
+    }
+    END { flush() }
+    ' "$1"
+}
+
+PASS=0
+FAIL=0
+FAILED=""
+for f in $FILES; do
+    any=0
+    [ "$f" = "$ROOT/README.md" ] && any=1
+    rel=${f#"$ROOT"/}
+    work="$TMP/work"
+    rm -rf "$work"
+    mkdir -p "$work/tests" || exit 2
+    ln -s "$ROOT/tests/data" "$work/tests/data"
+    extract "$f" "$any" | sed "s|^CMD\t$ROOT/|CMD\t|" >"$TMP/cases/list"
+    while IFS= read -r line1 && IFS= read -r line2 && IFS= read -r line3; do
+        where=$(printf '%s\n' "$line1" | cut -f2)
+        cmd=$(printf '%s\n' "$line1" | cut -f3-)
+        expect=${line2#OUT	}
+        want=${line3#RC	}
+        (cd "$work" && PATH="$TMP/bin:$PATH" TOTEX_PROGRESS=0 $TIMEOUT sh -c "$cmd" >"$TMP/out" 2>&1 </dev/null)
+        got=$?
+        why=""
+        if [ "$got" -ne "$want" ]; then
+            why="exit status $got, documented $want"
+        elif [ -n "$expect" ] && ! grep -qF -- "$expect" "$TMP/out"; then
+            why="output lacks the documented line: $expect"
+        fi
+        if [ -z "$why" ]; then
+            PASS=$((PASS + 1))
+        else
+            FAIL=$((FAIL + 1))
+            FAILED="$FAILED $where"
+            echo "FAIL $where: \$ $cmd"
+            echo "       $why" | cut -c1-300
+            sed -n '1,8s/^/         | /p' "$TMP/out" | cut -c1-300
+        fi
+    done <"$TMP/cases/list"
+    : "$rel"
+done
+
+echo "docs_examples: $PASS passed, $FAIL failed"
+if [ "$PASS" -eq 0 ]; then
+    echo "docs_examples: no example found in README.md or $DOCS" >&2
+    exit 1
+fi
+[ "$FAIL" -eq 0 ] || { echo "failed:$FAILED"; exit 1; }
+exit 0
