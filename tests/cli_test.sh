@@ -293,10 +293,11 @@ expect_error "reproduce unknown option" "unknown option" "$TOTEX" reproduce --fr
 expect_error "reproduce unwritable output" "cannot write" "$TOTEX" reproduce --output "$TMP/no/such/dir/r.md"
 if expect_ok "reproduce --sweep small" "$TOTEX" reproduce --sweep small --output "$TMP/reproduce.md"; then
     if grep -q -F ' 0 disagree' "$TMP/reproduce.md" && grep -q -F '003 Section 3, Theorem 1' "$TMP/reproduce.md" \
-        && grep -q -F '002 Table 2' "$TMP/reproduce.md"; then
+        && grep -q -F '002 Table 2' "$TMP/reproduce.md" && grep -q -F '](fig-003-2-path6.png)' "$TMP/reproduce.md" \
+        && [ -s "$TMP/fig-003-2-path6.png" ] && [ -s "$TMP/compare-tpu-v4-cube.png" ]; then
         pass "reproduce report"
     else
-        fail "reproduce report" "report lacks the summary or a claim" "$TOTEX" reproduce --output "$TMP/reproduce.md"
+        fail "reproduce report" "report lacks the summary, a claim or its pictures" "$TOTEX" reproduce --output "$TMP/reproduce.md"
     fi
 fi
 

@@ -33,6 +33,74 @@ static int bad(const char *msg, const char *arg)
     return 2;
 }
 
+/* Pictures of the papers' figure cases, written beside the report and linked from it. */
+static void write_pictures(FILE *md, const char *output)
+{
+    static const struct {
+        const char *spec, *algo, *file, *caption;
+        totex_ports ports;
+    } figs[] = {
+        {"path:6", "dimension", "fig-003-2-path6.png",
+         "003 Fig. 2: furthest-first on a 6-node linear array, multiport (9 steps = ceil((n^2-1)/4))", TOTEX_PORTS_MULTI},
+        {"ring:7", "dimension", "fig-003-3a-ring7.png",
+         "003 Fig. 3(a): message-shift on a 7-node ring, multiport (6 steps = (n^2-1)/8)", TOTEX_PORTS_MULTI},
+        {"ring:6", "dimension", "fig-003-3b-ring6.png",
+         "003 Fig. 3(b): modified message-shift on a 6-node ring, multiport (5 steps = ceil((n^2-1)/8))", TOTEX_PORTS_MULTI},
+        {"torus:4x4", "octr", "fig-001-torus4x4.png",
+         "001 Section 8: OCTR on a 4x4 torus, multiport (8 steps = critical sum = cut bound); its heat map follows",
+         TOTEX_PORTS_MULTI},
+    };
+    char dir[1024] = ".";
+    const char *slash = strrchr(output, '/');
+    if (slash && (size_t)(slash - output) < sizeof dir) {
+        memcpy(dir, output, (size_t)(slash - output));
+        dir[slash - output] = '\0';
+    }
+    fprintf(md, "\n## Pictures\n\n");
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+        totex_error err = {{0}};
+        char path[1200], heat[1300] = "";
+        totex_plan_result r;
+        totex_network *net = totex_network_parse(figs[i].spec, &err);
+        const totex_algorithm *a = totex_algorithm_find(figs[i].algo, &err);
+        snprintf(path, sizeof path, "%s/%s", dir, figs[i].file);
+        if (net && a && totex_plan_and_verify(net, figs[i].ports, a, 0, &r, &err) == TOTEX_OK) {
+            r.name = figs[i].spec;
+            if (totex_picture_plan(path, &r, 0, heat, sizeof heat, &err) == TOTEX_OK) {
+                fprintf(md, "![%s](%s)\n\n*%s*\n\n", figs[i].caption, figs[i].file, figs[i].caption);
+                if (heat[0]) {
+                    const char *base = strrchr(heat, '/');
+                    fprintf(md, "![heat map](%s)\n\n", base ? base + 1 : heat);
+                }
+                totex_network_free(net);
+                continue;
+            }
+        }
+        fprintf(md, "*%s: no picture (%s)*\n\n", figs[i].caption, err.msg);
+        totex_network_free(net);
+    }
+    /* every algorithm under every port model on the TPU v4 cube */
+    totex_network *net = totex_network_parse("tpu-v4-cube", NULL);
+    if (net) {
+        totex_ports models[3] = {TOTEX_PORTS_SINGLE, 2, TOTEX_PORTS_MULTI};
+        size_t cap = 3 * totex_algorithm_count();
+        totex_compare_row *rows = calloc(cap, sizeof *rows);
+        char path[1200];
+        totex_error err = {{0}};
+        snprintf(path, sizeof path, "%s/%s", dir, "compare-tpu-v4-cube.png");
+        if (rows) {
+            size_t count = totex_compare(net, models, 3, 0, rows, cap);
+            if (totex_picture_compare(path, net, "tpu-v4-cube", rows, count, 1100, 560, &err) == TOTEX_OK)
+                fprintf(md, "![compare](compare-tpu-v4-cube.png)\n\n*Every algorithm under single-port, 2-port and "
+                            "multiport on the TPU v4 cube (4x4x4 torus), with the best lower bound of each model.*\n\n");
+            else
+                fprintf(md, "*compare picture: %s*\n\n", err.msg);
+        }
+        free(rows);
+        totex_network_free(net);
+    }
+}
+
 int totex_cmd_reproduce(int argc, char **argv)
 {
     totex_reproduce_options opt = {TOTEX_SWEEP_SMALL, 0.0};
@@ -73,6 +141,8 @@ int totex_cmd_reproduce(int argc, char **argv)
         return 2;
     }
     totex_reproduction_write_markdown(fp, r);
+    if (output)
+        write_pictures(fp, output);
     if (output && fclose(fp) != 0) {
         fprintf(stderr, "totex: error: writing '%.200s' failed\n", output);
         totex_reproduction_free(r);
