@@ -1,0 +1,79 @@
+/**
+ * @file totex/mpi.h
+ * @brief Run totex's message-combining total-exchange schedules over MPI
+ *        (libtotex_mpi; the drop-in libtotex_pmpi.so intercepts MPI_Alltoall).
+ *
+ * Not included by <totex.h>: it needs <mpi.h>. Link with totex_mpi (CMake
+ * target, built when MPI is found and TOTEX_SANITIZE is OFF).
+ */
+#ifndef TOTEX_MPI_H
+#define TOTEX_MPI_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Total exchange with the semantics of MPI_Alltoall (MPI-3.1 Section 5.8),
+ * executed with a totex message-combining schedule (totex/combining.h).
+ *
+ * Semantics: block i of @p sendbuf (@p sendcount elements of @p sendtype,
+ * starting at sendbuf + i * sendcount * extent(sendtype)) goes to rank i and
+ * lands at recvbuf + j * recvcount * extent(recvtype) there, j being the
+ * sender's rank. Supports MPI_IN_PLACE as @p sendbuf (the data is taken from
+ * @p recvbuf with recvcount/recvtype), any derived or non-contiguous datatype
+ * (blocks are MPI_Pack'ed into contiguous slots of MPI_Pack_size bytes, moved
+ * as bytes, and MPI_Unpack'ed into @p recvbuf), counts of 0, and any
+ * communicator size (primes included). Collective: every rank of @p comm calls it.
+ *
+ * Network: if @p comm has a Cartesian topology, its dimensions become the
+ * factors (periodic: ring:M, else path:M; size 2: k2; size-1 dimensions are
+ * dropped). MPI dimension i maps to totex factor ndims-1-i, so that the totex
+ * node id (first factor least significant) equals the Cartesian rank, i.e. the
+ * rank in @p comm. Otherwise a virtual torus of MPI_Dims_create(size, 3)
+ * (size-1 dimensions dropped) with node id = rank. Size 1: a local copy.
+ *
+ * Algorithm: rank 0 builds every registered combining algorithm for the
+ * network under the wormhole, one-port cost model (t_s and t_c in seconds from
+ * the environment variables TOTEX_TS and TOTEX_TC, else the defaults of
+ * totex_comb_cost_default(); block size m = packed bytes per block) and picks
+ * the smallest predicted time with totex_comb_rank(); TOTEX_ALGORITHM=NAME
+ * forces one. The choice is broadcast, every rank builds that schedule, and
+ * the plan (schedule + this rank's sends and receives per step) is cached on
+ * @p comm with an MPI attribute per block size (freed by the delete callback,
+ * or when the communicator is freed). The exchange runs on a private duplicate
+ * of @p comm (MPI_Comm_dup), so it never matches the caller's messages.
+ *
+ * Executor: per step, each transfer this rank sends is packed from its block
+ * store (initially its own send blocks) into one message and MPI_Isend'ed,
+ * each transfer it receives is MPI_Irecv'ed and stored; MPI_Waitall ends the
+ * step. At the end the blocks (src, me) are unpacked into @p recvbuf by source.
+ *
+ * Errors (returned, also named in one line on stderr starting "totex_alltoall:";
+ * the communicator's error handler is NOT invoked; all ranks return the same
+ * code, decided with one MPI_Allreduce before any data moves, so a mismatch
+ * never hangs):
+ * - MPI_ERR_COMM: MPI_COMM_NULL or an intercommunicator;
+ * - MPI_ERR_COUNT: a negative count, sendcount * size(sendtype) differing from
+ *   recvcount * size(recvtype), or differing across ranks, or a message larger
+ *   than INT_MAX bytes;
+ * - MPI_ERR_TYPE: MPI_DATATYPE_NULL;
+ * - MPI_ERR_BUFFER: a NULL buffer with a non-zero count;
+ * - MPI_ERR_ARG: TOTEX_ALGORITHM names an unknown algorithm or one that does
+ *   not apply to the network, or no algorithm applies;
+ * - MPI_ERR_NO_MEM: out of memory; MPI_ERR_INTERN: a schedule failed to deliver
+ *   a block (a bug); any error code of the underlying MPI calls.
+ * @return MPI_SUCCESS or one of the codes above.
+ *
+ * Source: the schedules and cost model of 002 (Suh, Shin & Yalamanchili) and
+ * the other algorithms of the combining registry (`totex algorithms`).
+ */
+int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

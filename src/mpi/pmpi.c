@@ -1,0 +1,22 @@
+/* Drop-in MPI_Alltoall (libtotex_pmpi.so, for LD_PRELOAD): runs totex_alltoall
+ * and falls back to PMPI_Alltoall where totex does not apply (intercommunicators).
+ * Only MPI_Alltoall is intercepted; totex's own MPI calls go to the real MPI.
+ * TOTEX_VERBOSE=1: rank 0 of each communicator prints once which algorithm runs
+ * or why it fell back. Errors go to the communicator's error handler, as MPI does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *v = getenv("TOTEX_VERBOSE");
+    totex_mpi_options opt = {.fallback = 1, .verbose = v && *v && strcmp(v, "0") != 0};
+    int rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
+    if (rc == TOTEX_MPI_FALLBACK)
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    if (rc != MPI_SUCCESS && comm != MPI_COMM_NULL)
+        MPI_Comm_call_errhandler(comm, rc);
+    return rc;
+}
