@@ -36,15 +36,27 @@ extern "C" {
  * (size-1 dimensions dropped) with node id = rank. Size 1: a local copy.
  *
  * Algorithm: rank 0 builds every registered combining algorithm for the
- * network under the wormhole, one-port cost model (t_s and t_c in seconds from
- * the environment variables TOTEX_TS and TOTEX_TC, else the defaults of
- * totex_comb_cost_default(); block size m = packed bytes per block) and picks
+ * network under the wormhole, one-port cost model (block size m = packed bytes
+ * per block; t_s and t_c as below) and picks
  * the smallest predicted time with totex_comb_rank(); TOTEX_ALGORITHM=NAME
  * forces one. The choice is broadcast, every rank builds that schedule, and
  * the plan (schedule + this rank's sends and receives per step) is cached on
  * @p comm with an MPI attribute per block size (freed by the delete callback,
  * or when the communicator is freed). The exchange runs on a private duplicate
  * of @p comm (MPI_Comm_dup), so it never matches the caller's messages.
+ *
+ * t_s and t_c: measured once per communicator, the first time a plan is made
+ * on it: ranks 0 and 1 ping-pong on the private duplicate (2 warm-up round
+ * trips, then 20 timed round trips of 8 bytes and 20 of 64 KiB); the one-way
+ * time of 8 bytes gives t_s, the slope (64 KiB time - 8 B time) / (65536 - 8)
+ * gives t_c in seconds/byte (a non-positive slope falls back to 64 KiB time /
+ * 65536, a non-positive t_s to the 8-byte time). Rank 0 broadcasts the values;
+ * they are cached with the plans on @p comm and reused for every block size.
+ * The environment variables TOTEX_TS (seconds) and TOTEX_TC (seconds/byte),
+ * read on rank 0, override the measured values; when both are set no ping-pong
+ * runs. The drop-in's TOTEX_VERBOSE=1 line shows both values and whether each
+ * was "measured" or "set". The measurement is noisy (oversubscribed ranks,
+ * shared memory): it only steers the choice of algorithm, never correctness.
  *
  * Executor: per step, each transfer this rank sends is packed from its block
  * store (initially its own send blocks) into one message and MPI_Isend'ed,
@@ -72,6 +84,33 @@ extern "C" {
  */
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm);
+
+/**
+ * The same total exchange (same semantics, arguments, network, rank mapping,
+ * errors and private duplicate as totex_alltoall()) executed with a
+ * packet-level, unit-step store-and-forward schedule of the algorithm registry
+ * (totex/algorithm.h, e.g. "a2", "octr"): for validating those schedules on a
+ * real machine rather than for speed.
+ *
+ * Every rank plans @p algorithm on the network of @p comm under @p ports
+ * (0: multiport, k >= 1: k-port; TOTEX_PORTS_* of totex/common.h) into an
+ * in-memory schedule; one MPI_Allreduce agrees on success before any data
+ * moves. Then, per step, for each hop (from, to, src, dst) with to == this
+ * rank an MPI_Irecv of block (src, dst) from rank @c from is posted, for each
+ * hop with from == this rank the block (src, dst), held since an earlier step
+ * (or its own send block), is MPI_Isend'ed to rank @c to, and MPI_Waitall
+ * ends the step; node id = rank in @p comm. Several hops between the same two
+ * ranks in one step match in hop order (MPI's non-overtaking rule). Nothing
+ * is cached (the schedule is planned at every call).
+ *
+ * @param algorithm registry name; NULL, "" or "auto": totex_algorithm_auto().
+ * @return as totex_alltoall(); MPI_ERR_ARG (with one stderr line) when the
+ *         algorithm is unknown or does not apply to the network under @p ports.
+ * The drop-in libtotex_pmpi.so does the same for MPI_Alltoall when
+ * TOTEX_MODEL=unit (algorithm TOTEX_ALGORITHM, single-port).
+ */
+int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm, int ports);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "totex/algorithm.h"
 #include "totex/combining.h"
 #include "totex/mpi.h"
 #include "totex/network.h"
@@ -30,6 +31,9 @@ typedef struct comm_state {
     MPI_Comm dup;        /* private duplicate the exchange runs on (MPI_COMM_NULL until made / once freed) */
     plan *plans;         /* one per block size seen */
     int verbose_done;    /* TOTEX_VERBOSE line already printed for this communicator */
+    int costs_known;     /* t_s and t_c below are set (same on every rank) */
+    double t_s, t_c;     /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
+    int ts_measured, tc_measured;
     struct comm_state *next_live, **prev_live;
 } comm_state;
 
@@ -173,6 +177,104 @@ static double env_seconds(const char *name, double dflt)
     return (end && *end == '\0' && v >= 0) ? v : dflt;
 }
 
+/* ---- t_s and t_c of a communicator (collective, once) -------------------- */
+
+#define PP_TAG 32001 /* above the step tags of the executors (< 32000) */
+#define PP_ROUNDS 20
+#define PP_SMALL 8
+#define PP_LARGE 65536
+
+/* time of one round trip of @p bytes between ranks 0 and 1 (rank 0 reports it) */
+static int pingpong(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
+{
+    int rc = MPI_SUCCESS;
+    int peer = 1 - rank;
+    double t0 = 0;
+    for (int r = -2; r < PP_ROUNDS && rc == MPI_SUCCESS; r++) { /* 2 warm-up round trips */
+        if (r == 0)
+            t0 = MPI_Wtime();
+        if (rank == 0) {
+            rc = MPI_Send(buf, bytes, MPI_BYTE, peer, PP_TAG, comm);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Recv(buf, bytes, MPI_BYTE, peer, PP_TAG, comm, MPI_STATUS_IGNORE);
+        } else {
+            rc = MPI_Recv(buf, bytes, MPI_BYTE, peer, PP_TAG, comm, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Send(buf, bytes, MPI_BYTE, peer, PP_TAG, comm);
+        }
+    }
+    *rtt = (MPI_Wtime() - t0) / PP_ROUNDS;
+    return rc;
+}
+
+/* t_s and t_c for comm (the private duplicate): TOTEX_TS / TOTEX_TC as read on
+   rank 0, else measured once by a ping-pong between ranks 0 and 1 (one-way time
+   of 8 bytes gives t_s, the slope to 64 KiB gives t_c); broadcast, cached in st. */
+static int comm_costs(MPI_Comm comm, int size, int rank, comm_state *st)
+{
+    if (st->costs_known)
+        return MPI_SUCCESS;
+    int rc;
+    const char *es = getenv("TOTEX_TS"), *ec = getenv("TOTEX_TC");
+    int need = 0;
+    if (rank == 0)
+        need = (!es || !*es || !ec || !*ec) && size >= 2;
+    if ((rc = MPI_Bcast(&need, 1, MPI_INT, 0, comm)) != MPI_SUCCESS)
+        return rc;
+    double t_small = 0, t_large = 0;
+    int prc = MPI_SUCCESS;
+    if (need && rank < 2) {
+        char *buf = calloc(PP_LARGE, 1);
+        if (!buf) {
+            prc = MPI_ERR_NO_MEM; /* both ranks may fail here: then neither sends */
+        } else {
+            double rtt = 0;
+            prc = pingpong(comm, rank, buf, PP_SMALL, &rtt);
+            t_small = rtt / 2;
+            if (prc == MPI_SUCCESS)
+                prc = pingpong(comm, rank, buf, PP_LARGE, &rtt);
+            t_large = rtt / 2;
+            free(buf);
+        }
+    }
+    /* {t_s, t_c, t_s measured, t_c measured, error} */
+    double v[5] = {0, 0, 0, 0, 0};
+    if (rank == 0) {
+        totex_comb_cost def;
+        totex_comb_cost_default(&def);
+        double ts = def.t_s, tc = def.t_c;
+        if (need && prc == MPI_SUCCESS) {
+            tc = (t_large - t_small) / (double)(PP_LARGE - PP_SMALL);
+            if (!(tc > 0))
+                tc = t_large > 0 ? t_large / PP_LARGE : def.t_c;
+            ts = t_small - PP_SMALL * tc;
+            if (!(ts > 0))
+                ts = t_small > 0 ? t_small : def.t_s;
+        }
+        v[0] = env_seconds("TOTEX_TS", ts);
+        v[1] = env_seconds("TOTEX_TC", tc);
+        v[2] = need && prc == MPI_SUCCESS && v[0] == ts;
+        v[3] = need && prc == MPI_SUCCESS && v[1] == tc;
+        v[4] = prc;
+    }
+    if ((rc = MPI_Bcast(v, 5, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
+        return rc;
+    if (v[4] != 0)
+        return (int)v[4];
+    st->t_s = v[0];
+    st->t_c = v[1];
+    st->ts_measured = v[2] != 0;
+    st->tc_measured = v[3] != 0;
+    st->costs_known = 1;
+    return MPI_SUCCESS;
+}
+
+static void cost_words(const comm_state *st, char *out, size_t cap)
+{
+    snprintf(out, cap, "t_s %.3g s %s, t_c %.3g s/byte %s", st->t_s, st->ts_measured ? "measured" : "set",
+             st->t_c, st->tc_measured ? "measured" : "set");
+}
+
 /* ---- making a plan (collective) ---------------------------------------- */
 
 static int index_plan(plan *p)
@@ -233,6 +335,10 @@ static int make_plan(MPI_Comm comm, int size, int rank, long long slot, int verb
     totex_error err;
     err.msg[0] = '\0';
     p->net = totex_network_parse(spec, &err);
+    if ((rc = comm_costs(comm, size, rank, st)) != MPI_SUCCESS) {
+        plan_free(p);
+        return rc;
+    }
     /* rank 0 chooses: {algorithm index or -1, t_s, t_c, predicted time} */
     double choice[4] = {-1, 0, 0, 0};
     totex_comb_cost cost;
@@ -242,8 +348,8 @@ static int make_plan(MPI_Comm comm, int size, int rank, long long slot, int verb
     cost.m = (double)slot;
     char why[600] = "";
     if (rank == 0) {
-        cost.t_s = env_seconds("TOTEX_TS", cost.t_s);
-        cost.t_c = env_seconds("TOTEX_TC", cost.t_c);
+        cost.t_s = st->t_s;
+        cost.t_c = st->t_c;
         choice[1] = cost.t_s;
         choice[2] = cost.t_c;
         const char *forced = getenv("TOTEX_ALGORITHM");
@@ -269,7 +375,7 @@ static int make_plan(MPI_Comm comm, int size, int rank, long long slot, int verb
                             choice[0] = (double)i;
                     choice[3] = rows[0].report.predicted_time;
                 } else {
-                    snprintf(why, sizeof why, "no combining algorithm applies to %s: %s", spec, rows[0].reason);
+                    snprintf(why, sizeof why, "no combining algorithm applies to %.200s: %.300s", spec, rows[0].reason);
                 }
                 free(rows);
             }
@@ -301,16 +407,19 @@ static int make_plan(MPI_Comm comm, int size, int rank, long long slot, int verb
         return rc;
     }
     if (anybad) {
-        if (bad)
+        if (bad && why[0]) /* a choice rank 0 could not make is reported by rank 0 alone */
             fprintf(stderr, "totex_alltoall: rank %d: %s\n", rank, why);
         plan_free(p);
         return MPI_ERR_ARG;
     }
-    if (verbose && !st->verbose_done && rank == 0)
+    if (verbose && !st->verbose_done && rank == 0) {
+        char cw[160];
+        cost_words(st, cw, sizeof cw);
         fprintf(stderr,
                 "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: algorithm %s "
-                "(predicted %.3g s; t_s %.3g s, t_c %.3g s/byte)\n",
-                size, spec, slot, p->algorithm, choice[3], cost.t_s, cost.t_c);
+                "(predicted %.3g s; %s)\n",
+                size, spec, slot, p->algorithm, choice[3], cw);
+    }
     st->verbose_done = 1;
     *out = p;
     return MPI_SUCCESS;
@@ -473,6 +582,167 @@ static int execute(const plan *p, MPI_Comm comm, const char *mine, long long slo
     return rc;
 }
 
+/* ---- unit-step (store-and-forward) schedules of totex/algorithm.h --------- */
+
+typedef struct unit_ctx {
+    MPI_Comm comm;
+    uint32_t n, me;
+    long long slot;
+    const char *mine;
+    bmap *store;
+    char **keep; /* every received block buffer */
+    size_t nkeep, capkeep;
+    MPI_Request *req;
+    size_t capreq;
+    uint64_t step;
+    int rc;
+    const char *name;
+} unit_ctx;
+
+/* one step: Irecv each hop into this rank, Isend each hop out of it (from the
+   blocks held at the start of the step), Waitall, then store what arrived */
+static totex_status unit_step(void *vctx, const totex_hop *hops, size_t count, totex_error *err)
+{
+    unit_ctx *c = vctx;
+    int tag = (int)(c->step % 32000);
+    c->step++;
+    size_t nin = 0, nout = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (hops[i].from == hops[i].to)
+            continue;
+        nin += hops[i].to == c->me;
+        nout += hops[i].from == c->me;
+    }
+    if (nin + nout > c->capreq) {
+        MPI_Request *r = realloc(c->req, sizeof *r * (nin + nout));
+        if (!r)
+            goto nomem;
+        c->req = r;
+        c->capreq = nin + nout;
+    }
+    if (c->nkeep + nin > c->capkeep) {
+        size_t cap = 2 * (c->nkeep + nin);
+        char **k = realloc(c->keep, sizeof *k * cap);
+        if (!k)
+            goto nomem;
+        c->keep = k;
+        c->capkeep = cap;
+    }
+    int nreq = 0, rc = MPI_SUCCESS;
+    size_t first = c->nkeep;
+    for (size_t i = 0; i < count && rc == MPI_SUCCESS; i++) {
+        const totex_hop *h = &hops[i];
+        if (h->to != c->me || h->from == h->to)
+            continue;
+        char *b = malloc((size_t)c->slot);
+        if (!b) {
+            rc = MPI_ERR_NO_MEM;
+            break;
+        }
+        c->keep[c->nkeep++] = b;
+        rc = MPI_Irecv(b, (int)c->slot, MPI_BYTE, (int)h->from, tag, c->comm, &c->req[nreq++]);
+    }
+    for (size_t i = 0; i < count && rc == MPI_SUCCESS; i++) {
+        const totex_hop *h = &hops[i];
+        if (h->from != c->me || h->from == h->to)
+            continue;
+        const char *src = h->src == c->me ? c->mine + (size_t)h->dst * (size_t)c->slot
+                                          : bmap_get(c->store, (uint64_t)h->src * c->n + h->dst);
+        if (!src) {
+            fprintf(stderr, "totex_alltoall: step %llu: rank %u does not hold message (%u, %u) (a bug of %s)\n",
+                    (unsigned long long)c->step, c->me, h->src, h->dst, c->name);
+            rc = MPI_ERR_INTERN;
+            break;
+        }
+        rc = MPI_Isend(src, (int)c->slot, MPI_BYTE, (int)h->to, tag, c->comm, &c->req[nreq++]);
+    }
+    if (nreq) {
+        int wrc = MPI_Waitall(nreq, c->req, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = wrc;
+    }
+    for (size_t i = 0, j = first; i < count && rc == MPI_SUCCESS; i++) {
+        const totex_hop *h = &hops[i];
+        if (h->to != c->me || h->from == h->to)
+            continue;
+        if (bmap_put(c->store, (uint64_t)h->src * c->n + h->dst, c->keep[j++]))
+            rc = MPI_ERR_NO_MEM;
+    }
+    if (rc != MPI_SUCCESS) {
+        c->rc = rc;
+        snprintf(err->msg, sizeof err->msg, "MPI error %d in step %llu", rc, (unsigned long long)c->step);
+        return TOTEX_EVIOLATION;
+    }
+    return TOTEX_OK;
+nomem:
+    c->rc = MPI_ERR_NO_MEM;
+    snprintf(err->msg, sizeof err->msg, "out of memory in step %llu", (unsigned long long)c->step);
+    return TOTEX_ENOMEM;
+}
+
+/* plan the unit-step algorithm on every rank (recorded, so a failure is agreed
+   on before any data moves), then replay it into unit_step */
+static int run_unit(MPI_Comm comm, int size, int rank, const char *mine, long long slot,
+                    const totex_mpi_options *opt, comm_state *st, bmap *store, char ***keep, size_t *nkeep,
+                    const char **name)
+{
+    int rc;
+    char spec[512], why[700] = "";
+    if ((rc = comm_spec(comm, size, spec, sizeof spec)) != MPI_SUCCESS)
+        return rc;
+    totex_error err;
+    err.msg[0] = '\0';
+    totex_ports ports = opt->unit_ports <= 0 ? TOTEX_PORTS_MULTI : (totex_ports)opt->unit_ports;
+    totex_network *net = totex_network_parse(spec, &err);
+    totex_schedule *sch = NULL;
+    const totex_algorithm *a = NULL;
+    const char *nm = opt->unit_algorithm;
+    int bad = 1;
+    if (!net) {
+        snprintf(why, sizeof why, "network '%s': %s", spec, err.msg);
+    } else {
+        a = (!nm || !*nm || strcmp(nm, "auto") == 0) ? totex_algorithm_auto(net, ports, &err)
+                                                     : totex_algorithm_find(nm, &err);
+        if (!a)
+            snprintf(why, sizeof why, "unit-step algorithm: %s", err.msg);
+        else if (a->applies(net, ports, &err) != TOTEX_OK)
+            snprintf(why, sizeof why, "unit-step algorithm %s on %s: %s", a->name, spec, err.msg);
+        else if (!(sch = totex_schedule_new()))
+            snprintf(why, sizeof why, "out of memory");
+        else if (a->plan(net, ports, totex_schedule_sink(sch), &err) != TOTEX_OK)
+            snprintf(why, sizeof why, "unit-step algorithm %s on %s: %s", a->name, spec, err.msg);
+        else
+            bad = 0;
+    }
+    int anybad = 0;
+    if ((rc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm)) == MPI_SUCCESS && anybad) {
+        if (bad)
+            fprintf(stderr, "totex_alltoall: rank %d: %s\n", rank, why);
+        rc = MPI_ERR_ARG;
+    }
+    if (rc == MPI_SUCCESS) {
+        *name = a->name;
+        if (opt->verbose && !st->verbose_done && rank == 0)
+            fprintf(stderr,
+                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: unit-step algorithm %s "
+                    "(%s, %llu steps)\n",
+                    size, spec, slot, a->name, totex_ports_name(ports),
+                    (unsigned long long)totex_schedule_steps(sch));
+        st->verbose_done = 1;
+        unit_ctx c = {.comm = comm, .n = (uint32_t)size, .me = (uint32_t)rank, .slot = slot, .mine = mine,
+                      .store = store, .rc = MPI_SUCCESS, .name = a->name};
+        if (totex_schedule_replay(sch, (totex_sink){unit_step, &c}, &err) != TOTEX_OK && c.rc == MPI_SUCCESS)
+            c.rc = MPI_ERR_INTERN;
+        rc = c.rc;
+        free(c.req);
+        *keep = c.keep;
+        *nkeep = c.nkeep;
+    }
+    totex_schedule_free(sch);
+    totex_network_free(net);
+    return rc;
+}
+
 static int fail(int code, int rank, const char *msg)
 {
     fprintf(stderr, "totex_alltoall: rank %d: %s\n", rank, msg);
@@ -599,6 +869,14 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         st->prev_live = &live;
         live = st;
     }
+    char **keep = NULL;
+    size_t nkeep = 0;
+    bmap store = {0};
+    const char *name = NULL;
+    if (opt->unit) {
+        rc = run_unit(st->dup, size, rank, mine, slot, opt, st, &store, &keep, &nkeep, &name);
+        goto unpack;
+    }
     plan *p = st->plans;
     while (p && p->slot != slot)
         p = p->next;
@@ -611,16 +889,15 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         st->plans = p;
     }
 
-    char **keep = NULL;
-    size_t nkeep = 0;
-    bmap store = {0};
+    name = p->algorithm;
     rc = execute(p, st->dup, mine, slot, &keep, &nkeep, &store);
+unpack:
     for (int i = 0; i < size && rc == MPI_SUCCESS; i++) {
         const char *b = i == rank ? mine + (size_t)rank * (size_t)slot
-                                  : bmap_get(&store, (uint64_t)i * p->n + (uint64_t)rank);
+                                  : bmap_get(&store, (uint64_t)i * (uint64_t)size + (uint64_t)rank);
         if (!b) {
             fprintf(stderr, "totex_alltoall: rank %d never received block (%d, %d) (a bug of %s)\n", rank, i, rank,
-                    p->algorithm);
+                    name);
             rc = MPI_ERR_INTERN;
             break;
         }
@@ -640,6 +917,13 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    totex_mpi_options opt = {0, 0};
+    totex_mpi_options opt = {0};
+    return totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
+}
+
+int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm, int ports)
+{
+    totex_mpi_options opt = {.unit = 1, .unit_algorithm = algorithm, .unit_ports = ports};
     return totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
 }

@@ -10,6 +10,9 @@
 typedef struct totex_mpi_options {
     int fallback; /* nonzero: return TOTEX_MPI_FALLBACK (silently) where totex does not apply (intercommunicators) */
     int verbose;  /* nonzero: rank 0 prints once per communicator which algorithm runs or why it falls back */
+    int unit;     /* nonzero: run a unit-step (store-and-forward) algorithm of totex/algorithm.h instead */
+    const char *unit_algorithm; /* its name (NULL, "" or "auto": totex_algorithm_auto) */
+    int unit_ports;             /* its port model: 0 multiport, k >= 1 k-port */
 } totex_mpi_options;
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

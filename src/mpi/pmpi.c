@@ -2,7 +2,9 @@
  * and falls back to PMPI_Alltoall where totex does not apply (intercommunicators).
  * Only MPI_Alltoall is intercepted; totex's own MPI calls go to the real MPI.
  * TOTEX_VERBOSE=1: rank 0 of each communicator prints once which algorithm runs
- * or why it fell back. Errors go to the communicator's error handler, as MPI does. */
+ * or why it fell back. TOTEX_MODEL=unit: run the unit-step (store-and-forward)
+ * algorithm TOTEX_ALGORITHM (default: the automatic choice) under the
+ * single-port model, as totex_alltoall_unit() does. Errors go to the communicator's error handler, as MPI does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +14,13 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *v = getenv("TOTEX_VERBOSE");
+    const char *model = getenv("TOTEX_MODEL");
     totex_mpi_options opt = {.fallback = 1, .verbose = v && *v && strcmp(v, "0") != 0};
+    if (model && strcmp(model, "unit") == 0) { /* validation: a unit-step algorithm, single-port */
+        opt.unit = 1;
+        opt.unit_algorithm = getenv("TOTEX_ALGORITHM");
+        opt.unit_ports = 1;
+    }
     int rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
     if (rc == TOTEX_MPI_FALLBACK)
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);

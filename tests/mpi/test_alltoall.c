@@ -1,17 +1,24 @@
 /* totex_alltoall against the MPI library's own all-to-all, byte for byte
  * (issue 5). Run under mpirun with any number of ranks; exit status non-zero
- * on any mismatch. Communicators: MPI_COMM_WORLD, 1-D and 2-D Cartesian,
- * periodic and not. Data: MPI_BYTE blocks of 0, 1, 8, 1000 bytes, MPI_INT,
- * an MPI_Type_vector (non-contiguous) type, MPI_IN_PLACE. Also MPI_Alltoall
- * (intercepted when libtotex_pmpi.so is preloaded) and mismatched counts. */
+ * on any mismatch. Communicators: MPI_COMM_WORLD, 1-D, 2-D and 3-D Cartesian,
+ * periodic and not. Data: MPI_BYTE blocks of 0, 1, 8, 1000 bytes (and 64 KiB
+ * on the world and 3-D communicators), MPI_INT, an MPI_Type_vector
+ * (non-contiguous) type, an MPI_Type_create_struct of an int and a double with
+ * a gap, MPI_IN_PLACE. Also MPI_Alltoall (intercepted when libtotex_pmpi.so is
+ * preloaded), mismatched counts, and on 4 and 8 ranks totex_alltoall_unit()
+ * with every applicable unit-step algorithm on a periodic 2 x (size/2)
+ * Cartesian communicator, single-port and multiport. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "totex/algorithm.h"
 #include "totex/mpi.h"
 
 static int failures;
 static int rank, wsize;
+static const char *unit_alg; /* non-NULL: check() runs totex_alltoall_unit(unit_alg, unit_ports) */
+static int unit_ports;
 
 static void fill(unsigned char *b, size_t len, int salt)
 {
@@ -32,7 +39,20 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
     memset(got, 0xEE, len);
     memset(mpi, 0xEE, len);
     int rc1, rc2, rc3;
-    if (in_place) {
+    if (unit_alg) {
+        if (in_place) {
+            memcpy(ref, send, len);
+            memcpy(got, send, len);
+            rc1 = PMPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ref, count, type, comm);
+            rc2 = totex_alltoall_unit(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, count, type, comm, unit_alg,
+                                      unit_ports);
+        } else {
+            rc1 = PMPI_Alltoall(send, count, type, ref, count, type, comm);
+            rc2 = totex_alltoall_unit(send, count, type, got, count, type, comm, unit_alg, unit_ports);
+        }
+        rc3 = MPI_SUCCESS;
+        memcpy(mpi, ref, len);
+    } else if (in_place) {
         memcpy(ref, send, len);
         memcpy(got, send, len);
         memcpy(mpi, send, len);
@@ -57,26 +77,111 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
     free(mpi);
 }
 
-static void run(MPI_Comm comm, const char *name)
+/* an int and a double, 4 bytes of gap between them (and an extent of 24: a trailing gap) */
+static MPI_Datatype make_struct(void)
 {
-    static const int bytes[] = {0, 1, 8, 1000};
+    int len[2] = {1, 1};
+    MPI_Aint disp[2] = {0, 8};
+    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, st, rs;
+    MPI_Type_create_struct(2, len, disp, types, &st);
+    MPI_Type_create_resized(st, 0, 24, &rs);
+    MPI_Type_free(&st);
+    MPI_Type_commit(&rs);
+    return rs;
+}
+
+static void run(MPI_Comm comm, const char *name, int big)
+{
+    static const int bytes[] = {0, 1, 8, 1000, 65536};
+    size_t nb = sizeof bytes / sizeof bytes[0] - (big ? 0 : 1);
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 3, MPI_INT, &vec); /* 8 bytes of data, extent 16 bytes: gaps */
     MPI_Type_commit(&vec);
+    MPI_Datatype stru = make_struct();
     char what[128];
-    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
+    for (size_t i = 0; i < nb; i++) {
         snprintf(what, sizeof what, "%s MPI_BYTE", name);
         check(comm, what, MPI_BYTE, bytes[i], 0);
         snprintf(what, sizeof what, "%s MPI_INT", name);
         check(comm, what, MPI_INT, bytes[i] / 4, 0);
         snprintf(what, sizeof what, "%s vector", name);
         check(comm, what, vec, bytes[i] / 8, 0);
+        snprintf(what, sizeof what, "%s struct", name);
+        check(comm, what, stru, bytes[i] / 12, 0);
     }
+    snprintf(what, sizeof what, "%s struct", name);
+    check(comm, what, stru, 3, 1);
     snprintf(what, sizeof what, "%s MPI_INT", name);
     check(comm, what, MPI_INT, 250, 1);
     snprintf(what, sizeof what, "%s vector", name);
     check(comm, what, vec, 1, 1);
     MPI_Type_free(&vec);
+    MPI_Type_free(&stru);
+}
+
+/* every unit-step algorithm that applies to a periodic 2 x (size/2) Cartesian
+   communicator (totex network ring:size/2 * k2, or k2 * k2), both port models */
+static void run_unit(void)
+{
+    int dims[2] = {2, wsize / 2}, periods[2] = {1, 1};
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    char spec[64], name[160];
+    if (dims[1] == 2)
+        snprintf(spec, sizeof spec, "k2*k2");
+    else
+        snprintf(spec, sizeof spec, "ring:%d*k2", dims[1]);
+    totex_error err;
+    totex_network *net = totex_network_parse(spec, &err);
+    if (!net) {
+        fprintf(stderr, "FAIL rank %d: network %s: %s\n", rank, spec, err.msg);
+        failures++;
+        MPI_Comm_free(&cart);
+        return;
+    }
+    MPI_Datatype vec, stru = make_struct();
+    MPI_Type_vector(2, 1, 3, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    int ran_octr = 0, ran_a2 = 0, runs = 0;
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        for (int ports = 1; ports >= 0; ports--) {
+            if (a->applies(net, (totex_ports)ports, &err) != TOTEX_OK)
+                continue;
+            ran_octr += strcmp(a->name, "octr") == 0;
+            ran_a2 += strcmp(a->name, "a2") == 0;
+            runs++;
+            if (rank == 0)
+                printf("test_alltoall: unit-step %s %s on %s\n", a->name, ports ? "single-port" : "multiport", spec);
+            unit_alg = a->name;
+            unit_ports = ports;
+            snprintf(name, sizeof name, "unit %s %s on cart 2x%d periodic", a->name,
+                     ports ? "single-port" : "multiport", dims[1]);
+            check(cart, name, MPI_BYTE, 8, 0);
+            check(cart, name, MPI_BYTE, 1000, 0);
+            check(cart, name, vec, 3, 0);
+            check(cart, name, stru, 2, 0);
+            check(cart, name, MPI_INT, 5, 1);
+        }
+    }
+    unit_alg = NULL;
+    if (!ran_octr || !ran_a2) {
+        fprintf(stderr, "FAIL rank %d: on %s octr ran %d times, a2 %d times\n", rank, spec, ran_octr, ran_a2);
+        failures++;
+    }
+    /* an unknown algorithm: MPI_ERR_ARG on every rank */
+    char s[64] = {0}, r[64];
+    if (rank == 0)
+        fprintf(stderr, "(expected error follows)\n");
+    int rc = totex_alltoall_unit(s, 1, MPI_BYTE, r, 1, MPI_BYTE, cart, "no-such-algorithm", 1);
+    if (rc != MPI_ERR_ARG) {
+        fprintf(stderr, "FAIL rank %d: unknown unit algorithm returned %d, not MPI_ERR_ARG\n", rank, rc);
+        failures++;
+    }
+    MPI_Type_free(&vec);
+    MPI_Type_free(&stru);
+    totex_network_free(net);
+    MPI_Comm_free(&cart);
 }
 
 int main(int argc, char **argv)
@@ -86,19 +191,22 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 
-    run(MPI_COMM_WORLD, "world");
-    for (int nd = 1; nd <= 2; nd++)
+    run(MPI_COMM_WORLD, "world", 1);
+    for (int nd = 1; nd <= 3; nd++)
         for (int periodic = 0; periodic <= 1; periodic++) {
-            int dims[2] = {0, 0}, periods[2] = {periodic, periodic};
+            int dims[3] = {0, 0, 0}, periods[3] = {periodic, periodic, periodic};
             MPI_Dims_create(wsize, nd, dims);
             MPI_Comm cart;
             MPI_Cart_create(MPI_COMM_WORLD, nd, dims, periods, 0, &cart);
             char name[64];
-            snprintf(name, sizeof name, "cart %dx%d %s", dims[0], nd > 1 ? dims[1] : 1,
+            snprintf(name, sizeof name, "cart %dx%dx%d %s", dims[0], nd > 1 ? dims[1] : 1, nd > 2 ? dims[2] : 1,
                      periodic ? "periodic" : "open");
-            run(cart, name);
+            run(cart, name, nd == 3);
             MPI_Comm_free(&cart);
         }
+
+    if (wsize == 4 || wsize == 8)
+        run_unit();
 
     /* mismatched sizes across ranks: every rank gets MPI_ERR_COUNT, nobody hangs */
     if (wsize > 1) {

@@ -1,0 +1,42 @@
+#!/bin/sh
+# A real MPI_Alltoall client (issue 5 item 5): fftw_client (FFTW's MPI 2-D FFT,
+# whose transposes call MPI_Alltoall) on 2 and 4 ranks, without and with
+# libtotex_pmpi.so preloaded. The outputs must be byte-identical, and with the
+# drop-in TOTEX_VERBOSE=1 must make stderr name totex (evidence that FFTW's
+# MPI_Alltoall went through totex; the drop-in has no call counter).
+# Usage: fftw_test.sh MPIEXEC LIB PROGRAM [MPIEXEC_FLAGS...]
+set -u
+mpiexec=$1 lib=$2 prog=$3
+shift 3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+status=0
+for np in 2 4; do
+    if ! "$mpiexec" "$@" -np "$np" "$prog" "$dir/plain$np.txt"; then
+        echo "fftw_test: np $np: plain run failed" >&2
+        status=1
+        continue
+    fi
+    "$mpiexec" "$@" -np "$np" -x LD_PRELOAD="$lib" -x TOTEX_VERBOSE=1 "$prog" "$dir/totex$np.txt" 2>"$dir/err$np"
+    rc=$?
+    cat "$dir/err$np" >&2
+    if [ "$rc" -ne 0 ]; then
+        echo "fftw_test: np $np: run with the drop-in failed ($rc)" >&2
+        status=1
+        continue
+    fi
+    called=1
+    if ! grep -q "^totex: MPI_Alltoall on $np ranks" "$dir/err$np"; then
+        echo "fftw_test: np $np: stderr does not name totex: the drop-in was not called" >&2
+        status=1
+        called=0
+    fi
+    if ! cmp -s "$dir/plain$np.txt" "$dir/totex$np.txt"; then
+        echo "fftw_test: np $np: output differs with the drop-in" >&2
+        status=1
+    elif [ "$called" -eq 1 ]; then
+        echo "fftw_test: np $np: identical output ($(sed -n 2p "$dir/plain$np.txt")), drop-in called"
+    fi
+done
+[ "$status" -eq 0 ] && echo "fftw_test: ok"
+exit "$status"
