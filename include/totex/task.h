@@ -134,8 +134,9 @@ uint64_t totex_task_col_sum(const totex_task *t, uint32_t j);
 uint64_t totex_task_critical_sum(const totex_task *t);
 /** Total sum sigma = sum of all entries (001 Section 7), in hops. */
 uint64_t totex_task_total_sum(const totex_task *t);
-/** Largest row sum h_r and largest column sum h_c (001 Sections 5, 8.3). */
+/** Largest row sum h_r: the longest route of a packet, in hops (001 Sections 5, 8.3). */
 uint32_t totex_task_max_row_sum(const totex_task *t);
+/** Largest column sum h_c: the most loaded link type, in hops per node (001 Sections 5, 8.3; h_c + h_r - 1 bounds greedy). */
 uint64_t totex_task_max_col_sum(const totex_task *t);
 /**
  * Describe a critical line, for reports: the first critical column if any

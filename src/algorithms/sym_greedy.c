@@ -434,6 +434,7 @@ const totex_algorithm totex_algorithm_greedy_sym = {
     .predict = g1_predict,
     .plan = g1_plan,
     .plan_symmetric = g1_sym,
+    .costly_predict = 1, /* predict runs the whole greedy */
 };
 
 const totex_algorithm totex_algorithm_sym2 = {
@@ -444,4 +445,5 @@ const totex_algorithm totex_algorithm_sym2 = {
     .predict = g2_predict,
     .plan = g2_plan,
     .plan_symmetric = g2_sym,
+    .costly_predict = 1,
 };
