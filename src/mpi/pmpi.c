@@ -13,9 +13,8 @@
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *v = getenv("TOTEX_VERBOSE");
     const char *model = getenv("TOTEX_MODEL");
-    totex_mpi_options opt = {.fallback = 1, .verbose = v && *v && strcmp(v, "0") != 0};
+    totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level()};
     if (model && strcmp(model, "unit") == 0) { /* validation: a unit-step algorithm, single-port */
         opt.unit = 1;
         opt.unit_algorithm = getenv("TOTEX_ALGORITHM");

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SimGrid SMPI benchmark (issue 5 item 6): totex_alltoall against every SMPI
+# all-to-all algorithm on simulated torus platforms, blocks 8 B .. 64 KiB.
+#
+# Usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]]
+#        defaults: build 3 65536 4x4 8x8 4x4x4
+# Needs libsimgrid-dev (smpicc, smpirun; apt-get install libsimgrid-dev) and
+# BUILD_DIR/libtotex.a (cmake build). Writes BUILD_DIR/smpi/ (binary,
+# platforms, raw results) and prints one table per torus: simulated
+# microseconds per call of each implementation (same run, same platform) and
+# totex / best SMPI algorithm (<= 1: totex is the best or tied-best), for
+# totex_alltoall as shipped ("totex": one MPI_Allreduce per call checks that the
+# arguments agree across ranks) and with that check off ("totex_nocheck",
+# TOTEX_CHECK=0, as MPI libraries do). The algorithm totex ran per size is in
+# BUILD_DIR/smpi/log-TORUS-totex.txt (TOTEX_VERBOSE=2).
+#
+# Platform: a SimGrid cluster with topology="TORUS", one host per rank, links
+# of 10 GB/s and 1 us latency (split-duplex), dimension-order routing; host
+# r runs rank r; the program lays a periodic Cartesian communicator of the
+# same shape over it (totex plans for that torus). Computation is not
+# simulated (smpi/simulate-computation:no): only communication is timed, as
+# for SMPI's built-in collectives, whose local copies are not charged either.
+set -eu
+build=${1:-build}
+iters=${2:-3}
+maxb=${3:-65536}
+[ $# -gt 3 ] && shift 3 || set --
+[ $# -gt 0 ] || set -- 4x4 8x8 4x4x4
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+command -v smpicc >/dev/null || { echo "smpi bench: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
+[ -f "$build/libtotex.a" ] || { echo "smpi bench: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
+out=$build/smpi
+mkdir -p "$out"
+bin=$out/smpi_alltoall_bench
+# totex's MPI layer compiled against SMPI's mpi.h; the core library as built
+smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" \
+    "$here/smpi_alltoall_bench.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
+    "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c \
+    "$build/libtotex.a" $(pkg-config --libs igraph json-c cairo) -lm -o "$bin" 2>"$out/smpicc.log" ||
+    { cat "$out/smpicc.log" >&2; exit 1; }
+algs="basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich"
+echo "smpi bench: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), $iters calls per size, simulated time"
+for t in "$@"; do
+    n=$(echo "$t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')
+    params=$(echo "$t" | tr 'x' ',')
+    plat=$out/torus-$t.xml
+    cat >"$plat" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="torus-$t" topology="TORUS" topo_parameters="$params" prefix="node-" radical="0-$((n - 1))" suffix=""
+             speed="1Gf" bw="10GBps" lat="1us" sharing_policy="SPLITDUPLEX" loopback_bw="100GBps" loopback_lat="0"/>
+  </zone>
+</platform>
+XML
+    hosts=$out/hosts-$t
+    i=0; : >"$hosts"
+    while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
+    raw=$out/raw-$t.txt
+    : >"$raw"
+    for impl in totex totex_nocheck $algs; do
+        check=1; cfg="--cfg=smpi/alltoall:basic_linear"
+        case $impl in
+            totex) args="totex" ;;
+            totex_nocheck) args="totex"; check=0 ;;
+            *) args="mpi"; cfg="--cfg=smpi/alltoall:$impl" ;;
+        esac
+        log=$out/log-$t-$impl.txt
+        if TOTEX_CHECK=$check TOTEX_VERBOSE=2 smpirun -np "$n" -platform "$plat" -hostfile "$hosts" "$cfg" --cfg=smpi/simulate-computation:no \
+            --log=root.thresh:critical "$bin" "$args" "$t" "$iters" "$maxb" >"$log" 2>&1; then
+            grep -E "^(totex|mpi) " "$log" | sed "s/^[a-z]* /$impl /" >>"$raw"
+        else
+            echo "$impl FAILED" >>"$raw"
+        fi
+    done
+    echo
+    echo "torus $t ($n ranks): simulated us per call; ratio = totex / best SMPI algorithm"
+    awk -v algs="totex totex_nocheck $algs" '
+        $2 == "FAILED" { failed[$1] = 1; next }
+        { t[$1, $2] = $3; if ($4 != "ok") bad[$1, $2] = 1; sizes[$2] = 1 }
+        END {
+            na = split(algs, a, " ")
+            printf "%8s", "block B"
+            for (i = 1; i <= na; i++) printf " %12s", a[i]
+            printf " %9s %9s %s\n", "ratio", "ratio_nc", "best SMPI"
+            ns = 0
+            for (s in sizes) sl[++ns] = s + 0
+            for (i = 1; i <= ns; i++) for (j = i + 1; j <= ns; j++) if (sl[j] < sl[i]) { x = sl[i]; sl[i] = sl[j]; sl[j] = x }
+            worst = 0
+            for (k = 1; k <= ns; k++) {
+                s = sl[k]; best = -1; bname = ""
+                printf "%8d", s
+                for (i = 1; i <= na; i++) {
+                    if (!((a[i], s) in t)) { printf " %12s", failed[a[i]] ? "failed" : "-"; continue }
+                    printf " %11.2f%s", t[a[i], s] * 1e6, bad[a[i], s] ? "!" : " "
+                    if (a[i] !~ /^totex/ && !bad[a[i], s] && (best < 0 || t[a[i], s] < best)) { best = t[a[i], s]; bname = a[i] }
+                }
+                r = best > 0 && ((("totex", s) in t)) ? t["totex", s] / best : -1
+                r2 = best > 0 && ((("totex_nocheck", s) in t)) ? t["totex_nocheck", s] / best : -1
+                if (r > worst) worst = r
+                if (r2 > worst2) worst2 = r2
+                printf " %9.3f %9.3f %s\n", r, r2, bname
+            }
+            printf "worst ratio %.3f (totex), %.3f (totex_nocheck) (\"!\": wrong result, not counted)\n", worst, worst2
+        }' "$raw"
+done

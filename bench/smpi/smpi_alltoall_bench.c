@@ -1,0 +1,92 @@
+/*
+ * SimGrid SMPI benchmark (issue 5 item 6): times one all-to-all
+ * implementation on a Cartesian communicator laid over the simulated torus.
+ * Built with smpicc and run by bench/smpi/run.sh once per implementation:
+ *   smpi_alltoall_bench totex D1xD2[xD3] [ITERS [MAX_BLOCK]]  -> totex_alltoall
+ *   smpi_alltoall_bench mpi   D1xD2[xD3] [ITERS [MAX_BLOCK]]  -> MPI_Alltoall, i.e. the
+ *       SMPI algorithm chosen with --cfg=smpi/alltoall:NAME
+ * Per block size (8 B * 4^k up to MAX_BLOCK, then MAX_BLOCK; default 65536): one untimed call
+ * (totex plans and caches there), then ITERS (default 3) calls after a barrier;
+ * the slowest rank's simulated time per call is printed as
+ *   "<impl> <block bytes> <seconds per call> <check>"
+ * where check is "ok" when the result equals the expected blocks (every byte
+ * encodes source, destination and position), else "WRONG".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "totex/mpi.h"
+
+static unsigned char expect(int src, int dst, long i) { return (unsigned char)(src * 131 + dst * 29 + i * 7 + (i >> 8)); }
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int dims[3] = {1, 1, 1}, nd = 0, periods[3] = {1, 1, 1};
+    const char *impl = argc > 1 ? argv[1] : "";
+    int use_totex = strcmp(impl, "totex") == 0;
+    if (argc > 2)
+        nd = sscanf(argv[2], "%dx%dx%d", &dims[0], &dims[1], &dims[2]);
+    int iters = argc > 3 ? atoi(argv[3]) : 3;
+    long maxb = argc > 4 ? atol(argv[4]) : 65536;
+    if ((!use_totex && strcmp(impl, "mpi") != 0) || nd < 1 || dims[0] * dims[1] * dims[2] != size || iters < 1 ||
+        maxb < 8) {
+        if (rank == 0)
+            fprintf(stderr, "usage: %s totex|mpi D1xD2[xD3] (product = ranks) [ITERS [MAX_BLOCK]]\n", argv[0]);
+        MPI_Finalize();
+        return 2;
+    }
+    /* MPI dimension order is reversed so that rank r sits on simulated host node-r:
+       SimGrid's torus numbers hosts with the first dimension fastest */
+    int rdims[3];
+    for (int i = 0; i < nd; i++)
+        rdims[i] = dims[nd - 1 - i];
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, nd, rdims, periods, 0, &cart);
+    size_t cap = (size_t)size * (size_t)maxb;
+    unsigned char *send = malloc(cap), *recv = malloc(cap);
+    if (!send || !recv)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    int status = 0;
+    long sizes[16];
+    int ns = 0;
+    for (long b = 8; b <= maxb && ns < 15; b *= 4)
+        sizes[ns++] = b;
+    if (sizes[ns - 1] != maxb)
+        sizes[ns++] = maxb;
+    for (int si = 0; si < ns; si++) {
+        long block = sizes[si];
+        for (int d = 0; d < size; d++)
+            for (long i = 0; i < block; i++)
+                send[(size_t)d * (size_t)block + (size_t)i] = expect(rank, d, i);
+        memset(recv, 0, (size_t)size * (size_t)block);
+        int rc = use_totex ? totex_alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart)
+                           : MPI_Alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart);
+        int ok = rc == MPI_SUCCESS, all = 0;
+        for (int s = 0; s < size && ok; s++)
+            for (long i = 0; i < block && ok; i++)
+                ok = recv[(size_t)s * (size_t)block + (size_t)i] == expect(s, rank, i);
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, cart);
+        MPI_Barrier(cart);
+        double t0 = MPI_Wtime();
+        for (int it = 0; it < iters; it++)
+            use_totex ? totex_alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart)
+                      : MPI_Alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart);
+        double t = (MPI_Wtime() - t0) / iters, worst = 0;
+        MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, cart);
+        if (rank == 0)
+            printf("%s %ld %.9e %s\n", impl, block, worst, all ? "ok" : "WRONG");
+        status |= !all;
+    }
+    free(send);
+    free(recv);
+    MPI_Comm_free(&cart);
+    MPI_Finalize();
+    return status;
+}

@@ -1,0 +1,69 @@
+/* Executor of totex_alltoall: runs the program plan.c compiled for this rank.
+ *
+ * Every receive of the schedule is posted at once (MPI_Irecv, in step order,
+ * tag = step mod 32000); then the sends are made in step order, each one
+ * waiting only for the receives that brought its blocks (MPI_Wait), gathered
+ * into one message when its blocks do not lie side by side, and MPI_Isend'ed;
+ * one MPI_Waitall ends the exchange. This keeps the schedule's data flow (a
+ * block travels on only after it arrived) without a barrier between steps:
+ * a step starts on a rank as soon as its own inputs are there. Messages
+ * between two ranks match in step order (MPI's non-overtaking rule; distinct
+ * tags per step besides). Final blocks of one transfer from consecutive
+ * sources land directly in the receive buffer when it takes raw bytes. */
+#include <string.h>
+
+#include "internal.h"
+
+int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *recv, int recv_raw)
+{
+    int rc = MPI_SUCCESS;
+    const char *base[3] = {send, p->arena, recv};
+    MPI_Request *req = p->req;
+    size_t nreq = p->nrecv + p->nsend;
+    for (size_t i = 0; i < nreq; i++)
+        req[i] = MPI_REQUEST_NULL;
+    for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++) {
+        const totex_mpi_recv *rv = &p->recvs[r];
+        char *dst = recv_raw && rv->in_place_ok ? recv + rv->place_off : p->arena + rv->arena_off;
+        rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->tag, comm, &req[r]);
+    }
+    for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
+        const totex_mpi_send *sd = &p->sends[i];
+        for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
+            rc = MPI_Wait(&req[p->deps[sd->dep_first + d]], MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            break;
+        const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
+        const char *buf;
+        if (sd->piece_count == 1) {
+            buf = base[pc->base] + pc->off;
+        } else {
+            char *to = p->stage + sd->stage_off;
+            for (size_t k = 0; k < sd->piece_count; k++) {
+                memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
+                to += pc[k].len;
+            }
+            buf = p->stage + sd->stage_off;
+        }
+        rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->tag, comm, &req[p->nrecv + i]);
+    }
+    if (rc != MPI_SUCCESS) /* do not wait for receives whose senders may never send */
+        for (size_t r = 0; r < p->nrecv; r++)
+            if (req[r] != MPI_REQUEST_NULL)
+                MPI_Cancel(&req[r]);
+    int wrc = MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = wrc;
+    if (rc != MPI_SUCCESS || !recv_raw)
+        return rc;
+    const size_t slot = (size_t)p->slot;
+    for (uint32_t i = 0; i < p->n; i++)
+        if (i != p->me && !p->recvs[p->finals[i].recv].in_place_ok)
+            memcpy(recv + i * slot, p->arena + p->finals[i].off, slot);
+    return MPI_SUCCESS;
+}
+
+const char *totex_mpi_final_block(const totex_mpi_plan *p, uint32_t i)
+{
+    return p->arena + p->finals[i].off;
+}

@@ -1,0 +1,267 @@
+/* Per-communicator state of totex_alltoall: the plan cache (an MPI attribute),
+ * the private duplicate the exchange runs on, the network a communicator
+ * stands for, and t_s / t_c measured once by ping-pong (include/totex/mpi.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int keyval = MPI_KEYVAL_INVALID;
+static int self_keyval = MPI_KEYVAL_INVALID;
+static totex_mpi_state *live; /* every state whose dup is still allocated */
+
+static void state_release_dup(totex_mpi_state *st)
+{
+    if (st->dup != MPI_COMM_NULL)
+        MPI_Comm_free(&st->dup);
+    st->dup = MPI_COMM_NULL;
+    if (st->prev_live) {
+        *st->prev_live = st->next_live;
+        if (st->next_live)
+            st->next_live->prev_live = st->prev_live;
+        st->prev_live = NULL;
+        st->next_live = NULL;
+    }
+}
+
+static int delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
+{
+    totex_mpi_state *st = attr;
+    state_release_dup(st);
+    while (st->plans) {
+        totex_mpi_plan *p = st->plans;
+        st->plans = p->next;
+        totex_mpi_plan_free(p);
+    }
+    free(st->packed);
+    free(st);
+    return MPI_SUCCESS;
+}
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first, while MPI still works:
+   free every duplicate there (MPI_COMM_WORLD's attributes may be deleted later). */
+static int self_delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
+{
+    while (live)
+        state_release_dup(live);
+    return MPI_SUCCESS;
+}
+
+int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
+{
+    int rc, flag = 0;
+    if (keyval == MPI_KEYVAL_INVALID) {
+        if ((rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &keyval, NULL)) != MPI_SUCCESS)
+            return rc;
+        if ((rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &self_keyval, NULL)) != MPI_SUCCESS)
+            return rc;
+        if ((rc = MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL)) != MPI_SUCCESS)
+            return rc;
+    }
+    void *v = NULL;
+    if ((rc = MPI_Comm_get_attr(comm, keyval, &v, &flag)) != MPI_SUCCESS)
+        return rc;
+    if (flag) {
+        *out = v;
+        return MPI_SUCCESS;
+    }
+    totex_mpi_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return MPI_ERR_NO_MEM;
+    st->dup = MPI_COMM_NULL;
+    if ((rc = MPI_Comm_set_attr(comm, keyval, st)) != MPI_SUCCESS) {
+        free(st);
+        return rc;
+    }
+    *out = st;
+    return MPI_SUCCESS;
+}
+
+int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm)
+{
+    if (st->dup != MPI_COMM_NULL)
+        return MPI_SUCCESS;
+    int rc = MPI_Comm_dup(comm, &st->dup);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* errors of the exchange come back to totex, which reports them to the caller */
+    MPI_Comm_set_errhandler(st->dup, MPI_ERRORS_RETURN);
+    st->next_live = live;
+    if (live)
+        live->prev_live = &st->next_live;
+    st->prev_live = &live;
+    live = st;
+    return MPI_SUCCESS;
+}
+
+/* ---- network of a communicator ----------------------------------------- */
+
+static void spec_add(char *spec, size_t cap, int m, int periodic)
+{
+    size_t len = strlen(spec);
+    if (m == 2)
+        snprintf(spec + len, cap - len, "%sk2", len ? "*" : "");
+    else
+        snprintf(spec + len, cap - len, "%s%s:%d", len ? "*" : "", periodic ? "ring" : "path", m);
+}
+
+/* *cart = 1 if comm has a Cartesian topology */
+static int is_cartesian(MPI_Comm comm, int *cart)
+{
+#ifdef SMPI_H
+    /* SimGrid's SMPI (3.32) aborts in MPI_Topo_test: ask MPI_Cartdim_get, which
+       fails on a communicator without a Cartesian topology (comm is the
+       private duplicate: its errors return) */
+    int nd = 0;
+    *cart = MPI_Cartdim_get(comm, &nd) == MPI_SUCCESS;
+    return MPI_SUCCESS;
+#else
+    int topo = MPI_UNDEFINED, rc = MPI_Topo_test(comm, &topo);
+    *cart = rc == MPI_SUCCESS && topo == MPI_CART;
+    return rc;
+#endif
+}
+
+int totex_mpi_comm_spec(MPI_Comm comm, int size, char *spec, size_t cap)
+{
+    int rc, cart = 0;
+    spec[0] = '\0';
+    if ((rc = is_cartesian(comm, &cart)) != MPI_SUCCESS)
+        return rc;
+    if (cart) {
+        int nd = 0;
+        if ((rc = MPI_Cartdim_get(comm, &nd)) != MPI_SUCCESS)
+            return rc;
+        int *dims = malloc(sizeof(int) * (size_t)(nd ? nd : 1) * 3);
+        if (!dims)
+            return MPI_ERR_NO_MEM;
+        int *periods = dims + (nd ? nd : 1), *coords = periods + (nd ? nd : 1);
+        if (nd && (rc = MPI_Cart_get(comm, nd, dims, periods, coords)) != MPI_SUCCESS) {
+            free(dims);
+            return rc;
+        }
+        /* MPI dimension i -> totex factor nd-1-i: the last MPI dimension varies fastest
+           in the Cartesian rank, the first totex factor is the least significant */
+        for (int i = nd - 1; i >= 0; i--)
+            if (dims[i] > 1)
+                spec_add(spec, cap, dims[i], periods[i]);
+        free(dims);
+        return MPI_SUCCESS;
+    }
+    int dims[3] = {0, 0, 0};
+    if ((rc = MPI_Dims_create(size, 3, dims)) != MPI_SUCCESS)
+        return rc;
+    for (int i = 2; i >= 0; i--)
+        if (dims[i] > 1)
+            spec_add(spec, cap, dims[i], 1);
+    return MPI_SUCCESS;
+}
+
+static double env_seconds(const char *name, double dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    return (end && *end == '\0' && v >= 0) ? v : dflt;
+}
+
+/* ---- t_s and t_c of a communicator (collective, once) -------------------- */
+
+
+#define PP_ROUNDS 20
+#define PP_SMALL 8
+#define PP_LARGE 65536
+
+/* time of one round trip of @p bytes between ranks 0 and 1 (rank 0 reports it) */
+static int pingpong(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
+{
+    int rc = MPI_SUCCESS;
+    int peer = 1 - rank;
+    double t0 = 0;
+    for (int r = -2; r < PP_ROUNDS && rc == MPI_SUCCESS; r++) { /* 2 warm-up round trips */
+        if (r == 0)
+            t0 = MPI_Wtime();
+        if (rank == 0) {
+            rc = MPI_Send(buf, bytes, MPI_BYTE, peer, TOTEX_MPI_PP_TAG, comm);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Recv(buf, bytes, MPI_BYTE, peer, TOTEX_MPI_PP_TAG, comm, MPI_STATUS_IGNORE);
+        } else {
+            rc = MPI_Recv(buf, bytes, MPI_BYTE, peer, TOTEX_MPI_PP_TAG, comm, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Send(buf, bytes, MPI_BYTE, peer, TOTEX_MPI_PP_TAG, comm);
+        }
+    }
+    *rtt = (MPI_Wtime() - t0) / PP_ROUNDS;
+    return rc;
+}
+
+/* t_s and t_c for comm (the private duplicate): TOTEX_TS / TOTEX_TC as read on
+   rank 0, else measured once by a ping-pong between ranks 0 and 1 (one-way time
+   of 8 bytes gives t_s, the slope to 64 KiB gives t_c); broadcast, cached in st. */
+int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
+{
+    if (st->costs_known)
+        return MPI_SUCCESS;
+    int rc;
+    const char *es = getenv("TOTEX_TS"), *ec = getenv("TOTEX_TC");
+    int need = 0;
+    if (rank == 0)
+        need = (!es || !*es || !ec || !*ec) && size >= 2;
+    if ((rc = MPI_Bcast(&need, 1, MPI_INT, 0, comm)) != MPI_SUCCESS)
+        return rc;
+    double t_small = 0, t_large = 0;
+    int prc = MPI_SUCCESS;
+    if (need && rank < 2) {
+        char *buf = calloc(PP_LARGE, 1);
+        if (!buf) {
+            prc = MPI_ERR_NO_MEM; /* both ranks may fail here: then neither sends */
+        } else {
+            double rtt = 0;
+            prc = pingpong(comm, rank, buf, PP_SMALL, &rtt);
+            t_small = rtt / 2;
+            if (prc == MPI_SUCCESS)
+                prc = pingpong(comm, rank, buf, PP_LARGE, &rtt);
+            t_large = rtt / 2;
+            free(buf);
+        }
+    }
+    /* {t_s, t_c, t_s measured, t_c measured, error} */
+    double v[5] = {0, 0, 0, 0, 0};
+    if (rank == 0) {
+        totex_comb_cost def;
+        totex_comb_cost_default(&def);
+        double ts = def.t_s, tc = def.t_c;
+        if (need && prc == MPI_SUCCESS) {
+            tc = (t_large - t_small) / (double)(PP_LARGE - PP_SMALL);
+            if (!(tc > 0))
+                tc = t_large > 0 ? t_large / PP_LARGE : def.t_c;
+            ts = t_small - PP_SMALL * tc;
+            if (!(ts > 0))
+                ts = t_small > 0 ? t_small : def.t_s;
+        }
+        v[0] = env_seconds("TOTEX_TS", ts);
+        v[1] = env_seconds("TOTEX_TC", tc);
+        v[2] = need && prc == MPI_SUCCESS && v[0] == ts;
+        v[3] = need && prc == MPI_SUCCESS && v[1] == tc;
+        v[4] = prc;
+    }
+    if ((rc = MPI_Bcast(v, 5, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
+        return rc;
+    if (v[4] != 0)
+        return (int)v[4];
+    st->t_s = v[0];
+    st->t_c = v[1];
+    st->ts_measured = v[2] != 0;
+    st->tc_measured = v[3] != 0;
+    st->costs_known = 1;
+    return MPI_SUCCESS;
+}
+
+void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap)
+{
+    snprintf(out, cap, "t_s %.3g s %s, t_c %.3g s/byte %s", st->t_s, st->ts_measured ? "measured" : "set",
+             st->t_c, st->tc_measured ? "measured" : "set");
+}
