@@ -36,14 +36,21 @@ extern "C" {
  * (size-1 dimensions dropped) with node id = rank. Size 1: a local copy.
  *
  * Algorithm: rank 0 builds every registered combining algorithm for the
- * network under the wormhole, one-port cost model (block size m = packed bytes
- * per block; t_s and t_c as below) and picks
- * the smallest predicted time with totex_comb_rank(); TOTEX_ALGORITHM=NAME
- * forces one. The choice is broadcast, every rank builds that schedule, and
- * the plan (schedule + this rank's sends and receives per step) is cached on
- * @p comm with an MPI attribute per block size (freed by the delete callback,
- * or when the communicator is freed). The exchange runs on a private duplicate
- * of @p comm (MPI_Comm_dup), so it never matches the caller's messages.
+ * network under the wormhole, all-port cost model (the executor below does not
+ * hold a rank to one message at a time; block size m = packed bytes per block;
+ * t_s and t_c as below) and ranks them by predicted time with
+ * totex_comb_rank(). Every rank builds the first (up to 8) that apply, and each
+ * is timed once on the communicator with the caller's data (best of 2 runs
+ * after a barrier, slowest rank's time, results kept in totex's own buffers):
+ * the fastest is kept. The model orders and prunes the candidates; the
+ * measurement settles what the model cannot see (how the MPI library and the
+ * machine overlap concurrent messages). TOTEX_TUNE=0 keeps the model's first
+ * choice without timing; TOTEX_ALGORITHM=NAME forces one. The plan (this
+ * rank's compiled program, below) is cached on @p comm with an MPI attribute
+ * per block size (freed by the delete callback, or when the communicator is
+ * freed), so choosing and timing happen at the first call of each block size
+ * only. The exchange runs on a private duplicate of @p comm (MPI_Comm_dup,
+ * errors returned), so it never matches the caller's messages.
  *
  * t_s and t_c: measured once per communicator, the first time a plan is made
  * on it: ranks 0 and 1 ping-pong on the private duplicate (2 warm-up round
@@ -58,15 +65,31 @@ extern "C" {
  * was "measured" or "set". The measurement is noisy (oversubscribed ranks,
  * shared memory): it only steers the choice of algorithm, never correctness.
  *
- * Executor: per step, each transfer this rank sends is packed from its block
- * store (initially its own send blocks) into one message and MPI_Isend'ed,
- * each transfer it receives is MPI_Irecv'ed and stored; MPI_Waitall ends the
- * step. At the end the blocks (src, me) are unpacked into @p recvbuf by source.
+ * Executor: the schedule is compiled once per plan into this rank's program:
+ * its receives and sends in step order (one MPI message per transfer, its
+ * blocks side by side), where each block it forwards lies, and which receives
+ * each send waits for. A call posts every receive at once (MPI_Irecv, tag =
+ * step mod 32000), then makes the sends in step order, each one waiting
+ * (MPI_Wait) only for the receives that brought its blocks, gathering them
+ * into one message when they do not lie side by side, and MPI_Isend'ing it;
+ * one MPI_Waitall ends the exchange. A block thus travels on only after it
+ * arrived, as in the schedule, with no barrier between steps. Blocks of a
+ * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
+ * blocks of one transfer from consecutive sources received straight into
+ * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
+ * and unpacked at the end. Buffers are kept with the plan and reused.
+ *
+ * Environment (read on every call): TOTEX_CHECK=0 skips the cross-rank check
+ * of the arguments (one MPI_Allreduce per call, see Errors) as MPI libraries
+ * do: then a mismatch across ranks is undefined behaviour, as in MPI.
+ * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the
+ * algorithm chosen, the times measured and the cost model's values;
+ * TOTEX_VERBOSE=2: once per block size.
  *
  * Errors (returned, also named in one line on stderr starting "totex_alltoall:";
  * the communicator's error handler is NOT invoked; all ranks return the same
  * code, decided with one MPI_Allreduce before any data moves, so a mismatch
- * never hangs):
+ * never hangs; with TOTEX_CHECK=0 only this rank's own arguments are checked):
  * - MPI_ERR_COMM: MPI_COMM_NULL or an intercommunicator;
  * - MPI_ERR_COUNT: a negative count, sendcount * size(sendtype) differing from
  *   recvcount * size(recvtype), or differing across ranks, or a message larger
@@ -74,7 +97,7 @@ extern "C" {
  * - MPI_ERR_TYPE: MPI_DATATYPE_NULL;
  * - MPI_ERR_BUFFER: a NULL buffer with a non-zero count;
  * - MPI_ERR_ARG: TOTEX_ALGORITHM names an unknown algorithm or one that does
- *   not apply to the network, or no algorithm applies;
+ *   not apply to the network (e.g. ssy on a torus), or no algorithm applies;
  * - MPI_ERR_NO_MEM: out of memory; MPI_ERR_INTERN: a schedule failed to deliver
  *   a block (a bug); any error code of the underlying MPI calls.
  * @return MPI_SUCCESS or one of the codes above.

@@ -10,13 +10,32 @@
  * between two ranks match in step order (MPI's non-overtaking rule; distinct
  * tags per step besides). Final blocks of one transfer from consecutive
  * sources land directly in the receive buffer when it takes raw bytes. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
+void totex_mpi_plan_release(totex_mpi_plan *p)
+{
+    free(p->arena);
+    free(p->stage);
+    p->arena = p->stage = NULL;
+}
+
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *recv, int recv_raw)
 {
     int rc = MPI_SUCCESS;
+    if (!p->arena) {
+        p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
+        p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
+        if (!p->arena || !p->stage) {
+            totex_mpi_plan_release(p);
+            fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu bytes of buffers\n", p->arena_bytes,
+                    p->stage_bytes);
+            return MPI_ERR_NO_MEM;
+        }
+    }
     const char *base[3] = {send, p->arena, recv};
     MPI_Request *req = p->req;
     size_t nreq = p->nrecv + p->nsend;

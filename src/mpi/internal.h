@@ -82,6 +82,8 @@ typedef struct totex_mpi_plan {
 } totex_mpi_plan;
 
 void totex_mpi_plan_free(totex_mpi_plan *p);
+/* free the plan's arena and staging area (the next run allocates them again) */
+void totex_mpi_plan_release(totex_mpi_plan *p);
 
 /* ---- per-communicator state (state.c) ---- */
 typedef struct totex_mpi_state {
@@ -119,7 +121,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                         totex_mpi_state *st, totex_mpi_plan **out);
 
 /* ---- executor (exec.c) ----
- * Run @p p: blocks of this rank at @p send (block j at j * slot), results into
+ * Run @p p (allocating its arena and staging area on first use): blocks of this rank at @p send (block j at j * slot), results into
  * @p recv (block from i at i * slot, contiguous bytes) when @p recv_raw, else
  * left in the arena for the caller to unpack (totex_mpi_final_block()). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *recv, int recv_raw);

@@ -171,13 +171,7 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
     free(got);
     if (rc != MPI_SUCCESS)
         return rc;
-    p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
-    p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
-    if (!p->arena || !p->stage) {
-        snprintf(why, cap, "out of memory for %zu + %zu bytes of buffers", p->arena_bytes, p->stage_bytes);
-        return MPI_ERR_NO_MEM;
-    }
-    return MPI_SUCCESS;
+    return MPI_SUCCESS; /* the arena and the staging area are allocated by the first run */
 }
 
 #define MAX_CANDIDATES 8
@@ -248,6 +242,7 @@ static int time_candidates(MPI_Comm comm, totex_mpi_plan **cand, int nc, const c
             if (t[c] < 0 || dt < t[c])
                 t[c] = dt;
         }
+        totex_mpi_plan_release(cand[c]); /* one candidate's buffers at a time */
     }
     return MPI_Allreduce(t, worst, nc, MPI_DOUBLE, MPI_MAX, comm);
 }

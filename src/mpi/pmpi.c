@@ -1,14 +1,21 @@
 /* Drop-in MPI_Alltoall (libtotex_pmpi.so, for LD_PRELOAD): runs totex_alltoall
  * and falls back to PMPI_Alltoall where totex does not apply (intercommunicators).
- * Only MPI_Alltoall is intercepted; totex's own MPI calls go to the real MPI.
+ * Only MPI_Alltoall (and MPI_Finalize, for the count below) is intercepted;
+ * totex's own MPI calls go to the real MPI.
  * TOTEX_VERBOSE=1: rank 0 of each communicator prints once which algorithm runs
- * or why it fell back. TOTEX_MODEL=unit: run the unit-step (store-and-forward)
- * algorithm TOTEX_ALGORITHM (default: the automatic choice) under the
- * single-port model, as totex_alltoall_unit() does. Errors go to the communicator's error handler, as MPI does. */
+ * or why it fell back (TOTEX_VERBOSE=2: once per block size), and rank 0 of
+ * MPI_COMM_WORLD prints at MPI_Finalize how many MPI_Alltoall calls the drop-in
+ * took and how many of them ran totex's schedules. TOTEX_MODEL=unit: run the
+ * unit-step (store-and-forward) algorithm TOTEX_ALGORITHM (default: the
+ * automatic choice) under the single-port model, as totex_alltoall_unit() does.
+ * Errors go to the communicator's error handler, as MPI does. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+
+static unsigned long long calls, ran, fell_back; /* this process's MPI_Alltoall calls */
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm)
@@ -20,10 +27,23 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         opt.unit_algorithm = getenv("TOTEX_ALGORITHM");
         opt.unit_ports = 1;
     }
+    calls++;
     int rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
-    if (rc == TOTEX_MPI_FALLBACK)
+    if (rc == TOTEX_MPI_FALLBACK) {
+        fell_back++;
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
+    ran += rc == MPI_SUCCESS;
     if (rc != MPI_SUCCESS && comm != MPI_COMM_NULL)
         MPI_Comm_call_errhandler(comm, rc);
     return rc;
+}
+
+int MPI_Finalize(void)
+{
+    int rank = 0;
+    if (totex_mpi_verbose_level() && PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 0)
+        fprintf(stderr, "totex: MPI_Alltoall called %llu times on rank 0: %llu ran totex's schedules, %llu fell back "
+                        "to the MPI library\n", calls, ran, fell_back);
+    return PMPI_Finalize();
 }

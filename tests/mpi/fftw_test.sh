@@ -2,8 +2,8 @@
 # A real MPI_Alltoall client (issue 5 item 5): fftw_client (FFTW's MPI 2-D FFT,
 # whose transposes call MPI_Alltoall) on 2 and 4 ranks, without and with
 # libtotex_pmpi.so preloaded. The outputs must be byte-identical, and with the
-# drop-in TOTEX_VERBOSE=1 must make stderr name totex (evidence that FFTW's
-# MPI_Alltoall went through totex; the drop-in has no call counter).
+# drop-in TOTEX_VERBOSE=1 must make stderr name totex and the drop-in's count
+# at MPI_Finalize must show at least one MPI_Alltoall of FFTW run by totex.
 # Usage: fftw_test.sh MPIEXEC LIB PROGRAM [MPIEXEC_FLAGS...]
 set -u
 mpiexec=$1 lib=$2 prog=$3
@@ -31,11 +31,17 @@ for np in 2 4; do
         status=1
         called=0
     fi
+    count=$(sed -n 's/^totex: MPI_Alltoall called \([0-9]*\) times on rank 0: \([0-9]*\) ran.*/\2/p' "$dir/err$np")
+    if [ -z "$count" ] || [ "$count" -lt 1 ]; then
+        echo "fftw_test: np $np: the drop-in's count shows no MPI_Alltoall run by totex" >&2
+        status=1
+        called=0
+    fi
     if ! cmp -s "$dir/plain$np.txt" "$dir/totex$np.txt"; then
         echo "fftw_test: np $np: output differs with the drop-in" >&2
         status=1
     elif [ "$called" -eq 1 ]; then
-        echo "fftw_test: np $np: identical output ($(sed -n 2p "$dir/plain$np.txt")), drop-in called"
+        echo "fftw_test: np $np: identical output ($(sed -n 2p "$dir/plain$np.txt")), drop-in ran $count MPI_Alltoall calls"
     fi
 done
 [ "$status" -eq 0 ] && echo "fftw_test: ok"
