@@ -3,9 +3,10 @@
 # all-to-all algorithm on simulated torus platforms, blocks 8 B .. 64 KiB.
 #
 # Usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]]
-#        defaults: build 3 65536 4x4 8x8 4x4x4
+#        defaults: build 3 65536 4x4 8x8 4x4x4; SMPI_ALGORITHMS="..." narrows the
+#        SMPI algorithms. Exit 1 if totex fails or delivers a wrong result.
 # Needs libsimgrid-dev (smpicc, smpirun; apt-get install libsimgrid-dev) and
-# BUILD_DIR/libtotex.a (cmake build). Writes BUILD_DIR/smpi/ (binary,
+# BUILD_DIR/libtotex.a (cmake build). Writes BUILD_DIR/smpi/ or $SMPI_OUT (binary,
 # platforms, raw results) and prints one table per torus: simulated
 # microseconds per call of each implementation (same run, same platform) and
 # totex / best SMPI algorithm (<= 1: totex is the best or tied-best), for
@@ -30,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 command -v smpicc >/dev/null || { echo "smpi bench: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
 [ -f "$build/libtotex.a" ] || { echo "smpi bench: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
-out=$build/smpi
+out=${SMPI_OUT:-$build/smpi}
 mkdir -p "$out"
 bin=$out/smpi_alltoall_bench
 # totex's MPI layer compiled against SMPI's mpi.h; the core library as built
@@ -39,7 +40,8 @@ smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include
     "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c \
     "$build/libtotex.a" $(pkg-config --libs igraph json-c cairo) -lm -o "$bin" 2>"$out/smpicc.log" ||
     { cat "$out/smpicc.log" >&2; exit 1; }
-algs="basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich"
+algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}
+status=0
 echo "smpi bench: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), $iters calls per size, simulated time"
 for t in "$@"; do
     n=$(echo "$t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')
@@ -105,4 +107,9 @@ XML
             }
             printf "worst ratio %.3f (totex), %.3f (totex_nocheck) (\"!\": wrong result, not counted)\n", worst, worst2
         }' "$raw"
+    if grep -Eq "^totex(_nocheck)? .*(WRONG|FAILED)" "$raw" || ! grep -q "^totex " "$raw"; then
+        echo "smpi bench: totex failed or gave a wrong result on torus $t (see $out/log-$t-totex*.txt)" >&2
+        status=1
+    fi
 done
+exit $status

@@ -40,8 +40,9 @@ extern "C" {
  * hold a rank to one message at a time; block size m = packed bytes per block;
  * t_s and t_c as below) and ranks them by predicted time with
  * totex_comb_rank(). Every rank builds the first (up to 8) that apply, and each
- * is timed once on the communicator with the caller's data (best of 2 runs
- * after a barrier, slowest rank's time, results kept in totex's own buffers):
+ * is timed once on the communicator with the caller's data (one untimed run,
+ * a barrier, 3 runs back to back; the slowest rank's time per run; results kept
+ * in totex's own buffers):
  * the fastest is kept. The model orders and prunes the candidates; the
  * measurement settles what the model cannot see (how the MPI library and the
  * machine overlap concurrent messages). TOTEX_TUNE=0 keeps the model's first
@@ -79,7 +80,9 @@ extern "C" {
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
  * and unpacked at the end. Buffers are kept with the plan and reused.
  *
- * Environment (read on every call): TOTEX_CHECK=0 skips the cross-rank check
+ * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
+ * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_TS, TOTEX_TC whenever a
+ * plan is made. TOTEX_CHECK=0 skips the cross-rank check
  * of the arguments (one MPI_Allreduce per call, see Errors) as MPI libraries
  * do: then a mismatch across ranks is undefined behaviour, as in MPI.
  * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the

@@ -25,19 +25,25 @@ static int raw_layout(MPI_Datatype t, int tsize)
     return lb == 0 && tlb == 0 && ext == tsize && text == tsize;
 }
 
-/* TOTEX_CHECK=0 turns the cross-rank agreement off (read on every call, every rank) */
+/* TOTEX_CHECK=0 turns the cross-rank agreement off (read once per process, at the first call) */
 static int cross_check_on(void)
 {
-    const char *s = getenv("TOTEX_CHECK");
-    return !(s && strcmp(s, "0") == 0);
+    static int on = -1;
+    if (on < 0) {
+        const char *s = getenv("TOTEX_CHECK");
+        on = !(s && strcmp(s, "0") == 0);
+    }
+    return on;
 }
 
 int totex_mpi_verbose_level(void)
 {
-    const char *v = getenv("TOTEX_VERBOSE");
-    if (!v || !*v || strcmp(v, "0") == 0)
-        return 0;
-    return strcmp(v, "2") == 0 ? 2 : 1;
+    static int level = -1; /* read once per process */
+    if (level < 0) {
+        const char *v = getenv("TOTEX_VERBOSE");
+        level = (!v || !*v || strcmp(v, "0") == 0) ? 0 : strcmp(v, "2") == 0 ? 2 : 1;
+    }
+    return level;
 }
 
 /* pack the n send blocks into out (block j at j * slot) */

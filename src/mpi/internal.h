@@ -28,7 +28,7 @@ typedef struct totex_mpi_options {
     int unit_ports;             /* its port model: 0 multiport, k >= 1 k-port */
 } totex_mpi_options;
 
-/* TOTEX_VERBOSE: unset, "" or "0": 0; "2": 2 (a line per plan); anything else: 1 (a line per communicator) */
+/* TOTEX_VERBOSE (read at the first call): unset, "" or "0": 0; "2": 2 (a line per plan); else 1 (a line per communicator) */
 int totex_mpi_verbose_level(void);
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

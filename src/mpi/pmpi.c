@@ -20,9 +20,13 @@ static unsigned long long calls, ran, fell_back; /* this process's MPI_Alltoall 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *model = getenv("TOTEX_MODEL");
+    static int unit = -1; /* TOTEX_MODEL, read once per process */
+    if (unit < 0) {
+        const char *model = getenv("TOTEX_MODEL");
+        unit = model && strcmp(model, "unit") == 0;
+    }
     totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level()};
-    if (model && strcmp(model, "unit") == 0) { /* validation: a unit-step algorithm, single-port */
+    if (unit) { /* validation: a unit-step algorithm, single-port */
         opt.unit = 1;
         opt.unit_algorithm = getenv("TOTEX_ALGORITHM");
         opt.unit_ports = 1;
