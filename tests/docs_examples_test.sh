@@ -12,6 +12,13 @@
 #    shown is followed by "$ echo $?" and a number on the next line;
 #  - the first output line shown after it (unless "..." or absent) is not an
 #    exact substring of what it printed (stdout and stderr together).
+# Also, in docs/**/*.md:
+#  - a "$ " command line of a ```console block that no test runs fails: only
+#    "$ totex", "$ echo $?" and the "$ mpicc" / "$ mpirun" lines run by
+#    tests/docs_mpi_test.sh (CTest docs_mpi, when MPI is found) are allowed;
+#  - a code block right after a line "<!-- same as: PATH -->" must be
+#    byte-identical to the file PATH (relative to the repository root), so
+#    that a program shown in full is the one a test compiles and runs.
 # POSIX sh.
 if [ $# -ne 2 ]; then
     echo "usage: $0 PATH_TO_totex PATH_TO_docs" >&2
@@ -84,13 +91,65 @@ extract() {
     ' "$1"
 }
 
+# unrun NAME FILE: "NAME:line<tab>command" for each "$ " line of a ```console
+# block of FILE that neither this script nor docs_mpi_test.sh runs
+unrun() {
+    awk -v name="$1" '
+    /^```/ { if (!inblock) { inblock = 1; take = $0 ~ /^```console[ \t]*$/ } else { inblock = 0; take = 0 }; next }
+    take && /^\$ / && !/^\$ (totex|mpicc|mpirun)( |$)/ && !/^\$ echo \$\?[ \t]*$/ { printf "%s:%d\t%s\n", name, NR, $0 }
+    ' "$2"
+}
+
+# copies NAME FILE DIR: for each code block of FILE right after a line
+# "<!-- same as: PATH -->", writes the block's text to DIR/N and prints
+# "N<tab>NAME:line<tab>PATH" (PATH "-" when no code block follows the marker)
+copies() {
+    awk -v name="$1" -v dir="$3" '
+    inside { if ($0 ~ /^```/) { inside = 0; close(out) } else print > out; next }
+    want != "" {
+        if ($0 ~ /^```/) { n++; out = dir "/" n; printf "" > out; inside = 1; printf "%d\t%s:%d\t%s\n", n, name, at, want }
+        else printf "0\t%s:%d\t-\n", name, at
+        want = ""
+        next
+    }
+    /^<!-- same as: [^ ]+ -->[ \t]*$/ { want = $4; at = NR }
+    END { if (want != "") printf "0\t%s:%d\t-\n", name, at }
+    ' "$2"
+}
+
+TAB=$(printf '\t')
 PASS=0
 FAIL=0
 FAILED=""
 for f in $FILES; do
+    rel=${f#"$ROOT"/}
+    if [ "$f" != "$ROOT/README.md" ]; then
+        unrun "$rel" "$f" >"$TMP/cases/unrun"
+        while IFS="$TAB" read -r where u; do
+            FAIL=$((FAIL + 1))
+            FAILED="$FAILED $where"
+            echo "FAIL $where: no test runs this example: $u"
+        done <"$TMP/cases/unrun"
+        rm -rf "$TMP/copies" && mkdir -p "$TMP/copies" || exit 2
+        copies "$rel" "$f" "$TMP/copies" >"$TMP/cases/copies"
+        while IFS="$TAB" read -r n where path; do
+            if [ "$path" = "-" ]; then
+                why="'<!-- same as: PATH -->' must be followed by a code block"
+            elif [ ! -f "$ROOT/$path" ]; then
+                why="no file $path"
+            elif ! cmp -s "$TMP/copies/$n" "$ROOT/$path"; then
+                why="the code block differs from $path (copy the file into the block)"
+            else
+                PASS=$((PASS + 1))
+                continue
+            fi
+            FAIL=$((FAIL + 1))
+            FAILED="$FAILED $where"
+            echo "FAIL $where: $why"
+        done <"$TMP/cases/copies"
+    fi
     any=0
     [ "$f" = "$ROOT/README.md" ] && any=1
-    rel=${f#"$ROOT"/}
     work="$TMP/work"
     rm -rf "$work"
     mkdir -p "$work/tests" || exit 2
@@ -119,7 +178,6 @@ for f in $FILES; do
             sed -n '1,8s/^/         | /p' "$TMP/out" | cut -c1-300
         fi
     done <"$TMP/cases/list"
-    : "$rel"
 done
 
 echo "docs_examples: $PASS passed, $FAIL failed"

@@ -3,7 +3,8 @@
  * src/report/progress.c driven by a fake clock, writing to a temporary FILE.
  * Silent for the first second, at most one line per 0.25 s after that, the
  * format "LABEL: step DONE/TOTAL (P%), R steps/s, S s left", the line cleared
- * at the end, nothing at all when disabled, and the steps reach the inner sink.
+ * at the end, nothing at all when disabled, and the steps reach the inner sink;
+ * phases restart the count and the rate but not the second of silence.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,44 @@ static void test_unknown_total(void **state)
     fclose(fp);
 }
 
+static void test_phases(void **state)
+{
+    (void)state;
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    fake_now = 10.0;
+    totex_progress *p = totex_progress_new(fp, "octr", 0, fake_clock, 1);
+    assert_non_null(p);
+    /* a first phase of 0.5 s: silent (the job is younger than a second) */
+    totex_progress_phase(p, "octr: certifying at one node", 1000);
+    fake_now += 0.5;
+    totex_progress_tick(p, 100);
+    char *text = contents(fp);
+    assert_string_equal(text, "");
+    free(text);
+    /* a second phase at 1.5 s into the job: its first tick shows at once, counted from the phase */
+    fake_now += 1.0;
+    totex_progress_phase(p, "octr: replaying every node", 40);
+    fake_now += 0.5;
+    totex_progress_tick(p, 10);
+    text = contents(fp);
+    assert_string_equal(text, "\roctr: replaying every node: step 10/40 (25%), 20 steps/s, 2 s left");
+    free(text);
+    /* a shorter label later: padded over the longer line */
+    fake_now += 0.5;
+    totex_progress_phase(p, "x", 0);
+    fake_now += 0.5;
+    totex_progress_tick(p, 1);
+    text = contents(fp);
+    assert_non_null(strstr(text, "\rx: step 1, 2 steps/s                "));
+    free(text);
+    totex_progress_free(p);
+    /* NULL meter: nothing happens */
+    totex_progress_phase(NULL, "y", 1);
+    totex_progress_tick(NULL, 1);
+    fclose(fp);
+}
+
 static void test_silent_when_disabled(void **state)
 {
     (void)state;
@@ -174,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_and_rate),
         cmocka_unit_test(test_unknown_total),
+        cmocka_unit_test(test_phases),
         cmocka_unit_test(test_silent_when_disabled),
         cmocka_unit_test(test_enable_and_env),
     };

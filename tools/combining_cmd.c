@@ -298,6 +298,20 @@ static const char *status_word(totex_status st)
     return st == TOTEX_ENOTAPPLICABLE ? "not applicable" : st == TOTEX_EVIOLATION ? "VIOLATION" : "failed";
 }
 
+/* The combining simulator, with progress on stderr when enabled ("simulating NAME: step ...") */
+static totex_status simulate_with_progress(const totex_network *net, const totex_comb_schedule *s,
+                                           const totex_comb_cost *cost, const char *name, totex_comb_report *rep,
+                                           totex_comb_fault *fault, totex_error *err)
+{
+    char label[64];
+    snprintf(label, sizeof label, "simulating %.50s", name ? name : "the schedule");
+    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, label, totex_comb_steps(s), NULL, 0)
+                                                    : NULL;
+    totex_status st = totex_comb_simulate_progress(net, s, cost, rep, fault, prog, err);
+    totex_progress_free(prog);
+    return st;
+}
+
 int totex_cmd_comb_plan(int argc, char **argv)
 {
     copts o;
@@ -351,7 +365,7 @@ int totex_cmd_comb_plan(int argc, char **argv)
         totex_network_free(net);
         return cfail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
-    st = totex_comb_simulate(net, s, &o.cost, &rep, NULL, &err);
+    st = simulate_with_progress(net, s, &o.cost, algo->name, &rep, NULL, &err);
     if (st != TOTEX_OK) {
         rc = cfail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     } else if (o.schedule && totex_comb_export_file(o.schedule, net, s, &o.cost, algo->name, &err) != TOTEX_OK) {
@@ -566,7 +580,7 @@ int totex_cmd_comb_verify(int argc, char **argv)
         im.cost.switching = o.cost.switching;
     if (o.model & 4)
         im.cost.ports = o.cost.ports;
-    totex_status st = totex_comb_simulate(im.net, im.schedule, &im.cost, &rep, &fault, &err);
+    totex_status st = simulate_with_progress(im.net, im.schedule, &im.cost, im.algorithm, &rep, &fault, &err);
     if (st == TOTEX_EVIOLATION) {
         char msg[700];
         snprintf(msg, sizeof msg, "schedule fails verification: %.650s", err.msg);

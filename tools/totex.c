@@ -39,7 +39,10 @@ static void usage_main(FILE *fp)
             "      Example: totex plan 'ring:7*path:5*complete:4' --ports single\n"
             "\n"
             "plan and compare take --model combining for the message-combining model of\n"
-            "002 (see totex plan --model combining --help).\n");
+            "002 (see totex plan --model combining --help).\n"
+            "\n"
+            "Jobs of more than a second show progress on stderr when it is a terminal\n"
+            "(steps done, rate, time left); TOTEX_PROGRESS=1 forces it, =0 silences it.\n");
 }
 
 static void usage_bounds(FILE *fp)

@@ -185,6 +185,24 @@ typedef struct totex_comb_report {
 totex_status totex_comb_simulate(const totex_network *net, const totex_comb_schedule *s, const totex_comb_cost *cost,
                                  totex_comb_report *rep, totex_comb_fault *fault, totex_error *err);
 
+/* the progress meter of totex/report.h */
+typedef struct totex_progress totex_progress;
+
+/**
+ * totex_comb_simulate() that also counts the steps it has replayed into
+ * @p progress (borrowed; NULL: none, exactly totex_comb_simulate()): one tick
+ * per step, or per batch of light steps (a tick once 4096 transfers plus
+ * block-hops have been checked since the last), and the rest at the end, so
+ * a long simulation shows "LABEL: step DONE/TOTAL ..." on the meter's FILE
+ * when the meter writes. The caller sets the label and the total
+ * (totex_comb_steps(@p s)) with totex_progress_new() or
+ * totex_progress_phase(), and frees the meter. Same checks, report, fault,
+ * errors and cost as totex_comb_simulate(); the meter never changes the result.
+ */
+totex_status totex_comb_simulate_progress(const totex_network *net, const totex_comb_schedule *s,
+                                          const totex_comb_cost *cost, totex_comb_report *rep,
+                                          totex_comb_fault *fault, totex_progress *progress, totex_error *err);
+
 /* ---- Suh-Shin-Yalamanchili (002 Sections 3-4) ---------------------------- */
 
 /**
@@ -277,6 +295,9 @@ typedef struct totex_comb_choice {
  *              (extra algorithms are dropped)
  * @return number of rows filled (min(cap, totex_comb_algorithm_count())).
  *         Never fails as a whole: failures are per row.
+ * Progress: when totex_progress_enabled(), one meter on stderr for the whole
+ * ranking (silent for its first second), each simulation a phase
+ * "simulating NAME (i/n)" (totex_comb_simulate_progress()).
  * Source: the cost model of 002 Section 2 (see ::totex_comb_cost).
  */
 size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, totex_comb_choice *rows, size_t cap);
@@ -303,6 +324,8 @@ size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, to
  *         message prefixed with the algorithm and block size) or TOTEX_ENOMEM, in which
  *         case @p times and @p winners are partly filled.
  * The crossovers are the sizes i >= 1 with winners[i] != winners[i - 1].
+ * Progress: as totex_comb_rank(), one meter for the whole sweep, each
+ * simulation a phase "simulating NAME at M B (size i/18)".
  */
 totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *cost, double *times, size_t *winners,
                               totex_error *err);

@@ -78,6 +78,22 @@ typedef struct totex_sym_report {
 totex_status totex_sym_certify(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
                                totex_sym_report *rep, totex_error *err);
 
+/* the progress meter of totex/report.h */
+typedef struct totex_progress totex_progress;
+
+/**
+ * totex_sym_certify() that also counts the steps it has checked into
+ * @p progress (borrowed; NULL: none, exactly totex_sym_certify()), one tick
+ * per 1024 steps and the rest at the end, so that a long certification shows
+ * "LABEL: step DONE/TOTAL ..." on the meter's FILE when the meter writes
+ * (totex_progress_new()). The caller sets the label and the total
+ * (totex_sym_steps(@p s)) with totex_progress_new() or totex_progress_phase(),
+ * and frees the meter. Same checks, report, errors and cost as
+ * totex_sym_certify(); the meter never changes the result.
+ */
+totex_status totex_sym_certify_progress(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
+                                        totex_sym_report *rep, totex_progress *progress, totex_error *err);
+
 /**
  * Expand @p s to every node and stream it into @p sink, one sink.step call
  * per step (idle steps included): in step t, for each move (r, j), every

@@ -26,13 +26,18 @@
  * nodes (as 003 Section 4.2 alternates the direction with the node's parity),
  * so that the loads of the four (parity, direction) link classes balance.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
+#include "totex/report.h"
 #include "totex/symmetric.h"
 #include "totex/task.h"
+
+/* steps between two ticks of the progress meter */
+#define GREEDY_TICK 256u
 
 typedef struct stack {
     uint32_t *v;
@@ -152,9 +157,30 @@ static int by_load(const void *a, const void *b)
     return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* The greedy on task t (period 1 or 2) under ports; a new symmetric schedule in *out. */
-static totex_status run(const totex_task *t, totex_ports ports, totex_sym_schedule **out, totex_error *err)
+/*
+ * A progress meter on stderr for the greedy named @p name when progress is
+ * enabled (NULL otherwise). The greedy's step count is not known before it
+ * ends: the total shown is the lower bound max(ceil(sigma/k), h) (001
+ * Theorem 7; h alone under multiport), which it usually meets; past it the
+ * line shows the steps without a percentage.
+ */
+static totex_progress *greedy_progress(const totex_task *t, totex_ports ports, const char *name)
 {
+    char label[64];
+    uint64_t k = totex_ports_k(ports), h = totex_task_critical_sum(t), est = h;
+    if (!totex_progress_enabled())
+        return NULL;
+    if (k && (totex_task_total_sum(t) + k - 1) / k > est)
+        est = (totex_task_total_sum(t) + k - 1) / k;
+    snprintf(label, sizeof label, "%s: planning", name);
+    return totex_progress_new(stderr, label, est, NULL, 0);
+}
+
+/* The greedy @p name on task t (period 1 or 2) under ports; a new symmetric schedule in *out. */
+static totex_status run(const totex_task *t, totex_ports ports, const char *name, totex_sym_schedule **out,
+                        totex_error *err)
+{
+    totex_progress *prog = NULL;
     sg g;
     totex_status st = TOTEX_OK;
     totex_sym_schedule *s = NULL;
@@ -211,7 +237,10 @@ static totex_status run(const totex_task *t, totex_ports ports, totex_sym_schedu
     }
     const uint32_t kp = totex_ports_k(ports);
     const uint64_t cap_steps = totex_task_total_sum(t) + 1;
+    prog = greedy_progress(t, ports, name);
     for (uint64_t step = 0; undelivered; step++) {
+        if (prog && step % GREEDY_TICK == GREEDY_TICK - 1)
+            totex_progress_tick(prog, GREEDY_TICK);
         if (step > cap_steps) {
             st = totex_fail(err, TOTEX_EVIOLATION, "symmetric greedy made no progress on %s (internal error)",
                             totex_network_spec(net));
@@ -286,6 +315,7 @@ static totex_status run(const totex_task *t, totex_ports ports, totex_sym_schedu
             goto done;
     }
 done:
+    totex_progress_free(prog);
     free(keep.v);
     free(moves);
     free(order);
@@ -341,7 +371,7 @@ static totex_status plan_sym(const totex_network *net, totex_ports ports, int pe
     }
     if (!t)
         return TOTEX_ENOTAPPLICABLE;
-    totex_status st = run(t, ports, out, err);
+    totex_status st = run(t, ports, period2 ? "sym2" : "greedy-sym", out, err);
     if (st != TOTEX_OK) {
         totex_task_free(t);
         return st;

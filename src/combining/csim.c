@@ -21,6 +21,10 @@
 
 #include "combining/route.h"
 #include "common/error.h"
+#include "totex/report.h"
+
+/* work (transfers + block-hops) between two ticks of the progress meter */
+#define CSIM_TICK_WORK 4096u
 
 const char *totex_comb_violation_name(totex_comb_violation v)
 {
@@ -145,7 +149,15 @@ static void csim_free(csim *c)
 totex_status totex_comb_simulate(const totex_network *net, const totex_comb_schedule *s, const totex_comb_cost *cost,
                                  totex_comb_report *rep, totex_comb_fault *fault, totex_error *err)
 {
+    return totex_comb_simulate_progress(net, s, cost, rep, fault, NULL, err);
+}
+
+totex_status totex_comb_simulate_progress(const totex_network *net, const totex_comb_schedule *s,
+                                          const totex_comb_cost *cost, totex_comb_report *rep,
+                                          totex_comb_fault *fault, totex_progress *progress, totex_error *err)
+{
     csim c;
+    uint64_t ticked_work = 0, unticked_steps = 0;
     totex_comb_report r;
     totex_status st = TOTEX_OK;
     const uint32_t n = totex_network_nodes(net);
@@ -311,7 +323,15 @@ totex_status totex_comb_simulate(const totex_network *net, const totex_comb_sche
             r.blocks_transmitted += largest;
             r.route_hops_sum += longest;
         }
+        /* progress: a tick per step when steps are heavy, per batch of steps when they are light */
+        unticked_steps++;
+        if (progress && r.transfers + r.block_hops - ticked_work >= CSIM_TICK_WORK) {
+            totex_progress_tick(progress, unticked_steps);
+            unticked_steps = 0;
+            ticked_work = r.transfers + r.block_hops;
+        }
     }
+    totex_progress_tick(progress, unticked_steps);
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = 0; b < n; b++) {
             uint32_t at = c.loc[(size_t)a * n + b];

@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "totex/report.h"
 
+/* Build @p a and simulate it into @p row; the simulation is a phase "@p what" of @p prog (NULL: none). */
 static void run_one(const totex_network *net, const totex_comb_cost *cost, const totex_comb_algorithm *a,
-                    totex_comb_choice *row)
+                    totex_comb_choice *row, totex_progress *prog, const char *what)
 {
     totex_error err;
     totex_comb_schedule *s = NULL;
@@ -24,8 +26,10 @@ static void run_one(const totex_network *net, const totex_comb_cost *cost, const
     row->status = a->build(net, cost, &s, &err);
     if (row->status == TOTEX_OK && !s)
         row->status = totex_fail(&err, TOTEX_EINVAL, "%s built no schedule", a->name);
-    if (row->status == TOTEX_OK)
-        row->status = totex_comb_simulate(net, s, cost, &row->report, NULL, &err);
+    if (row->status == TOTEX_OK) {
+        totex_progress_phase(prog, what, totex_comb_steps(s));
+        row->status = totex_comb_simulate_progress(net, s, cost, &row->report, NULL, prog, &err);
+    }
     if (row->status != TOTEX_OK)
         snprintf(row->reason, sizeof row->reason, "%s", err.msg[0] ? err.msg : totex_status_name(row->status));
     totex_comb_schedule_free(s);
@@ -60,8 +64,15 @@ size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, to
         }
         return n;
     }
-    for (size_t i = 0; i < n; i++)
-        run_one(net, cost, totex_comb_algorithm_get(i), &tmp[i]);
+    /* progress on stderr when enabled: one meter for the ranking, a phase per simulation */
+    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, "ranking", 0, NULL, 0) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        char what[64];
+        const totex_comb_algorithm *a = totex_comb_algorithm_get(i);
+        snprintf(what, sizeof what, "simulating %s (%zu/%zu)", a->name, i + 1, n);
+        run_one(net, cost, a, &tmp[i], prog, what);
+    }
+    totex_progress_free(prog);
     /* insertion sort of the verified rows (a handful of algorithms) */
     for (size_t i = 0; i < n; i++) {
         if (tmp[i].status != TOTEX_OK)
@@ -88,6 +99,8 @@ totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *c
 {
     size_t count = totex_comb_algorithm_count();
     totex_comb_choice row;
+    /* progress on stderr when enabled: one meter for the sweep, a phase per simulation */
+    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, "sweep", 0, NULL, 0) : NULL;
     for (size_t i = 0; i < TOTEX_COMB_SWEEP_SIZES; i++) {
         totex_comb_cost c = *cost;
         size_t best = SIZE_MAX;
@@ -95,10 +108,15 @@ totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *c
         winners[i] = SIZE_MAX;
         for (size_t a = 0; a < count; a++) {
             const totex_comb_algorithm *alg = totex_comb_algorithm_get(a);
-            run_one(net, &c, alg, &row);
+            char what[64];
+            snprintf(what, sizeof what, "simulating %s at %.0f B (size %zu/%d)", alg->name, c.m, i + 1,
+                     TOTEX_COMB_SWEEP_SIZES);
+            run_one(net, &c, alg, &row, prog, what);
             times[i * count + a] = NAN;
-            if (row.status == TOTEX_EVIOLATION)
+            if (row.status == TOTEX_EVIOLATION) {
+                totex_progress_free(prog);
                 return totex_fail(err, row.status, "%s at block size %.0f B: %s", alg->name, c.m, row.reason);
+            }
             if (row.status != TOTEX_OK)
                 continue;
             times[i * count + a] = row.report.predicted_time;
@@ -107,5 +125,6 @@ totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *c
         }
         winners[i] = best;
     }
+    totex_progress_free(prog);
     return TOTEX_OK;
 }

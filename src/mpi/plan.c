@@ -354,12 +354,20 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
             if (cand[c])
                 len += (size_t)snprintf(times + len, sizeof times - len, "%s%s %.3g s", len ? ", " : "",
                                         cand[c]->algorithm, t[c]);
-        fprintf(stderr,
-                "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: algorithm %s (%s%s; "
-                "model's choice %s, predicted %.3g s; %s)\n",
-                size, spec, slot, cand[pick]->algorithm, left > 1 ? "fastest of the model's candidates timed here: " : "",
-                left > 1 ? times : "the only candidate", totex_comb_algorithm_get((size_t)msg[3])->name,
-                msg[3 + MAX_CANDIDATES], cw);
+        const char *forced = getenv("TOTEX_ALGORITHM");
+        if (left == 1 && forced && *forced && strcmp(forced, "auto") != 0)
+            fprintf(stderr,
+                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: algorithm %s (forced by "
+                    "TOTEX_ALGORITHM; %s)\n",
+                    size, spec, slot, cand[pick]->algorithm, cw);
+        else
+            fprintf(stderr,
+                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: algorithm %s (%s%s; "
+                    "model's choice %s, predicted %.3g s; %s)\n",
+                    size, spec, slot, cand[pick]->algorithm,
+                    left > 1 ? "fastest of the model's candidates timed here: " : "",
+                    left > 1 ? times : "the only candidate", totex_comb_algorithm_get((size_t)msg[3])->name,
+                    msg[3 + MAX_CANDIDATES], cw);
     }
     st->verbose_done = 1;
     for (int c = 0; c < nc; c++)

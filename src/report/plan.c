@@ -2,6 +2,7 @@
  * Plan and verify in one call: bounds (from the network alone), the
  * algorithm's stream into a fresh simulator, and the simulator's report.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,22 +18,17 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Stream the schedule through a fresh simulator: every message, every hop. */
+/* Stream the schedule through a fresh simulator: every message, every hop (a phase of @p prog). */
 static totex_status verify_full(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
-                                uint64_t max_messages, totex_plan_result *out, totex_error *err)
+                                uint64_t max_messages, totex_progress *prog, totex_plan_result *out,
+                                totex_error *err)
 {
     totex_sim *sim = totex_sim_new(net, ports, max_messages, err);
     totex_status st;
     if (!sim)
         return TOTEX_ENOMEM;
-    {
-        /* progress on stderr when enabled and the replay takes more than a second */
-        totex_progress *prog = totex_progress_enabled()
-                                   ? totex_progress_new(stderr, algo->name, out->predicted_steps, NULL, 0)
-                                   : NULL;
-        st = algo->plan(net, ports, totex_progress_sink(prog, totex_sim_sink(sim)), err);
-        totex_progress_free(prog);
-    }
+    totex_progress_phase(prog, algo->name, out->predicted_steps);
+    st = algo->plan(net, ports, totex_progress_sink(prog, totex_sim_sink(sim)), err);
     if (st == TOTEX_OK)
         st = totex_sim_finish(sim, &out->sim, err);
     totex_sim_free(sim);
@@ -43,18 +39,23 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
 /*
  * Symmetric form: certify at one node (001 Theorem 2) and report per-network
  * figures; on small networks also expand to every node and replay it in the
- * simulator, which must agree.
+ * simulator, which must agree. Certification and replay are phases of @p prog.
  */
 static totex_status verify_symmetric(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
-                                     uint64_t max_messages, totex_plan_result *out, totex_error *err)
+                                     uint64_t max_messages, totex_progress *prog, totex_plan_result *out,
+                                     totex_error *err)
 {
     totex_task *task = NULL;
     totex_sym_schedule *s = NULL;
     totex_sym_report rep;
     uint64_t n = totex_network_nodes(net);
+    char label[64];
     totex_status st = algo->plan_symmetric(net, ports, &task, &s, err);
-    if (st == TOTEX_OK)
-        st = totex_sym_certify(task, ports, s, &rep, err);
+    if (st == TOTEX_OK) {
+        snprintf(label, sizeof label, "%s: certifying at one node", algo->name);
+        totex_progress_phase(prog, label, totex_sym_steps(s));
+        st = totex_sym_certify_progress(task, ports, s, &rep, prog, err);
+    }
     if (st == TOTEX_OK) {
         memset(&out->sim, 0, sizeof out->sim);
         out->symmetric = 1;
@@ -75,11 +76,9 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
             if (!sim) {
                 st = TOTEX_ENOMEM;
             } else {
-                totex_progress *prog = totex_progress_enabled()
-                                           ? totex_progress_new(stderr, algo->name, totex_sym_steps(s), NULL, 0)
-                                           : NULL;
+                snprintf(label, sizeof label, "%s: replaying every node", algo->name);
+                totex_progress_phase(prog, label, totex_sym_steps(s));
                 st = totex_sym_expand(task, s, totex_progress_sink(prog, totex_sim_sink(sim)), err);
-                totex_progress_free(prog);
                 if (st == TOTEX_OK)
                     st = totex_sim_finish(sim, &full, err);
                 totex_sim_free(sim);
@@ -124,12 +123,17 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
         totex_task_free(task);
     }
     out->algorithm = algo;
-    if ((st = algo->predict(net, ports, &out->predicted_steps, err)) != TOTEX_OK)
+    /* progress on stderr when enabled: one meter for the job, its second of silence from here */
+    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, algo->name, 0, NULL, 0) : NULL;
+    if ((st = algo->predict(net, ports, &out->predicted_steps, err)) != TOTEX_OK) {
+        totex_progress_free(prog);
         return st;
+    }
     if (algo->plan_symmetric)
-        st = verify_symmetric(net, ports, algo, max_messages, out, err);
+        st = verify_symmetric(net, ports, algo, max_messages, prog, out, err);
     else
-        st = verify_full(net, ports, algo, max_messages, out, err);
+        st = verify_full(net, ports, algo, max_messages, prog, out, err);
+    totex_progress_free(prog);
     out->plan_seconds = now_seconds() - t0;
     out->verified = st == TOTEX_OK;
     return st;

@@ -3,9 +3,12 @@
  * steps streaming through it and, once the job has run for more than a
  * second, prints "steps done, rate, time left" on one line of a FILE
  * (stderr in the CLI), rewritten in place at most four times a second and
- * cleared at the end. Off unless totex_progress_enable(1) was called (the
- * CLI does so when stderr is a terminal) or TOTEX_PROGRESS=1 is set in the
- * environment (TOTEX_PROGRESS=0 forces it off).
+ * cleared at the end. A job may have phases (plan, certify, replay; one
+ * simulation per algorithm): each restarts the count and the rate, while the
+ * second of silence counts from the start of the job. Off unless
+ * totex_progress_enable(1) was called (the CLI does so when stderr is a
+ * terminal) or TOTEX_PROGRESS=1 is set in the environment (TOTEX_PROGRESS=0
+ * forces it off).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +40,11 @@ int totex_progress_enabled(void)
 struct totex_progress {
     FILE *fp;
     char label[64];
-    uint64_t total;  /* expected steps, 0 unknown */
-    uint64_t done;
+    uint64_t total;  /* expected steps of the phase, 0 unknown */
+    uint64_t done;   /* steps done in the phase */
     double (*clock)(void);
-    double start;
+    double start;       /* start of the job: the second of silence counts from here */
+    double phase_start; /* start of the phase: the rate counts from here */
     double last;     /* time of the last line, < 0: none printed yet */
     int width;       /* length of the last line printed, to clear it */
     int enabled;
@@ -65,12 +69,24 @@ totex_progress *totex_progress_new(FILE *fp, const char *label, uint64_t total_s
     p->total = total_steps;
     p->clock = clock ? clock : monotonic_seconds;
     p->start = p->clock();
+    p->phase_start = p->start;
     p->last = -1.0;
     p->enabled = fp && (force || totex_progress_enabled());
     return p;
 }
 
-/* Format the progress line into @p buf; returns its length. */
+void totex_progress_phase(totex_progress *p, const char *label, uint64_t total_steps)
+{
+    if (!p)
+        return;
+    snprintf(p->label, sizeof p->label, "%s", label ? label : "progress");
+    p->total = total_steps;
+    p->done = 0;
+    if (p->enabled)
+        p->phase_start = p->clock();
+}
+
+/* Format the progress line into @p buf, @p elapsed seconds into the phase; returns its length. */
 static int format_line(const totex_progress *p, double elapsed, char *buf, size_t size)
 {
     double rate = elapsed > 0 ? (double)p->done / elapsed : 0.0;
@@ -104,7 +120,7 @@ void totex_progress_tick(totex_progress *p, uint64_t steps)
     elapsed = now - p->start;
     if (elapsed <= PROGRESS_DELAY || (p->last >= 0 && now - p->last < PROGRESS_PERIOD))
         return;
-    len = format_line(p, elapsed, line, sizeof line);
+    len = format_line(p, now - p->phase_start, line, sizeof line);
     /* pad with spaces over a longer previous line */
     fprintf(p->fp, "\r%s%*s", line, p->width > len ? p->width - len : 0, "");
     fflush(p->fp);

@@ -21,6 +21,10 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "totex/report.h"
+
+/* steps between two ticks of the progress meter (a step is at most a few dozen moves) */
+#define CERTIFY_TICK 1024u
 
 typedef struct certifier {
     const totex_task *t;
@@ -72,6 +76,12 @@ static totex_status reject(const certifier *c, uint64_t step, size_t idx, const 
 totex_status totex_sym_certify(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
                                totex_sym_report *rep, totex_error *err)
 {
+    return totex_sym_certify_progress(t, ports, s, rep, NULL, err);
+}
+
+totex_status totex_sym_certify_progress(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
+                                        totex_sym_report *rep, totex_progress *progress, totex_error *err)
+{
     certifier c;
     memset(&c, 0, sizeof c);
     if (!t || !s || !rep)
@@ -112,58 +122,63 @@ totex_status totex_sym_certify(const totex_task *t, totex_ports ports, const tot
     for (uint32_t r = 0; r < c.rows; r++)
         undelivered += c.mismatch[r] != 0;
     const uint64_t steps = totex_sym_steps(s);
-    for (uint64_t st = 0; st < steps; st++) {
-        size_t cnt;
-        const totex_sym_move *mv = totex_sym_step(s, st, &cnt);
-        const uint64_t stamp = st + 1;
-        uint64_t per_class[2] = {0, 0};
-        for (size_t x = 0; x < cnt; x++) {
-            const uint32_t r = mv[x].row, j = mv[x].col;
-            char why[200];
-            totex_status rc = TOTEX_OK;
-            /* the class of nodes that makes this move: the parity of where the packet is now */
-            const uint32_t cl = classes == 2 && r < c.rows
-                                    ? (c.cls0[r] + c.pos[(size_t)r * c.k + c.pdim]) & 1u : 0;
-            if (r >= c.rows)
-                rc = reject(&c, st, x, &mv[x], "no such row (packet)", err);
-            else if (j >= c.cols)
-                rc = reject(&c, st, x, &mv[x], "no such column (link type of the network)", err);
-            else if (kports && ++per_class[cl] > kports) {
-                snprintf(why, sizeof why, "more than %" PRIu32 " moves by one node in a step, but %" PRIu32
-                         "-port allows a node at most %" PRIu32 " links per step", kports, kports, kports);
-                rc = reject(&c, st, x, &mv[x], kports == 1 ? "single-port: a node sends at most one packet per step" : why, err);
-            } else if (c.row_stamp[r] == stamp)
-                rc = reject(&c, st, x, &mv[x], "the packet already moves in this step (it would be duplicated)", err);
-            else if (c.col_stamp[(size_t)cl * c.cols + j] == stamp)
-                rc = reject(&c, st, x, &mv[x], "the link type already carries a packet in this step (two packets on one link)", err);
-            else if (c.mismatch[r] == 0)
-                rc = reject(&c, st, x, &mv[x], "the packet is already at its destination", err);
-            if (rc != TOTEX_OK) {
-                free_certifier(&c);
-                return rc;
+    /* in batches of CERTIFY_TICK steps, a tick of the meter after each: nothing more per step */
+    for (uint64_t batch = 0; batch < steps; batch += CERTIFY_TICK) {
+        const uint64_t batch_end = steps - batch > CERTIFY_TICK ? batch + CERTIFY_TICK : steps;
+        for (uint64_t st = batch; st < batch_end; st++) {
+            size_t cnt;
+            const totex_sym_move *mv = totex_sym_step(s, st, &cnt);
+            const uint64_t stamp = st + 1;
+            uint64_t per_class[2] = {0, 0};
+            for (size_t x = 0; x < cnt; x++) {
+                const uint32_t r = mv[x].row, j = mv[x].col;
+                char why[200];
+                totex_status rc = TOTEX_OK;
+                /* the class of nodes that makes this move: the parity of where the packet is now */
+                const uint32_t cl = classes == 2 && r < c.rows
+                                        ? (c.cls0[r] + c.pos[(size_t)r * c.k + c.pdim]) & 1u : 0;
+                if (r >= c.rows)
+                    rc = reject(&c, st, x, &mv[x], "no such row (packet)", err);
+                else if (j >= c.cols)
+                    rc = reject(&c, st, x, &mv[x], "no such column (link type of the network)", err);
+                else if (kports && ++per_class[cl] > kports) {
+                    snprintf(why, sizeof why, "more than %" PRIu32 " moves by one node in a step, but %" PRIu32
+                             "-port allows a node at most %" PRIu32 " links per step", kports, kports, kports);
+                    rc = reject(&c, st, x, &mv[x], kports == 1 ? "single-port: a node sends at most one packet per step" : why, err);
+                } else if (c.row_stamp[r] == stamp)
+                    rc = reject(&c, st, x, &mv[x], "the packet already moves in this step (it would be duplicated)", err);
+                else if (c.col_stamp[(size_t)cl * c.cols + j] == stamp)
+                    rc = reject(&c, st, x, &mv[x], "the link type already carries a packet in this step (two packets on one link)", err);
+                else if (c.mismatch[r] == 0)
+                    rc = reject(&c, st, x, &mv[x], "the packet is already at its destination", err);
+                if (rc != TOTEX_OK) {
+                    free_certifier(&c);
+                    return rc;
+                }
+                c.row_stamp[r] = stamp;
+                c.col_stamp[(size_t)cl * c.cols + j] = stamp;
+                /* apply now: each row moves at most once per step, so this equals applying at the step's end */
+                totex_link_type lt = totex_task_column(t, j);
+                const uint32_t m = c.m[lt.dim];
+                const uint32_t want = totex_network_coord(c.net, totex_task_destination(t, r), lt.dim);
+                uint16_t *p = c.pos + (size_t)r * c.k + lt.dim;
+                const int was = *p == want;
+                *p = (uint16_t)(((uint32_t)*p + lt.delta) % m);
+                const int is = *p == want;
+                if (was && !is)
+                    c.mismatch[r]++;
+                else if (!was && is && --c.mismatch[r] == 0) {
+                    undelivered--;
+                    delay_sum += stamp;
+                    last = stamp;
+                }
             }
-            c.row_stamp[r] = stamp;
-            c.col_stamp[(size_t)cl * c.cols + j] = stamp;
-            /* apply now: each row moves at most once per step, so this equals applying at the step's end */
-            totex_link_type lt = totex_task_column(t, j);
-            const uint32_t m = c.m[lt.dim];
-            const uint32_t want = totex_network_coord(c.net, totex_task_destination(t, r), lt.dim);
-            uint16_t *p = c.pos + (size_t)r * c.k + lt.dim;
-            const int was = *p == want;
-            *p = (uint16_t)(((uint32_t)*p + lt.delta) % m);
-            const int is = *p == want;
-            if (was && !is)
-                c.mismatch[r]++;
-            else if (!was && is && --c.mismatch[r] == 0) {
-                undelivered--;
-                delay_sum += stamp;
-                last = stamp;
-            }
+            moves += cnt;
+            const uint64_t busiest = classes == 2 ? (per_class[0] > per_class[1] ? per_class[0] : per_class[1]) : cnt;
+            if (busiest > max_moves)
+                max_moves = busiest;
         }
-        moves += cnt;
-        const uint64_t busiest = classes == 2 ? (per_class[0] > per_class[1] ? per_class[0] : per_class[1]) : cnt;
-        if (busiest > max_moves)
-            max_moves = busiest;
+        totex_progress_tick(progress, batch_end - batch);
     }
     if (undelivered) {
         for (uint32_t r = 0; r < c.rows; r++) {
