@@ -115,3 +115,18 @@ totex_status ts_comb_run(const char *name, const char *spec, const totex_comb_co
     totex_network_free(net);
     return st;
 }
+
+char *ts_file_contents(FILE *fp)
+{
+    long size;
+    char *buf;
+    fflush(fp);
+    size = ftell(fp);
+    assert_true(size >= 0);
+    buf = calloc((size_t)size + 1, 1);
+    assert_non_null(buf);
+    rewind(fp);
+    assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
+    fseek(fp, 0, SEEK_END);
+    return buf;
+}

@@ -6,9 +6,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "totex.h"
+
+/** Everything written to @p fp so far, as a NUL-terminated string (caller frees); asserts on I/O errors. */
+char *ts_file_contents(FILE *fp);
 
 /** Parse @p spec or fail the test. */
 totex_network *ts_net(const char *spec);

@@ -31,21 +31,6 @@ static totex_status count_step(void *ctx, const totex_hop *hops, size_t count, t
     return TOTEX_OK;
 }
 
-/* Everything written to @p fp so far, as a NUL-terminated string (caller frees). */
-static char *contents(FILE *fp)
-{
-    long size;
-    char *buf;
-    fflush(fp);
-    size = ftell(fp);
-    assert_true(size >= 0);
-    buf = calloc((size_t)size + 1, 1);
-    assert_non_null(buf);
-    rewind(fp);
-    assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
-    fseek(fp, 0, SEEK_END);
-    return buf;
-}
 
 /* Feed @p steps steps through @p sink, advancing the fake clock by @p dt before each. */
 static void drive(totex_sink sink, int steps, double dt)
@@ -70,29 +55,29 @@ static void test_format_and_rate(void **state)
     assert_ptr_not_equal(s.ctx, inner.ctx);
     /* 128 steps in the first second (dt = 1/128 s, exact in binary): silent */
     drive(s, 128, 1.0 / 128);
-    char *text = contents(fp);
+    char *text = ts_file_contents(fp);
     assert_string_equal(text, "");
     free(text);
     /* the 129th step after 1.008 s: one line, 128 steps/s, 271 steps left = 2 s */
     drive(s, 1, 1.0 / 128);
-    text = contents(fp);
+    text = ts_file_contents(fp);
     assert_string_equal(text, "\ra2: step 129/400 (32%), 128 steps/s, 2 s left");
     free(text);
     /* within the next 0.25 s: no new line */
     drive(s, 31, 1.0 / 128);
-    text = contents(fp);
+    text = ts_file_contents(fp);
     assert_int_equal(strchr(text + 1, '\r'), NULL);
     free(text);
     /* then a second line, rewritten in place */
     drive(s, 1, 1.0 / 128);
-    text = contents(fp);
+    text = ts_file_contents(fp);
     char *second = strrchr(text, '\r');
     assert_ptr_not_equal(second, text);
     assert_non_null(strstr(second, "a2: step 161/400 (40%), 128 steps/s, 2 s left"));
     free(text);
     /* at the end the line is cleared: spaces then carriage return */
     totex_progress_free(p);
-    text = contents(fp);
+    text = ts_file_contents(fp);
     size_t len = strlen(text);
     assert_true(len > 2);
     assert_int_equal(text[len - 1], '\r');
@@ -112,7 +97,7 @@ static void test_unknown_total(void **state)
     totex_progress *p = totex_progress_new(fp, "greedy", 0, fake_clock, 1);
     totex_sink s = totex_progress_sink(p, inner);
     drive(s, 4, 0.5);
-    char *text = contents(fp);
+    char *text = ts_file_contents(fp);
     /* lines at 1.5 s (3 steps) and 2.0 s (4 steps): no percentage, no time left */
     assert_non_null(strstr(text, "\rgreedy: step 3, 2 steps/s"));
     assert_non_null(strstr(text, "\rgreedy: step 4, 2 steps/s"));
@@ -134,7 +119,7 @@ static void test_phases(void **state)
     totex_progress_phase(p, "octr: certifying at one node", 1000);
     fake_now += 0.5;
     totex_progress_tick(p, 100);
-    char *text = contents(fp);
+    char *text = ts_file_contents(fp);
     assert_string_equal(text, "");
     free(text);
     /* a second phase at 1.5 s into the job: its first tick shows at once, counted from the phase */
@@ -142,7 +127,7 @@ static void test_phases(void **state)
     totex_progress_phase(p, "octr: replaying every node", 40);
     fake_now += 0.5;
     totex_progress_tick(p, 10);
-    text = contents(fp);
+    text = ts_file_contents(fp);
     assert_string_equal(text, "\roctr: replaying every node: step 10/40 (25%), 20 steps/s, 2 s left");
     free(text);
     /* a shorter label later: padded over the longer line */
@@ -150,7 +135,7 @@ static void test_phases(void **state)
     totex_progress_phase(p, "x", 0);
     fake_now += 0.5;
     totex_progress_tick(p, 1);
-    text = contents(fp);
+    text = ts_file_contents(fp);
     assert_non_null(strstr(text, "\rx: step 1, 2 steps/s                "));
     free(text);
     totex_progress_free(p);
@@ -177,7 +162,7 @@ static void test_silent_when_disabled(void **state)
     drive(s, 10, 1.0);
     totex_progress_tick(p, 5);
     totex_progress_free(p);
-    char *text = contents(fp);
+    char *text = ts_file_contents(fp);
     assert_string_equal(text, "");
     free(text);
     assert_int_equal(inner_steps, 10);

@@ -24,21 +24,6 @@ static double jumping_clock(void)
     return fake_now;
 }
 
-/* Everything written to @p fp, as a NUL-terminated string (caller frees). */
-static char *contents(FILE *fp)
-{
-    long size;
-    char *buf;
-    fflush(fp);
-    size = ftell(fp);
-    assert_true(size >= 0);
-    buf = calloc((size_t)size + 1, 1);
-    assert_non_null(buf);
-    rewind(fp);
-    assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
-    fseek(fp, 0, SEEK_END);
-    return buf;
-}
 
 static void test_certify_progress(void **state)
 {
@@ -63,7 +48,7 @@ static void test_certify_progress(void **state)
     totex_progress *p = totex_progress_new(fp, "certify", steps, jumping_clock, 1);
     assert_non_null(p);
     assert_int_equal(totex_sym_certify_progress(task, TOTEX_PORTS_SINGLE, s, &metered, p, &err), TOTEX_OK);
-    char *text = contents(fp);
+    char *text = ts_file_contents(fp);
     char want[96];
     snprintf(want, sizeof want, "\rcertify: step 1024/%llu (", (unsigned long long)steps);
     assert_non_null(strstr(text, want));
@@ -131,7 +116,7 @@ static void test_comb_simulate_progress(void **state)
     clock_reads = 0;
     totex_progress *p = totex_progress_new(fp, "simulating pairwise", steps, jumping_clock, 1);
     assert_int_equal(totex_comb_simulate_progress(net, s, &c, &metered, NULL, p, &err), TOTEX_OK);
-    char *text = contents(fp);
+    char *text = ts_file_contents(fp);
     char want[96];
     snprintf(want, sizeof want, "simulating pairwise: step %llu/%llu (100%%)", (unsigned long long)steps,
              (unsigned long long)steps);
