@@ -210,8 +210,8 @@ int main(int argc, char **argv)
 
     /* mismatched sizes across ranks: every rank gets MPI_ERR_COUNT, nobody hangs
        (unless the cross-rank check is turned off with TOTEX_CHECK=0) */
-    const char *check = getenv("TOTEX_CHECK");
-    if (wsize > 1 && !(check && strcmp(check, "0") == 0)) {
+    const char *check_env = getenv("TOTEX_CHECK");
+    if (wsize > 1 && !(check_env && strcmp(check_env, "0") == 0)) {
         int count = rank == 0 ? 2 : 1;
         char s[64] = {0}, r[64];
         int rc = totex_alltoall(s, count, MPI_BYTE, r, count, MPI_BYTE, MPI_COMM_WORLD);
@@ -219,6 +219,25 @@ int main(int argc, char **argv)
             fprintf(stderr, "FAIL rank %d: mismatched counts returned %d, not MPI_ERR_COUNT\n", rank, rc);
             failures++;
         }
+        /* the same after both sizes were planned: every rank starts the exchange
+           it has a plan for while the check runs, and must stop it */
+        for (int c = 1; c <= 2; c++) {
+            char ss[64], rr[64];
+            for (int i = 0; i < 64; i++)
+                ss[i] = (char)(rank + i);
+            if (totex_alltoall(ss, c, MPI_BYTE, rr, c, MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS)
+                failures++;
+        }
+        for (int round = 0; round < 2; round++) {
+            int mine = (rank == round % wsize) ? 2 : 1;
+            rc = totex_alltoall(s, mine, MPI_BYTE, r, mine, MPI_BYTE, MPI_COMM_WORLD);
+            if (rc != MPI_ERR_COUNT) {
+                fprintf(stderr, "FAIL rank %d: mismatched cached sizes returned %d, not MPI_ERR_COUNT\n", rank, rc);
+                failures++;
+            }
+        }
+        /* and a correct call afterwards works (byte for byte) */
+        check(MPI_COMM_WORLD, "world after mismatches", MPI_BYTE, 3, 0);
         rc = totex_alltoall(s, 1, MPI_DATATYPE_NULL, r, 1, MPI_BYTE, MPI_COMM_WORLD);
         if (rc != MPI_ERR_TYPE) {
             fprintf(stderr, "FAIL rank %d: MPI_DATATYPE_NULL returned %d, not MPI_ERR_TYPE\n", rank, rc);
