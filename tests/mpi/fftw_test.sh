@@ -5,6 +5,7 @@
 # drop-in TOTEX_VERBOSE=1 must make stderr name totex and the drop-in's count
 # at MPI_Finalize must show at least one MPI_Alltoall of FFTW run by totex.
 # Usage: fftw_test.sh MPIEXEC LIB PROGRAM [MPIEXEC_FLAGS...]
+# (the ranks get LD_PRELOAD and TOTEX_VERBOSE from `env`, as in preload_test.sh)
 set -u
 mpiexec=$1 lib=$2 prog=$3
 shift 3
@@ -17,7 +18,7 @@ for np in 2 4; do
         status=1
         continue
     fi
-    "$mpiexec" "$@" -np "$np" -x LD_PRELOAD="$lib" -x TOTEX_VERBOSE=1 "$prog" "$dir/totex$np.txt" 2>"$dir/err$np"
+    "$mpiexec" "$@" -np "$np" env LD_PRELOAD="$lib" TOTEX_VERBOSE=1 "$prog" "$dir/totex$np.txt" 2>"$dir/err$np"
     rc=$?
     cat "$dir/err$np" >&2
     if [ "$rc" -ne 0 ]; then
