@@ -158,24 +158,20 @@ static totex_status a2c_build(const totex_network *net, const totex_comb_cost *c
     uint32_t maxm = 2;
     int first = 1;
     *out = NULL;
-    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
-        return totex_fail(err, TOTEX_ENOMEM, "a2c on %s: %u nodes exceed the combining limit of %llu blocks",
-                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
     for (uint32_t d = 0; d < k; d++)
         if (totex_factor_nodes(totex_network_factor(net, d)) > maxm)
             maxm = totex_factor_nodes(totex_network_factor(net, d));
-    s = totex_comb_schedule_new();
+    if ((st = totex_pack_begin("a2c", net, cost, &s, &c.p, err)) != TOTEX_OK)
+        return st;
     c.buf = malloc(sizeof *c.buf * (size_t)n * maxm); /* all m^2 pairs of a line, n/m blocks each */
     c.pos = malloc(sizeof *c.pos * (size_t)maxm * maxm);
     c.dir = malloc((size_t)maxm * maxm);
     c.moved = malloc((size_t)maxm * maxm);
     c.n = n;
-    if (!s || !c.buf || !c.pos || !c.dir || !c.moved) {
+    if (!c.buf || !c.pos || !c.dir || !c.moved) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory building a2c on %s", totex_network_spec(net));
         goto done;
     }
-    if ((st = totex_pack_new(net, cost, s, &c.p, err)) != TOTEX_OK)
-        goto done;
     for (uint32_t dd = k; dd-- > 0;) {
         const totex_factor *f = totex_network_factor(net, dd);
         const totex_factor_kind kind = totex_factor_get_kind(f);
@@ -257,16 +253,12 @@ static totex_status a2c_build(const totex_network *net, const totex_comb_cost *c
             }
         }
     }
-    *out = s;
-    s = NULL;
 done:
     free(c.buf);
     free(c.pos);
     free(c.dir);
     free(c.moved);
-    totex_pack_free(c.p);
-    totex_comb_schedule_free(s);
-    return st;
+    return totex_pack_end(st, c.p, s, out);
 }
 
 const totex_comb_algorithm totex_comb_a2 = {

@@ -117,20 +117,16 @@ static totex_status a3c_build(const totex_network *net, const totex_comb_cost *c
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "a3c needs 2^k >= 2 dimensions (000 Section 5): %s has %u; use a2c", totex_network_spec(net),
                           k);
-    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
-        return totex_fail(err, TOTEX_ENOMEM, "a3c on %s: %u nodes exceed the combining limit of %llu blocks",
-                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
-    s = totex_comb_schedule_new();
+    if ((st = totex_pack_begin("a3c", net, cost, &s, &p, err)) != TOTEX_OK)
+        return st;
     cur = malloc(sizeof *cur * (size_t)n * n);
     cls = malloc((size_t)n * n);
     mv = malloc(sizeof *mv * (size_t)n * n);
     buf = malloc(sizeof *buf * (size_t)n * n);
-    if (!s || !cur || !cls || !mv || !buf) {
+    if (!cur || !cls || !mv || !buf) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory building a3c on %s", totex_network_spec(net));
         goto done;
     }
-    if ((st = totex_pack_new(net, cost, s, &p, err)) != TOTEX_OK)
-        goto done;
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = 0; b < n; b++) {
             uint32_t sum = 0;
@@ -180,16 +176,12 @@ static totex_status a3c_build(const totex_network *net, const totex_comb_cost *c
                 rearr = 0;
             }
         }
-    *out = s;
-    s = NULL;
 done:
     free(cur);
     free(cls);
     free(mv);
     free(buf);
-    totex_pack_free(p);
-    totex_comb_schedule_free(s);
-    return st;
+    return totex_pack_end(st, p, s, out);
 }
 
 const totex_comb_algorithm totex_comb_a3 = {

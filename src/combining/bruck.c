@@ -41,17 +41,12 @@ static totex_status bruck_build(const totex_network *net, const totex_comb_cost 
     totex_block *buf = NULL;
     totex_status st;
     *out = NULL;
-    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
-        return totex_fail(err, TOTEX_ENOMEM, "bruck on %s: %u nodes exceed the combining limit of %llu blocks",
-                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
-    s = totex_comb_schedule_new();
-    buf = malloc(sizeof *buf * n);
-    if (!s || !buf) {
+    if ((st = totex_pack_begin("bruck", net, cost, &s, &p, err)) != TOTEX_OK)
+        return st;
+    if (!(buf = malloc(sizeof *buf * n))) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory building bruck on %s", totex_network_spec(net));
         goto done;
     }
-    if ((st = totex_pack_new(net, cost, s, &p, err)) != TOTEX_OK)
-        goto done;
     for (uint32_t k = 0; k < 32 && (UINT64_C(1) << k) < n; k++) {
         const uint32_t bit = UINT32_C(1) << k;
         for (uint32_t h = 0; h < n; h++) {
@@ -74,13 +69,9 @@ static totex_status bruck_build(const totex_network *net, const totex_comb_cost 
     /* final rotation: n blocks, on an empty step (no start-up) */
     if ((st = totex_pack_flush(p, n, err)) != TOTEX_OK)
         goto done;
-    *out = s;
-    s = NULL;
 done:
     free(buf);
-    totex_pack_free(p);
-    totex_comb_schedule_free(s);
-    return st;
+    return totex_pack_end(st, p, s, out);
 }
 
 const totex_comb_algorithm totex_comb_bruck = {

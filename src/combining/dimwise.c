@@ -43,17 +43,12 @@ static totex_status dimwise_build(const totex_network *net, const totex_comb_cos
     totex_block *buf = NULL;
     totex_status st;
     *out = NULL;
-    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
-        return totex_fail(err, TOTEX_ENOMEM, "dimwise on %s: %u nodes exceed the combining limit of %llu blocks",
-                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
-    s = totex_comb_schedule_new();
-    buf = malloc(sizeof *buf * n);
-    if (!s || !buf) {
+    if ((st = totex_pack_begin("dimwise", net, cost, &s, &p, err)) != TOTEX_OK)
+        return st;
+    if (!(buf = malloc(sizeof *buf * n))) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory building dimwise on %s", totex_network_spec(net));
         goto done;
     }
-    if ((st = totex_pack_new(net, cost, s, &p, err)) != TOTEX_OK)
-        goto done;
     for (uint32_t d = 0; d < k; d++) {
         const uint32_t md = totex_factor_nodes(totex_network_factor(net, d));
         const uint32_t low = totex_network_stride(net, d); /* prod_{j<d} m_j */
@@ -77,13 +72,9 @@ static totex_status dimwise_build(const totex_network *net, const totex_comb_cos
                 goto done;
         }
     }
-    *out = s;
-    s = NULL;
 done:
     free(buf);
-    totex_pack_free(p);
-    totex_comb_schedule_free(s);
-    return st;
+    return totex_pack_end(st, p, s, out);
 }
 
 const totex_comb_algorithm totex_comb_dimwise = {

@@ -43,18 +43,13 @@ static totex_status direct_build(const totex_network *net, const totex_comb_cost
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "direct sends all n-1 = %u messages of every node at once: it needs the all-port model (one-port allows one injection per node per step; use pairwise)",
                           n - 1);
-    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
-        return totex_fail(err, TOTEX_ENOMEM, "direct on %s: %u nodes exceed the combining limit of %llu blocks",
-                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
     if ((uint64_t)n * (n - 1) * (totex_network_diameter(net) + 1) > DIRECT_MAX_WORK)
         return totex_fail(err, TOTEX_ENOMEM,
                           "direct on %s: packing its %llu transfers into contention-free sub-steps (greedy over routes of up to %llu hops) exceeds the work limit of %llu link placements: use a smaller network",
                           totex_network_spec(net), (unsigned long long)n * (n - 1),
                           (unsigned long long)totex_network_diameter(net), (unsigned long long)DIRECT_MAX_WORK);
-    if (!(s = totex_comb_schedule_new()))
-        return totex_fail(err, TOTEX_ENOMEM, "out of memory building direct on %s", totex_network_spec(net));
-    if ((st = totex_pack_new(net, cost, s, &p, err)) != TOTEX_OK)
-        goto done;
+    if ((st = totex_pack_begin("direct", net, cost, &s, &p, err)) != TOTEX_OK)
+        return st;
     for (uint32_t r = 0; r < n; r++)
         for (uint32_t i = 1; i < n; i++) {
             totex_block b = {r, (r + i) % n};
@@ -63,12 +58,8 @@ static totex_status direct_build(const totex_network *net, const totex_comb_cost
         }
     if ((st = totex_pack_flush(p, 0, err)) != TOTEX_OK)
         goto done;
-    *out = s;
-    s = NULL;
 done:
-    totex_pack_free(p);
-    totex_comb_schedule_free(s);
-    return st;
+    return totex_pack_end(st, p, s, out);
 }
 
 const totex_comb_algorithm totex_comb_direct = {

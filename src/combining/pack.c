@@ -324,3 +324,32 @@ reset:
     p->nblocks = 0;
     return st;
 }
+
+totex_status totex_pack_begin(const char *alg, const totex_network *net, const totex_comb_cost *cost,
+                              totex_comb_schedule **s, totex_pack **p, totex_error *err)
+{
+    const uint32_t n = totex_network_nodes(net);
+    *s = NULL;
+    *p = NULL;
+    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
+        return totex_fail(err, TOTEX_ENOMEM, "%s on %s: %u nodes exceed the combining limit of %llu blocks", alg,
+                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
+    if (!(*s = totex_comb_schedule_new()))
+        return totex_fail(err, TOTEX_ENOMEM, "out of memory building %s on %s", alg, totex_network_spec(net));
+    totex_status st = totex_pack_new(net, cost, *s, p, err);
+    if (st != TOTEX_OK) {
+        totex_comb_schedule_free(*s);
+        *s = NULL;
+    }
+    return st;
+}
+
+totex_status totex_pack_end(totex_status st, totex_pack *p, totex_comb_schedule *s, totex_comb_schedule **out)
+{
+    totex_pack_free(p);
+    if (st == TOTEX_OK)
+        *out = s;
+    else
+        totex_comb_schedule_free(s);
+    return st;
+}

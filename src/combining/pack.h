@@ -44,6 +44,21 @@ totex_status totex_pack_new(const totex_network *net, const totex_comb_cost *cos
 void totex_pack_free(totex_pack *p);
 
 /**
+ * The opening every packed algorithm shares: refuse networks whose n^2 blocks
+ * exceed TOTEX_COMB_MAX_BLOCKS (TOTEX_ENOMEM naming @p alg and the network),
+ * then make an empty schedule *s and a packer *p appending to it.
+ * @return TOTEX_OK, or an error with *s and *p NULL.
+ */
+totex_status totex_pack_begin(const char *alg, const totex_network *net, const totex_comb_cost *cost,
+                              totex_comb_schedule **s, totex_pack **p, totex_error *err);
+
+/**
+ * The closing they share: free @p p; if @p st is TOTEX_OK hand @p s to *out,
+ * else free it. @return @p st.
+ */
+totex_status totex_pack_end(totex_status st, totex_pack *p, totex_comb_schedule *s, totex_comb_schedule **out);
+
+/**
  * Add a transfer of the current logical step (blocks copied). Placed at once;
  * emitted by totex_pack_flush().
  */

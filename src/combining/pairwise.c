@@ -33,13 +33,8 @@ static totex_status pairwise_build(const totex_network *net, const totex_comb_co
     totex_pack *p = NULL;
     totex_status st;
     *out = NULL;
-    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
-        return totex_fail(err, TOTEX_ENOMEM, "pairwise on %s: %u nodes exceed the combining limit of %llu blocks",
-                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
-    if (!(s = totex_comb_schedule_new()))
-        return totex_fail(err, TOTEX_ENOMEM, "out of memory building pairwise on %s", totex_network_spec(net));
-    if ((st = totex_pack_new(net, cost, s, &p, err)) != TOTEX_OK)
-        goto done;
+    if ((st = totex_pack_begin("pairwise", net, cost, &s, &p, err)) != TOTEX_OK)
+        return st;
     for (uint32_t i = 1; i < n; i++) {
         for (uint32_t r = 0; r < n; r++) {
             totex_block b = {r, pow2 ? (r ^ i) : (r + i) % n};
@@ -49,12 +44,8 @@ static totex_status pairwise_build(const totex_network *net, const totex_comb_co
         if ((st = totex_pack_flush(p, 0, err)) != TOTEX_OK)
             goto done;
     }
-    *out = s;
-    s = NULL;
 done:
-    totex_pack_free(p);
-    totex_comb_schedule_free(s);
-    return st;
+    return totex_pack_end(st, p, s, out);
 }
 
 const totex_comb_algorithm totex_comb_pairwise = {
