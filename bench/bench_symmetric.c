@@ -14,20 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "bench_util.h"
 #include "totex.h"
 #include "totex/delay.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct job_result {
     int ok;
@@ -36,32 +26,6 @@ typedef struct job_result {
     long maxrss_kib;
     char msg[512];
 } job_result;
-
-/* memcpy `bytes` through a 64 MiB buffer pair; seconds */
-static double memcpy_seconds(uint64_t bytes)
-{
-    size_t chunk = (size_t)64 << 20;
-    char *a = malloc(chunk), *b = malloc(chunk);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return 0;
-    }
-    memset(a, 1, chunk);
-    memset(b, 2, chunk);
-    double t0 = now();
-    for (uint64_t done = 0; done < bytes; done += chunk) {
-        size_t c = bytes - done < chunk ? (size_t)(bytes - done) : chunk;
-        memcpy(b, a, c);
-        a[done % chunk] ^= b[(done / 7) % chunk];
-    }
-    double t = now() - t0;
-    volatile char sink = b[12345];
-    (void)sink;
-    free(a);
-    free(b);
-    return t;
-}
 
 static void run_job(const char *spec, const char *ports_s, job_result *r)
 {
@@ -76,9 +40,9 @@ static void run_job(const char *spec, const char *ports_s, job_result *r)
         return;
     }
     /* baseline 1: the task matrix alone */
-    double t0 = now();
+    double t0 = bench_now();
     totex_task *base = totex_task_total_exchange(net, &err);
-    r->task_s = now() - t0;
+    r->task_s = bench_now() - t0;
     if (!base) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
         totex_network_free(net);
@@ -93,13 +57,13 @@ static void run_job(const char *spec, const char *ports_s, job_result *r)
     totex_task *t = NULL;
     totex_sym_schedule *s = NULL;
     totex_sym_report rep;
-    t0 = now();
+    t0 = bench_now();
     totex_status st = algo->plan_symmetric(net, ports, &t, &s, &err);
-    r->plan_s = now() - t0;
+    r->plan_s = bench_now() - t0;
     if (st == TOTEX_OK) {
-        t0 = now();
+        t0 = bench_now();
         st = totex_sym_certify(t, ports, s, &rep, &err);
-        r->certify_s = now() - t0;
+        r->certify_s = bench_now() - t0;
     }
     if (st != TOTEX_OK) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
@@ -112,16 +76,17 @@ static void run_job(const char *spec, const char *ports_s, job_result *r)
         r->delay = rep.average_delay;
         if (totex_bounds_compute(net, ports, b, &n, &best, &err) == TOTEX_OK && n)
             r->bound = b[best].value;
-        struct rusage ru; /* peak of the job, before the baseline's own buffers */
-        getrusage(RUSAGE_SELF, &ru);
-        r->maxrss_kib = ru.ru_maxrss;
+        r->maxrss_kib = bench_peak_kib(); /* peak of the job, before the baseline's own buffers */
         /* baseline 2: memcpy of the schedule's bytes */
-        r->memcpy_s = memcpy_seconds(rep.moves * sizeof(totex_sym_move));
+        r->memcpy_s = bench_memcpy_seconds(rep.moves * sizeof(totex_sym_move));
     }
     totex_sym_free(s);
     totex_task_free(t);
     totex_network_free(net);
 }
+
+/* bench_forked() job: args = {SPEC, PORTS} */
+static void job(const char *const *args, void *out) { run_job(args[0], args[1], out); }
 
 int main(int argc, char **argv)
 {
@@ -139,26 +104,11 @@ int main(int argc, char **argv)
     printf("%-9s %-6s %9s %8s %9s %5s %8s %8s %9s %7s %7s %12s %12s\n", "network", "ports", "steps", "h", "bound",
            "opt", "plan s", "cert s", "peak MiB", "x task", "x copy", "avg delay", "SPT bound");
     for (int j = 0; j < njobs; j++) {
-        int fd[2];
         job_result r;
-        if (pipe(fd))
-            return 1;
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(fd[0]);
-            run_job(jobs[2 * j], jobs[2 * j + 1], &r);
-            if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r)
-                _exit(1);
-            _exit(0);
-        }
-        close(fd[1]);
-        ssize_t got = read(fd[0], &r, sizeof r);
-        close(fd[0]);
-        waitpid(pid, NULL, 0);
-        if (got != (ssize_t)sizeof r || !r.ok) {
+        int got = bench_forked(job, jobs + 2 * j, &r, sizeof r);
+        if (!got || !r.ok) {
             printf("%-9s %-6s FAILED: %s\n", jobs[2 * j], jobs[2 * j + 1],
-                   got == (ssize_t)sizeof r ? r.msg : "child died");
+                   got ? r.msg : "child died");
             continue;
         }
         double total = r.plan_s + r.certify_s;

@@ -12,40 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "bench_util.h"
 #include "totex.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* memcpy `bytes` through a 64 MiB buffer pair; seconds */
-static double memcpy_seconds(uint64_t bytes)
-{
-    size_t chunk = (size_t)64 << 20;
-    char *a = malloc(chunk), *b = malloc(chunk);
-    memset(a, 1, chunk);
-    memset(b, 2, chunk);
-    double t0 = now();
-    for (uint64_t done = 0; done < bytes; done += chunk) {
-        size_t c = bytes - done < chunk ? (size_t)(bytes - done) : chunk;
-        memcpy(b, a, c);
-        a[done % chunk] ^= b[(done / 7) % chunk]; /* keep the copies live */
-    }
-    double t = now() - t0;
-    volatile char sink = b[12345];
-    (void)sink;
-    free(a);
-    free(b);
-    return t;
-}
 
 typedef struct job_result {
     int ok;
@@ -68,9 +37,9 @@ static void run_job(const char *spec, const char *ports_s, const char *algo_s, j
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
         return;
     }
-    double t0 = now();
+    double t0 = bench_now();
     totex_status st = totex_plan_and_verify(net, ports, algo, 0, &res, &err);
-    r->seconds = now() - t0;
+    r->seconds = bench_now() - t0;
     if (st != TOTEX_OK) {
         snprintf(r->msg, sizeof r->msg, "%s", err.msg);
     } else {
@@ -81,6 +50,14 @@ static void run_job(const char *spec, const char *ports_s, const char *algo_s, j
         r->optimal = res.sim.steps == r->bound;
     }
     totex_network_free(net);
+}
+
+/* bench_forked() job: args = {SPEC, PORTS, ALGO}; the child's peak memory recorded */
+static void job(const char *const *args, void *out)
+{
+    job_result *r = out;
+    run_job(args[0], args[1], args[2], r);
+    r->maxrss_kib = bench_peak_kib();
 }
 
 int main(int argc, char **argv)
@@ -99,31 +76,14 @@ int main(int argc, char **argv)
     printf("%-16s %-7s %-5s %9s %9s %6s %12s %8s %9s %14s %14s %7s\n", "network", "ports", "algo", "steps", "bound",
            "opt", "hop-events", "time s", "peak MiB", "hops/s", "memcpy hops/s", "ratio");
     for (int j = 0; j < njobs; j++) {
-        int fd[2];
         job_result r;
-        if (pipe(fd))
-            return 1;
-        pid_t pid = fork();
-        if (pid == 0) {
-            struct rusage ru;
-            close(fd[0]);
-            run_job(jobs[3 * j], jobs[3 * j + 1], jobs[3 * j + 2], &r);
-            getrusage(RUSAGE_SELF, &ru);
-            r.maxrss_kib = ru.ru_maxrss;
-            if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r)
-                _exit(1);
-            _exit(0);
-        }
-        close(fd[1]);
-        ssize_t got = read(fd[0], &r, sizeof r);
-        close(fd[0]);
-        waitpid(pid, NULL, 0);
-        if (got != (ssize_t)sizeof r || !r.ok) {
+        int got = bench_forked(job, jobs + 3 * j, &r, sizeof r);
+        if (!got || !r.ok) {
             printf("%-16s %-7s %-5s FAILED: %s\n", jobs[3 * j], jobs[3 * j + 1], jobs[3 * j + 2],
-                   got == (ssize_t)sizeof r ? r.msg : "child died");
+                   got ? r.msg : "child died");
             continue;
         }
-        double mc = memcpy_seconds(r.hops * sizeof(totex_hop));
+        double mc = bench_memcpy_seconds(r.hops * sizeof(totex_hop));
         double rate = (double)r.hops / r.seconds, mrate = (double)r.hops / mc;
         printf("%-16s %-7s %-5s %9llu %9llu %6s %12llu %8.3f %9.1f %14.3e %14.3e %7.3f\n", jobs[3 * j],
                jobs[3 * j + 1], jobs[3 * j + 2], (unsigned long long)r.steps, (unsigned long long)r.bound,

@@ -1,0 +1,80 @@
+/* Shared by the benchmarks of bench/: a monotonic clock, the memcpy baseline
+ * and running one job in a forked child (so its peak memory is its own). */
+#ifndef TOTEX_BENCH_UTIL_H
+#define TOTEX_BENCH_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* seconds, monotonic */
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* seconds to memcpy @p bytes through a 64 MiB buffer pair (the baseline); 0 if out of memory */
+static inline double bench_memcpy_seconds(uint64_t bytes)
+{
+    size_t chunk = (size_t)64 << 20;
+    char *a = malloc(chunk), *b = malloc(chunk);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 0;
+    }
+    memset(a, 1, chunk);
+    memset(b, 2, chunk);
+    double t0 = bench_now();
+    for (uint64_t done = 0; done < bytes; done += chunk) {
+        size_t c = bytes - done < chunk ? (size_t)(bytes - done) : chunk;
+        memcpy(b, a, c);
+        a[done % chunk] ^= b[(done / 7) % chunk]; /* keep the copies live */
+    }
+    double t = bench_now() - t0;
+    volatile char sink = b[12345];
+    (void)sink;
+    free(a);
+    free(b);
+    return t;
+}
+
+/* peak resident memory of this process so far, KiB */
+static inline long bench_peak_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Run job(args, out) in a forked child; its @p size bytes of *out come back
+   through a pipe. 1 if they did, 0 if the pipe failed or the child died. */
+static inline int bench_forked(void (*job)(const char *const *args, void *out), const char *const *args, void *out,
+                               size_t size)
+{
+    int fd[2];
+    if (pipe(fd))
+        return 0;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        job(args, out);
+        _exit(write(fd[1], out, size) == (ssize_t)size ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = pid > 0 ? read(fd[0], out, size) : -1;
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    return got == (ssize_t)size;
+}
+
+#endif
