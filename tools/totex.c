@@ -167,19 +167,32 @@ static void usage_compare(FILE *fp)
                 "--model combining: the message-combining model (totex compare --model combining --help).\n");
 }
 
+/* the opening of plan, compare and bounds: parse the options (@p many: as
+   parse_options), print @p usage on --help, refuse a missing SPEC with @p no_spec;
+   returns the exit status when the command is done, -1 when it goes on */
+static int command_options(int argc, char **argv, options *o, int many, void (*usage)(FILE *), const char *no_spec)
+{
+    int rc = parse_options(argc, argv, o, many);
+    if (rc)
+        return rc;
+    if (o->help) {
+        usage(stdout);
+        return 0;
+    }
+    if (!o->spec)
+        return fail(2, no_spec);
+    return -1;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
     options o;
     totex_error err;
-    int rc = parse_options(argc, argv, &o, 1);
-    if (rc)
+    int rc = command_options(argc, argv, &o, 1, usage_compare,
+                             "totex compare needs a SPEC, e.g. totex compare torus:4x4x4 (see totex compare --help)");
+    if (rc >= 0)
         return rc;
-    if (o.help) {
-        usage_compare(stdout);
-        return 0;
-    }
-    if (!o.spec)
-        return fail(2, "totex compare needs a SPEC, e.g. totex compare torus:4x4x4 (see totex compare --help)");
+    rc = 0;
     if (o.algorithm)
         return fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
     totex_network *net = totex_network_parse(o.spec, &err);
@@ -261,15 +274,11 @@ static int cmd_bounds(int argc, char **argv)
 {
     options o;
     totex_error err;
-    int rc = parse_options(argc, argv, &o, 0);
-    if (rc)
+    int rc = command_options(argc, argv, &o, 0, usage_bounds,
+                             "totex bounds needs a SPEC, e.g. totex bounds torus:4x4x4 (see totex help)");
+    if (rc >= 0)
         return rc;
-    if (o.help) {
-        usage_bounds(stdout);
-        return 0;
-    }
-    if (!o.spec)
-        return fail(2, "totex bounds needs a SPEC, e.g. totex bounds torus:4x4x4 (see totex help)");
+    rc = 0;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return fail(2, err.msg);
@@ -293,15 +302,11 @@ static int cmd_plan(int argc, char **argv)
     totex_error err;
     const totex_algorithm *algo = NULL;
     totex_plan_result res;
-    int rc = parse_options(argc, argv, &o, 1);
-    if (rc)
+    int rc = command_options(argc, argv, &o, 1, usage_plan,
+                             "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
+    if (rc >= 0)
         return rc;
-    if (o.help) {
-        usage_plan(stdout);
-        return 0;
-    }
-    if (!o.spec)
-        return fail(2, "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
+    rc = 0;
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_algorithm_find(o.algorithm, &err);
         if (!algo)
