@@ -312,6 +312,23 @@ static totex_status simulate_with_progress(const totex_network *net, const totex
     return st;
 }
 
+/* the opening of the combining plan and compare: parse the options under
+   @p allow, print @p usage on --help, refuse a missing SPEC with @p no_spec;
+   returns the exit status when the command is done, -1 when it goes on */
+static int copts_open(int argc, char **argv, copts *o, int allow, void (*usage)(FILE *), const char *no_spec)
+{
+    int rc = parse_copts(argc, argv, o, allow);
+    if (rc)
+        return rc;
+    if (o->help) {
+        usage(stdout);
+        return 0;
+    }
+    if (!o->spec)
+        return cfail(2, no_spec);
+    return -1;
+}
+
 int totex_cmd_comb_plan(int argc, char **argv)
 {
     copts o;
@@ -319,15 +336,11 @@ int totex_cmd_comb_plan(int argc, char **argv)
     totex_comb_schedule *s = NULL;
     totex_comb_report rep;
     const totex_comb_algorithm *algo = NULL;
-    int rc = parse_copts(argc, argv, &o, ALLOW_ALGO | ALLOW_MODEL | ALLOW_COSTS);
-    if (rc)
+    int rc = copts_open(argc, argv, &o, ALLOW_ALGO | ALLOW_MODEL | ALLOW_COSTS, totex_cmd_comb_usage_plan,
+                        "totex plan needs a SPEC, e.g. totex plan mesh:4x4 --model combining (see --help)");
+    if (rc >= 0)
         return rc;
-    if (o.help) {
-        totex_cmd_comb_usage_plan(stdout);
-        return 0;
-    }
-    if (!o.spec)
-        return cfail(2, "totex plan needs a SPEC, e.g. totex plan mesh:4x4 --model combining (see --help)");
+    rc = 0;
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_comb_algorithm_find(o.algorithm, &err);
         if (!algo)
@@ -481,15 +494,11 @@ int totex_cmd_comb_compare(int argc, char **argv)
 {
     copts o;
     totex_error err;
-    int rc = parse_copts(argc, argv, &o, ALLOW_SWEEP | ALLOW_MODEL | ALLOW_COSTS);
-    if (rc)
+    int rc = copts_open(argc, argv, &o, ALLOW_SWEEP | ALLOW_MODEL | ALLOW_COSTS, totex_cmd_comb_usage_compare,
+                        "totex compare needs a SPEC, e.g. totex compare mesh:4x4 --model combining (see --help)");
+    if (rc >= 0)
         return rc;
-    if (o.help) {
-        totex_cmd_comb_usage_compare(stdout);
-        return 0;
-    }
-    if (!o.spec)
-        return cfail(2, "totex compare needs a SPEC, e.g. totex compare mesh:4x4 --model combining (see --help)");
+    rc = 0;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return cfail(2, err.msg);
