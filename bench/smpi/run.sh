@@ -27,6 +27,19 @@ iters=${2:-3}
 maxb=${3:-65536}
 [ $# -gt 3 ] && shift 3 || set --
 [ $# -gt 0 ] || set -- 4x4 8x8 4x4x4
+usage="usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]], e.g. build 3 65536 4x4 4x4x4"
+case $iters in ''|*[!0-9]*) echo "smpi bench: ITERS '$iters' is not a positive integer; $usage" >&2; exit 2 ;; esac
+case $maxb in ''|*[!0-9]*) echo "smpi bench: MAX_BLOCK '$maxb' is not a byte count; $usage" >&2; exit 2 ;; esac
+if [ "$iters" -lt 1 ] || [ "$maxb" -lt 8 ] || [ "$maxb" -gt 16777216 ]; then
+    echo "smpi bench: ITERS must be >= 1 and MAX_BLOCK 8 .. 16777216 bytes; $usage" >&2
+    exit 2
+fi
+for t in "$@"; do
+    if ! echo "$t" | grep -Eq '^[1-9][0-9]*(x[1-9][0-9]*){1,2}$' || echo "$t" | grep -Eq '(^|x)1(x|$)'; then
+        echo "smpi bench: torus '$t' is not 2 or 3 sides >= 2 joined by x (e.g. 4x4, 4x4x4); $usage" >&2
+        exit 2
+    fi
+done
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 command -v smpicc >/dev/null || { echo "smpi bench: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
