@@ -93,7 +93,6 @@ typedef struct totex_mpi_state {
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
     int ts_measured, tc_measured;
-    unsigned long long calls; /* totex exchanges run on this communicator */
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
     struct totex_mpi_state *next_live, **prev_live;
