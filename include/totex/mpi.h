@@ -48,9 +48,10 @@ extern "C" {
  * machine overlap concurrent messages). TOTEX_TUNE=0 keeps the model's first
  * choice without timing; TOTEX_ALGORITHM=NAME forces one. The plan (this
  * rank's compiled program, below) is cached on @p comm with an MPI attribute
- * per block size (freed by the delete callback, or when the communicator is
- * freed), so choosing and timing happen at the first call of each block size
- * only. The exchange runs on a private duplicate of @p comm (MPI_Comm_dup,
+ * per block size (sendcount * size(sendtype) and packed bytes; at most 64: the
+ * 65th block size empties the cache on every rank; freed by the delete
+ * callback, or when the communicator is freed), so choosing and timing happen
+ * at the first call of each block size only. The exchange runs on a private duplicate of @p comm (MPI_Comm_dup,
  * errors returned), so it never matches the caller's messages.
  *
  * t_s and t_c: measured once per communicator, the first time a plan is made
@@ -69,11 +70,11 @@ extern "C" {
  * Executor: the schedule is compiled once per plan into this rank's program:
  * its receives and sends in step order (one MPI message per transfer, its
  * blocks side by side), where each block it forwards lies, and which receives
- * each send waits for. A call posts every receive at once (MPI_Irecv, tag =
- * step mod 32000), then makes the sends in step order, each one waiting
- * (MPI_Wait) only for the receives that brought its blocks, gathering them
- * into one message when they do not lie side by side, and MPI_Isend'ing it;
- * one MPI_Waitall ends the exchange. A block thus travels on only after it
+ * each send waits for. A call posts every receive at once (MPI_Irecv, one tag
+ * per cached plan, the same on every rank), then makes the sends in step
+ * order, each one waiting only for the receives that brought its blocks,
+ * gathering them into one message when they do not lie side by side, and
+ * MPI_Isend'ing it; waiting for every request ends the exchange. A block thus travels on only after it
  * arrived, as in the schedule, with no barrier between steps. Blocks of a
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
@@ -82,17 +83,34 @@ extern "C" {
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
  * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_TS, TOTEX_TC whenever a
- * plan is made. TOTEX_CHECK=0 skips the cross-rank check
- * of the arguments (one MPI_Allreduce per call, see Errors) as MPI libraries
- * do: then a mismatch across ranks is undefined behaviour, as in MPI.
+ * plan is made. TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
+ * check below off, as MPI libraries do: then a mismatch across ranks is
+ * undefined behaviour, as in MPI, and a call sends no header.
  * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the
  * algorithm chosen, the times measured and the cost model's values;
  * TOTEX_VERBOSE=2: once per block size.
  *
+ * Cross-rank check (on by default; src/mpi/agree.c): arguments that differ
+ * across ranks, or a rank whose arguments or memory fail, give an error on
+ * every rank, never a hang, without a collective operation on the path of a
+ * call whose plan is cached. Each call sends a 16-byte header (block bytes,
+ * packed bytes) to rank + 1 alongside the exchange; every wait of the call
+ * also watches the header from rank - 1 and a receive from MPI_ANY_SOURCE
+ * that stays posted on the private duplicate. A rank that finds its header
+ * differs from rank - 1's, or a local error, sends a poison message naming it
+ * to every rank. Ranks with different arguments run different plans (or none),
+ * whose messages carry different tags, so no rank's exchange can complete and
+ * every rank wakes on the poison. A call that must plan (collective
+ * operations) or moves no data first agrees over all ranks by log2(size)
+ * rounds of point-to-point messages that watch the poison too. After a failed
+ * call every rank frees the private duplicate and the next call makes a new
+ * one (collective).
+ *
  * Errors (returned, also named in one line on stderr starting "totex_alltoall:";
- * the communicator's error handler is NOT invoked; all ranks return the same
- * code, decided with one MPI_Allreduce before any data moves, so a mismatch
- * never hangs; with TOTEX_CHECK=0 only this rank's own arguments are checked):
+ * the communicator's error handler is NOT invoked; with the check on, every
+ * rank returns an error and none hangs: the code of the first poison it sees,
+ * the same on every rank unless several ranks find different errors at once;
+ * with TOTEX_CHECK=0 only this rank's own arguments are checked):
  * - MPI_ERR_COMM: MPI_COMM_NULL or an intercommunicator;
  * - MPI_ERR_COUNT: a negative count, sendcount * size(sendtype) differing from
  *   recvcount * size(recvtype), or differing across ranks, or a message larger

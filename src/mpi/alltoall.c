@@ -70,6 +70,84 @@ static int unpack_block(const char *from, long long slot, char *recvbuf, int i, 
     return MPI_Unpack(from, (int)slot, &pos, recvbuf + (MPI_Aint)i * count * ext, count, t, comm);
 }
 
+/* the exchange of an agreed call (every rank's slot and sig equal, or the
+   check is off): pack, plan on first use of (slot, sig), run, unpack. A
+   rank-local failure before the data moves poisons the call through g. */
+static int exchange(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt, totex_mpi_state *st,
+                    totex_mpi_guard *g, totex_mpi_plan **pp, long long slot, long long sig, int in_place,
+                    int recv_raw)
+{
+    int rc, size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    char *rbuf = recvbuf;
+    if (opt->unit) {
+        char *mine = malloc((size_t)size * (size_t)slot), *all = NULL;
+        if (!mine)
+            return MPI_ERR_NO_MEM;
+        rc = pack_blocks(sendbuf, sendcount, sendtype, size, slot, mine, comm);
+        if (rc == MPI_SUCCESS)
+            rc = totex_mpi_run_unit(st->dup, size, rank, mine, slot, opt, st, &all);
+        for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
+            rc = unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, i, recvcount, recvtype, comm);
+        free(all);
+        free(mine);
+        return rc;
+    }
+    /* raw: the blocks are the buffer's bytes (block j at j * slot); in place the
+       send blocks must be copied out before the receive buffer is written */
+    int ssize = 0;
+    MPI_Type_size(sendtype, &ssize);
+    const int send_raw = !in_place && slot == sig && raw_layout(sendtype, ssize);
+    const char *send = sendbuf;
+    if (!send_raw) {
+        size_t need = (size_t)size * (size_t)slot;
+        if (st->packed_bytes < need) {
+            free(st->packed);
+            st->packed_bytes = 0;
+            if (!(st->packed = malloc(need)))
+                return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
+            st->packed_bytes = need;
+        }
+        if ((rc = pack_blocks(sendbuf, sendcount, sendtype, size, slot, st->packed, comm)) != MPI_SUCCESS)
+            return g ? totex_mpi_guard_fail(g, rc) : rc;
+        send = st->packed;
+    }
+    totex_mpi_plan *p = *pp;
+    if (!p) { /* planned with collective operations: every rank is here with the same slot and sig */
+        if (st->nplans == TOTEX_MPI_MAX_PLANS) { /* every rank drops its plans at the same call */
+            while (st->plans) {
+                totex_mpi_plan *q = st->plans;
+                st->plans = q->next;
+                totex_mpi_plan_free(q);
+            }
+            st->nplans = 0;
+        }
+        if ((rc = totex_mpi_plan_make(st->dup, size, rank, slot, send, opt->verbose, st, g, &p)) != MPI_SUCCESS)
+            return rc;
+        p->sig = sig;
+        p->id = st->nplans++;
+        p->next = st->plans;
+        st->plans = p;
+        *pp = p;
+    }
+    if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, send, recv_raw ? rbuf : NULL, recv_raw)) !=
+        MPI_SUCCESS)
+        return rc;
+    /* the data has moved on every rank: from here a failure is this rank's own (no poison) */
+    const char *own = send + (size_t)rank * (size_t)slot;
+    if (recv_raw) {
+        if (own != rbuf + (size_t)rank * (size_t)slot)
+            memcpy(rbuf + (size_t)rank * (size_t)slot, own, (size_t)slot);
+    } else {
+        for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
+            rc = unpack_block(i == rank ? own : totex_mpi_final_block(p, (uint32_t)i), slot, rbuf, i, recvcount,
+                              recvtype, comm);
+    }
+    return rc;
+}
+
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt)
 {
@@ -125,35 +203,12 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
             msg = "NULL buffer with a non-zero count";
         }
     }
-    long long sig = bad ? 0 : (long long)sendcount * ssize;
-    if (cross_check_on()) {
-        long long v[5] = {-(long long)bad, sig, -sig, bad ? 0 : pack, bad ? 0 : -(long long)pack};
-        long long r[5];
-        if ((rc = MPI_Allreduce(v, r, 5, MPI_LONG_LONG, MPI_MIN, comm)) != MPI_SUCCESS)
-            return rc;
-        if (bad)
-            fail(bad, rank, msg);
-        if (r[0] < 0) /* every rank returns the same code; the offending ranks printed why */
-            return (int)-r[0];
-        if (r[1] != -r[2] || r[3] != -r[4]) {
-            char m[200];
-            snprintf(m, sizeof m,
-                     "message sizes differ across ranks: sendcount * size(sendtype) from %lld to %lld bytes", r[1],
-                     -r[2]);
-            return fail(MPI_ERR_COUNT, rank, m);
-        }
-    } else if (bad) {
+    const long long sig = bad ? 0 : (long long)sendcount * ssize, slot = bad ? 0 : pack;
+    const int check = size > 1 && cross_check_on();
+    if (!check && bad)
         return fail(bad, rank, msg);
-    }
-    if (sig == 0)
+    if (!check && sig == 0)
         return MPI_SUCCESS;
-
-    const long long slot = pack;
-    char *rbuf = recvbuf;
-    /* raw: the blocks are the buffer's bytes (block j at j * slot); in place the
-       send blocks must be copied out before the receive buffer is written */
-    int send_raw = !in_place && pack == sig && raw_layout(sendtype, ssize);
-    int recv_raw = pack == sig && raw_layout(recvtype, rsize);
 
     totex_mpi_state *st = NULL;
     if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
@@ -169,62 +224,44 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         if (!tmp)
             return MPI_ERR_NO_MEM;
         if ((rc = pack_blocks(sendbuf, sendcount, sendtype, 1, slot, tmp, comm)) == MPI_SUCCESS)
-            rc = unpack_block(tmp, slot, rbuf, 0, recvcount, recvtype, comm);
+            rc = unpack_block(tmp, slot, recvbuf, 0, recvcount, recvtype, comm);
         free(tmp);
         return rc;
     }
-    if ((rc = totex_mpi_state_dup(st, comm)) != MPI_SUCCESS)
+    if ((rc = totex_mpi_state_dup(st, comm, check)) != MPI_SUCCESS)
         return rc;
-
-    if (opt->unit) {
-        char *mine = malloc((size_t)size * (size_t)slot), *all = NULL;
-        if (!mine)
-            return MPI_ERR_NO_MEM;
-        rc = pack_blocks(sendbuf, sendcount, sendtype, size, slot, mine, comm);
-        if (rc == MPI_SUCCESS)
-            rc = totex_mpi_run_unit(st->dup, size, rank, mine, slot, opt, st, &all);
-        for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, i, recvcount, recvtype, comm);
-        free(all);
-        free(mine);
-        return rc;
-    }
-
-    const char *send = sendbuf;
-    if (!send_raw) {
-        size_t need = (size_t)size * (size_t)slot;
-        if (st->packed_bytes < need) {
-            free(st->packed);
-            st->packed_bytes = 0;
-            if (!(st->packed = malloc(need)))
-                return MPI_ERR_NO_MEM;
-            st->packed_bytes = need;
-        }
-        if ((rc = pack_blocks(sendbuf, sendcount, sendtype, size, slot, st->packed, comm)) != MPI_SUCCESS)
-            return rc;
-        send = st->packed;
-    }
     totex_mpi_plan *p = st->plans;
-    while (p && p->slot != slot)
+    while (p && !(p->slot == slot && p->sig == sig))
         p = p->next;
-    if (!p) {
-        if ((rc = totex_mpi_plan_make(st->dup, size, rank, slot, send, opt->verbose, st, &p)) != MPI_SUCCESS)
-            return rc;
-        p->next = st->plans;
-        st->plans = p;
-    }
-    if ((rc = totex_mpi_exec(p, st->dup, send, recv_raw ? rbuf : NULL, recv_raw)) != MPI_SUCCESS)
+
+    /* the cross-rank check (agree.c): a header to rank + 1 alongside the
+       exchange, every wait watching it and the poison; calls that plan (with
+       collective operations) or move no data first agree over all ranks */
+    totex_mpi_guard guard, *g = NULL;
+    if (check) {
+        g = &guard;
+        rc = totex_mpi_guard_start(g, st, size, rank, sig, slot, bad);
+        if (rc == MPI_SUCCESS && bad)
+            rc = totex_mpi_guard_fail(g, fail(bad, rank, msg));
+        if (rc == MPI_SUCCESS && (sig == 0 || !p || opt->unit))
+            rc = totex_mpi_guard_agree(g);
+        if (rc == MPI_SUCCESS && sig > 0)
+            rc = exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, g, &p, slot,
+                          sig, in_place, raw_layout(recvtype, rsize) && pack == sig);
+        /* the header exchange ends with the call; a failed call drops the duplicate on every rank */
+        if (g->code == MPI_SUCCESS) {
+            int hrc = totex_mpi_guard_waitall(g, NULL, 0);
+            if (rc == MPI_SUCCESS)
+                rc = hrc;
+        }
+        if (g->code != MPI_SUCCESS) {
+            totex_mpi_guard_drop(g);
+            totex_mpi_state_retire(st);
+        }
         return rc;
-    const char *own = send + (size_t)rank * (size_t)slot;
-    if (recv_raw) {
-        if (own != rbuf + (size_t)rank * (size_t)slot)
-            memcpy(rbuf + (size_t)rank * (size_t)slot, own, (size_t)slot);
-    } else {
-        for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(i == rank ? own : totex_mpi_final_block(p, (uint32_t)i), slot, rbuf, i, recvcount,
-                              recvtype, comm);
     }
-    return rc;
+    return exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, NULL, &p, slot, sig,
+                    in_place, raw_layout(recvtype, rsize) && pack == sig);
 }
 
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

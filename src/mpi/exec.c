@@ -1,15 +1,18 @@
 /* Executor of totex_alltoall: runs the program plan.c compiled for this rank.
  *
  * Every receive of the schedule is posted at once (MPI_Irecv, in step order,
- * tag = step mod 32000); then the sends are made in step order, each one
- * waiting only for the receives that brought its blocks (MPI_Wait), gathered
- * into one message when its blocks do not lie side by side, and MPI_Isend'ed;
- * one MPI_Waitall ends the exchange. This keeps the schedule's data flow (a
+ * one tag for the whole plan); then the sends are made in step order, each one
+ * waiting only for the receives that brought its blocks, gathered into one
+ * message when its blocks do not lie side by side, and MPI_Isend'ed; waiting
+ * for every request ends the exchange. This keeps the schedule's data flow (a
  * block travels on only after it arrived) without a barrier between steps:
  * a step starts on a rank as soon as its own inputs are there. Messages
- * between two ranks match in step order (MPI's non-overtaking rule; distinct
- * tags per step besides). Final blocks of one transfer from consecutive
- * sources land directly in the receive buffer when it takes raw bytes. */
+ * between two ranks match in step order (MPI's non-overtaking rule: both
+ * sides post them in step order under one tag). Final blocks of one transfer
+ * from consecutive sources land directly in the receive buffer when it takes
+ * raw bytes. With the cross-rank check on, every wait also watches the
+ * check's header and poison (agree.c); on a failure the pending receives are
+ * cancelled and the pending sends freed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +26,8 @@ void totex_mpi_plan_release(totex_mpi_plan *p)
     p->arena = p->stage = NULL;
 }
 
-int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *recv, int recv_raw)
+int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, const char *send, char *recv,
+                   int recv_raw)
 {
     int rc = MPI_SUCCESS;
     if (!p->arena) {
@@ -33,7 +37,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *rec
             totex_mpi_plan_release(p);
             fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu bytes of buffers\n", p->arena_bytes,
                     p->stage_bytes);
-            return MPI_ERR_NO_MEM;
+            return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
         }
     }
     const char *base[3] = {send, p->arena, recv};
@@ -44,12 +48,12 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *rec
     for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++) {
         const totex_mpi_recv *rv = &p->recvs[r];
         char *dst = recv_raw && rv->in_place_ok ? recv + rv->place_off : p->arena + rv->arena_off;
-        rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->tag, comm, &req[r]);
+        rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, tag, comm, &req[r]);
     }
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];
         for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
-            rc = MPI_Wait(&req[p->deps[sd->dep_first + d]], MPI_STATUS_IGNORE);
+            rc = totex_mpi_guard_wait(g, &req[p->deps[sd->dep_first + d]]);
         if (rc != MPI_SUCCESS)
             break;
         const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
@@ -64,16 +68,17 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *rec
             }
             buf = p->stage + sd->stage_off;
         }
-        rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->tag, comm, &req[p->nrecv + i]);
+        rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
     }
-    if (rc != MPI_SUCCESS) /* do not wait for receives whose senders may never send */
-        for (size_t r = 0; r < p->nrecv; r++)
-            if (req[r] != MPI_REQUEST_NULL)
-                MPI_Cancel(&req[r]);
-    int wrc = MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE);
     if (rc == MPI_SUCCESS)
-        rc = wrc;
-    if (rc != MPI_SUCCESS || !recv_raw)
+        rc = totex_mpi_guard_waitall(g, req, nreq);
+    else if (g)
+        rc = totex_mpi_guard_fail(g, rc);
+    if (rc != MPI_SUCCESS) { /* do not wait for receives whose senders may never send */
+        totex_mpi_drop(req, p->nrecv, req + p->nrecv, p->nsend);
+        return rc;
+    }
+    if (!recv_raw)
         return rc;
     const size_t slot = (size_t)p->slot;
     for (uint32_t i = 0; i < p->n; i++)

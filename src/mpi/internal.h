@@ -16,9 +16,22 @@
 
 /* Returned by totex_mpi_alltoall() when totex does not apply and the caller asked to fall back. */
 #define TOTEX_MPI_FALLBACK (-1)
-/* tags: executor steps use tag = step % TOTEX_MPI_STEP_TAGS; measurements use TOTEX_MPI_PP_TAG */
-#define TOTEX_MPI_STEP_TAGS 32000
-#define TOTEX_MPI_PP_TAG 32001
+/* Tags on the private duplicate (all below 32767, MPI's least MPI_TAG_UB):
+ * ping-pong measurement, the cross-rank check (agree.c: header, poison,
+ * agreement rounds), trial runs of candidate plans, the cached plans (one tag
+ * per plan: messages of two different plans never match each other) and the
+ * unit-step executor (step mod TOTEX_MPI_UNIT_TAGS). */
+enum {
+    TOTEX_MPI_PP_TAG = 0,
+    TOTEX_MPI_HDR_TAG = 1,
+    TOTEX_MPI_POISON_TAG = 2,
+    TOTEX_MPI_AGREE_TAG = 3,
+    TOTEX_MPI_TRIAL_TAG = 4,
+    TOTEX_MPI_PLAN_TAG = 5, /* + plan id, id < TOTEX_MPI_MAX_PLANS */
+    TOTEX_MPI_UNIT_TAG = 1024
+};
+#define TOTEX_MPI_MAX_PLANS 64
+#define TOTEX_MPI_UNIT_TAGS 30000
 
 typedef struct totex_mpi_options {
     int fallback; /* nonzero: return TOTEX_MPI_FALLBACK (silently) where totex does not apply (intercommunicators) */
@@ -46,14 +59,14 @@ typedef struct totex_mpi_piece { /* a run of bytes to gather */
 } totex_mpi_piece;
 
 typedef struct totex_mpi_recv {
-    int peer, tag, bytes;
+    int peer, bytes;
     size_t arena_off;    /* where it lands when not in place */
     size_t place_off;    /* where it lands in RECV when in place (all blocks final, consecutive sources) */
     int in_place_ok;
 } totex_mpi_recv;
 
 typedef struct totex_mpi_send {
-    int peer, tag, bytes;
+    int peer, bytes;
     size_t piece_first, piece_count; /* pieces[piece_first ..]: one piece = sent from where it lies */
     size_t stage_off;                /* gathered here when more than one piece */
     size_t dep_first, dep_count;     /* deps[dep_first ..]: receives that bring its blocks */
@@ -67,6 +80,8 @@ typedef struct totex_mpi_final { /* where block (i, me) is at the end: base AREN
 typedef struct totex_mpi_plan {
     struct totex_mpi_plan *next;
     long long slot;              /* packed bytes per block the plan was made for */
+    long long sig;               /* sendcount * size(sendtype) it was made for (with slot: the cache key) */
+    int id;                      /* 0 .. TOTEX_MPI_MAX_PLANS - 1, the same on every rank: tag TOTEX_MPI_PLAN_TAG + id */
     uint32_t n, me;
     const char *algorithm;       /* registry name (static) */
     uint64_t steps;
@@ -86,9 +101,18 @@ void totex_mpi_plan_free(totex_mpi_plan *p);
 void totex_mpi_plan_release(totex_mpi_plan *p);
 
 /* ---- per-communicator state (state.c) ---- */
+typedef struct totex_mpi_guard totex_mpi_guard; /* the cross-rank check of one call (agree.c) */
+
 typedef struct totex_mpi_state {
     MPI_Comm dup;            /* private duplicate the exchange runs on (MPI_COMM_NULL until made / once freed) */
-    totex_mpi_plan *plans;   /* one per block size seen */
+    totex_mpi_plan *plans;   /* one per block size seen (at most TOTEX_MPI_MAX_PLANS, newest first) */
+    int nplans;
+    int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
+    MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
+    long long poison_buf[7];
+    long long calls;         /* checked calls on dup so far (the same on every rank) */
+    MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
+    int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
@@ -100,8 +124,14 @@ typedef struct totex_mpi_state {
 
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
-/* make st->dup (a duplicate of comm with MPI_ERRORS_RETURN) if not yet made */
-int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm);
+/* make st->dup (a duplicate of comm with MPI_ERRORS_RETURN) if not yet made;
+   with @p check, post the poison receive of the cross-rank check on it (collective) */
+int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check);
+/* drop st->dup after a failed checked call (every rank's call failed; the next call makes a new one):
+   cancels the poison receive; the failed exchange's messages stay behind on the dropped duplicate */
+void totex_mpi_state_retire(totex_mpi_state *st);
+/* (re)post st->poison on st->dup; MPI code */
+int totex_mpi_state_post_poison(totex_mpi_state *st);
 /* network spec of comm (empty for one rank); node id == rank in comm */
 int totex_mpi_comm_spec(MPI_Comm comm, int size, char *spec, size_t cap);
 /* t_s and t_c of comm, measured or from TOTEX_TS / TOTEX_TC (collective, once per state) */
@@ -115,15 +145,54 @@ void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap);
  * with the caller's send blocks @p send (n * slot bytes; results go to the
  * plans' arenas only) and the fastest (slowest rank's time) is kept.
  * TOTEX_ALGORITHM forces one, TOTEX_TUNE=0 keeps the model's first choice.
- * verbose: 1 one line per communicator, 2 one per plan. */
+ * verbose: 1 one line per communicator, 2 one per plan. Trial runs use tag
+ * TOTEX_MPI_TRIAL_TAG, their waits guarded by @p g (NULL: unchecked); every
+ * rank must have agreed on slot (totex_mpi_guard_agree()) before. */
 int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const char *send, int verbose,
-                        totex_mpi_state *st, totex_mpi_plan **out);
+                        totex_mpi_state *st, totex_mpi_guard *g, totex_mpi_plan **out);
+
+/* ---- cross-rank check (agree.c) ----
+ * Every rank of a checked call sends a header {block bytes, packed bytes, local error} to
+ * rank + 1 and receives rank - 1's; every wait of the call also watches that
+ * header and the state's poison receive. A rank that finds a difference, a
+ * local error or a failed MPI call sends a poison message naming it to every
+ * rank; every rank then returns its error class. */
+struct totex_mpi_guard {
+    MPI_Comm comm;
+    int n, rank;
+    long long mine[3], pred[3]; /* {sig, slot, local error} of this rank and of rank - 1 */
+    MPI_Request hdr[2];         /* [0] header from rank - 1, [1] header to rank + 1 */
+    totex_mpi_state *st;        /* its poison receive */
+    long long call;             /* st->calls of this call: a poison of another call is ignored */
+    int code;                   /* MPI_SUCCESS until the call failed */
+};
+
+/* post the header exchange of a checked call (st->dup made with check on) */
+int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
+                          int bad);
+/* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
+int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
+/* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
+int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r);
+/* wait for all of r[0 .. count) and the header exchange the same way (g NULL: MPI_Waitall) */
+int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count);
+/* every rank's {sig, slot} equal? (log2 n rounds of point-to-point messages, poison watched);
+   for calls that go on to collective operations (planning) or move no data */
+int totex_mpi_guard_agree(totex_mpi_guard *g);
+/* after a failure: cancel and complete the pending receives, free the pending sends
+   (their peers may never receive them) */
+void totex_mpi_drop(MPI_Request *recv, size_t nrecv, MPI_Request *send, size_t nsend);
+/* totex_mpi_drop() of the header exchange */
+void totex_mpi_guard_drop(totex_mpi_guard *g);
 
 /* ---- executor (exec.c) ----
- * Run @p p (allocating its arena and staging area on first use): blocks of this rank at @p send (block j at j * slot), results into
+ * Run @p p with tag @p tag on comm (allocating its arena and staging area on first
+ * use), every wait guarded by @p g (NULL: unchecked): blocks of this rank at
+ * @p send (block j at j * slot), results into
  * @p recv (block from i at i * slot, contiguous bytes) when @p recv_raw, else
  * left in the arena for the caller to unpack (totex_mpi_final_block()). */
-int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, const char *send, char *recv, int recv_raw);
+int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, const char *send, char *recv,
+                   int recv_raw);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 */
 const char *totex_mpi_final_block(const totex_mpi_plan *p, uint32_t i);
 

@@ -81,7 +81,6 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
     int rc = MPI_SUCCESS;
     for (uint64_t st = 0; st < p->steps && rc == MPI_SUCCESS; st++) {
         size_t nt = totex_comb_step_transfers(s, st);
-        int tag = (int)(st % TOTEX_MPI_STEP_TAGS);
         /* sends first: a block received in this step travels on from the next one */
         for (size_t t = 0; t < nt && rc == MPI_SUCCESS; t++) {
             totex_transfer tr;
@@ -90,7 +89,6 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
                 continue;
             totex_mpi_send *sd = &p->sends[is++];
             sd->peer = (int)tr.to;
-            sd->tag = tag;
             sd->bytes = (int)(tr.count * slot);
             sd->piece_first = npieces;
             sd->dep_first = ndeps;
@@ -130,7 +128,6 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
             size_t r = ir++;
             totex_mpi_recv *rv = &p->recvs[r];
             rv->peer = (int)tr.from;
-            rv->tag = tag;
             rv->bytes = (int)(tr.count * slot);
             rv->arena_off = p->arena_bytes;
             p->arena_bytes += (size_t)rv->bytes;
@@ -226,19 +223,20 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
    a barrier, then TRIAL_RUNS back-to-back runs (the barrier's skew shared out);
    the slowest rank's time per run. Results stay in the plans' arenas: the
    caller's buffers are not touched. */
-static int time_candidates(MPI_Comm comm, totex_mpi_plan **cand, int nc, const char *send, double *worst)
+static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **cand, int nc, const char *send,
+                           double *worst)
 {
     double t[MAX_CANDIDATES];
     for (int c = 0; c < nc; c++) {
         t[c] = -1;
         if (!cand[c])
             continue;
-        int rc = totex_mpi_exec(cand[c], comm, send, NULL, 0);
+        int rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, send, NULL, 0);
         if (rc == MPI_SUCCESS)
             rc = MPI_Barrier(comm);
         double t0 = MPI_Wtime();
         for (int r = 0; r < TRIAL_RUNS && rc == MPI_SUCCESS; r++)
-            rc = totex_mpi_exec(cand[c], comm, send, NULL, 0);
+            rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, send, NULL, 0);
         if (rc != MPI_SUCCESS)
             return rc;
         t[c] = (MPI_Wtime() - t0) / TRIAL_RUNS;
@@ -248,7 +246,7 @@ static int time_candidates(MPI_Comm comm, totex_mpi_plan **cand, int nc, const c
 }
 
 int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const char *send, int verbose,
-                        totex_mpi_state *st, totex_mpi_plan **out)
+                        totex_mpi_state *st, totex_mpi_guard *g, totex_mpi_plan **out)
 {
     int rc;
     char spec[512];
@@ -333,7 +331,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     double t[MAX_CANDIDATES];
     int pick = -1;
     if (left > 1) {
-        if ((rc = time_candidates(comm, cand, nc, send, t)) != MPI_SUCCESS) {
+        if ((rc = time_candidates(comm, g, cand, nc, send, t)) != MPI_SUCCESS) {
             for (int c = 0; c < nc; c++)
                 totex_mpi_plan_free(cand[c]);
             return rc;

@@ -13,9 +13,19 @@ static totex_mpi_state *live; /* every state whose dup is still allocated */
 
 static void state_release_dup(totex_mpi_state *st)
 {
+    if (st->poison != MPI_REQUEST_NULL) {
+        MPI_Cancel(&st->poison);
+        MPI_Wait(&st->poison, MPI_STATUS_IGNORE);
+    }
+    st->poison = MPI_REQUEST_NULL;
     if (st->dup != MPI_COMM_NULL)
         MPI_Comm_free(&st->dup);
     st->dup = MPI_COMM_NULL;
+    for (int i = 0; i < st->nretired; i++)
+        MPI_Comm_free(&st->retired[i]);
+    free(st->retired);
+    st->retired = NULL;
+    st->nretired = 0;
     if (st->prev_live) {
         *st->prev_live = st->next_live;
         if (st->next_live)
@@ -70,6 +80,7 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
     if (!st)
         return MPI_ERR_NO_MEM;
     st->dup = MPI_COMM_NULL;
+    st->poison = MPI_REQUEST_NULL;
     if ((rc = MPI_Comm_set_attr(comm, keyval, st)) != MPI_SUCCESS) {
         free(st);
         return rc;
@@ -78,7 +89,7 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
     return MPI_SUCCESS;
 }
 
-int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm)
+int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
 {
     if (st->dup != MPI_COMM_NULL)
         return MPI_SUCCESS;
@@ -87,12 +98,41 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm)
         return rc;
     /* errors of the exchange come back to totex, which reports them to the caller */
     MPI_Comm_set_errhandler(st->dup, MPI_ERRORS_RETURN);
-    st->next_live = live;
-    if (live)
-        live->prev_live = &st->next_live;
-    st->prev_live = &live;
-    live = st;
-    return MPI_SUCCESS;
+    if (!st->prev_live) { /* not yet listed (a state with retired duplicates stays listed) */
+        st->next_live = live;
+        if (live)
+            live->prev_live = &st->next_live;
+        st->prev_live = &live;
+        live = st;
+    }
+    st->check = check;
+    st->calls = 0;
+    return check ? totex_mpi_state_post_poison(st) : MPI_SUCCESS;
+}
+
+int totex_mpi_state_post_poison(totex_mpi_state *st)
+{
+    return MPI_Irecv(st->poison_buf, 7, MPI_LONG_LONG, MPI_ANY_SOURCE, TOTEX_MPI_POISON_TAG, st->dup, &st->poison);
+}
+
+void totex_mpi_state_retire(totex_mpi_state *st)
+{
+    if (st->poison != MPI_REQUEST_NULL) {
+        MPI_Cancel(&st->poison);
+        MPI_Wait(&st->poison, MPI_STATUS_IGNORE);
+    }
+    st->poison = MPI_REQUEST_NULL;
+    /* kept, not freed: a freed communicator's context id may be given to the
+       next duplicate, and the failed call's messages still in flight would
+       then match there (seen with Open MPI 4.1). Freed with the state. */
+    MPI_Comm *r = realloc(st->retired, sizeof *r * (size_t)(st->nretired + 1));
+    if (r) {
+        st->retired = r;
+        st->retired[st->nretired++] = st->dup;
+    } else {
+        MPI_Comm_free(&st->dup);
+    }
+    st->dup = MPI_COMM_NULL;
 }
 
 /* ---- network of a communicator ----------------------------------------- */

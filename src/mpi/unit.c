@@ -39,7 +39,7 @@ static const char *held_block(const unit_ctx *c, uint32_t src, uint32_t dst)
 static totex_status unit_step(void *vctx, const totex_hop *hops, size_t count, totex_error *err)
 {
     unit_ctx *c = vctx;
-    int tag = (int)(c->step % TOTEX_MPI_STEP_TAGS);
+    int tag = TOTEX_MPI_UNIT_TAG + (int)(c->step % TOTEX_MPI_UNIT_TAGS);
     c->step++;
     size_t nin = 0, nout = 0;
     for (size_t i = 0; i < count; i++) {

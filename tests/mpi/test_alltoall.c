@@ -238,6 +238,32 @@ int main(int argc, char **argv)
         }
         /* and a correct call afterwards works (byte for byte) */
         check(MPI_COMM_WORLD, "world after mismatches", MPI_BYTE, 3, 0);
+        /* the ranks take different paths of the check: one rank has nothing to
+           move (count 0: agreement rounds) or a block size without a plan
+           (agreement before planning) while the others run a cached plan, or
+           one rank's own arguments are wrong; every rank must get the error */
+        struct { int odd_count, others, want; MPI_Datatype odd_type; const char *what; } cases[] = {
+            {0, 1, MPI_ERR_COUNT, MPI_BYTE, "count 0 on one rank, a cached size elsewhere"},
+            {1, 0, MPI_ERR_COUNT, MPI_BYTE, "a cached size on one rank, count 0 elsewhere"},
+            {5, 1, MPI_ERR_COUNT, MPI_BYTE, "a size without a plan on one rank, a cached one elsewhere"},
+            {1, 5, MPI_ERR_COUNT, MPI_BYTE, "a cached size on one rank, one without a plan elsewhere"},
+            {1, 1, MPI_ERR_TYPE, MPI_DATATYPE_NULL, "MPI_DATATYPE_NULL on one rank, a cached size elsewhere"},
+            {-1, 1, MPI_ERR_COUNT, MPI_BYTE, "a negative count on one rank, a cached size elsewhere"},
+        };
+        char *sb = calloc((size_t)wsize, 8), *rb = calloc((size_t)wsize, 8);
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            int odd = (int)k % wsize, c = rank == odd ? cases[k].odd_count : cases[k].others;
+            MPI_Datatype t = rank == odd ? cases[k].odd_type : MPI_BYTE;
+            rc = totex_alltoall(sb, c, t, rb, c, t, MPI_COMM_WORLD);
+            if (rc != cases[k].want) {
+                fprintf(stderr, "FAIL rank %d: %s (odd rank %d) returned %d, not %d\n", rank, cases[k].what, odd,
+                        rc, cases[k].want);
+                failures++;
+            }
+            check(MPI_COMM_WORLD, "world after a mismatch", MPI_BYTE, 1 + (int)k % 2, 0);
+        }
+        free(sb);
+        free(rb);
         rc = totex_alltoall(s, 1, MPI_DATATYPE_NULL, r, 1, MPI_BYTE, MPI_COMM_WORLD);
         if (rc != MPI_ERR_TYPE) {
             fprintf(stderr, "FAIL rank %d: MPI_DATATYPE_NULL returned %d, not MPI_ERR_TYPE\n", rank, rc);

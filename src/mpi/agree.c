@@ -1,0 +1,225 @@
+/* Cross-rank check of totex_alltoall (TOTEX_CHECK, on by default): arguments
+ * that differ across ranks, or a rank that fails, give every rank an error
+ * class and a message, never a hang, without a collective operation on the
+ * path of a call whose plan is cached.
+ *
+ * Protocol, on the private duplicate (include/totex/mpi.h, "Errors"):
+ * - Every call sends a header {block bytes, packed bytes per block, local
+ *   error} to rank r + 1 and receives rank r - 1's, alongside the exchange. If the ranks'
+ *   headers are not all equal, two neighbours on this ring differ, and the
+ *   later one sees it when the header arrives.
+ *   A rank with a local error (a wrong argument of its own) poisons at once;
+ *   its neighbour does not report the difference as well.
+ * - Every rank keeps a receive from MPI_ANY_SOURCE for a poison message posted
+ *   while the duplicate lives. A rank that sees a difference, has a local
+ *   error or has an MPI call fail sends a poison naming what went wrong to
+ *   every rank, prints it and returns its error class.
+ * - Every wait of the call (exec.c, the agreement below) also watches the
+ *   header and the poison receive, so a rank blocked on a message that will
+ *   never come wakes on the poison.
+ * - Why a bad call cannot succeed on any rank: a plan is cached under
+ *   (block bytes, packed bytes) and its messages carry its own tag, the same on
+ *   every rank (TOTEX_MPI_PLAN_TAG + id); ranks with different arguments run
+ *   different plans (or none), whose messages never match each other's
+ *   receives. In a total exchange every rank needs a block from every other
+ *   rank, so no rank's exchange completes; all of them wait until a poison
+ *   arrives. Calls that do not run a cached plan (the first call with a block
+ *   size, which plans with collective operations; count 0; unit-step runs)
+ *   first agree with totex_mpi_guard_agree(), a min/max over all ranks by
+ *   point-to-point rounds whose waits watch the poison too.
+ * - After a failed call every rank drops the duplicate (the messages of the
+ *   failed exchange die with it); the next call makes a new one.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+/* poison: {error class, kind, rank a, value a, rank b, value b, call number} */
+enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5 };
+
+/* the poison sent (static: a send may still be pending when the call returns) */
+static long long poison_out[7];
+
+static void say(int rank, const long long *m)
+{
+    char cls[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (MPI_Error_string((int)m[0], cls, &len) != MPI_SUCCESS)
+        cls[0] = '\0';
+    switch ((int)m[1]) {
+    case POISON_LOCAL:
+        fprintf(stderr, "totex_alltoall: rank %d: stopped: rank %lld's arguments are wrong (it said why)\n", rank,
+                m[2]);
+        break;
+    case POISON_SIG:
+        fprintf(stderr,
+                "totex_alltoall: rank %d: message sizes differ across ranks: sendcount * size(sendtype) is %lld "
+                "bytes on rank %lld, %lld bytes on rank %lld\n",
+                rank, m[3], m[2], m[5], m[4]);
+        break;
+    case POISON_PACK:
+        fprintf(stderr,
+                "totex_alltoall: rank %d: datatypes differ across ranks: MPI_Pack_size of a block is %lld bytes on "
+                "rank %lld, %lld bytes on rank %lld\n",
+                rank, m[3], m[2], m[5], m[4]);
+        break;
+    case POISON_AGREE:
+        fprintf(stderr,
+                "totex_alltoall: rank %d: message sizes differ across ranks: sendcount * size(sendtype) from "
+                "%lld to %lld bytes\n",
+                rank, m[3], m[5]);
+        break;
+    default:
+        fprintf(stderr, "totex_alltoall: rank %d: stopped: an MPI call failed on rank %lld (%s)\n", rank, m[2], cls);
+        break;
+    }
+}
+
+/* send poison m to every other rank; this rank's call fails with m[0] */
+static int poison(totex_mpi_guard *g, const long long *m)
+{
+    for (int i = 0; i < 6; i++)
+        poison_out[i] = m[i];
+    poison_out[6] = g->call;
+    for (int r = 0; r < g->n; r++) {
+        if (r == g->rank)
+            continue;
+        MPI_Request q;
+        if (MPI_Isend(poison_out, 7, MPI_LONG_LONG, r, TOTEX_MPI_POISON_TAG, g->comm, &q) == MPI_SUCCESS)
+            MPI_Request_free(&q);
+    }
+    g->code = (int)m[0];
+    return g->code;
+}
+
+int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
+                          int bad)
+{
+    *g = (totex_mpi_guard){.comm = st->dup, .n = n, .rank = rank, .st = st, .code = MPI_SUCCESS, .call = ++st->calls};
+    g->mine[0] = sig;
+    g->mine[1] = slot;
+    g->mine[2] = bad;
+    g->hdr[0] = g->hdr[1] = MPI_REQUEST_NULL;
+    int rc = MPI_Irecv(g->pred, 3, MPI_LONG_LONG, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[0]);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Isend(g->mine, 3, MPI_LONG_LONG, (rank + 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
+    return rc == MPI_SUCCESS ? rc : totex_mpi_guard_fail(g, rc);
+}
+
+int totex_mpi_guard_fail(totex_mpi_guard *g, int code)
+{
+    if (g->code != MPI_SUCCESS)
+        return g->code;
+    long long m[6] = {code, code == MPI_ERR_NO_MEM || code == MPI_ERR_INTERN ? POISON_MPI : POISON_LOCAL, g->rank,
+                      0, 0, 0};
+    if (code != MPI_ERR_COUNT && code != MPI_ERR_TYPE && code != MPI_ERR_BUFFER && code != MPI_ERR_ARG)
+        m[1] = POISON_MPI;
+    return poison(g, m);
+}
+
+/* one of the watched requests completed: header (which == 1) or poison (2) */
+static int watched(totex_mpi_guard *g, int which)
+{
+    if (which == 2) { /* another rank failed */
+        if (g->st->poison_buf[6] != g->call) /* from an earlier call that already ended here: ignore */
+            return totex_mpi_state_post_poison(g->st);
+        g->code = (int)g->st->poison_buf[0];
+        say(g->rank, g->st->poison_buf);
+        return g->code;
+    }
+    /* equal, or rank - 1 has an error of its own: it sends the poison itself */
+    if ((g->pred[0] == g->mine[0] && g->pred[1] == g->mine[1]) || g->pred[2])
+        return MPI_SUCCESS;
+    int pr = (g->rank + g->n - 1) % g->n, k = g->pred[0] != g->mine[0] ? 0 : 1;
+    long long m[6] = {MPI_ERR_COUNT, k ? POISON_PACK : POISON_SIG, pr, g->pred[k], g->rank, g->mine[k]};
+    say(g->rank, m);
+    return poison(g, m);
+}
+
+int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
+{
+    if (!g)
+        return MPI_Wait(r, MPI_STATUS_IGNORE);
+    if (g->code != MPI_SUCCESS)
+        return g->code;
+    while (*r != MPI_REQUEST_NULL) {
+        int own_hdr = r == &g->hdr[0];
+        MPI_Request set[3] = {*r, own_hdr ? MPI_REQUEST_NULL : g->hdr[0], g->st->poison};
+        int idx = MPI_UNDEFINED;
+        MPI_Status status;
+        int rc = MPI_Waitany(3, set, &idx, &status);
+        *r = set[0];
+        if (!own_hdr)
+            g->hdr[0] = set[1];
+        g->st->poison = set[2];
+        if (rc != MPI_SUCCESS)
+            return totex_mpi_guard_fail(g, rc);
+        if (idx == 0 && own_hdr)
+            idx = 1;
+        if (idx == 1 || idx == 2) {
+            if ((rc = watched(g, idx)) != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)
+{
+    if (!g)
+        return MPI_Waitall((int)count, r, MPI_STATUSES_IGNORE);
+    for (size_t i = 0; i < count && g->code == MPI_SUCCESS; i++)
+        totex_mpi_guard_wait(g, &r[i]);
+    for (int h = 1; h >= 0 && g->code == MPI_SUCCESS; h--)
+        totex_mpi_guard_wait(g, &g->hdr[h]);
+    return g->code;
+}
+
+int totex_mpi_guard_agree(totex_mpi_guard *g)
+{
+    int rc;
+    if ((rc = totex_mpi_guard_wait(g, &g->hdr[0])) != MPI_SUCCESS)
+        return rc;
+    /* min over all ranks of {sig, -sig, slot, -slot}: recursive distances 1, 2, 4, ... (dissemination) */
+    long long v[4] = {g->mine[0], -g->mine[0], g->mine[1], -g->mine[1]}, w[4];
+    for (int d = 1; d < g->n; d *= 2) {
+        MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        rc = MPI_Irecv(w, 4, MPI_LONG_LONG, (g->rank + g->n - d) % g->n, TOTEX_MPI_AGREE_TAG, g->comm, &q[0]);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Isend(v, 4, MPI_LONG_LONG, (g->rank + d) % g->n, TOTEX_MPI_AGREE_TAG, g->comm, &q[1]);
+        if (rc != MPI_SUCCESS) {
+            totex_mpi_drop(q, 1, q + 1, 1);
+            return totex_mpi_guard_fail(g, rc);
+        }
+        if ((rc = totex_mpi_guard_waitall(g, q, 2)) != MPI_SUCCESS) {
+            totex_mpi_drop(q, 1, q + 1, 1);
+            return rc;
+        }
+        for (int i = 0; i < 4; i++)
+            if (w[i] < v[i])
+                v[i] = w[i];
+    }
+    if (v[0] != -v[1] || v[2] != -v[3]) {
+        long long m[6] = {MPI_ERR_COUNT, POISON_AGREE, g->rank, v[0], 0, -v[1]};
+        say(g->rank, m);
+        return poison(g, m);
+    }
+    return MPI_SUCCESS;
+}
+
+void totex_mpi_drop(MPI_Request *recv, size_t nrecv, MPI_Request *send, size_t nsend)
+{
+    for (size_t i = 0; i < nrecv; i++)
+        if (recv[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&recv[i]);
+            MPI_Wait(&recv[i], MPI_STATUS_IGNORE);
+        }
+    for (size_t i = 0; i < nsend; i++)
+        if (send[i] != MPI_REQUEST_NULL)
+            MPI_Request_free(&send[i]);
+}
+
+void totex_mpi_guard_drop(totex_mpi_guard *g)
+{
+    totex_mpi_drop(&g->hdr[0], 1, &g->hdr[1], 1);
+}
