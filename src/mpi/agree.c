@@ -27,10 +27,14 @@
  *   size, which plans with collective operations; count 0; unit-step runs)
  *   first agree with totex_mpi_guard_agree(), a min/max over all ranks by
  *   point-to-point rounds whose waits watch the poison too.
+ * - A rank may still wait for the last messages of a call while the others,
+ *   done with it, already fail in the next one: a poison numbered for a later
+ *   call is kept and fails that call as soon as it starts.
  * - After a failed call every rank drops the duplicate (the messages of the
  *   failed exchange die with it); the next call makes a new one.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -103,7 +107,16 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     int rc = MPI_Irecv(g->pred, 3, MPI_LONG_LONG, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[0]);
     if (rc == MPI_SUCCESS)
         rc = MPI_Isend(g->mine, 3, MPI_LONG_LONG, (rank + 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
-    return rc == MPI_SUCCESS ? rc : totex_mpi_guard_fail(g, rc);
+    if (rc != MPI_SUCCESS)
+        return totex_mpi_guard_fail(g, rc);
+    if (st->has_early && st->early[6] <= g->call) { /* poisoned while this rank was finishing the last call */
+        st->has_early = 0;
+        if (st->early[6] == g->call) {
+            g->code = (int)st->early[0];
+            say(rank, st->early);
+        }
+    }
+    return g->code;
 }
 
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code)
@@ -121,10 +134,18 @@ int totex_mpi_guard_fail(totex_mpi_guard *g, int code)
 static int watched(totex_mpi_guard *g, int which)
 {
     if (which == 2) { /* another rank failed */
-        if (g->st->poison_buf[6] != g->call) /* from an earlier call that already ended here: ignore */
-            return totex_mpi_state_post_poison(g->st);
-        g->code = (int)g->st->poison_buf[0];
-        say(g->rank, g->st->poison_buf);
+        totex_mpi_state *st = g->st;
+        if (st->poison_buf[6] != g->call) {
+            /* a poison of the next call: ranks done with this call may already
+               fail in the next one while this rank finishes this one; kept for it */
+            if (st->poison_buf[6] > g->call && !st->has_early) {
+                memcpy(st->early, st->poison_buf, sizeof st->early);
+                st->has_early = 1;
+            }
+            return totex_mpi_state_post_poison(st);
+        }
+        g->code = (int)st->poison_buf[0];
+        say(g->rank, st->poison_buf);
         return g->code;
     }
     /* equal, or rank - 1 has an error of its own: it sends the poison itself */

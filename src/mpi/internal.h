@@ -111,6 +111,8 @@ typedef struct totex_mpi_state {
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
     long long calls;         /* checked calls on dup so far (the same on every rank) */
+    long long early[7];      /* a poison for a later call, received while this rank finished an earlier one */
+    int has_early;
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */

@@ -107,6 +107,7 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
     }
     st->check = check;
     st->calls = 0;
+    st->has_early = 0;
     return check ? totex_mpi_state_post_poison(st) : MPI_SUCCESS;
 }
 
