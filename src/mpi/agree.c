@@ -56,16 +56,12 @@ static void say(int rank, const long long *m)
                 m[2]);
         break;
     case POISON_SIG:
-        fprintf(stderr,
-                "totex_alltoall: rank %d: message sizes differ across ranks: sendcount * size(sendtype) is %lld "
-                "bytes on rank %lld, %lld bytes on rank %lld\n",
-                rank, m[3], m[2], m[5], m[4]);
-        break;
     case POISON_PACK:
-        fprintf(stderr,
-                "totex_alltoall: rank %d: datatypes differ across ranks: MPI_Pack_size of a block is %lld bytes on "
-                "rank %lld, %lld bytes on rank %lld\n",
-                rank, m[3], m[2], m[5], m[4]);
+        fprintf(stderr, "totex_alltoall: rank %d: %s differ across ranks: %s is %lld bytes on rank %lld, %lld bytes on "
+                        "rank %lld\n",
+                rank, m[1] == POISON_SIG ? "message sizes" : "datatypes",
+                m[1] == POISON_SIG ? "sendcount * size(sendtype)" : "MPI_Pack_size of a block", m[3], m[2], m[5],
+                m[4]);
         break;
     case POISON_AGREE:
         fprintf(stderr,
