@@ -10,10 +10,13 @@
 # platforms, raw results) and prints one table per torus: simulated
 # microseconds per call of each implementation (same run, same platform) and
 # totex / best SMPI algorithm (<= 1: totex is the best or tied-best), for
-# totex_alltoall as shipped ("totex": one MPI_Allreduce per call checks that the
-# arguments agree across ranks) and with that check off ("totex_nocheck",
-# TOTEX_CHECK=0, as MPI libraries do). The algorithm totex ran per size is in
-# BUILD_DIR/smpi/log-TORUS-totex.txt (TOTEX_VERBOSE=2).
+# totex_alltoall as shipped ("totex": its cross-rank check sends a 16-byte
+# header to the next rank alongside each exchange) and with that check off
+# ("totex_nocheck", TOTEX_CHECK=0, as MPI libraries do). The algorithm totex
+# ran per size is in BUILD_DIR/smpi/log-TORUS-totex.txt (TOTEX_VERBOSE=2).
+# SMPI_CFG="--cfg=..." adds SimGrid options to every run, e.g. flat latency
+# and bandwidth factors instead of SMPI's piecewise defaults:
+# SMPI_CFG="--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1".
 #
 # Platform: a SimGrid cluster with topology="TORUS", one host per rank, links
 # of 10 GB/s and 1 us latency (split-duplex), dimension-order routing; host
@@ -83,7 +86,8 @@ XML
             *) args="mpi"; cfg="--cfg=smpi/alltoall:$impl" ;;
         esac
         log=$out/log-$t-$impl.txt
-        if TOTEX_CHECK=$check TOTEX_VERBOSE=2 smpirun -np "$n" -platform "$plat" -hostfile "$hosts" "$cfg" --cfg=smpi/simulate-computation:no \
+        # shellcheck disable=SC2086
+        if TOTEX_CHECK=$check TOTEX_VERBOSE=2 smpirun -np "$n" -platform "$plat" -hostfile "$hosts" "$cfg" --cfg=smpi/simulate-computation:no ${SMPI_CFG:-} \
             --log=root.thresh:critical "$bin" "$args" "$t" "$iters" "$maxb" >"$log" 2>&1; then
             grep -E "^(totex|mpi) " "$log" | sed "s/^[a-z]* /$impl /" >>"$raw"
         else
