@@ -11,6 +11,25 @@ static int keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
 static totex_mpi_state *live; /* every state whose dup is still allocated */
 
+/* receive and drop what failed calls left unreceived on a dropped duplicate
+   (MPI libraries warn about unmatched messages at MPI_Finalize) */
+static void drain(MPI_Comm comm)
+{
+    int flag = 1;
+    while (flag) {
+        MPI_Status status;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &status) != MPI_SUCCESS || !flag)
+            break;
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        char *buf = malloc(bytes > 0 ? (size_t)bytes : 1);
+        if (!buf)
+            break;
+        MPI_Recv(buf, bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, comm, MPI_STATUS_IGNORE);
+        free(buf);
+    }
+}
+
 static void state_release_dup(totex_mpi_state *st)
 {
     if (st->poison != MPI_REQUEST_NULL) {
@@ -21,8 +40,10 @@ static void state_release_dup(totex_mpi_state *st)
     if (st->dup != MPI_COMM_NULL)
         MPI_Comm_free(&st->dup);
     st->dup = MPI_COMM_NULL;
-    for (int i = 0; i < st->nretired; i++)
+    for (int i = 0; i < st->nretired; i++) {
+        drain(st->retired[i]);
         MPI_Comm_free(&st->retired[i]);
+    }
     free(st->retired);
     st->retired = NULL;
     st->nretired = 0;
