@@ -8,7 +8,9 @@
  * took and how many of them ran totex's schedules. TOTEX_MODEL=unit: run the
  * unit-step (store-and-forward) algorithm TOTEX_ALGORITHM (default: the
  * automatic choice) under the single-port model, as totex_alltoall_unit() does.
- * Errors go to the communicator's error handler, as MPI does. */
+ * Errors go to the communicator's error handler, as MPI does. Built against
+ * one MPI (Open MPI or MPICH) and preloaded into a program of the other, it
+ * says so on stderr at the first MPI_Alltoall and exits with status 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +19,46 @@
 
 static unsigned long long calls, ran, fell_back; /* this process's MPI_Alltoall calls */
 
+/* The drop-in only works with the MPI it was built against: MPI handles differ
+   between Open MPI (pointers) and MPICH (integers), and a mismatch used to end
+   in a crash deep inside MPI. MPI_Get_library_version is the running
+   program's (the first MPI in the process's symbol scope); it only takes a
+   buffer, which is sized for either library's MPI_MAX_LIBRARY_VERSION_STRING. */
+static void check_library(void)
+{
+#if defined(OMPI_MAJOR_VERSION)
+    const char *built = "Open MPI";
+#elif defined(MPICH_VERSION)
+    const char *built = "MPICH";
+#else
+    const char *built = NULL; /* another MPI: not checked */
+#endif
+    static int done;
+    static char running[16384];
+    int len = 0;
+    if (done || !built)
+        return;
+    done = 1;
+    if (MPI_Get_library_version(running, &len) != MPI_SUCCESS || strstr(running, built))
+        return;
+    running[sizeof running - 1] = '\0';
+    char *nl = strchr(running, '\n');
+    if (nl)
+        *nl = '\0';
+    fprintf(stderr,
+            "totex: libtotex_pmpi.so was built against %s, but this program runs on another MPI (\"%.80s\"); "
+            "MPI handles differ between them, so it cannot take this program's MPI_Alltoall. Build "
+            "libtotex_pmpi.so with the program's MPI (cmake -DMPI_C_COMPILER=/path/to/its/mpicc) or run without "
+            "LD_PRELOAD. Stopping.\n",
+            built, running);
+    fflush(stdout);
+    _Exit(1);
+}
+
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm)
 {
+    check_library();
     static int unit = -1; /* TOTEX_MODEL, read once per process */
     if (unit < 0) {
         const char *model = getenv("TOTEX_MODEL");
