@@ -4,7 +4,9 @@
 #
 # Usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]]
 #        defaults: build 3 65536 4x4 8x8 4x4x4; SMPI_ALGORITHMS="..." narrows the
-#        SMPI algorithms. Exit 1 if totex fails or delivers a wrong result.
+#        SMPI algorithms. Exit 1 if totex fails or delivers a wrong result, or
+#        (SMPI_MAX_RATIO=R) if totex's worst ratio to the best SMPI algorithm
+#        exceeds R: the simulated times are deterministic, so CI can bound them.
 # Needs libsimgrid-dev (smpicc, smpirun; apt-get install libsimgrid-dev) and
 # BUILD_DIR/libtotex.a (cmake build). Writes BUILD_DIR/smpi/ or $SMPI_OUT (binary,
 # platforms, raw results) and prints one table per torus: simulated
@@ -96,7 +98,7 @@ XML
     done
     echo
     echo "torus $t ($n ranks): simulated us per call; ratio = totex / best SMPI algorithm"
-    awk -v algs="totex totex_nocheck $algs" '
+    if ! awk -v algs="totex totex_nocheck $algs" -v maxr="${SMPI_MAX_RATIO:-0}" '
         $2 == "FAILED" { failed[$1] = 1; next }
         { t[$1, $2] = $3; if ($4 != "ok") bad[$1, $2] = 1; sizes[$2] = 1 }
         END {
@@ -123,7 +125,13 @@ XML
                 printf " %9.3f %9.3f %s\n", r, r2, bname
             }
             printf "worst ratio %.3f (totex), %.3f (totex_nocheck) (\"!\": wrong result, not counted)\n", worst, worst2
-        }' "$raw"
+            if (maxr > 0 && (worst > maxr || worst2 > maxr)) {
+                printf "smpi bench: worst ratio above SMPI_MAX_RATIO=%s\n", maxr > "/dev/stderr"
+                exit 3
+            }
+        }' "$raw"; then
+        status=1
+    fi
     if grep -Eq "^totex(_nocheck)? .*(WRONG|FAILED)" "$raw" || ! grep -q "^totex " "$raw"; then
         echo "smpi bench: totex failed or gave a wrong result on torus $t (see $out/log-$t-totex*.txt)" >&2
         status=1
