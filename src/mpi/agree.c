@@ -39,7 +39,7 @@
 #include "internal.h"
 
 /* poison: {error class, kind, rank a, value a, rank b, value b, call number} */
-enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5 };
+enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5, POISON_LEN = 6 };
 
 /* the poison sent (static: a send may still be pending when the call returns) */
 static long long poison_out[7];
@@ -62,6 +62,12 @@ static void say(int rank, const long long *m)
                 rank, m[1] == POISON_SIG ? "message sizes" : "datatypes",
                 m[1] == POISON_SIG ? "sendcount * size(sendtype)" : "MPI_Pack_size of a block", m[3], m[2], m[5],
                 m[4]);
+        break;
+    case POISON_LEN:
+        fprintf(stderr,
+                "totex_alltoall: rank %d: message sizes differ across ranks: rank %lld's first message to rank %lld "
+                "is not as long as rank %lld's arguments give\n",
+                rank, m[2], m[4], m[4]);
         break;
     case POISON_AGREE:
         fprintf(stderr,
@@ -93,15 +99,21 @@ static int poison(totex_mpi_guard *g, const long long *m)
 }
 
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
-                          int bad)
+                          int bad, int carry_in, int carry_out)
 {
     *g = (totex_mpi_guard){.comm = st->dup, .n = n, .rank = rank, .st = st, .code = MPI_SUCCESS, .call = ++st->calls};
     g->mine[0] = sig;
     g->mine[1] = slot;
     g->mine[2] = bad;
     g->hdr[0] = g->hdr[1] = MPI_REQUEST_NULL;
-    int rc = MPI_Irecv(g->pred, 3, MPI_LONG_LONG, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[0]);
-    if (rc == MPI_SUCCESS)
+    g->in = &g->hdr[0];
+    g->out = &g->hdr[1];
+    g->in_at = (const char *)g->pred;
+    g->in_bytes = TOTEX_MPI_HDR_BYTES;
+    int rc = MPI_SUCCESS;
+    if (!carry_in)
+        rc = MPI_Irecv(g->pred, 3, MPI_LONG_LONG, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[0]);
+    if (rc == MPI_SUCCESS && !carry_out)
         rc = MPI_Isend(g->mine, 3, MPI_LONG_LONG, (rank + 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
     if (rc != MPI_SUCCESS)
         return totex_mpi_guard_fail(g, rc);
@@ -113,6 +125,17 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
         }
     }
     return g->code;
+}
+
+void totex_mpi_guard_carry(totex_mpi_guard *g, MPI_Request *in, const char *in_at, int in_bytes, MPI_Request *out)
+{
+    if (in) {
+        g->in = in;
+        g->in_at = in_at;
+        g->in_bytes = in_bytes;
+    }
+    if (out)
+        g->out = out;
 }
 
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code)
@@ -153,32 +176,54 @@ static int watched(totex_mpi_guard *g, int which)
     return poison(g, m);
 }
 
+/* the request carrying rank - 1's header ended with @p rc: a message of another
+   length than this rank expects means that rank runs other arguments */
+static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
+{
+    int count = -1, pr = (g->rank + g->n - 1) % g->n;
+    if (rc == MPI_SUCCESS)
+        MPI_Get_count(status, MPI_BYTE, &count);
+    if (count == TOTEX_MPI_HDR_BYTES || count == g->in_bytes)
+        memcpy(g->pred, g->in_at, sizeof g->pred);
+    if (count == g->in_bytes)
+        return watched(g, 1);
+    if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {
+        /* a header alone where data was due: rank - 1 stopped on its own error
+           (and poisons every rank); this call cannot complete here */
+        long long m[6] = {g->pred[2], POISON_LOCAL, pr, 0, 0, 0};
+        g->code = (int)g->pred[2];
+        say(g->rank, m);
+        return g->code;
+    }
+    long long m[6] = {MPI_ERR_COUNT, POISON_LEN, pr, 0, g->rank, 0};
+    say(g->rank, m);
+    return poison(g, m);
+}
+
 int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
 {
     if (!g)
         return MPI_Wait(r, MPI_STATUS_IGNORE);
-    if (g->code != MPI_SUCCESS)
-        return g->code;
-    while (*r != MPI_REQUEST_NULL) {
-        int own_hdr = r == &g->hdr[0];
-        MPI_Request set[3] = {*r, own_hdr ? MPI_REQUEST_NULL : g->hdr[0], g->st->poison};
+    while (g->code == MPI_SUCCESS && *r != MPI_REQUEST_NULL) {
+        int own_hdr = r == g->in;
+        MPI_Request set[3] = {*r, own_hdr ? MPI_REQUEST_NULL : *g->in, g->st->poison};
         int idx = MPI_UNDEFINED;
         MPI_Status status;
         int rc = MPI_Waitany(3, set, &idx, &status);
         *r = set[0];
         if (!own_hdr)
-            g->hdr[0] = set[1];
+            *g->in = set[1];
         g->st->poison = set[2];
-        if (rc != MPI_SUCCESS)
-            return totex_mpi_guard_fail(g, rc);
-        if (idx == 0 && own_hdr)
-            idx = 1;
-        if (idx == 1 || idx == 2) {
-            if ((rc = watched(g, idx)) != MPI_SUCCESS)
+        if (idx == 1 || (idx == 0 && own_hdr)) { /* the header (and the data it may carry) */
+            if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS)
                 return rc;
+        } else if (rc != MPI_SUCCESS) {
+            return totex_mpi_guard_fail(g, rc);
+        } else if (idx == 2 && (rc = watched(g, 2)) != MPI_SUCCESS) {
+            return rc;
         }
     }
-    return MPI_SUCCESS;
+    return g->code;
 }
 
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)
@@ -187,15 +232,17 @@ int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)
         return MPI_Waitall((int)count, r, MPI_STATUSES_IGNORE);
     for (size_t i = 0; i < count && g->code == MPI_SUCCESS; i++)
         totex_mpi_guard_wait(g, &r[i]);
-    for (int h = 1; h >= 0 && g->code == MPI_SUCCESS; h--)
-        totex_mpi_guard_wait(g, &g->hdr[h]);
+    if (g->code == MPI_SUCCESS)
+        totex_mpi_guard_wait(g, g->out);
+    if (g->code == MPI_SUCCESS)
+        totex_mpi_guard_wait(g, g->in);
     return g->code;
 }
 
 int totex_mpi_guard_agree(totex_mpi_guard *g)
 {
     int rc;
-    if ((rc = totex_mpi_guard_wait(g, &g->hdr[0])) != MPI_SUCCESS)
+    if ((rc = totex_mpi_guard_wait(g, g->in)) != MPI_SUCCESS)
         return rc;
     /* min over all ranks of {sig, -sig, slot, -slot}: recursive distances 1, 2, 4, ... (dissemination) */
     long long v[4] = {g->mine[0], -g->mine[0], g->mine[1], -g->mine[1]}, w[4];
@@ -238,5 +285,5 @@ void totex_mpi_drop(MPI_Request *recv, size_t nrecv, MPI_Request *send, size_t n
 
 void totex_mpi_guard_drop(totex_mpi_guard *g)
 {
-    totex_mpi_drop(&g->hdr[0], 1, &g->hdr[1], 1);
+    totex_mpi_drop(g->in, 1, g->out, 1);
 }

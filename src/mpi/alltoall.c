@@ -75,8 +75,8 @@ static int unpack_block(const char *from, long long slot, char *recvbuf, int i, 
    rank-local failure before the data moves poisons the call through g. */
 static int exchange(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                     MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt, totex_mpi_state *st,
-                    totex_mpi_guard *g, totex_mpi_plan **pp, long long slot, long long sig, int in_place,
-                    int recv_raw)
+                    totex_mpi_guard *g, int carry, totex_mpi_plan **pp, long long slot, long long sig,
+                    int in_place, int recv_raw)
 {
     int rc, size, rank;
     MPI_Comm_size(comm, &size);
@@ -132,8 +132,8 @@ static int exchange(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         st->plans = p;
         *pp = p;
     }
-    if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, send, recv_raw ? rbuf : NULL, recv_raw)) !=
-        MPI_SUCCESS)
+    if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, carry, send, recv_raw ? rbuf : NULL,
+                             recv_raw)) != MPI_SUCCESS)
         return rc;
     /* the data has moved on every rank: from here a failure is this rank's own (no poison) */
     const char *own = send + (size_t)rank * (size_t)slot;
@@ -240,14 +240,17 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     totex_mpi_guard guard, *g = NULL;
     if (check) {
         g = &guard;
-        rc = totex_mpi_guard_start(g, st, size, rank, sig, slot, bad);
+        /* a cached plan carries the headers on its first messages between neighbours when short */
+        const int carry = p && !opt->unit && !bad;
+        rc = totex_mpi_guard_start(g, st, size, rank, sig, slot, bad, carry && p->carry_recv != SIZE_MAX,
+                                   carry && p->carry_send != SIZE_MAX);
         if (rc == MPI_SUCCESS && bad)
             rc = totex_mpi_guard_fail(g, fail(bad, rank, msg));
         if (rc == MPI_SUCCESS && (sig == 0 || !p || opt->unit))
             rc = totex_mpi_guard_agree(g);
         if (rc == MPI_SUCCESS && sig > 0)
-            rc = exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, g, &p, slot,
-                          sig, in_place, raw_layout(recvtype, rsize) && pack == sig);
+            rc = exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, g, carry, &p,
+                          slot, sig, in_place, raw_layout(recvtype, rsize) && pack == sig);
         /* the header exchange ends with the call; a failed call drops the duplicate on every rank */
         if (g->code == MPI_SUCCESS) {
             int hrc = totex_mpi_guard_waitall(g, NULL, 0);
@@ -260,8 +263,8 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         }
         return rc;
     }
-    return exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, NULL, &p, slot, sig,
-                    in_place, raw_layout(recvtype, rsize) && pack == sig);
+    return exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, NULL, 0, &p, slot,
+                    sig, in_place, raw_layout(recvtype, rsize) && pack == sig);
 }
 
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

@@ -26,9 +26,16 @@ void totex_mpi_plan_release(totex_mpi_plan *p)
     p->arena = p->stage = NULL;
 }
 
-int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, const char *send, char *recv,
-                   int recv_raw)
+/* receive r lands in the caller's receive buffer */
+static int in_place(const totex_mpi_plan *p, size_t r, int recv_raw, int carry)
 {
+    return recv_raw && p->recvs[r].in_place_ok && !(carry && r == p->carry_recv);
+}
+
+int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
+                   char *recv, int recv_raw)
+{
+    carry = carry && g;
     int rc = MPI_SUCCESS;
     if (!p->arena) {
         p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
@@ -47,8 +54,14 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         req[i] = MPI_REQUEST_NULL;
     for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++) {
         const totex_mpi_recv *rv = &p->recvs[r];
-        char *dst = recv_raw && rv->in_place_ok ? recv + rv->place_off : p->arena + rv->arena_off;
-        rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, tag, comm, &req[r]);
+        char *dst = in_place(p, r, recv_raw, carry) ? recv + rv->place_off : p->arena + rv->arena_off;
+        if (carry && r == p->carry_recv) { /* rank - 1's header in front */
+            dst -= TOTEX_MPI_HDR_BYTES;
+            rc = MPI_Irecv(dst, rv->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, rv->peer, TOTEX_MPI_HDR_TAG, comm, &req[r]);
+            totex_mpi_guard_carry(g, &req[r], dst, rv->bytes + TOTEX_MPI_HDR_BYTES, NULL);
+        } else {
+            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, tag, comm, &req[r]);
+        }
     }
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];
@@ -58,7 +71,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             break;
         const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
         const char *buf;
-        if (sd->piece_count == 1) {
+        int carried = carry && i == p->carry_send;
+        if (sd->piece_count == 1 && !carried) {
             buf = base[pc->base] + pc->off;
         } else {
             char *to = p->stage + sd->stage_off;
@@ -68,7 +82,15 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             }
             buf = p->stage + sd->stage_off;
         }
-        rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
+        if (carried) { /* this rank's header in front */
+            char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
+            memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
+            rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, comm,
+                           &req[p->nrecv + i]);
+            totex_mpi_guard_carry(g, NULL, NULL, 0, &req[p->nrecv + i]);
+        } else {
+            rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
+        }
     }
     if (rc == MPI_SUCCESS)
         rc = totex_mpi_guard_waitall(g, req, nreq);
@@ -82,7 +104,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         return rc;
     const size_t slot = (size_t)p->slot;
     for (uint32_t i = 0; i < p->n; i++)
-        if (i != p->me && !p->recvs[p->finals[i].recv].in_place_ok)
+        if (i != p->me && !in_place(p, p->finals[i].recv, recv_raw, carry))
             memcpy(recv + i * slot, p->arena + p->finals[i].off, slot);
     return MPI_SUCCESS;
 }

@@ -91,6 +91,8 @@ typedef struct totex_mpi_plan {
     totex_mpi_piece *pieces;
     size_t *deps;
     totex_mpi_final *finals;     /* [n]: finals[me] unused */
+    size_t carry_recv;           /* first receive from rank - 1 if it may carry that rank's header, else SIZE_MAX */
+    size_t carry_send;           /* first send to rank + 1 if it may carry this rank's header, else SIZE_MAX */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
     MPI_Request *req;            /* [nrecv + nsend] */
@@ -163,15 +165,25 @@ struct totex_mpi_guard {
     MPI_Comm comm;
     int n, rank;
     long long mine[3], pred[3]; /* {sig, slot, local error} of this rank and of rank - 1 */
-    MPI_Request hdr[2];         /* [0] header from rank - 1, [1] header to rank + 1 */
+    MPI_Request hdr[2];         /* separate header messages: [0] from rank - 1, [1] to rank + 1 */
+    MPI_Request *in, *out;      /* the requests carrying the headers: &hdr[0], &hdr[1] or the executor's */
+    const char *in_at;          /* where rank - 1's header lands (24 bytes, then its data if carried) */
+    int in_bytes;               /* bytes expected by *in: 24, or 24 + the carried message */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
     int code;                   /* MPI_SUCCESS until the call failed */
 };
 
-/* post the header exchange of a checked call (st->dup made with check on) */
+/* post the header exchange of a checked call (st->dup made with check on); with
+   @p carry_in / @p carry_out the executor carries the header from rank - 1 / to
+   rank + 1 in front of its first message on that link (totex_mpi_guard_carry()) */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
-                          int bad);
+                          int bad, int carry_in, int carry_out);
+/* the executor's requests that carry the headers (NULL: not carried): *in receives
+   @p in_bytes bytes at @p in_at (24-byte header first) from rank - 1, *out sends to rank + 1 */
+void totex_mpi_guard_carry(totex_mpi_guard *g, MPI_Request *in, const char *in_at, int in_bytes, MPI_Request *out);
+#define TOTEX_MPI_HDR_BYTES 24   /* 3 long long */
+#define TOTEX_MPI_CARRY_MAX 4096 /* a header rides in front of a message of at most this many bytes */
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
@@ -189,12 +201,14 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
 
 /* ---- executor (exec.c) ----
  * Run @p p with tag @p tag on comm (allocating its arena and staging area on first
- * use), every wait guarded by @p g (NULL: unchecked): blocks of this rank at
+ * use), every wait guarded by @p g (NULL: unchecked); @p carry: the check's
+ * headers ride on p->carry_recv / p->carry_send (tag TOTEX_MPI_HDR_TAG, the
+ * header in front) as totex_mpi_guard_start() was told: blocks of this rank at
  * @p send (block j at j * slot), results into
  * @p recv (block from i at i * slot, contiguous bytes) when @p recv_raw, else
  * left in the arena for the caller to unpack (totex_mpi_final_block()). */
-int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, const char *send, char *recv,
-                   int recv_raw);
+int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
+                   char *recv, int recv_raw);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 */
 const char *totex_mpi_final_block(const totex_mpi_plan *p, uint32_t i);
 

@@ -39,6 +39,14 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
     const uint32_t me = p->me, n = p->n;
     const size_t slot = (size_t)p->slot;
     size_t nr = 0, ns = 0, nblocks = 0, nheld = 0; /* nheld: blocks received (entries of hv below) */
+    /* The check's header may ride on the first message on the links rank - 1 -> me
+       and me -> rank + 1 only if that message is short and its sender makes it
+       before waiting for anything (all its sends up to it carry its own blocks),
+       so that a header always leaves even when a mismatch stalls the exchange.
+       Both ends decide from the same schedule. carry[0]: link from rank - 1 (a
+       decision of rank - 1's sends), carry[1]: link to rank + 1 (of this rank's). */
+    const uint32_t ends[2][2] = {{(me + n - 1) % n, me}, {me, (me + 1) % n}};
+    int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1};
     for (uint64_t st = 0; st < p->steps; st++) {
         size_t nt = totex_comb_step_transfers(s, st);
         for (size_t t = 0; t < nt; t++) {
@@ -57,6 +65,16 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
             if (tr.from == me) {
                 ns++;
                 nblocks += tr.count;
+            }
+            for (int l = 0; l < 2; l++) {
+                if (decided[l] || tr.from != ends[l][0])
+                    continue;
+                for (size_t k = 0; k < tr.count; k++)
+                    own_so_far[l] &= tr.blocks[k].src == tr.from;
+                if (tr.to == ends[l][1]) {
+                    decided[l] = 1;
+                    carry[l] = own_so_far[l] && (long long)tr.count * p->slot <= TOTEX_MPI_CARRY_MAX;
+                }
             }
         }
     }
@@ -78,6 +96,9 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
     }
     totex_mpi_blockmap where = {0};
     size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0;
+    /* room for the header in front of the carrying messages (carry[] above) */
+    const int pred = (int)((me + n - 1) % n), succ = (int)((me + 1) % n);
+    p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
     for (uint64_t st = 0; st < p->steps && rc == MPI_SUCCESS; st++) {
         size_t nt = totex_comb_step_transfers(s, st);
@@ -115,7 +136,12 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
             }
             sd->piece_count = npieces - sd->piece_first;
             sd->dep_count = ndeps - sd->dep_first;
-            if (sd->piece_count > 1) {
+            int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
+            if (carried) { /* staged after the header, whatever its pieces */
+                p->carry_send = is - 1;
+                p->stage_bytes += TOTEX_MPI_HDR_BYTES;
+            }
+            if (sd->piece_count > 1 || carried) {
                 sd->stage_off = p->stage_bytes;
                 p->stage_bytes += (size_t)sd->bytes;
             }
@@ -129,6 +155,10 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
             totex_mpi_recv *rv = &p->recvs[r];
             rv->peer = (int)tr.from;
             rv->bytes = (int)(tr.count * slot);
+            if (carry[0] && rv->peer == pred && p->carry_recv == SIZE_MAX) {
+                p->carry_recv = r; /* lands after the header */
+                p->arena_bytes += TOTEX_MPI_HDR_BYTES;
+            }
             rv->arena_off = p->arena_bytes;
             p->arena_bytes += (size_t)rv->bytes;
             rv->in_place_ok = 1;
@@ -231,12 +261,12 @@ static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **c
         t[c] = -1;
         if (!cand[c])
             continue;
-        int rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, send, NULL, 0);
+        int rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
         if (rc == MPI_SUCCESS)
             rc = MPI_Barrier(comm);
         double t0 = MPI_Wtime();
         for (int r = 0; r < TRIAL_RUNS && rc == MPI_SUCCESS; r++)
-            rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, send, NULL, 0);
+            rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
         if (rc != MPI_SUCCESS)
             return rc;
         t[c] = (MPI_Wtime() - t0) / TRIAL_RUNS;
