@@ -5,11 +5,20 @@
  *
  * Protocol, on the private duplicate (include/totex/mpi.h, "Errors"):
  * - Every call sends a header {block bytes, packed bytes per block, local
- *   error} to rank r + 1 and receives rank r - 1's, alongside the exchange. If the ranks'
- *   headers are not all equal, two neighbours on this ring differ, and the
+ *   error} to rank r + 1 and receives rank r - 1's, alongside the exchange. If
+ *   the ranks' headers are not all equal, two neighbours on this ring differ, and the
  *   later one sees it when the header arrives.
  *   A rank with a local error (a wrong argument of its own) poisons at once;
  *   its neighbour does not report the difference as well.
+ * - The header travels with tag TOTEX_MPI_HDR_TAG, on its own or, in a call
+ *   that runs a cached plan, in front of the plan's first message on that
+ *   link when the message is short and its sender makes it before waiting
+ *   for anything (plan.c decides, the same at both ends, from the schedule):
+ *   a header always leaves at the start of a call, whatever stalls after.
+ *   A message of another length than expected on that tag is a difference
+ *   too (ranks in different plans), and a header alone where a carried
+ *   message was due comes from a rank with a local error. The carried data is
+ *   used only after its header was found equal.
  * - Every rank keeps a receive from MPI_ANY_SOURCE for a poison message posted
  *   while the duplicate lives. A rank that sees a difference, has a local
  *   error or has an MPI call fail sends a poison naming what went wrong to
@@ -31,7 +40,8 @@
  *   done with it, already fail in the next one: a poison numbered for a later
  *   call is kept and fails that call as soon as it starts.
  * - After a failed call every rank drops the duplicate (the messages of the
- *   failed exchange die with it); the next call makes a new one.
+ *   failed exchange stay behind on it and are drained when it is freed); the
+ *   next call makes a new one.
  */
 #include <stdio.h>
 #include <string.h>
