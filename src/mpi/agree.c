@@ -195,8 +195,9 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
         MPI_Get_count(status, MPI_BYTE, &count);
     if (count == TOTEX_MPI_HDR_BYTES || count == g->in_bytes)
         memcpy(g->pred, g->in_at, sizeof g->pred);
-    if (count == g->in_bytes)
-        return watched(g, 1);
+    if (count == g->in_bytes ||
+        (count == TOTEX_MPI_HDR_BYTES && !g->pred[2] && (g->pred[0] != g->mine[0] || g->pred[1] != g->mine[1])))
+        return watched(g, 1); /* (a header alone that differs: say how) */
     if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {
         /* a header alone where data was due: rank - 1 stopped on its own error
            (and poisons every rank); this call cannot complete here */
