@@ -109,7 +109,7 @@ static int poison(totex_mpi_guard *g, const long long *m)
 }
 
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
-                          int bad, int carry_in, int carry_out)
+                          int bad, int carry_out)
 {
     *g = (totex_mpi_guard){.comm = st->dup, .n = n, .rank = rank, .st = st, .code = MPI_SUCCESS, .call = ++st->calls};
     g->mine[0] = sig;
@@ -118,11 +118,10 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     g->hdr[0] = g->hdr[1] = MPI_REQUEST_NULL;
     g->in = &g->hdr[0];
     g->out = &g->hdr[1];
-    g->in_at = (const char *)g->pred;
-    g->in_bytes = TOTEX_MPI_HDR_BYTES;
-    int rc = MPI_SUCCESS;
-    if (!carry_in)
-        rc = MPI_Irecv(g->pred, 3, MPI_LONG_LONG, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[0]);
+    /* room for any message that may come with this tag, carried or not: a
+       receive shorter than its message would fail (MPICH: fatally) */
+    int rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG,
+                       g->comm, &g->hdr[0]);
     if (rc == MPI_SUCCESS && !carry_out)
         rc = MPI_Isend(g->mine, 3, MPI_LONG_LONG, (rank + 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
     if (rc != MPI_SUCCESS)
@@ -137,12 +136,11 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     return g->code;
 }
 
-void totex_mpi_guard_carry(totex_mpi_guard *g, MPI_Request *in, const char *in_at, int in_bytes, MPI_Request *out)
+void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out)
 {
-    if (in) {
-        g->in = in;
-        g->in_at = in_at;
-        g->in_bytes = in_bytes;
+    if (to) {
+        g->carry_to = to;
+        g->carry_bytes = bytes;
     }
     if (out)
         g->out = out;
@@ -193,11 +191,17 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
     int count = -1, pr = (g->rank + g->n - 1) % g->n;
     if (rc == MPI_SUCCESS)
         MPI_Get_count(status, MPI_BYTE, &count);
-    if (count == TOTEX_MPI_HDR_BYTES || count == g->in_bytes)
-        memcpy(g->pred, g->in_at, sizeof g->pred);
-    if (count == g->in_bytes ||
-        (count == TOTEX_MPI_HDR_BYTES && !g->pred[2] && (g->pred[0] != g->mine[0] || g->pred[1] != g->mine[1])))
-        return watched(g, 1); /* (a header alone that differs: say how) */
+    const int want = TOTEX_MPI_HDR_BYTES + (g->carry_to ? g->carry_bytes : 0);
+    if (count >= TOTEX_MPI_HDR_BYTES)
+        memcpy(g->pred, g->st->hdr_buf, sizeof g->pred);
+    if (count == want ||
+        (count == TOTEX_MPI_HDR_BYTES && !g->pred[2] && (g->pred[0] != g->mine[0] || g->pred[1] != g->mine[1])) ||
+        (count > TOTEX_MPI_HDR_BYTES && (g->pred[0] != g->mine[0] || g->pred[1] != g->mine[1]))) {
+        /* as expected, or a header that differs: say how */
+        if ((rc = watched(g, 1)) == MPI_SUCCESS && g->carry_to) /* the data behind an equal header */
+            memcpy(g->carry_to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)g->carry_bytes);
+        return rc;
+    }
     if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {
         /* a header alone where data was due: rank - 1 stopped on its own error
            (and poisons every rank); this call cannot complete here */
@@ -286,8 +290,14 @@ void totex_mpi_drop(MPI_Request *recv, size_t nrecv, MPI_Request *send, size_t n
 {
     for (size_t i = 0; i < nrecv; i++)
         if (recv[i] != MPI_REQUEST_NULL) {
+            /* not MPI_Wait: a receive that ended in an error (a longer message from
+               a rank in another plan: truncated) makes MPICH's MPI_Wait call the
+               MPI_COMM_WORLD error handler, fatal by default */
+            int flag = 0;
             MPI_Cancel(&recv[i]);
-            MPI_Wait(&recv[i], MPI_STATUS_IGNORE);
+            while (MPI_Request_get_status(recv[i], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
+                ;
+            MPI_Request_free(&recv[i]);
         }
     for (size_t i = 0; i < nsend; i++)
         if (send[i] != MPI_REQUEST_NULL)

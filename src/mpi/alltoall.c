@@ -242,8 +242,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         g = &guard;
         /* a cached plan carries the headers on its first messages between neighbours when short */
         const int carry = p && !opt->unit && !bad;
-        rc = totex_mpi_guard_start(g, st, size, rank, sig, slot, bad, carry && p->carry_recv != SIZE_MAX,
-                                   carry && p->carry_send != SIZE_MAX);
+        rc = totex_mpi_guard_start(g, st, size, rank, sig, slot, bad, carry && p->carry_send != SIZE_MAX);
         if (rc == MPI_SUCCESS && bad)
             rc = totex_mpi_guard_fail(g, fail(bad, rank, msg));
         if (rc == MPI_SUCCESS && (sig == 0 || !p || opt->unit))

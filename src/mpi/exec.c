@@ -55,18 +55,17 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++) {
         const totex_mpi_recv *rv = &p->recvs[r];
         char *dst = in_place(p, r, recv_raw, carry) ? recv + rv->place_off : p->arena + rv->arena_off;
-        if (carry && r == p->carry_recv) { /* rank - 1's header in front */
-            dst -= TOTEX_MPI_HDR_BYTES;
-            rc = MPI_Irecv(dst, rv->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, rv->peer, TOTEX_MPI_HDR_TAG, comm, &req[r]);
-            totex_mpi_guard_carry(g, &req[r], dst, rv->bytes + TOTEX_MPI_HDR_BYTES, NULL);
-        } else {
+        if (carry && r == p->carry_recv) /* behind rank - 1's header: the check's receive brings it */
+            totex_mpi_guard_carry(g, dst, rv->bytes, NULL);
+        else
             rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, tag, comm, &req[r]);
-        }
     }
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];
         for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
-            rc = totex_mpi_guard_wait(g, &req[p->deps[sd->dep_first + d]]);
+            rc = totex_mpi_guard_wait(g, carry && p->deps[sd->dep_first + d] == p->carry_recv
+                                             ? g->in
+                                             : &req[p->deps[sd->dep_first + d]]);
         if (rc != MPI_SUCCESS)
             break;
         const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
@@ -87,7 +86,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
             rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, comm,
                            &req[p->nrecv + i]);
-            totex_mpi_guard_carry(g, NULL, NULL, 0, &req[p->nrecv + i]);
+            totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
         } else {
             rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
         }

@@ -112,6 +112,7 @@ typedef struct totex_mpi_state {
     int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
+    char hdr_buf[24 + 4096]; /* the header from rank - 1 (and the message it may carry) lands here */
     long long calls;         /* checked calls on dup so far (the same on every rank) */
     long long early[7];      /* a poison for a later call, received while this rank finished an earlier one */
     int has_early;
@@ -166,22 +167,24 @@ struct totex_mpi_guard {
     int n, rank;
     long long mine[3], pred[3]; /* {sig, slot, local error} of this rank and of rank - 1 */
     MPI_Request hdr[2];         /* separate header messages: [0] from rank - 1, [1] to rank + 1 */
-    MPI_Request *in, *out;      /* the requests carrying the headers: &hdr[0], &hdr[1] or the executor's */
-    const char *in_at;          /* where rank - 1's header lands (24 bytes, then its data if carried) */
-    int in_bytes;               /* bytes expected by *in: 24, or 24 + the carried message */
+    MPI_Request *in, *out;      /* the requests carrying the headers: &hdr[0], and &hdr[1] or the executor's send */
+    char *carry_to;             /* where the message carried behind rank - 1's header goes (NULL: none) */
+    int carry_bytes;            /* its bytes */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
     int code;                   /* MPI_SUCCESS until the call failed */
 };
 
-/* post the header exchange of a checked call (st->dup made with check on); with
-   @p carry_in / @p carry_out the executor carries the header from rank - 1 / to
-   rank + 1 in front of its first message on that link (totex_mpi_guard_carry()) */
+/* post the header exchange of a checked call (st->dup made with check on): the
+   receive from rank - 1 (room for a carried message too) and, unless @p carry_out
+   (the executor's first message to rank + 1 carries it: totex_mpi_guard_carry()),
+   the send to rank + 1 */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
-                          int bad, int carry_in, int carry_out);
-/* the executor's requests that carry the headers (NULL: not carried): *in receives
-   @p in_bytes bytes at @p in_at (24-byte header first) from rank - 1, *out sends to rank + 1 */
-void totex_mpi_guard_carry(totex_mpi_guard *g, MPI_Request *in, const char *in_at, int in_bytes, MPI_Request *out);
+                          int bad, int carry_out);
+/* the executor's message carried behind rank - 1's header (@p bytes bytes to @p to,
+   copied there once the header is found equal; NULL: none) and its send carrying this
+   rank's header (NULL: none) */
+void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
 #define TOTEX_MPI_HDR_BYTES 24   /* 3 long long */
 #define TOTEX_MPI_CARRY_MAX 4096 /* a header rides in front of a message of at most this many bytes */
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */

@@ -96,7 +96,7 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
     }
     totex_mpi_blockmap where = {0};
     size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0;
-    /* room for the header in front of the carrying messages (carry[] above) */
+    /* room for the header in front of the carried send (carry[] above) */
     const int pred = (int)((me + n - 1) % n), succ = (int)((me + 1) % n);
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
@@ -155,10 +155,8 @@ static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, s
             totex_mpi_recv *rv = &p->recvs[r];
             rv->peer = (int)tr.from;
             rv->bytes = (int)(tr.count * slot);
-            if (carry[0] && rv->peer == pred && p->carry_recv == SIZE_MAX) {
-                p->carry_recv = r; /* lands after the header */
-                p->arena_bytes += TOTEX_MPI_HDR_BYTES;
-            }
+            if (carry[0] && rv->peer == pred && p->carry_recv == SIZE_MAX)
+                p->carry_recv = r; /* arrives behind the header, copied to the arena */
             rv->arena_off = p->arena_bytes;
             p->arena_bytes += (size_t)rv->bytes;
             rv->in_place_ok = 1;
