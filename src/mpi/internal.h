@@ -31,6 +31,8 @@ enum {
     TOTEX_MPI_UNIT_TAG = 1024
 };
 #define TOTEX_MPI_MAX_PLANS 64
+#define TOTEX_MPI_HDR_BYTES 24   /* the cross-rank check's header: 3 long long */
+#define TOTEX_MPI_CARRY_MAX 4096 /* it rides in front of a message of at most this many bytes */
 #define TOTEX_MPI_UNIT_TAGS 30000
 
 typedef struct totex_mpi_options {
@@ -112,7 +114,7 @@ typedef struct totex_mpi_state {
     int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
-    char hdr_buf[24 + 4096]; /* the header from rank - 1 (and the message it may carry) lands here */
+    char hdr_buf[TOTEX_MPI_HDR_BYTES + TOTEX_MPI_CARRY_MAX]; /* the header from rank - 1 (and what it carries) */
     long long calls;         /* checked calls on dup so far (the same on every rank) */
     long long early[7];      /* a poison for a later call, received while this rank finished an earlier one */
     int has_early;
@@ -185,8 +187,6 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
    copied there once the header is found equal; NULL: none) and its send carrying this
    rank's header (NULL: none) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
-#define TOTEX_MPI_HDR_BYTES 24   /* 3 long long */
-#define TOTEX_MPI_CARRY_MAX 4096 /* a header rides in front of a message of at most this many bytes */
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
