@@ -12,8 +12,8 @@
 # platforms, raw results) and prints one table per torus: simulated
 # microseconds per call of each implementation (same run, same platform) and
 # totex / best SMPI algorithm (<= 1: totex is the best or tied-best), for
-# totex_alltoall as shipped ("totex": its cross-rank check sends a 16-byte
-# header to the next rank alongside each exchange) and with that check off
+# totex_alltoall as shipped ("totex": its cross-rank check sends a 24-byte
+# header to the next rank with each exchange) and with that check off
 # ("totex_nocheck", TOTEX_CHECK=0, as MPI libraries do). The algorithm totex
 # ran per size is in BUILD_DIR/smpi/log-TORUS-totex.txt (TOTEX_VERBOSE=2).
 # SMPI_CFG="--cfg=..." adds SimGrid options to every run, e.g. flat latency
