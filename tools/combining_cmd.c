@@ -11,18 +11,9 @@
 
 #include <json-c/json.h>
 
+#include "cli.h"
 #include "combining_cmd.h"
 #include "totex.h"
-
-static int cfail(int code, const char *msg)
-{
-    /* one line: control characters of quoted input become '?' */
-    fputs("totex: error: ", stderr);
-    for (const char *p = msg; *p; p++)
-        fputc(((unsigned char)*p < 0x20 || *p == 0x7f) ? '?' : *p, stderr);
-    fputc('\n', stderr);
-    return code;
-}
 
 static const char *defaults_text =
     "Defaults (ILLUSTRATIVE orders of magnitude of a current cluster interconnect,\n"
@@ -125,13 +116,13 @@ static int parse_seconds(const char *name, const char *v, double *out, const cha
     double d;
     if (!v) {
         snprintf(msg, sizeof msg, "%s needs a value: %s", name, what);
-        return cfail(2, msg);
+        return totex_cli_fail(2, msg);
     }
     errno = 0;
     d = strtod(v, &end);
     if (end == v || *end || errno == ERANGE || !isfinite(d) || d < 0) {
         snprintf(msg, sizeof msg, "%s '%.60s' is not valid: give %s (a finite number >= 0, e.g. 1e-6)", name, v, what);
-        return cfail(2, msg);
+        return totex_cli_fail(2, msg);
     }
     *out = d;
     return 0;
@@ -153,19 +144,19 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             o->sweep = 1;
         } else if ((allow & ALLOW_SWEEP) && opt_value(argc, argv, &i, "--picture", &v)) {
             if (!v)
-                return cfail(2, "--picture needs a file name ending in .png or .svg");
+                return totex_cli_fail(2, "--picture needs a file name ending in .png or .svg");
             o->picture = v;
         } else if ((allow & ALLOW_MODEL) && opt_value(argc, argv, &i, "--model", &v)) {
             if (!v || strcmp(v, "combining"))
-                return cfail(2, "--model needs 'combining' (the message-combining model of 002); omit --model for the unit-step model");
+                return totex_cli_fail(2, "--model needs 'combining' (the message-combining model of 002); omit --model for the unit-step model");
             o->model = 1;
         } else if ((allow & ALLOW_ALGO) && opt_value(argc, argv, &i, "--algorithm", &v)) {
             if (!v)
-                return cfail(2, "--algorithm needs a combining algorithm name (see totex compare SPEC --model combining) or auto");
+                return totex_cli_fail(2, "--algorithm needs a combining algorithm name (see totex compare SPEC --model combining) or auto");
             o->algorithm = v;
         } else if ((allow & ALLOW_ALGO) && opt_value(argc, argv, &i, "--schedule", &v)) {
             if (!v || !*v)
-                return cfail(2, "--schedule needs a FILE to write the schedule to");
+                return totex_cli_fail(2, "--schedule needs a FILE to write the schedule to");
             o->schedule = v;
         } else if ((allow & ALLOW_COSTS) && opt_value(argc, argv, &i, "--ts", &v)) {
             if ((rc = parse_seconds("--ts", v, &o->cost.t_s, "the start-up time t_s in seconds")))
@@ -188,7 +179,7 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
                 snprintf(msg, sizeof msg,
                          "--block '%.60s' is not valid: give the block size m in bytes, a whole number 1..2^40",
                          v ? v : "");
-                return cfail(2, msg);
+                return totex_cli_fail(2, msg);
             }
             o->cost.m = (double)b;
         } else if (opt_value(argc, argv, &i, "--switching", &v)) {
@@ -199,7 +190,7 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             else {
                 snprintf(msg, sizeof msg, "--switching '%.60s' is not valid: give wormhole or store-and-forward",
                          v ? v : "");
-                return cfail(2, msg);
+                return totex_cli_fail(2, msg);
             }
             o->model |= 2;
         } else if (opt_value(argc, argv, &i, "--port", &v)) {
@@ -210,18 +201,18 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             else {
                 snprintf(msg, sizeof msg, "--port '%.60s' is not valid: give one (one-port) or all (all-port)",
                          v ? v : "");
-                return cfail(2, msg);
+                return totex_cli_fail(2, msg);
             }
             o->model |= 4;
         } else if (a[0] == '-' && a[1]) {
             snprintf(msg, sizeof msg, "unknown option '%.200s' for the combining model (see --help)", a);
-            return cfail(2, msg);
+            return totex_cli_fail(2, msg);
         } else if (!o->spec) {
             o->spec = a;
         } else {
             snprintf(msg, sizeof msg, "unexpected argument '%.200s': give one %s", a,
                      (allow & ALLOW_MODEL) ? "SPEC (quote it if it contains '*')" : "FILE");
-            return cfail(2, msg);
+            return totex_cli_fail(2, msg);
         }
     }
     return 0;
@@ -264,7 +255,7 @@ static void report_json(json_object *o, const totex_comb_report *r)
 static int print_json(json_object *o)
 {
     const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = text ? (printf("%s\n", text), 0) : cfail(1, "out of memory writing JSON");
+    int rc = text ? (printf("%s\n", text), 0) : totex_cli_fail(1, "out of memory writing JSON");
     json_object_put(o);
     return rc;
 }
@@ -318,15 +309,7 @@ static totex_status simulate_with_progress(const totex_network *net, const totex
 static int copts_open(int argc, char **argv, copts *o, int allow, void (*usage)(FILE *), const char *no_spec)
 {
     int rc = parse_copts(argc, argv, o, allow);
-    if (rc)
-        return rc;
-    if (o->help) {
-        usage(stdout);
-        return 0;
-    }
-    if (!o->spec)
-        return cfail(2, no_spec);
-    return -1;
+    return totex_cli_open(rc, rc ? 0 : o->help, rc ? "" : o->spec, usage, no_spec);
 }
 
 int totex_cmd_comb_plan(int argc, char **argv)
@@ -344,17 +327,17 @@ int totex_cmd_comb_plan(int argc, char **argv)
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_comb_algorithm_find(o.algorithm, &err);
         if (!algo)
-            return cfail(2, err.msg);
+            return totex_cli_fail(2, err.msg);
     }
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
-        return cfail(2, err.msg);
+        return totex_cli_fail(2, err.msg);
     if (!algo) {
         size_t count = totex_comb_algorithm_count();
         totex_comb_choice *rows = calloc(count ? count : 1, sizeof *rows);
         if (!rows) {
             totex_network_free(net);
-            return cfail(1, "out of memory");
+            return totex_cli_fail(1, "out of memory");
         }
         count = totex_comb_rank(net, &o.cost, rows, count);
         if (count && rows[0].status == TOTEX_OK) {
@@ -369,20 +352,20 @@ int totex_cmd_comb_plan(int argc, char **argv)
                      count ? ": " : "", count ? rows[0].reason : "");
             free(rows);
             totex_network_free(net);
-            return cfail(viol ? 1 : 2, msg);
+            return totex_cli_fail(viol ? 1 : 2, msg);
         }
         free(rows);
     }
     totex_status st = algo->build(net, &o.cost, &s, &err);
     if (st != TOTEX_OK) {
         totex_network_free(net);
-        return cfail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+        return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
     st = simulate_with_progress(net, s, &o.cost, algo->name, &rep, NULL, &err);
     if (st != TOTEX_OK) {
-        rc = cfail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+        rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     } else if (o.schedule && totex_comb_export_file(o.schedule, net, s, &o.cost, algo->name, &err) != TOTEX_OK) {
-        rc = cfail(2, err.msg);
+        rc = totex_cli_fail(2, err.msg);
     } else if (o.json) {
         json_object *j = json_object_new_object();
         json_object_object_add(j, "network", json_object_new_string(totex_network_spec(net)));
@@ -419,11 +402,11 @@ static int compare_sweep(const totex_network *net, const copts *o)
     totex_error err;
     int rc = 0;
     if (!times)
-        return cfail(1, "out of memory");
+        return totex_cli_fail(1, "out of memory");
     totex_status st = totex_comb_sweep(net, &o->cost, times, winners, &err);
     if (st != TOTEX_OK) {
         free(times);
-        return cfail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+        return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
     if (o->json) {
         json_object *j = json_object_new_object(), *rows = json_object_new_array(), *cross = json_object_new_array();
@@ -485,7 +468,7 @@ static int compare_sweep(const totex_network *net, const copts *o)
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
     if (o->picture && totex_picture_sweep(o->picture, net, times, winners, 0, 0, &err) != TOTEX_OK)
-        rc = cfail(2, err.msg);
+        rc = totex_cli_fail(2, err.msg);
     free(times);
     return rc;
 }
@@ -501,10 +484,10 @@ int totex_cmd_comb_compare(int argc, char **argv)
     rc = 0;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
-        return cfail(2, err.msg);
+        return totex_cli_fail(2, err.msg);
     if (o.picture && !o.sweep) {
         totex_network_free(net);
-        return cfail(2, "--picture with --model combining draws the block-size sweep: add --sweep");
+        return totex_cli_fail(2, "--picture with --model combining draws the block-size sweep: add --sweep");
     }
     if (o.sweep) {
         rc = compare_sweep(net, &o);
@@ -515,14 +498,14 @@ int totex_cmd_comb_compare(int argc, char **argv)
     totex_comb_choice *rows = calloc(count ? count : 1, sizeof *rows);
     if (!rows) {
         totex_network_free(net);
-        return cfail(1, "out of memory");
+        return totex_cli_fail(1, "out of memory");
     }
     count = totex_comb_rank(net, &o.cost, rows, count);
     for (size_t i = 0; i < count; i++)
         if (rows[i].status == TOTEX_EVIOLATION) {
             char msg[700];
             snprintf(msg, sizeof msg, "%s fails verification: %.600s", rows[i].algorithm->name, rows[i].reason);
-            rc = cfail(1, msg);
+            rc = totex_cli_fail(1, msg);
         }
     if (o.json) {
         json_object *j = json_object_new_object(), *arr = json_object_new_array();
@@ -582,9 +565,9 @@ int totex_cmd_comb_verify(int argc, char **argv)
         return 0;
     }
     if (!o.spec)
-        return cfail(2, "totex verify needs a FILE written by totex plan --model combining --schedule FILE");
+        return totex_cli_fail(2, "totex verify needs a FILE written by totex plan --model combining --schedule FILE");
     if (totex_comb_import_file(o.spec, &im, &err) != TOTEX_OK)
-        return cfail(2, err.msg);
+        return totex_cli_fail(2, err.msg);
     if (o.model & 2)
         im.cost.switching = o.cost.switching;
     if (o.model & 4)
@@ -593,9 +576,9 @@ int totex_cmd_comb_verify(int argc, char **argv)
     if (st == TOTEX_EVIOLATION) {
         char msg[700];
         snprintf(msg, sizeof msg, "schedule fails verification: %.650s", err.msg);
-        rc = cfail(1, msg);
+        rc = totex_cli_fail(1, msg);
     } else if (st != TOTEX_OK) {
-        rc = cfail(2, err.msg);
+        rc = totex_cli_fail(2, err.msg);
     } else if (o.json) {
         json_object *j = json_object_new_object();
         json_object_object_add(j, "network", json_object_new_string(totex_network_spec(im.net)));

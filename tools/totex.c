@@ -10,11 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "combining_cmd.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
-
-static const char *prog = "totex";
 
 static void usage_main(FILE *fp)
 {
@@ -79,12 +78,6 @@ static void usage_plan(FILE *fp)
                 "--model combining: the message-combining model (totex plan --model combining --help).\n");
 }
 
-static int fail(int code, const char *msg)
-{
-    fprintf(stderr, "%s: error: %s\n", prog, msg);
-    return code;
-}
-
 typedef struct options {
     const char *spec;
     const char *algorithm;
@@ -111,9 +104,9 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
         } else if (!strcmp(a, "--ports") || !strncmp(a, "--ports=", 8)) {
             const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v)
-                return fail(2, "--ports needs a value: single, multi or k:N (k-port, 1 <= N <= 4096)");
+                return totex_cli_fail(2, "--ports needs a value: single, multi or k:N (k-port, 1 <= N <= 4096)");
             if (totex_ports_parse(v, &o->ports, &err) != TOTEX_OK)
-                return fail(2, err.msg);
+                return totex_cli_fail(2, err.msg);
             o->ports_given = 1;
         } else if (allow_algo && (!strcmp(a, "--objective") || !strncmp(a, "--objective=", 12))) {
             const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
@@ -122,34 +115,34 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             else if (v && !strcmp(v, "delay"))
                 o->objective = TOTEX_OBJECTIVE_DELAY;
             else
-                return fail(2, "--objective needs steps (fewest steps, then smallest average delay) or delay (smallest average delay, then fewest steps)");
+                return totex_cli_fail(2, "--objective needs steps (fewest steps, then smallest average delay) or delay (smallest average delay, then fewest steps)");
         } else if (allow_algo && (!strcmp(a, "--algorithm") || !strncmp(a, "--algorithm=", 12))) {
             o->algorithm = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->algorithm)
-                return fail(2, "--algorithm needs a name (see `totex algorithms`) or auto");
+                return totex_cli_fail(2, "--algorithm needs a name (see `totex algorithms`) or auto");
         } else if (allow_algo && (!strcmp(a, "--max-messages") || !strncmp(a, "--max-messages=", 15))) {
             const char *v = a[14] == '=' ? a + 15 : (i + 1 < argc ? argv[++i] : NULL);
             char *end;
             if (!v)
-                return fail(2, "--max-messages needs a number");
+                return totex_cli_fail(2, "--max-messages needs a number");
             errno = 0;
             o->max_messages = strtoull(v, &end, 10);
             if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE)
-                return fail(2, "--max-messages needs a positive whole number below 2^64 (messages the simulator may hold)");
+                return totex_cli_fail(2, "--max-messages needs a positive whole number below 2^64 (messages the simulator may hold)");
         } else if (allow_algo && (!strcmp(a, "--picture") || !strncmp(a, "--picture=", 10))) {
             o->picture = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->picture)
-                return fail(2, "--picture needs a file name ending in .png or .svg");
+                return totex_cli_fail(2, "--picture needs a file name ending in .png or .svg");
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
-            return fail(2, msg);
+            return totex_cli_fail(2, msg);
         } else if (!o->spec) {
             o->spec = a;
         } else {
             char msg[300];
             snprintf(msg, sizeof msg, "unexpected argument '%s': give one SPEC (quote it if it contains '*')", a);
-            return fail(2, msg);
+            return totex_cli_fail(2, msg);
         }
     }
     return 0;
@@ -173,15 +166,7 @@ static void usage_compare(FILE *fp)
 static int command_options(int argc, char **argv, options *o, int many, void (*usage)(FILE *), const char *no_spec)
 {
     int rc = parse_options(argc, argv, o, many);
-    if (rc)
-        return rc;
-    if (o->help) {
-        usage(stdout);
-        return 0;
-    }
-    if (!o->spec)
-        return fail(2, no_spec);
-    return -1;
+    return totex_cli_open(rc, rc ? 0 : o->help, rc ? "" : o->spec, usage, no_spec);
 }
 
 static int cmd_compare(int argc, char **argv)
@@ -194,10 +179,10 @@ static int cmd_compare(int argc, char **argv)
         return rc;
     rc = 0;
     if (o.algorithm)
-        return fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
+        return totex_cli_fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
-        return fail(2, err.msg);
+        return totex_cli_fail(2, err.msg);
     totex_ports all[3] = {TOTEX_PORTS_SINGLE, 2, TOTEX_PORTS_MULTI};
     size_t nports = 3;
     if (o.ports_given) {
@@ -208,24 +193,24 @@ static int cmd_compare(int argc, char **argv)
     totex_compare_row *rows = calloc(cap, sizeof *rows);
     if (!rows) {
         totex_network_free(net);
-        return fail(1, "out of memory");
+        return totex_cli_fail(1, "out of memory");
     }
     size_t count = totex_compare(net, all, nports, o.max_messages, rows, cap);
     for (size_t i = 0; i < count; i++)
         if (rows[i].status == TOTEX_EVIOLATION)
-            rc = fail(1, rows[i].reason);
+            rc = totex_cli_fail(1, rows[i].reason);
     if (o.json) {
         char *text = totex_report_compare_json(net, o.spec, rows, count);
         if (text)
             printf("%s\n", text);
         else
-            rc = fail(1, "out of memory writing JSON");
+            rc = totex_cli_fail(1, "out of memory writing JSON");
         free(text);
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
     if (o.picture && totex_picture_compare(o.picture, net, o.spec, rows, count, 0, 0, &err) != TOTEX_OK)
-        rc = fail(2, err.msg);
+        rc = totex_cli_fail(2, err.msg);
     free(rows);
     totex_network_free(net);
     return rc;
@@ -238,7 +223,7 @@ static int cmd_machines(int argc, char **argv)
             printf("usage: totex machines\n\nLists the presets; each name is usable wherever a SPEC is.\n");
             return 0;
         }
-        return fail(2, "totex machines takes no arguments");
+        return totex_cli_fail(2, "totex machines takes no arguments");
     }
     printf("%-17s %-28s %9s  %s\n", "preset", "spec", "nodes", "description / source");
     for (size_t i = 0; i < totex_machine_count(); i++) {
@@ -261,7 +246,7 @@ static int cmd_algorithms(int argc, char **argv)
         }
         char msg[300];
         snprintf(msg, sizeof msg, "totex algorithms takes no arguments, got '%.200s' (see totex algorithms --help)", argv[i]);
-        return fail(2, msg);
+        return totex_cli_fail(2, msg);
     }
     for (size_t i = 0; i < totex_algorithm_count(); i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
@@ -281,16 +266,16 @@ static int cmd_bounds(int argc, char **argv)
     rc = 0;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
-        return fail(2, err.msg);
+        return totex_cli_fail(2, err.msg);
     if (o.json) {
         char *text = totex_report_bounds_json(net, o.spec, o.ports, &err);
         if (!text)
-            rc = fail(2, err.msg);
+            rc = totex_cli_fail(2, err.msg);
         else
             printf("%s\n", text);
         free(text);
     } else if (totex_report_bounds_text(stdout, net, o.spec, o.ports, &err) != TOTEX_OK) {
-        rc = fail(2, err.msg);
+        rc = totex_cli_fail(2, err.msg);
     }
     totex_network_free(net);
     return rc;
@@ -310,11 +295,11 @@ static int cmd_plan(int argc, char **argv)
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_algorithm_find(o.algorithm, &err);
         if (!algo)
-            return fail(2, err.msg);
+            return totex_cli_fail(2, err.msg);
     }
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
-        return fail(2, err.msg);
+        return totex_cli_fail(2, err.msg);
     totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
                            : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
@@ -324,15 +309,15 @@ static int cmd_plan(int argc, char **argv)
             if (text)
                 printf("%s\n", text);
             else
-                rc = fail(1, "out of memory writing JSON");
+                rc = totex_cli_fail(1, "out of memory writing JSON");
             free(text);
         } else {
             totex_report_plan_text(stdout, &res);
         }
         if (o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK)
-            rc = fail(2, err.msg);
+            rc = totex_cli_fail(2, err.msg);
     } else {
-        rc = fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+        rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
     totex_network_free(net);
     return rc;
@@ -379,5 +364,5 @@ int main(int argc, char **argv)
         return totex_cmd_reproduce(argc, argv);
     char msg[300];
     snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, verify, reproduce, algorithms or help", cmd);
-    return fail(2, msg);
+    return totex_cli_fail(2, msg);
 }

@@ -1,0 +1,18 @@
+/* Shared by the CLI's command files (internal to tools/): the one-line error
+ * and the opening every SPEC-taking command shares. */
+#ifndef TOTEX_TOOLS_CLI_H
+#define TOTEX_TOOLS_CLI_H
+
+#include <stdio.h>
+
+/** Print "totex: error: MSG" as one line on stderr (control characters of
+ *  quoted input become '?'); returns @p code (the exit status to give). */
+int totex_cli_fail(int code, const char *msg);
+
+/** The opening of a command after its options were parsed with status
+ *  @p parse_rc: a non-zero status is returned as is; with @p help, @p usage is
+ *  printed on stdout and 0 returned; without a SPEC (@p spec NULL), @p no_spec
+ *  is the error (status 2). Returns -1 when the command goes on. */
+int totex_cli_open(int parse_rc, int help, const char *spec, void (*usage)(FILE *), const char *no_spec);
+
+#endif
