@@ -120,3 +120,16 @@ function(totex_mpi_fits name np out)
 endfunction()
 list(JOIN TOTEX_MPIEXEC_FLAGS " " TOTEX_MPIEXEC_FLAGS_SHOWN)
 message(STATUS "totex: MPI tests run ${MPIEXEC_EXECUTABLE} (${TOTEX_MPI_FLAVOR}) ${TOTEX_MPIEXEC_FLAGS_SHOWN}")
+
+# add_test(NAME name) running COMMAND ... under mpiexec on np ranks (skipped and
+# listed above TOTEX_MPI_MAX_NP, see totex_mpi_fits), time-out 120 s, environment
+# TOTEX_MPI_ENV plus the ENV entries (VAR=VALUE).
+function(totex_mpi_add_test name np)
+  cmake_parse_arguments(T "" "" "ENV;COMMAND" ${ARGN})
+  totex_mpi_fits(${name} ${np} fits)
+  if(fits)
+    add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${TOTEX_MPIEXEC_FLAGS} ${MPIEXEC_NUMPROC_FLAG} ${np} ${T_COMMAND})
+    set(env ${TOTEX_MPI_ENV} ${T_ENV})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "${env}")
+  endif()
+endfunction()
