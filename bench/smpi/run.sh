@@ -39,6 +39,10 @@ if [ "$iters" -lt 1 ] || [ "$maxb" -lt 8 ] || [ "$maxb" -gt 16777216 ]; then
     echo "smpi bench: ITERS must be >= 1 and MAX_BLOCK 8 .. 16777216 bytes; $usage" >&2
     exit 2
 fi
+if [ -n "${SMPI_MAX_RATIO:-}" ] && ! echo "$SMPI_MAX_RATIO" | grep -Eq '^[0-9]+(\.[0-9]+)?$'; then
+    echo "smpi bench: SMPI_MAX_RATIO '$SMPI_MAX_RATIO' is not a number (e.g. 1.1); $usage" >&2
+    exit 2
+fi
 for t in "$@"; do
     if ! echo "$t" | grep -Eq '^[1-9][0-9]*(x[1-9][0-9]*){1,2}$' || echo "$t" | grep -Eq '(^|x)1(x|$)'; then
         echo "smpi bench: torus '$t' is not 2 or 3 sides >= 2 joined by x (e.g. 4x4, 4x4x4); $usage" >&2

@@ -35,8 +35,18 @@ int main(int argc, char **argv)
     int rank, size, failures = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    long calls = argc > 1 ? atol(argv[1]) : 300;
-    state = argc > 2 ? strtoull(argv[2], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1 : 0x9E3779B97F4A7C15ULL;
+    char *end = NULL;
+    long calls = argc > 1 ? strtol(argv[1], &end, 10) : 300;
+    int usage_bad = argc > 1 && (!*argv[1] || *end || calls < 1 || calls > 1000000);
+    unsigned long long seed = argc > 2 ? strtoull(argv[2], &end, 10) : 0;
+    usage_bad |= argc > 2 && (!*argv[2] || *end || argv[2][0] == '-');
+    if (usage_bad || argc > 3) {
+        if (rank == 0)
+            fprintf(stderr, "test_mismatch: usage: test_mismatch [CALLS (1 .. 1000000) [SEED (a whole number)]]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    state = seed * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL;
 
     /* MPI_COMM_WORLD and a 2-D periodic Cartesian communicator */
     MPI_Comm comms[2] = {MPI_COMM_WORLD, MPI_COMM_NULL};
