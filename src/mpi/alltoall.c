@@ -70,38 +70,45 @@ static int unpack_block(const char *from, long long slot, char *recvbuf, int i, 
     return MPI_Unpack(from, (int)slot, &pos, recvbuf + (MPI_Aint)i * count * ext, count, t, comm);
 }
 
+/* one call's arguments and what follows from them, worked out once */
+typedef struct call {
+    const void *sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    MPI_Comm comm;
+    int size, rank;
+    long long slot, sig; /* packed and signature bytes per block */
+    int send_raw, recv_raw; /* the blocks are the buffer's bytes, block j at j * slot */
+} call;
+
 /* the exchange of an agreed call (every rank's slot and sig equal, or the
    check is off): pack, plan on first use of (slot, sig), run, unpack. A
    rank-local failure before the data moves poisons the call through g. */
-static int exchange(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt, totex_mpi_state *st,
-                    totex_mpi_guard *g, int carry, totex_mpi_plan **pp, long long slot, long long sig,
-                    int in_place, int recv_raw)
+static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state *st, totex_mpi_guard *g, int carry,
+                    totex_mpi_plan **pp)
 {
-    int rc, size, rank;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
-    char *rbuf = recvbuf;
+    int rc;
+    const int size = c->size, rank = c->rank;
+    const long long slot = c->slot;
+    char *rbuf = c->recvbuf;
     if (opt->unit) {
         char *mine = malloc((size_t)size * (size_t)slot), *all = NULL;
         if (!mine)
             return MPI_ERR_NO_MEM;
-        rc = pack_blocks(sendbuf, sendcount, sendtype, size, slot, mine, comm);
+        rc = pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, mine, c->comm);
         if (rc == MPI_SUCCESS)
             rc = totex_mpi_run_unit(st->dup, size, rank, mine, slot, opt, st, &all);
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, i, recvcount, recvtype, comm);
+            rc = unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, i, c->recvcount, c->recvtype, c->comm);
         free(all);
         free(mine);
         return rc;
     }
-    /* raw: the blocks are the buffer's bytes (block j at j * slot); in place the
-       send blocks must be copied out before the receive buffer is written */
-    int ssize = 0;
-    MPI_Type_size(sendtype, &ssize);
-    const int send_raw = !in_place && slot == sig && raw_layout(sendtype, ssize);
-    const char *send = sendbuf;
-    if (!send_raw) {
+    const char *send = c->sendbuf;
+    if (!c->send_raw) {
         size_t need = (size_t)size * (size_t)slot;
         if (st->packed_bytes < need) {
             free(st->packed);
@@ -110,7 +117,7 @@ static int exchange(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                 return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
             st->packed_bytes = need;
         }
-        if ((rc = pack_blocks(sendbuf, sendcount, sendtype, size, slot, st->packed, comm)) != MPI_SUCCESS)
+        if ((rc = pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, st->packed, c->comm)) != MPI_SUCCESS)
             return g ? totex_mpi_guard_fail(g, rc) : rc;
         send = st->packed;
     }
@@ -126,24 +133,24 @@ static int exchange(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         }
         if ((rc = totex_mpi_plan_make(st->dup, size, rank, slot, send, opt->verbose, st, g, &p)) != MPI_SUCCESS)
             return rc;
-        p->sig = sig;
+        p->sig = c->sig;
         p->id = st->nplans++;
         p->next = st->plans;
         st->plans = p;
         *pp = p;
     }
-    if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, carry, send, recv_raw ? rbuf : NULL,
-                             recv_raw)) != MPI_SUCCESS)
+    if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, carry, send, c->recv_raw ? rbuf : NULL,
+                             c->recv_raw)) != MPI_SUCCESS)
         return rc;
     /* the data has moved on every rank: from here a failure is this rank's own (no poison) */
     const char *own = send + (size_t)rank * (size_t)slot;
-    if (recv_raw) {
+    if (c->recv_raw) {
         if (own != rbuf + (size_t)rank * (size_t)slot)
             memcpy(rbuf + (size_t)rank * (size_t)slot, own, (size_t)slot);
     } else {
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(i == rank ? own : totex_mpi_final_block(p, (uint32_t)i), slot, rbuf, i, recvcount,
-                              recvtype, comm);
+            rc = unpack_block(i == rank ? own : totex_mpi_final_block(p, (uint32_t)i), slot, rbuf, i, c->recvcount,
+                              c->recvtype, c->comm);
     }
     return rc;
 }
@@ -230,6 +237,10 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     }
     if ((rc = totex_mpi_state_dup(st, comm, check)) != MPI_SUCCESS)
         return rc;
+    /* raw layouts (in place the send blocks must be copied out before the receive buffer is written) */
+    const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, rank, slot, sig,
+                    !bad && !in_place && pack == sig && raw_layout(sendtype, ssize),
+                    !bad && pack == sig && raw_layout(recvtype, rsize)};
     totex_mpi_plan *p = st->plans;
     while (p && !(p->slot == slot && p->sig == sig))
         p = p->next;
@@ -248,8 +259,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         if (rc == MPI_SUCCESS && (sig == 0 || !p || opt->unit))
             rc = totex_mpi_guard_agree(g);
         if (rc == MPI_SUCCESS && sig > 0)
-            rc = exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, g, carry, &p,
-                          slot, sig, in_place, raw_layout(recvtype, rsize) && pack == sig);
+            rc = exchange(&c, opt, st, g, carry, &p);
         /* the header exchange ends with the call; a failed call drops the duplicate on every rank */
         if (g->code == MPI_SUCCESS) {
             int hrc = totex_mpi_guard_waitall(g, NULL, 0);
@@ -262,8 +272,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         }
         return rc;
     }
-    return exchange(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, opt, st, NULL, 0, &p, slot,
-                    sig, in_place, raw_layout(recvtype, rsize) && pack == sig);
+    return exchange(&c, opt, st, NULL, 0, &p);
 }
 
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
