@@ -342,7 +342,16 @@ int main(int argc, char **argv)
             totex_cmd_comb_usage_verify(stdout);
         else if (argc > 2 && !strcmp(argv[2], "reproduce"))
             totex_cmd_reproduce_usage(stdout);
-        else
+        else if (argc > 2 && (!strcmp(argv[2], "machines") || !strcmp(argv[2], "algorithms")))
+            return !strcmp(argv[2], "machines") ? cmd_machines(1, (char *[]){"--help", NULL})
+                                                : cmd_algorithms(1, (char *[]){"--help", NULL});
+        else if (argc > 2 && strcmp(argv[2], "help") && strcmp(argv[2], "--help") && strcmp(argv[2], "-h")) {
+            char msg[300];
+            snprintf(msg, sizeof msg,
+                     "no help on '%.100s': give a command (machines, bounds, plan, compare, verify, reproduce, algorithms)",
+                     argv[2]);
+            return totex_cli_fail(2, msg);
+        } else
             usage_main(stdout);
         return 0;
     }
