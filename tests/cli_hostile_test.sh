@@ -66,6 +66,23 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+# 3. JSON never holds Infinity or NaN: an overflowing predicted time is an error.
+
+expect_status 2 "plan --ts 1e308 --json overflows" "overflows" \
+    "$TOTEX" plan mesh:4x4 --model combining --ts 1e308 --json
+for cmd in "compare mesh:4x4 --model combining --ts 1e308 --json" \
+    "compare mesh:4x4 --model combining --tc 1e300 --sweep --json"; do
+    # shellcheck disable=SC2086
+    run "$TOTEX" $cmd
+    if [ "$RC" -eq 0 ] && ! grep -q -i -e 'infinity' -e 'nan' "$TMP/out"; then
+        pass "$cmd: strict JSON"
+    else
+        # shellcheck disable=SC2086
+        fail "$cmd: strict JSON" "exit status $RC or Infinity/NaN in the output" "$TOTEX" $cmd
+    fi
+done
+
+# ---------------------------------------------------------------------------
 # 5. help on an unknown command is bad input.
 
 expect_status 2 "help nosuch exits 2" "nosuch" "$TOTEX" help nosuch

@@ -186,7 +186,10 @@ typedef struct totex_comb_report {
  * @param rep   filled on success (may be NULL)
  * @param fault filled on TOTEX_EVIOLATION (may be NULL)
  * @return TOTEX_OK, TOTEX_EVIOLATION with @p err naming the step, transfer,
- *         node and block, TOTEX_ENOMEM if n^2 > TOTEX_COMB_MAX_BLOCKS.
+ *         node and block, TOTEX_ENOMEM if n^2 > TOTEX_COMB_MAX_BLOCKS,
+ *         TOTEX_EOVERFLOW if the schedule is valid but its predicted time is
+ *         not a finite double (e.g. t_s = 1e308 and two start-ups): the report
+ *         never holds an infinite or NaN time.
  */
 totex_status totex_comb_simulate(const totex_network *net, const totex_comb_schedule *s, const totex_comb_cost *cost,
                                  totex_comb_report *rep, totex_comb_fault *fault, totex_error *err);
