@@ -83,6 +83,27 @@ for cmd in "compare mesh:4x4 --model combining --ts 1e308 --json" \
 done
 
 # ---------------------------------------------------------------------------
+# 4. A failed picture write leaves what the path named (a symlink to /dev/full)
+#    and fails before printing the report.
+
+if [ -w /dev/full ] && ln -s /dev/full "$TMP/full.png" 2>/dev/null && ln -s /dev/full "$TMP/full.svg"; then
+    for cmd in "plan torus:4x4 --picture $TMP/full.png" "compare torus:4x4 --ports multi --picture $TMP/full.svg" \
+        "compare mesh:4x4 --model combining --sweep --picture $TMP/full.png"; do
+        # shellcheck disable=SC2086
+        if expect_status 2 "$cmd: fails" "cannot write picture" "$TOTEX" $cmd; then
+            if [ -L "$TMP/full.png" ] && [ -L "$TMP/full.svg" ] && [ ! -s "$TMP/out" ]; then
+                pass "$cmd: link kept, no report printed"
+            else
+                # shellcheck disable=SC2086
+                fail "$cmd: link kept, no report printed" "the symlink was removed or the report printed" "$TOTEX" $cmd
+            fi
+        fi
+    done
+else
+    echo "skip picture symlink checks: no writable /dev/full or no ln -s"
+fi
+
+# ---------------------------------------------------------------------------
 # 5. help on an unknown command is bad input.
 
 expect_status 2 "help nosuch exits 2" "nosuch" "$TOTEX" help nosuch
