@@ -52,6 +52,14 @@
 /* Largest network: 4 bytes per message for the Y queues, at most 1 GiB. */
 #define PL_MAX_NODES 16384u
 
+/* A bucket is a stack of 64-byte chunks of message ids (one cache line each). */
+#define PL_CH 14
+typedef struct pl_chunk {
+    uint32_t below; /* 1 + the chunk under it, 0 for none */
+    uint32_t n;
+    uint32_t id[PL_CH];
+} pl_chunk;
+
 typedef struct pl {
     const totex_network *net;
     uint32_t n, mx, my, dx, dy, strx, stry;
@@ -61,10 +69,19 @@ typedef struct pl {
     uint64_t F;         /* its steps */
     uint32_t *perm;     /* my * my: row served in round k by row y */
     uint32_t D, W;      /* buckets per (node, direction) (distances 1 .. D-1), mask words */
-    uint32_t *head;     /* n * 2 * D stacks (PL_NONE: empty) */
-    uint32_t *next;     /* n * n: next message in its stack; message id = dst * n + src */
+    int ids;            /* 1: keep the messages (planning); 0: counts only (predicting the steps) */
+    uint32_t *cnt;      /* n * 2 * D: messages per bucket */
+    uint32_t *head;     /* n * 2 * D: 1 + the bucket's top chunk, 0 when empty (ids only) */
+    pl_chunk *chunk;    /* the pool of chunks; message id = dst * n + src */
+    uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
     uint64_t *mask;     /* n * 2 * W */
     uint64_t queued;    /* messages in the Y stacks */
+    totex_hop *xh;      /* the factor's hops, coordinates scaled by the X stride (row 0), step by step */
+    uint64_t *xoff;     /* F + 1 offsets into xh */
+    uint32_t *arr;      /* per step, the indices (into xh) of the hops that reach their destination column */
+    uint64_t *aoff;     /* F + 1 offsets into arr */
+    uint64_t magic;     /* ceil(2^44 / n): id / n = (id * magic) >> 44 for id < n^2, n <= 2^14 */
+    uint32_t *pend;     /* Y hops of the step that land short of their destination: node, dir, dist, id */
     totex_hop *buf;
     size_t cap;
 } pl;
@@ -73,10 +90,16 @@ static void pl_free(pl *P)
 {
     totex_schedule_free(P->xs);
     free(P->perm);
+    free(P->cnt);
     free(P->head);
-    free(P->next);
+    free(P->chunk);
     free(P->mask);
     free(P->buf);
+    free(P->xh);
+    free(P->xoff);
+    free(P->arr);
+    free(P->aoff);
+    free(P->pend);
 }
 
 static inline uint32_t ycoord(const pl *P, uint32_t v) { return (v / P->stry) % P->my; }
@@ -106,29 +129,71 @@ static inline uint32_t ynext(const pl *P, uint32_t y, uint32_t dir)
     return y == 0 ? P->my - 1 : y - 1;
 }
 
-static inline void push(pl *P, uint32_t v, uint32_t dir, uint32_t dist, uint32_t id)
+static uint32_t chunk_new(pl *P, uint32_t below)
 {
-    size_t b = ((size_t)v * 2 + dir) * P->D + dist;
-    P->next[id] = P->head[b];
-    P->head[b] = id;
-    P->mask[((size_t)v * 2 + dir) * P->W + dist / 64] |= UINT64_C(1) << (dist % 64);
-    P->queued++;
+    uint32_t c;
+    if (P->chunk_free) {
+        c = P->chunk_free - 1;
+        P->chunk_free = P->chunk[c].below;
+    } else {
+        if (P->nchunk == P->chunk_cap) {
+            uint32_t cap = P->chunk_cap ? 2 * P->chunk_cap : 4096;
+            pl_chunk *b = realloc(P->chunk, sizeof *b * cap);
+            if (!b)
+                return UINT32_MAX;
+            P->chunk = b;
+            P->chunk_cap = cap;
+        }
+        c = P->nchunk++;
+    }
+    P->chunk[c].below = below;
+    P->chunk[c].n = 0;
+    return c;
 }
 
-/* Pop the message with the largest remaining distance from (v, dir); PL_NONE if none. */
+/* Queue message @p id at (v, dir) with @p dist Y hops to go. 0, or -1 when out of memory. */
+static inline int push(pl *P, uint32_t v, uint32_t dir, uint32_t dist, uint32_t id)
+{
+    size_t b = ((size_t)v * 2 + dir) * P->D + dist;
+    if (!P->cnt[b]++)
+        P->mask[((size_t)v * 2 + dir) * P->W + dist / 64] |= UINT64_C(1) << (dist % 64);
+    P->queued++;
+    if (P->ids) {
+        uint32_t h = P->head[b];
+        if (!h || P->chunk[h - 1].n == PL_CH) {
+            uint32_t c = chunk_new(P, h);
+            if (c == UINT32_MAX)
+                return -1;
+            P->head[b] = h = c + 1;
+        }
+        pl_chunk *ch = &P->chunk[h - 1];
+        ch->id[ch->n++] = id;
+    }
+    return 0;
+}
+
+/* Pop the message with the largest remaining distance from (v, dir); PL_NONE if none (0 when counting). */
 static inline uint32_t pop(pl *P, uint32_t v, uint32_t dir, uint32_t *dist)
 {
     uint64_t *m = P->mask + ((size_t)v * 2 + dir) * P->W;
     for (uint32_t w = P->W; w-- > 0;) {
         if (!m[w])
             continue;
-        uint32_t d = 64 * w + 63 - (uint32_t)__builtin_clzll(m[w]);
+        uint32_t d = 64 * w + 63 - (uint32_t)__builtin_clzll(m[w]), id = 0;
         size_t b = ((size_t)v * 2 + dir) * P->D + d;
-        uint32_t id = P->head[b];
-        P->head[b] = P->next[id];
-        if (P->head[b] == PL_NONE)
+        if (!--P->cnt[b])
             m[w] &= ~(UINT64_C(1) << (d % 64));
         P->queued--;
+        if (P->ids) {
+            uint32_t h = P->head[b];
+            pl_chunk *ch = &P->chunk[h - 1];
+            id = ch->id[--ch->n];
+            if (!ch->n) {
+                P->head[b] = ch->below;
+                ch->below = P->chunk_free;
+                P->chunk_free = h;
+            }
+        }
         *dist = d;
         return id;
     }
@@ -188,12 +253,13 @@ static totex_status pl_applies(const totex_network *net, totex_ports ports, tote
     return TOTEX_OK;
 }
 
-static totex_status pl_setup(pl *P, const totex_network *net, totex_error *err)
+static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_error *err)
 {
     uint64_t tx;
     totex_status st;
     memset(P, 0, sizeof *P);
     P->net = net;
+    P->ids = ids;
     P->n = totex_network_nodes(net);
     if ((st = choose_dims(net, &P->dx, &P->dy, &tx, err)) != TOTEX_OK)
         return st;
@@ -209,7 +275,7 @@ static totex_status pl_setup(pl *P, const totex_network *net, totex_error *err)
     P->F = totex_schedule_steps(P->xs);
     P->D = totex_factor_diameter(P->fy) + 1;
     P->W = (P->D + 63) / 64;
-    size_t nn = (size_t)P->n * P->n, nb = (size_t)P->n * 2 * P->D;
+    size_t nb = (size_t)P->n * 2 * P->D;
     size_t maxx = 0;
     for (uint64_t s = 0; s < P->F; s++) {
         size_t c;
@@ -218,15 +284,40 @@ static totex_status pl_setup(pl *P, const totex_network *net, totex_error *err)
             maxx = c;
     }
     P->cap = maxx * P->my + 2 * (size_t)P->n;
+    uint64_t fh = totex_schedule_hops(P->xs);
+    P->xh = malloc(sizeof *P->xh * (fh ? fh : 1));
+    P->arr = malloc(sizeof *P->arr * (fh ? fh : 1));
+    P->xoff = malloc(sizeof *P->xoff * (P->F + 1));
+    P->aoff = malloc(sizeof *P->aoff * (P->F + 1));
+    P->pend = malloc(sizeof *P->pend * 4 * 2 * (size_t)P->n);
+    if (!P->xh || !P->arr || !P->xoff || !P->aoff || !P->pend)
+        return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory");
+    uint64_t nxh = 0, na = 0;
+    for (uint64_t s = 0; s < P->F; s++) {
+        size_t c;
+        const totex_hop *h = totex_schedule_step(P->xs, s, &c);
+        P->xoff[s] = nxh;
+        P->aoff[s] = na;
+        for (size_t i = 0; i < c; i++) {
+            if (h[i].to == h[i].dst)
+                P->arr[na++] = (uint32_t)(nxh - P->xoff[s]);
+            P->xh[nxh].from = h[i].from * P->strx;
+            P->xh[nxh].to = h[i].to * P->strx;
+            P->xh[nxh].src = h[i].src * P->strx;
+            P->xh[nxh].dst = h[i].dst * P->strx;
+            nxh++;
+        }
+    }
+    P->xoff[P->F] = nxh;
+    P->aoff[P->F] = na;
+    P->magic = ((UINT64_C(1) << 44) + P->n - 1) / P->n;
     P->perm = malloc(sizeof *P->perm * P->my * P->my);
-    P->head = malloc(sizeof *P->head * nb);
-    P->next = malloc(sizeof *P->next * nn);
+    P->cnt = calloc(nb, sizeof *P->cnt);
+    P->head = calloc(nb, sizeof *P->head);
     P->mask = calloc((size_t)P->n * 2 * P->W, sizeof *P->mask);
     P->buf = malloc(sizeof *P->buf * (P->cap ? P->cap : 1));
-    if (!P->perm || !P->head || !P->next || !P->mask || !P->buf)
-        return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for %u nodes (%zu bytes of queues)", P->n,
-                          nn * sizeof *P->next);
-    memset(P->head, 0xFF, sizeof *P->head * nb);
+    if (!P->perm || !P->cnt || !P->head || !P->mask || !P->buf)
+        return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for %u nodes", P->n);
     /* pi_y: rows by decreasing distance from y (ties: the larger row first), y itself last */
     for (uint32_t y = 0; y < P->my; y++) {
         uint32_t *p = P->perm + (size_t)y * P->my, c = 0;
@@ -245,7 +336,8 @@ static totex_status pl_setup(pl *P, const totex_network *net, totex_error *err)
                 continue;
             uint32_t w = node_of(P, x, r), dir;
             uint32_t d = ydir(P, y, r, v, &dir);
-            push(P, v, dir, d, w * P->n + v);
+            if (push(P, v, dir, d, w * P->n + v))
+                return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
         }
     }
     return TOTEX_OK;
@@ -255,57 +347,80 @@ static totex_status pl_setup(pl *P, const totex_network *net, totex_error *err)
 static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *steps_out, totex_error *err)
 {
     pl P;
-    totex_status st = pl_setup(&P, net, err);
+    totex_status st = pl_setup(&P, net, sink.step != NULL, err);
     const uint64_t tx = P.F * P.my;
+    const uint32_t n = P.n, my = P.my, mx = P.mx, strx = P.strx, stry = P.stry;
     uint64_t t = 0;
     while (st == TOTEX_OK && (t < tx || P.queued)) {
-        size_t nh = 0, nx;
-        if (t < tx) {
-            const uint32_t k = (uint32_t)(t / P.F);
-            size_t c;
-            const totex_hop *h = totex_schedule_step(P.xs, t % P.F, &c);
-            for (uint32_t y = 0; y < P.my; y++) {
-                const uint32_t target = P.perm[(size_t)y * P.my + k];
+        size_t nh = 0, np = 0;
+        const uint32_t k = (uint32_t)(t / P.F), fs = (uint32_t)(t % P.F);
+        /* X phase: the factor's step fs in every row, round k (hops only when emitting) */
+        if (t < tx && sink.step) {
+            const totex_hop *h = P.xh + P.xoff[fs];
+            const size_t c = (size_t)(P.xoff[fs + 1] - P.xoff[fs]);
+            for (uint32_t y = 0; y < my; y++) {
+                const uint32_t base = y * stry, tbase = P.perm[(size_t)y * my + k] * stry;
+                totex_hop *o = P.buf + nh;
                 for (size_t i = 0; i < c; i++) {
-                    totex_hop *o = &P.buf[nh++];
-                    o->from = node_of(&P, h[i].from, y);
-                    o->to = node_of(&P, h[i].to, y);
-                    o->src = node_of(&P, h[i].src, y);
-                    o->dst = node_of(&P, h[i].dst, target);
+                    o[i].from = h[i].from + base;
+                    o[i].to = h[i].to + base;
+                    o[i].src = h[i].src + base;
+                    o[i].dst = h[i].dst + tbase;
                 }
+                nh += c;
             }
         }
-        nx = nh;
-        for (uint32_t v = 0; v < P.n; v++) {
+        /* Y moves: every directed Y link sends its furthest waiting message */
+        for (uint32_t y = 0; y < my; y++) {
             for (uint32_t dir = 0; dir < 2; dir++) {
-                uint32_t d, id = pop(&P, v, dir, &d);
-                if (id == PL_NONE)
-                    continue;
-                totex_hop *o = &P.buf[nh++];
-                o->from = v;
-                o->to = node_of(&P, xcoord(&P, v), ynext(&P, ycoord(&P, v), dir));
-                o->src = id % P.n;
-                o->dst = id / P.n;
+                const uint32_t y2 = ynext(&P, y, dir);
+                for (uint32_t x = 0, v = y * stry; x < mx; x++, v += strx) {
+                    uint32_t d, id = pop(&P, v, dir, &d);
+                    if (id == PL_NONE)
+                        continue;
+                    const uint32_t to = v + y2 * stry - y * stry;
+                    if (sink.step) {
+                        const uint32_t dst = (uint32_t)(((uint64_t)id * P.magic) >> 44);
+                        totex_hop *o = &P.buf[nh++];
+                        o->from = v;
+                        o->to = to;
+                        o->src = id - dst * n;
+                        o->dst = dst;
+                    }
+                    if (d > 1) {
+                        uint32_t *q = P.pend + 4 * np++;
+                        q[0] = to;
+                        q[1] = dir;
+                        q[2] = d - 1;
+                        q[3] = id;
+                    }
+                }
             }
         }
         if (sink.step && (st = sink.step(sink.ctx, P.buf, nh, err)) != TOTEX_OK)
             break;
-        /* arrivals: an X hop that reached the destination column, or a Y hop short of the destination */
-        for (size_t i = 0; i < nh; i++) {
-            const totex_hop *o = &P.buf[i];
-            if (o->to == o->dst)
-                continue;
-            if (i < nx && xcoord(&P, o->to) != xcoord(&P, o->dst))
-                continue; /* still on its way along X: the factor schedule holds it */
-            const uint32_t yt = ycoord(&P, o->to), yd = ycoord(&P, o->dst);
-            uint32_t dir, d;
-            if (i < nx) {
-                d = ydir(&P, yt, yd, o->src, &dir);
-            } else { /* keep the direction it took (an even ring's antipode is decided once) */
-                dir = yt == ynext(&P, ycoord(&P, o->from), 0) ? 0 : 1;
-                d = dir == 0 ? (yd + P.my - yt) % P.my : (yt + P.my - yd) % P.my;
+        /* arrivals: X hops that reached their destination column, in another row */
+        if (t < tx) {
+            const totex_hop *h = P.xh + P.xoff[fs];
+            const uint32_t *a = P.arr + P.aoff[fs];
+            const size_t na = (size_t)(P.aoff[fs + 1] - P.aoff[fs]);
+            for (uint32_t y = 0; y < my; y++) {
+                const uint32_t r = P.perm[(size_t)y * my + k];
+                if (r == y)
+                    continue;
+                for (size_t i = 0; i < na; i++) {
+                    const totex_hop *g = &h[a[i]];
+                    const uint32_t src = g->src + y * stry, dst = g->dst + r * stry;
+                    uint32_t dir, d = ydir(&P, y, r, src, &dir);
+                    if (push(&P, g->to + y * stry, dir, d, dst * n + src))
+                        st = totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
+                }
             }
-            push(&P, o->to, dir, d, o->dst * P.n + o->src);
+        }
+        for (size_t i = 0; i < np; i++) {
+            const uint32_t *q = P.pend + 4 * i;
+            if (push(&P, q[0], q[1], q[2], q[3]))
+                st = totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
         }
         t++;
     }
