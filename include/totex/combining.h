@@ -99,6 +99,16 @@ typedef struct totex_transfer {
 totex_comb_schedule *totex_comb_schedule_new(void);
 /** Free a schedule (NULL accepted). */
 void totex_comb_schedule_free(totex_comb_schedule *s);
+/**
+ * Make room, in one allocation per array and exactly, for @p steps more steps,
+ * @p transfers more transfers and @p blocks more blocks, so that adding them
+ * allocates nothing (the importer counts what a file declares, then reserves:
+ * memory in proportion to the file, not to the doubling of growing arrays).
+ * Memory: 24 bytes per step and per transfer, 8 per block.
+ * @return TOTEX_OK, TOTEX_ENOMEM (the schedule is unchanged).
+ */
+totex_status totex_comb_schedule_reserve(totex_comb_schedule *s, uint64_t steps, uint64_t transfers, uint64_t blocks,
+                                         totex_error *err);
 /** Begin a new (empty) step; later transfers and rearrangements go to it. */
 totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err);
 /**

@@ -1,11 +1,15 @@
 #!/bin/sh
-# Build and run the spec-parser fuzzer (libFuzzer + ASan + UBSan, clang).
+# Build and run a fuzzer (libFuzzer + ASan + UBSan, clang).
 #
-#   tests/fuzz/run.sh [SECONDS]       (default 60)
+#   tests/fuzz/run.sh [SECONDS] [TARGET]       (default 60 s, target spec)
 #
+# TARGET: spec (fuzz_spec.c, the topology spec parser; corpus tests/fuzz/corpus,
+# -max_len=256) or schedule (fuzz_schedule.c, the combining schedule reader:
+# import, simulate, export, import again, same verdict; corpus
+# tests/fuzz/corpus_schedule, -max_len=8192).
 # Configures <repo>/build-fuzz with clang, -DTOTEX_FUZZ=ON -DTOTEX_SANITIZE=ON,
-# builds fuzz_spec and runs it for SECONDS on a copy of tests/fuzz/corpus (one
-# job, -max_len=256). New interesting inputs go to build-fuzz/corpus, crash
+# builds fuzz_TARGET and runs it for SECONDS on a copy of its corpus (one job).
+# New interesting inputs go to build-fuzz/corpus[_schedule], crash
 # reproducers to build-fuzz/artifacts/. Exits non-zero on a finding (crash,
 # leak, sanitizer report, timeout) or a build failure.
 # Environment: CC (default clang), BUILD_DIR (default <repo>/build-fuzz),
@@ -13,8 +17,14 @@
 set -eu
 
 secs=${1:-60}
+target=${2:-spec}
 case $secs in
-    ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "usage: $0 [SECONDS] [spec|schedule]" >&2; exit 2 ;;
+esac
+case $target in
+    spec) corpus=corpus; dict=spec.dict; max_len=256 ;;
+    schedule) corpus=corpus_schedule; dict=schedule.dict; max_len=8192 ;;
+    *) echo "usage: $0 [SECONDS] [spec|schedule]: unknown target '$target'" >&2; exit 2 ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,10 +34,10 @@ cc=${CC:-clang}
 
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DTOTEX_FUZZ=ON -DTOTEX_SANITIZE=ON -DTOTEX_BUILD_TESTS=OFF -DTOTEX_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" --target fuzz_spec -j "${FUZZ_JOBS:-2}"
+cmake --build "$build" --target "fuzz_$target" -j "${FUZZ_JOBS:-2}"
 
-mkdir -p "$build/corpus" "$build/artifacts"
-cp "$here"/corpus/* "$build/corpus/"
+mkdir -p "$build/$corpus" "$build/artifacts"
+cp "$here/$corpus"/* "$build/$corpus/"
 
 # The working corpus (seeds plus what earlier runs found) grows in place.
 # Run from the build directory so that relative file: specs cannot touch the
@@ -51,14 +61,14 @@ set +e
 # shellcheck disable=SC2086
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-"$build/tests/fuzz/fuzz_spec" -max_len=256 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -dict="$here/spec.dict" -artifact_prefix="$build/artifacts/" \
-    ${FUZZ_ARGS:-} "$build/corpus" </dev/null
+"$build/tests/fuzz/fuzz_$target" -max_len="$max_len" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -dict="$here/$dict" -artifact_prefix="$build/artifacts/" \
+    ${FUZZ_ARGS:-} "$build/$corpus" </dev/null
 rc=$?
 set -e
 if [ "$rc" -ne 0 ]; then
-    echo "fuzz_spec: FINDING (exit $rc); reproducers in $build/artifacts/:" >&2
+    echo "fuzz_$target: FINDING (exit $rc); reproducers in $build/artifacts/:" >&2
     ls -l "$build/artifacts" >&2
     exit 1
 fi
-echo "fuzz_spec: no finding in ${secs}s"
+echo "fuzz_$target: no finding in ${secs}s"
