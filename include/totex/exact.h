@@ -94,6 +94,17 @@ totex_status totex_exact_solve(const totex_network *net, totex_ports ports, cons
 /** Free what @p r owns (NULL accepted). */
 void totex_exact_result_free(totex_exact_result *r);
 
+/**
+ * The result as a bound of kind TOTEX_BOUND_EXACT: value = @p r->lower (the
+ * proved optimum, or the proved lower bound when the time limit ended the
+ * search), witness = how it was proved (solver, LP or integer program,
+ * seconds) and the best schedule found (steps, by which algorithm). The
+ * caller should have replayed r->schedule through the simulator before
+ * calling the optimum proved; @p replayed says whether it did (it is named
+ * in the witness).
+ */
+void totex_exact_bound(const totex_exact_result *r, int replayed, totex_bound *out);
+
 /** Names of the solvers built in, comma-separated, the default first ("" when none). Static string. */
 const char *totex_exact_solvers(void);
 

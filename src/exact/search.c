@@ -292,3 +292,38 @@ totex_status totex_exact_solve(const totex_network *net, totex_ports ports, cons
                           opt->time_limit, (unsigned long long)out->lower);
     return TOTEX_OK;
 }
+
+void totex_exact_bound(const totex_exact_result *r, int replayed, totex_bound *out)
+{
+    char proof[192], text[768];
+    memset(out, 0, sizeof *out);
+    out->kind = TOTEX_BOUND_EXACT;
+    out->value = r->lower;
+    out->exact = (double)r->lower;
+    if (r->proof == TOTEX_EXACT_PROOF_SOLVER)
+        snprintf(proof, sizeof proof, "%llu steps proved infeasible by %s (%s) in %.2f s",
+                 (unsigned long long)(r->lower - 1), r->proof_solver,
+                 r->proof_by_lp ? "its LP relaxation is infeasible" : "integer program", r->proof_seconds);
+    else if (r->proof == TOTEX_EXACT_PROOF_PRESOLVE)
+        snprintf(proof, sizeof proof, "%llu steps infeasible: a node is farther from a destination (diameter)",
+                 (unsigned long long)(r->lower - 1));
+    else
+        snprintf(proof, sizeof proof, "the %s bound of %llu steps", totex_bound_kind_name(r->analytic.kind),
+                 (unsigned long long)r->analytic.value);
+    if (r->optimal)
+        snprintf(text, sizeof text,
+                 "optimum %llu steps: %s; a schedule of %llu steps %s%s%s (%s; search %.2f s, %u solver calls)",
+                 (unsigned long long)r->lower, proof, (unsigned long long)r->steps,
+                 strcmp(r->upper_from, "exact") ? "of algorithm " : "found by the integer program",
+                 strcmp(r->upper_from, "exact") ? r->upper_from : "",
+                 replayed ? ", replayed by the simulator" : "", r->solver, r->seconds, r->solves);
+    else
+        snprintf(text, sizeof text,
+                 "proved lower bound %llu steps: %s; %s after %.2f s: best schedule %llu steps (%s), gap %llu steps (%s)",
+                 (unsigned long long)r->lower, proof, r->timed_out ? "time limit reached" : "search stopped",
+                 r->seconds, (unsigned long long)r->steps, r->upper_from ? r->upper_from : "none",
+                 (unsigned long long)(r->steps - r->lower), r->solver);
+    /* the witness holds 383 characters: cut there if ever longer */
+    memcpy(out->witness, text, sizeof out->witness - 1);
+    out->witness[sizeof out->witness - 1] = '\0';
+}
