@@ -324,6 +324,9 @@ void totex_exact_bound(const totex_exact_result *r, int replayed, totex_bound *o
                  r->seconds, (unsigned long long)r->steps, r->upper_from ? r->upper_from : "none",
                  (unsigned long long)(r->steps - r->lower), r->solver);
     /* the witness holds 383 characters: cut there if ever longer */
-    memcpy(out->witness, text, sizeof out->witness - 1);
-    out->witness[sizeof out->witness - 1] = '\0';
+    size_t len = strlen(text);
+    if (len >= sizeof out->witness)
+        len = sizeof out->witness - 1;
+    memcpy(out->witness, text, len);
+    out->witness[len] = '\0';
 }
