@@ -16,6 +16,7 @@
 #include "totex/schedule.h"
 #include "totex/sim.h"
 #include "totex/algorithm.h"
+#include "totex/exact.h"
 #include "totex/report.h"
 #include "totex/picture.h"
 #include "totex/reproduce.h"

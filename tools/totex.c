@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "combining_cmd.h"
+#include "exact_cmd.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
 
@@ -46,7 +47,7 @@ static void usage_main(FILE *fp)
 
 static void usage_bounds(FILE *fp)
 {
-    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi|k:N] [--json]\n"
+    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi|k:N] [--json] [--exact [--time-limit S]]\n"
                 "\n"
                 "Prints diameter, total status and average status (Theorem 1 / Corollary 1 of\n"
                 "000 and 004), and every lower bound on total exchange steps under the port\n"
@@ -56,7 +57,11 @@ static void usage_bounds(FILE *fp)
                 "\n"
                 "--ports: single (a node sends one and receives one message per step),\n"
                 "multi (every link at once), k:N (k-port: at most N links per node per step,\n"
-                "1 <= N <= 4096, 001 Section 7; k:1 is single).\n");
+                "1 <= N <= 4096, 001 Section 7; k:1 is single).\n"
+                "--exact: also the exact optimum by integer programming (networks of at most 64\n"
+                "nodes), a bound of kind exact with its certificate (the solver's proof that one\n"
+                "step fewer is infeasible); --time-limit S stops the search after S seconds with\n"
+                "the proved lower bound and the gap to the best schedule found.\n");
 }
 
 static void usage_plan(FILE *fp)
@@ -75,7 +80,9 @@ static void usage_plan(FILE *fp)
                 "--picture FILE (.png or .svg): space-time diagram of the schedule (one row per node\n"
                 "on 1-D networks, per directed link otherwise; <= 64 nodes), else link utilisation\n"
                 "per step; on 2-D networks also a link heat map in FILE-heatmap.png|.svg.\n"
-                "--model combining: the message-combining model (totex plan --model combining --help).\n");
+                "--model combining: the message-combining model (totex plan --model combining --help).\n"
+                "--algorithm exact [--time-limit S]: the exact optimum by integer programming (at most\n"
+                "64 nodes); S seconds end the search with the best schedule found and the gap.\n");
 }
 
 typedef struct options {
@@ -88,6 +95,8 @@ typedef struct options {
     totex_objective objective;
     uint64_t max_messages;
     const char *picture; /* --picture FILE.png|.svg (issue 6 item 1) */
+    int exact;           /* bounds --exact (issue 14) */
+    double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int allow_algo)
@@ -133,6 +142,12 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             o->picture = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->picture)
                 return totex_cli_fail(2, "--picture needs a file name ending in .png or .svg");
+        } else if (!strcmp(a, "--exact") && !allow_algo) {
+            o->exact = 1;
+        } else if (!strcmp(a, "--time-limit") || !strncmp(a, "--time-limit=", 13)) {
+            int rc = totex_cli_time_limit(a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : NULL), &o->time_limit);
+            if (rc)
+                return rc;
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -180,6 +195,8 @@ static int cmd_compare(int argc, char **argv)
     rc = 0;
     if (o.algorithm)
         return totex_cli_fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
+    if (o.time_limit > 0)
+        return totex_cli_fail(2, "--time-limit is for totex plan --algorithm exact and totex bounds --exact, not compare");
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
@@ -268,10 +285,14 @@ static int cmd_bounds(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = 0;
+    if (o.time_limit > 0 && !o.exact)
+        return totex_cli_fail(2, "--time-limit limits the exact search: add --exact");
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
-    if (o.json) {
+    if (o.exact) {
+        rc = totex_cli_bounds_exact(net, o.spec, o.ports, o.time_limit, o.json);
+    } else if (o.json) {
         char *text = totex_report_bounds_json(net, o.spec, o.ports, &err);
         if (!text)
             rc = totex_cli_fail(2, err.msg);
@@ -301,12 +322,19 @@ static int cmd_plan(int argc, char **argv)
         if (!algo)
             return totex_cli_fail(2, err.msg);
     }
+    int exact = algo && !strcmp(algo->name, "exact");
+    if (o.time_limit > 0 && !exact)
+        return totex_cli_fail(2, "--time-limit limits the exact search: use it with --algorithm exact");
+    if (exact)
+        totex_cli_exact_prepare(o.time_limit); /* asked for by name: up to its size limit, not only auto's */
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
     totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
                            : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
+    if (st == TOTEX_OK && exact)
+        totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
     if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
         /* the picture first: a failed write is the only output, not a line after the whole report */
         rc = totex_cli_fail(2, err.msg);
