@@ -11,7 +11,14 @@
  * a relayed message moves on chunk by chunk as its chunks arrive (cut-through
  * at application level), and the c chunks of a link travel as concurrent
  * messages. Both ends of a link post its messages in the same order (step,
- * transfer, chunk), so they match under MPI's non-overtaking rule. */
+ * transfer, chunk), so they match under MPI's non-overtaking rule.
+ *
+ * Window: with w > 0, chunk i of a link's q-th transfer also waits until
+ * chunk i of its (q - w)-th transfer has left (its send completed): each of
+ * the c lanes of a link carries at most w messages at a time, in step order,
+ * as the unit-step schedule has it, instead of every message whose data is
+ * ready competing for the link at once (the rank's own blocks of all steps
+ * from the start). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +37,7 @@ size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
     return (size_t)(p->slot * i / p->chunks);
 }
 
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, char *why, size_t cap)
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap)
 {
     const uint32_t me = p->me, n = p->n, pred_rank = (me + n - 1) % n;
     const size_t slot = (size_t)p->slot;
@@ -38,6 +45,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, c
         chunks = TOTEX_MPI_MAX_CHUNKS;
     const int c = chunks < 1 ? 1 : (long long)chunks > p->slot ? (int)(p->slot > 0 ? p->slot : 1) : chunks;
     p->chunks = c;
+    p->window = window > 0 ? window : 0;
     p->steps = l->steps;
     size_t len[TOTEX_MPI_MAX_CHUNKS], lo[TOTEX_MPI_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
@@ -86,14 +94,20 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, c
     p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
     p->sends = calloc(ns ? ns : 1, sizeof *p->sends);
     p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
-    p->deps = calloc(nblocks ? nblocks : 1, sizeof *p->deps);
+    p->deps = calloc(nblocks + ns ? nblocks + ns : 1, sizeof *p->deps);
     p->finals = calloc(n, sizeof *p->finals);
     p->req = calloc(nr + ns ? nr + ns : 1, sizeof *p->req);
     held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
     uint8_t *got = calloc(n, 1);
-    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got) {
+    /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
+    size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
+    uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
+    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
+        (p->window && (!lane || !sent))) {
         free(hv);
         free(got);
+        free(lane);
+        free(sent);
         snprintf(why, cap, "out of memory compiling the schedule");
         return MPI_ERR_NO_MEM;
     }
@@ -113,12 +127,20 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, c
             const totex_block *bl = l->b + tr->first;
             if (!tr->count || tr->from != me)
                 continue;
+            size_t *ln = p->window ? lane + ((size_t)tr->to * (size_t)p->window + sent[tr->to]++ % (size_t)p->window) *
+                                                (size_t)c
+                                   : NULL;
             for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
-                totex_mpi_send *sd = &p->sends[is++];
+                totex_mpi_send *sd = &p->sends[is];
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * len[ci]);
                 sd->piece_first = npieces;
                 sd->dep_first = ndeps;
+                if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
+                    p->deps[ndeps++] = nr + ln[ci] - 1;
+                if (ln)
+                    ln[ci] = is + 1;
+                is++;
                 for (size_t k = 0; k < tr->count; k++) {
                     uint32_t base = TOTEX_MPI_SEND;
                     size_t off = (size_t)bl[k].dst * slot + lo[ci], recv = SIZE_MAX, idx;
@@ -205,5 +227,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, c
     totex_mpi_blockmap_clear(&where);
     free(hv);
     free(got);
+    free(lane);
+    free(sent);
     return rc; /* the arena and the staging area are allocated by the first run */
 }

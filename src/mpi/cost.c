@@ -7,12 +7,18 @@
  * where one flow fills a link has t_c = t_l; SimGrid's calibrated SMPI
  * factors give a flow about a third of a link, t_c = 3 t_l.
  *
+ * Both are measured with 64 KiB messages and with TOTEX_MPI_COST_CHUNK-byte
+ * ones (MPI libraries switch protocols by size, SMPI's calibrated factors
+ * give 8 KiB messages more of a link than 64 KiB ones); a size between is
+ * interpolated linearly in log2(size).
+ *
  * Unit-step schedule of S steps (one block of m bytes per link per step,
- * multiport; per port under k-port), each transfer split into c chunks that
- * travel as concurrent flows:   T(c) = S (t_s + m max(t_l, t_c / c)).
- * The model's chunk count is the least c that fills a link,
- * c = ceil(t_c / t_l), no more than TOTEX_MPI_MAX_CHUNKS and no chunk below
- * TOTEX_MPI_MIN_CHUNK bytes. Combining schedule: its prediction by 002's
+ * multiport; per port under k-port), each transfer split into c chunks of
+ * x = m / c bytes that travel as concurrent flows, each extra message costing
+ * TOTEX_MPI_CHUNK_OVERHEAD t_s:
+ *     T(c) = S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)).
+ * The model's chunk count minimises T(c) over 1 .. TOTEX_MPI_MAX_CHUNKS with
+ * chunks of at least TOTEX_MPI_MIN_CHUNK bytes. Combining schedule: its prediction by 002's
  * model under the wormhole all-port cost (totex_comb_rank(), t_s and t_c),
  * but never below the link-load floor every total exchange pays, the status
  * of a node (the sum of its distances, in hops) times m t_l over its degree
@@ -32,30 +38,46 @@ static const struct {
 } unit_cands[] = {{"octr", TOTEX_PORTS_MULTI}, {"sym2", TOTEX_PORTS_MULTI},  {"a3", TOTEX_PORTS_MULTI},
                   {"greedy-sym", TOTEX_PORTS_MULTI}, {"greedy", TOTEX_PORTS_MULTI}, {"a2", TOTEX_PORTS_SINGLE}};
 
-int totex_mpi_model_chunks(long long slot, double t_c, double t_l)
+/* per-byte time at message size x: the chunk-sized measurement up to TOTEX_MPI_COST_CHUNK
+   bytes, the 64 KiB one from 65536 bytes, linear in log2(x) between */
+static double at_size(double x, double small, double big)
 {
-    int c = 1;
-    if (t_l > 0 && t_c > t_l)
-        c = (int)ceil(t_c / t_l - 1e-9);
-    if (c > TOTEX_MPI_MAX_CHUNKS)
-        c = TOTEX_MPI_MAX_CHUNKS;
-    long long most = slot / TOTEX_MPI_MIN_CHUNK;
-    if (c > most)
-        c = most < 1 ? 1 : (int)most;
-    return c;
+    if (x <= TOTEX_MPI_COST_CHUNK)
+        return small;
+    if (x >= 65536)
+        return big;
+    double f = (log2(x) - log2((double)TOTEX_MPI_COST_CHUNK)) / (16 - log2((double)TOTEX_MPI_COST_CHUNK));
+    return small + (big - small) * f;
 }
 
-double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, double t_s, double t_c, double t_l)
+double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, const totex_mpi_linkcost *lc)
 {
-    double per_byte = t_c / (chunks < 1 ? 1 : chunks);
-    if (per_byte < t_l)
-        per_byte = t_l;
-    return (double)steps * (t_s + (double)slot * per_byte);
+    const int c = chunks < 1 ? 1 : chunks;
+    const double x = (double)slot / c;
+    double per_byte = at_size(x, lc->t_c_chunk, lc->t_c) / c, link = at_size(x, lc->t_l_chunk, lc->t_l);
+    if (per_byte < link)
+        per_byte = link;
+    return (double)steps * (lc->t_s * (1 + TOTEX_MPI_CHUNK_OVERHEAD * (c - 1)) + (double)slot * per_byte);
 }
 
-double totex_mpi_link_floor(const totex_network *net, long long slot, double t_l)
+int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc)
+{
+    int best = 1;
+    double tbest = totex_mpi_unit_time(1, slot, 1, lc);
+    for (int c = 2; c <= TOTEX_MPI_MAX_CHUNKS && slot / c >= TOTEX_MPI_MIN_CHUNK; c++) {
+        double t = totex_mpi_unit_time(1, slot, c, lc);
+        if (t < tbest) {
+            tbest = t;
+            best = c;
+        }
+    }
+    return best;
+}
+
+double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc)
 {
     uint32_t deg = totex_network_degree(net, 0);
+    double t_l = at_size((double)slot, lc->t_l_chunk, lc->t_l);
     return deg ? (double)totex_network_status(net, 0) * (double)slot * t_l / deg : 0;
 }
 
@@ -77,12 +99,12 @@ static int by_time(const void *a, const void *b)
     return x->predicted < y->predicted ? -1 : x->predicted > y->predicted ? 1 : x->order < y->order ? -1 : 1;
 }
 
-size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost, double t_l,
-                                 totex_mpi_cand *out, size_t cap, char *why, size_t wcap)
+size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
+                                 const totex_mpi_linkcost *lc, totex_mpi_cand *out, size_t cap, char *why, size_t wcap)
 {
     size_t k = 0, count = totex_comb_algorithm_count();
     const long long slot = (long long)cost->m;
-    const double floor_t = totex_mpi_link_floor(net, slot, t_l);
+    const double floor_t = totex_mpi_link_floor(net, slot, lc);
     totex_comb_choice *rows = calloc(count, sizeof *rows);
     size_t total = count + 2 * (sizeof unit_cands / sizeof unit_cands[0]);
     totex_mpi_cand *all = calloc(total, sizeof *all);
@@ -117,24 +139,35 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         size_t ai = 0;
         while (totex_algorithm_get(ai) != a)
             ai++;
-        int c = totex_mpi_model_chunks(slot, cost->t_c, t_l);
-        all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, c,
-                                  totex_mpi_unit_time(steps, slot, c, cost->t_s, cost->t_c, t_l), steps, (int)k};
+        int c = totex_mpi_model_chunks(slot, lc);
+        all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, c, totex_mpi_unit_time(steps, slot, c, lc), steps,
+                                  (int)k};
         k++;
-        /* the trial also sees the same schedule chunked otherwise: one message per transfer, or two */
+        /* the trial also sees the same schedule in one message per transfer, or in two chunks */
         int alt = c > 1 ? 1 : 2;
-        if (alt <= totex_mpi_model_chunks(slot, 1e30, 1) && alt != c) {
+        if (alt != c && slot / alt >= TOTEX_MPI_MIN_CHUNK) {
             all[k] = all[k - 1];
             all[k].chunks = alt;
-            all[k].predicted = totex_mpi_unit_time(steps, slot, alt, cost->t_s, cost->t_c, t_l);
+            all[k].predicted = totex_mpi_unit_time(steps, slot, alt, lc);
             all[k].order = (int)k;
             k++;
         }
     }
     qsort(all, k, sizeof *all, by_time);
-    if (k > cap)
-        k = cap;
-    memcpy(out, all, k * sizeof *all);
+    /* keep room for the combining algorithms: at most half the list unit-step, and of
+       unit-step schedules with the same steps and port model only the best-placed one */
+    size_t kept = 0, units = 0;
+    for (size_t i = 0; i < k && kept < cap; i++) {
+        int dup = 0;
+        for (size_t j = 0; all[i].unit && j < kept; j++)
+            dup |= out[j].unit && out[j].idx != all[i].idx && out[j].steps == all[i].steps &&
+                   out[j].ports == all[i].ports;
+        if (all[i].unit && (dup || 2 * (units + 1) > cap + (cap == 1)))
+            continue;
+        units += all[i].unit != 0;
+        out[kept++] = all[i];
+    }
+    k = kept;
     free(rows);
     free(all);
     return k;

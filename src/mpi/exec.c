@@ -90,7 +90,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
                            &req[p->nrecv + i]);
             totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
         } else {
-            rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
+            rc = p->window ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
+                           : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
         }
     }
     if (rc == MPI_SUCCESS)

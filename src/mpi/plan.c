@@ -50,7 +50,8 @@ static int forced_chunks(void)
 }
 
 /* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, t_l, candidates...} */
-static void choose_candidates(const totex_network *net, const char *spec, const totex_comb_cost *cost, double t_l,
+static void choose_candidates(const totex_network *net, const char *spec, const totex_comb_cost *cost,
+                              const totex_mpi_linkcost *lc,
                               const totex_error *perr, double *msg, char *why, size_t cap)
 {
     totex_error err = *perr;
@@ -69,12 +70,12 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             size_t ai = 0;
             while (totex_algorithm_get(ai) != u)
                 ai++;
-            int ch = fc ? fc : totex_mpi_model_chunks((long long)cost->m, cost->t_c, t_l);
+            int ch = fc ? fc : totex_mpi_model_chunks((long long)cost->m, lc);
             if (u->applies(net, ports, &err) != TOTEX_OK || u->predict(net, ports, &steps, &err) != TOTEX_OK)
                 snprintf(why, cap, "TOTEX_ALGORITHM=%.40s on %.200s: %.300s", forced, spec, err.msg);
             else
                 c[k++] = (totex_mpi_cand){1, (int)ai, ports, ch,
-                                          totex_mpi_unit_time(steps, (long long)cost->m, ch, cost->t_s, cost->t_c, t_l),
+                                          totex_mpi_unit_time(steps, (long long)cost->m, ch, lc),
                                           steps, 0};
         } else if (!a) {
             snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
@@ -84,7 +85,7 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             if (totex_comb_algorithm_get(i) == a)
                 c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0};
     } else {
-        k = totex_mpi_rank_candidates(net, cost, t_l, c, tuning_on() ? MAX_CANDIDATES : 1, why, cap);
+        k = totex_mpi_rank_candidates(net, cost, lc, c, tuning_on() ? MAX_CANDIDATES : 1, why, cap);
         for (size_t i = 0; fc && i < k; i++)
             if (c[i].unit)
                 c[i].chunks = fc;
@@ -101,6 +102,15 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         m[4] = c[i].predicted;
         m[5] = (double)c[i].steps;
     }
+}
+
+/* transfers in flight per link and lane for unit-step schedules: TOTEX_WINDOW (0: no limit), default 1 */
+static int unit_window(void)
+{
+    const char *s = getenv("TOTEX_WINDOW");
+    char *end = NULL;
+    long v = s && *s ? strtol(s, &end, 10) : -1;
+    return (end && *end == '\0' && v >= 0 && v <= 64) ? (int)v : 1;
 }
 
 int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
@@ -140,7 +150,7 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
         snprintf(why, cap, "algorithm %s on %s: %s", p->algorithm, net ? totex_network_spec(net) : "?", err.msg);
         rc = ts == TOTEX_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
     } else {
-        rc = totex_mpi_compile(p, &l, c->unit ? c->chunks : 1, why, cap);
+        rc = totex_mpi_compile(p, &l, c->unit ? c->chunks : 1, c->unit ? unit_window() : 0, why, cap);
     }
     totex_mpi_local_free(&l);
     return rc;
@@ -197,7 +207,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
-        choose_candidates(net, spec, &cost, st->t_l, &err, msg, why, sizeof why);
+        const totex_mpi_linkcost lc = {st->t_s, st->t_c, st->t_l, st->t_c_chunk, st->t_l_chunk};
+        choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
         msg[3] = st->t_l;

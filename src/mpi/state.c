@@ -238,9 +238,9 @@ static double env_seconds(const char *name, double dflt)
 #define PP_LARGE 65536
 #define PP_FLOWS 4 /* concurrent flows of the link measurement */
 
-/* time of PP_FLOWS concurrent PP_LARGE-byte messages from rank 0 to rank 1 and
-   PP_SMALL bytes back (rank 0 reports it); buf holds PP_FLOWS * PP_LARGE bytes */
-static int flows(MPI_Comm comm, int rank, char *buf, double *rtt)
+/* time of PP_FLOWS concurrent @p bytes-byte messages from rank 0 to rank 1 and
+   PP_SMALL bytes back (rank 0 reports it); buf holds PP_FLOWS * bytes */
+static int flows(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
 {
     int rc = MPI_SUCCESS;
     double t0 = 0;
@@ -251,8 +251,8 @@ static int flows(MPI_Comm comm, int rank, char *buf, double *rtt)
         for (int f = 0; f < PP_FLOWS; f++)
             r[f] = MPI_REQUEST_NULL;
         for (int f = 0; f < PP_FLOWS && rc == MPI_SUCCESS; f++)
-            rc = rank == 0 ? MPI_Isend(buf + (size_t)f * PP_LARGE, PP_LARGE, MPI_BYTE, 1, TOTEX_MPI_PP_TAG, comm, &r[f])
-                           : MPI_Irecv(buf + (size_t)f * PP_LARGE, PP_LARGE, MPI_BYTE, 0, TOTEX_MPI_PP_TAG, comm, &r[f]);
+            rc = rank == 0 ? MPI_Isend(buf + (size_t)f * bytes, bytes, MPI_BYTE, 1, TOTEX_MPI_PP_TAG, comm, &r[f])
+                           : MPI_Irecv(buf + (size_t)f * bytes, bytes, MPI_BYTE, 0, TOTEX_MPI_PP_TAG, comm, &r[f]);
         int wrc = MPI_Waitall(PP_FLOWS, r, MPI_STATUSES_IGNORE);
         if (rc == MPI_SUCCESS)
             rc = wrc;
@@ -293,7 +293,9 @@ static int pingpong(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
    the time per byte of one flow), then PP_FLOWS concurrent 64 KiB messages one
    way and 8 bytes back (their time less two 8-byte one-way times, over their
    bytes, gives t_l, the time per byte of the link under several flows; at most
-   t_c); broadcast, cached in st. */
+   t_c); both again with TOTEX_MPI_COST_CHUNK-byte messages (per-byte times of
+   chunk-sized messages: MPI libraries and networks treat sizes differently);
+   broadcast, cached in st. */
 int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
 {
     if (st->costs_known)
@@ -305,7 +307,7 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
         need = (!es || !*es || !ec || !*ec) && size >= 2; /* TOTEX_TL alone does not need a measurement */
     if ((rc = MPI_Bcast(&need, 1, MPI_INT, 0, comm)) != MPI_SUCCESS)
         return rc;
-    double t_small = 0, t_large = 0, t_flows = 0;
+    double t_small = 0, t_large = 0, t_flows = 0, t_chunk = 0, t_chunk_flows = 0;
     int prc = MPI_SUCCESS;
     if (need && rank < 2) {
         char *buf = calloc(PP_FLOWS, PP_LARGE);
@@ -319,12 +321,17 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
                 prc = pingpong(comm, rank, buf, PP_LARGE, &rtt);
             t_large = rtt / 2;
             if (prc == MPI_SUCCESS)
-                prc = flows(comm, rank, buf, &t_flows);
+                prc = flows(comm, rank, buf, PP_LARGE, &t_flows);
+            if (prc == MPI_SUCCESS)
+                prc = pingpong(comm, rank, buf, TOTEX_MPI_COST_CHUNK, &rtt);
+            t_chunk = rtt / 2;
+            if (prc == MPI_SUCCESS)
+                prc = flows(comm, rank, buf, TOTEX_MPI_COST_CHUNK, &t_chunk_flows);
             free(buf);
         }
     }
-    /* {t_s, t_c, t_s measured, t_c measured, error, t_l, t_l measured} */
-    double v[7] = {0, 0, 0, 0, 0, 0, 0};
+    /* {t_s, t_c, t_s measured, t_c measured, error, t_l, t_l measured, t_c and t_l at TOTEX_MPI_COST_CHUNK} */
+    double v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (rank == 0) {
         totex_comb_cost def;
         totex_comb_cost_default(&def);
@@ -350,8 +357,17 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
         }
         v[5] = env_seconds("TOTEX_TL", tl);
         v[6] = need && prc == MPI_SUCCESS && v[5] == tl;
+        /* the same two per-byte times for chunk-sized messages (only when measured and not overridden) */
+        v[7] = v[1];
+        v[8] = v[5];
+        if (v[3] && v[6]) {
+            double c8 = (t_chunk - t_small) / (double)(TOTEX_MPI_COST_CHUNK - PP_SMALL);
+            double l8 = (t_chunk_flows - 2 * t_small) / ((double)PP_FLOWS * TOTEX_MPI_COST_CHUNK);
+            v[7] = c8 > 0 ? c8 : v[1];
+            v[8] = l8 > 0 && l8 <= v[7] ? l8 : v[7];
+        }
     }
-    if ((rc = MPI_Bcast(v, 7, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
+    if ((rc = MPI_Bcast(v, 9, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
         return rc;
     if (v[4] != 0)
         return (int)v[4];
@@ -361,6 +377,8 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
     st->tc_measured = v[3] != 0;
     st->t_l = v[5];
     st->tl_measured = v[6] != 0;
+    st->t_c_chunk = v[7];
+    st->t_l_chunk = v[8];
     st->costs_known = 1;
     return MPI_SUCCESS;
 }
@@ -370,4 +388,9 @@ void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap)
     snprintf(out, cap, "t_s %.3g s %s, t_c %.3g s/byte %s, t_l %.3g s/byte %s", st->t_s,
              st->ts_measured ? "measured" : "set", st->t_c, st->tc_measured ? "measured" : "set", st->t_l,
              st->tl_measured ? "measured" : "set");
+    if (st->t_c_chunk != st->t_c || st->t_l_chunk != st->t_l) {
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len, "; at %d B: t_c %.3g, t_l %.3g s/byte", TOTEX_MPI_COST_CHUNK, st->t_c_chunk,
+                 st->t_l_chunk);
+    }
 }
