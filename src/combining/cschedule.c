@@ -125,11 +125,18 @@ uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step)
     return step < s->nsteps ? s->steps[step].rearranged : 0;
 }
 
-void totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out)
+totex_status totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out)
 {
+    if (step >= s->nsteps || t >= s->steps[step].count) {
+        out->from = out->to = UINT32_MAX;
+        out->blocks = NULL;
+        out->count = 0;
+        return TOTEX_EINVAL;
+    }
     const ctransfer *c = &s->transfers[s->steps[step].first + t];
     out->from = c->from;
     out->to = c->to;
     out->blocks = c->count ? s->blocks + c->first : NULL;
     out->count = c->count;
+    return TOTEX_OK;
 }

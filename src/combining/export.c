@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <json-c/json.h>
 
 #include "common/error.h"
+#include "common/file.h"
 
 /* ---- export --------------------------------------------------------------- */
 
@@ -477,32 +477,31 @@ done:
 totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, totex_error *err)
 {
     char shown[200], msg[sizeof err->msg];
-    struct stat sb;
-    FILE *fp;
+    uint64_t size = 0;
+    FILE *fp = NULL;
     char *text;
     size_t len;
     totex_status st;
     memset(out, 0, sizeof out[0]);
     clean(shown, sizeof shown, path);
-    fp = fopen(path, "rb");
-    if (!fp)
+    switch (totex_open_regular(path, TOTEX_COMB_FILE_MAX, &fp, &size)) {
+    case TOTEX_OPEN_OK:
+        break;
+    case TOTEX_OPEN_ERRNO:
         return totex_fail(err, TOTEX_EIO, "cannot open schedule file '%s': %s", shown, strerror(errno));
-    if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(fp);
+    case TOTEX_OPEN_NOT_REGULAR:
         return totex_fail(err, TOTEX_EIO, "schedule file '%s' is not a regular file", shown);
+    case TOTEX_OPEN_TOO_LARGE:
+        return totex_fail(err, TOTEX_EIO, "schedule file '%s' is larger than %llu bytes (256 MiB): at most that is read",
+                          shown, (unsigned long long)TOTEX_COMB_FILE_MAX);
     }
-    if ((uint64_t)sb.st_size > TOTEX_COMB_FILE_MAX) {
-        fclose(fp);
-        return totex_fail(err, TOTEX_EIO, "schedule file '%s' has %lld bytes: at most %llu (256 MiB) are read", shown,
-                          (long long)sb.st_size, (unsigned long long)TOTEX_COMB_FILE_MAX);
-    }
-    text = malloc((size_t)sb.st_size + 1);
+    text = malloc((size_t)size + 1);
     if (!text) {
         fclose(fp);
         return totex_fail(err, TOTEX_ENOMEM, "out of memory reading schedule file '%s'", shown);
     }
-    len = fread(text, 1, (size_t)sb.st_size + 1, fp);
-    if (ferror(fp) || len > (size_t)sb.st_size) {
+    len = fread(text, 1, (size_t)size + 1, fp);
+    if (ferror(fp) || len > (size_t)size) {
         fclose(fp);
         free(text);
         return totex_fail(err, TOTEX_EIO, "cannot read schedule file '%s' (read error or the file grew)", shown);
