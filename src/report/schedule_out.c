@@ -1,0 +1,63 @@
+/*
+ * The driver's schedule export (include/totex/schedule_io.h): plan with an
+ * algorithm again and write its schedule as a file, in the symmetric form
+ * when the algorithm has one (001 Theorem 2), else in the full form streamed
+ * step by step, or as MSCCL XML. Nothing but the writer's state is held:
+ * the full form never keeps the schedule in memory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "totex/schedule_io.h"
+#include "totex/task.h"
+
+totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
+                               const totex_algorithm *algo, totex_export_format format, totex_error *err)
+{
+    totex_status st;
+    if (!path || !*path || !net || !algo)
+        return totex_fail(err, TOTEX_EINVAL, "totex_plan_export: needs a file name, a network and an algorithm");
+    /* an MSCCL file that cannot fit is refused before the file is created */
+    totex_msccl_writer *mw = NULL;
+    if (format == TOTEX_EXPORT_MSCCL) {
+        char name[160];
+        snprintf(name, sizeof name, "totex-%s-%s", algo->name, totex_network_spec(net));
+        if (!(mw = totex_msccl_writer_new(totex_network_nodes(net), ports, name, err)))
+            return TOTEX_EINVAL;
+        if ((st = algo->plan(net, ports, totex_msccl_writer_sink(mw), err)) != TOTEX_OK) {
+            totex_msccl_writer_free(mw);
+            return st;
+        }
+    }
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        totex_msccl_writer_free(mw);
+        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    }
+    setvbuf(fp, NULL, _IOFBF, 1 << 20);
+    if (mw) {
+        st = totex_msccl_writer_finish(mw, fp, err);
+        totex_msccl_writer_free(mw);
+    } else if (format == TOTEX_EXPORT_JSON && algo->plan_symmetric) {
+        totex_task *t = NULL;
+        totex_sym_schedule *s = NULL;
+        st = algo->plan_symmetric(net, ports, &t, &s, err);
+        if (st == TOTEX_OK)
+            st = totex_unit_write_symmetric(fp, net, ports, algo->name, t, s, err);
+        totex_sym_free(s);
+        totex_task_free(t);
+    } else {
+        totex_unit_writer *w = totex_unit_writer_open(fp, net, ports, algo->name, err);
+        st = w ? algo->plan(net, ports, totex_unit_writer_sink(w), err) : TOTEX_EIO;
+        totex_status st2 = totex_unit_writer_close(w, st == TOTEX_OK ? err : NULL);
+        if (st == TOTEX_OK)
+            st = st2;
+    }
+    if (fclose(fp) && st == TOTEX_OK)
+        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    if (st != TOTEX_OK)
+        remove(path);
+    return st;
+}
