@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -30,6 +31,52 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
             totex_msccl_writer_free(mw);
             return st;
         }
+        /* the executor starts a send as soon as its data and dependencies are there: check that the program,
+           run that way, still keeps the port model (single-port and k-port receivers cannot hold senders back) */
+        char *xml = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&xml, &len);
+        if (!mem) {
+            totex_msccl_writer_free(mw);
+            return totex_fail(err, TOTEX_ENOMEM, "out of memory");
+        }
+        st = totex_msccl_writer_finish(mw, mem, err);
+        totex_msccl_writer_free(mw);
+        mw = NULL;
+        if (fclose(mem) && st == TOTEX_OK)
+            st = totex_fail(err, TOTEX_ENOMEM, "out of memory");
+        if (st == TOTEX_OK) {
+            totex_sim_report rep;
+            totex_error e2;
+            totex_status vs = totex_msccl_verify(xml, len, net, ports, 0, &rep, NULL, 0, &e2);
+            if (vs == TOTEX_EVIOLATION) {
+                char pm[32];
+                st = totex_fail(err, TOTEX_EINVAL,
+                                "MSCCL XML cannot keep this %s schedule: the executor starts each send as soon as its "
+                                "data and dependencies are there, and receivers cannot hold senders back, so %.250s; "
+                                "write MSCCL for --ports multi, or the JSON file (--format json)",
+                                totex_ports_format(ports, pm, sizeof pm), e2.msg);
+            } else if (vs != TOTEX_OK) {
+                st = totex_fail(err, vs, "the MSCCL XML written does not read back: %.400s", e2.msg);
+            }
+        }
+        if (st != TOTEX_OK) {
+            free(xml);
+            return st;
+        }
+        FILE *fp = fopen(path, "w");
+        if (!fp) {
+            free(xml);
+            return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        }
+        if (fwrite(xml, 1, len, fp) != len)
+            st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        free(xml);
+        if (fclose(fp) && st == TOTEX_OK)
+            st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        if (st != TOTEX_OK)
+            remove(path);
+        return st;
     }
     FILE *fp = fopen(path, "w");
     if (!fp) {
@@ -37,10 +84,7 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
         return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
     }
     setvbuf(fp, NULL, _IOFBF, 1 << 20);
-    if (mw) {
-        st = totex_msccl_writer_finish(mw, fp, err);
-        totex_msccl_writer_free(mw);
-    } else if (format == TOTEX_EXPORT_JSON && algo->plan_symmetric) {
+    if (format == TOTEX_EXPORT_JSON && algo->plan_symmetric) {
         totex_task *t = NULL;
         totex_sym_schedule *s = NULL;
         st = algo->plan_symmetric(net, ports, &t, &s, err);

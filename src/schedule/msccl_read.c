@@ -42,7 +42,8 @@ typedef struct mstep {
     int32_t srcoff, dstoff, cnt, depid, deps;
     int64_t start, end; /* -1 until resolved */
     uint64_t seq;       /* resolution order, for ties */
-    uint32_t peer_step; /* a send: the index of the matching receive in the peer's block */
+    uint32_t peer_step; /* a receive: the index of the matching send in the sending block */
+    uint64_t pool;      /* a send: where its chunks' blocks are kept (cnt entries) */
 } mstep;
 
 typedef struct mtb {
@@ -52,6 +53,8 @@ typedef struct mtb {
     uint32_t nsteps;
     uint32_t *trans; /* index of the j-th transmission in steps */
     uint32_t ntrans;
+    uint32_t *sends; /* index of the k-th send in steps */
+    uint32_t nsends;
     /* execution */
     uint32_t pc, done_trans;
     int64_t ready;      /* end of the previous step */
@@ -329,7 +332,8 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
                                   id, TOTEX_MSCCL_MAX_NODES - 1, c->n, TOTEX_MSCCL_MAX_NODES);
             T->steps = calloc(ns ? ns : 1, sizeof *T->steps);
             T->trans = calloc(ns ? ns : 1, sizeof *T->trans);
-            if (!T->steps || !T->trans)
+            T->sends = calloc(ns ? ns : 1, sizeof *T->sends);
+            if (!T->steps || !T->trans || !T->sends)
                 return totex_fail(c->err, TOTEX_ENOMEM, "out of memory");
             for (xmlNode *s = t->children; s; s = s->next) {
                 if (!is_el(s, "step"))
@@ -339,6 +343,8 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
                     return st;
                 if (S->type != T_NOP)
                     T->trans[T->ntrans++] = T->nsteps;
+                if (S->type == T_SEND)
+                    T->sends[T->nsends++] = T->nsteps;
                 T->nsteps++;
             }
         }
@@ -496,43 +502,32 @@ static totex_status run(ctx *c)
                 break;
             if (S->type == T_CPY) {
                 S->start = S->end = r;
-                S->seq = seq++;
-            } else if (S->type == T_RECV) {
-                enqueue(c, &q, T->partner_recv); /* ready: the sender may start the transfer */
-                break;
+            } else if (S->type == T_SEND) {
+                /* the chunks cross the link in step r; the receiver takes them from its connection's FIFO later */
+                S->start = r;
+                S->end = r + 1;
+                T->nsent++;
             } else {
-                /* a send meets the peer's receiving block at its matching receive */
-                if (T->partner_send < 0)
+                /* the k-th receive takes the k-th send of the peer's block on this channel, once it has arrived */
+                if (T->partner_recv < 0)
                     break;
-                mtb *P = &c->tb[T->partner_send];
-                skip_nops(P);
-                if (P->pc >= P->nsteps || P->nrecvd != T->nsent || P->steps[P->pc].type != T_RECV)
+                mtb *P = &c->tb[T->partner_recv];
+                if (P->nsent <= T->nrecvd)
                     break;
-                mstep *R = &P->steps[P->pc];
-                int64_t rr = deps_ready(c, (uint32_t)T->partner_send, P->pc);
-                if (rr < 0)
-                    break;
-                if (R->cnt != S->cnt) {
+                uint32_t ks = P->sends[T->nrecvd];
+                const mstep *X = &P->steps[ks];
+                if (X->cnt != S->cnt) {
                     st = totex_fail(c->err, TOTEX_EVIOLATION,
                                     "rank %u (thread block %d) sends %d chunks to rank %u, whose matching receive "
                                     "(thread block %d) takes %d",
-                                    T->gpu, T->id, S->cnt, P->gpu, P->id, R->cnt);
+                                    P->gpu, P->id, X->cnt, T->gpu, T->id, S->cnt);
                     goto out;
                 }
-                /* one transfer is one step: every chunk of it crosses the link in that step */
-                int64_t start = r > rr ? r : rr;
-                S->start = R->start = start;
-                S->end = R->end = start + 1;
-                S->seq = R->seq = seq++;
-                S->peer_step = P->pc;
-                T->nsent++;
-                P->nrecvd++;
-                P->ready = R->end;
-                P->pc++;
-                P->done_trans++;
-                wake(c, &q, (uint32_t)T->partner_send, dep_start, dep_list);
-                enqueue(c, &q, T->partner_send);
+                S->start = S->end = r > X->end ? r : X->end;
+                S->peer_step = ks;
+                T->nrecvd++;
             }
+            S->seq = seq++;
             T->ready = S->end;
             T->pc++;
             T->done_trans++;
@@ -542,6 +537,13 @@ static totex_status run(ctx *c)
     for (uint32_t i = 0; i < c->ntb; i++) {
         mtb *T = &c->tb[i];
         skip_nops(T);
+        if (T->pc >= T->nsteps && T->nsent && (T->partner_send < 0 || c->tb[T->partner_send].nrecvd != T->nsent)) {
+            st = totex_fail(c->err, TOTEX_EVIOLATION,
+                            "rank %u (thread block %d) sends %u transfers to rank %d on channel %d, which receives %u of them",
+                            T->gpu, T->id, T->nsent, T->send, T->chan,
+                            T->partner_send < 0 ? 0 : c->tb[T->partner_send].nrecvd);
+            goto out;
+        }
         if (T->pc < T->nsteps) {
             const mstep *S = &T->steps[T->pc];
             st = totex_fail(c->err, TOTEX_EVIOLATION,
@@ -610,7 +612,7 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
     totex_status st;
     xmlDoc *doc = NULL;
     event *ev = NULL;
-    arrival *arr = NULL;
+    uint64_t *pool = NULL;
     uint64_t **bufs = NULL; /* per gpu: i[n], o[n], s[s_chunks] */
     uint8_t *written = NULL;
     totex_sim *sim = NULL;
@@ -666,25 +668,28 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
     doc = NULL;
     if ((st = run(&c)))
         goto out;
-    /* events: every read (send, cpy) at its start */
-    uint64_t nev = 0, narr = 0;
+    /* events: every send, receive and copy at its start, in time then resolution order */
+    uint64_t nev = 0, npool = 0;
     int64_t last = 0;
     for (uint32_t i = 0; i < c.ntb; i++)
         for (uint32_t k = 0; k < c.tb[i].nsteps; k++) {
-            const mstep *S = &c.tb[i].steps[k];
-            if (S->type == T_SEND || S->type == T_CPY) {
-                nev++;
-                narr += (uint64_t)S->cnt;
+            mstep *S = &c.tb[i].steps[k];
+            if (S->type == T_NOP)
+                continue;
+            nev++;
+            if (S->type == T_SEND) {
+                S->pool = npool;
+                npool += (uint64_t)S->cnt;
             }
             if (S->end > last)
                 last = S->end;
         }
     ev = malloc((nev ? nev : 1) * sizeof *ev);
-    arr = malloc((narr ? narr : 1) * sizeof *arr);
-    hops = malloc((size_t)(narr ? narr : 1) * sizeof *hops);
+    pool = malloc((npool ? npool : 1) * sizeof *pool);
+    hops = malloc((npool ? npool : 1) * sizeof *hops);
     bufs = calloc(c.n, sizeof *bufs);
     written = calloc((size_t)c.n * c.n, 1);
-    if (!ev || !arr || !hops || !bufs || !written) {
+    if (!ev || !pool || !hops || !bufs || !written) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory");
         goto out;
     }
@@ -692,7 +697,7 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
     for (uint32_t i = 0; i < c.ntb; i++)
         for (uint32_t k = 0; k < c.tb[i].nsteps; k++) {
             const mstep *S = &c.tb[i].steps[k];
-            if (S->type == T_SEND || S->type == T_CPY)
+            if (S->type != T_NOP)
                 ev[nev++] = (event){S->start, S->seq, i, k, 0};
         }
     qsort(ev, nev, sizeof *ev, event_cmp);
@@ -717,18 +722,22 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
         goto out;
     }
     {
-        uint64_t ei = 0, na = 0, ai = 0;
+        uint64_t ei = 0;
         for (int64_t T = 0; T <= last; T++) {
             size_t nh = 0;
-            while (ai < na && arr[ai].time <= T) /* blocks that arrived by the start of step T */
-                if ((st = land(&c, bufs, written, &arr[ai++], err)))
-                    goto out;
             for (; ei < nev && ev[ei].time <= T; ei++) {
                 mtb *Tb = &c.tb[ev[ei].tb];
                 mstep *S = &Tb->steps[ev[ei].step];
                 uint32_t g = Tb->gpu;
-                mtb *P = S->type == T_SEND ? &c.tb[Tb->partner_send] : NULL;
-                mstep *R = P ? &P->steps[S->peer_step] : NULL;
+                if (S->type == T_RECV) { /* the blocks the matching send carried land in dstbuf */
+                    const mstep *X = &c.tb[Tb->partner_recv].steps[S->peer_step];
+                    for (int32_t x = 0; x < S->cnt; x++) {
+                        arrival a = {T, g, S->dstbuf, (uint32_t)(S->dstoff + x), pool[X->pool + (uint64_t)x]};
+                        if ((st = land(&c, bufs, written, &a, err)))
+                            goto out;
+                    }
+                    continue;
+                }
                 for (int32_t x = 0; x < S->cnt; x++) {
                     uint32_t off = (uint32_t)(S->srcoff + x);
                     uint64_t b = bufs[g][S->srcbuf == B_I ? off : S->srcbuf == B_O ? c.n + off : 2 * (size_t)c.n + off];
@@ -738,22 +747,20 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
                                         "(a missing dependency?)", g, Tb->id, "ios"[S->srcbuf], off, (long long)S->start);
                         goto out;
                     }
-                    if (!P) { /* a local copy lands at once */
+                    if (S->type == T_CPY) { /* a local copy lands at once */
                         arrival a = {T, g, S->dstbuf, (uint32_t)(S->dstoff + x), b};
                         if ((st = land(&c, bufs, written, &a, err)))
                             goto out;
                         continue;
                     }
-                    hops[nh++] = (totex_hop){g, P->gpu, (uint32_t)(b / c.n), (uint32_t)(b % c.n)};
-                    arr[na++] = (arrival){T + 1, P->gpu, R->dstbuf, (uint32_t)(R->dstoff + x), b};
+                    /* a send: the block crosses the link to the peer in step T (every chunk in that step) */
+                    pool[S->pool + (uint64_t)x] = b;
+                    hops[nh++] = (totex_hop){g, (uint32_t)Tb->send, (uint32_t)(b / c.n), (uint32_t)(b % c.n)};
                 }
             }
             if (T < last && (st = totex_sim_step(sim, hops, nh, err)) != TOTEX_OK)
                 goto out;
         }
-        while (ai < na)
-            if ((st = land(&c, bufs, written, &arr[ai++], err)))
-                goto out;
     }
     if ((st = totex_sim_finish(sim, rep, err)) != TOTEX_OK)
         goto out;
@@ -776,6 +783,7 @@ out:
     for (uint32_t i = 0; c.tb && i < c.ntb; i++) {
         free(c.tb[i].steps);
         free(c.tb[i].trans);
+        free(c.tb[i].sends);
     }
     for (uint32_t r = 0; bufs && r < c.n; r++)
         free(bufs[r]);
@@ -784,7 +792,7 @@ out:
     free(c.tb);
     free(c.g);
     free(ev);
-    free(arr);
+    free(pool);
     free(hops);
     totex_sim_free(sim);
     return st;
