@@ -281,9 +281,11 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
             c->tb = q;
             c->cap_tb = nc;
         }
-        memset(c->tb + c->ntb, 0, count * sizeof *c->tb);
+        uint32_t base = c->ntb;
+        memset(c->tb + base, 0, count * sizeof *c->tb);
         for (uint32_t i = 0; i < count; i++)
-            c->tb[c->ntb + i].id = -1;
+            c->tb[base + i].id = -1;
+        c->ntb += count; /* counted at once, so that the cleanup frees what a failure leaves behind */
         unsigned sends_per_chan[TOTEX_MSCCL_MAXCHANNELS] = {0}, recvs_per_chan[TOTEX_MSCCL_MAXCHANNELS] = {0};
         for (xmlNode *t = g->children; t; t = t->next) {
             if (++elements > MAX_ELEMENTS)
@@ -297,7 +299,7 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
             if (bid >= count)
                 return bad(c, "%s: thread block id %lld, but there are %u (ids must be 0..%u, none missing)", where, bid,
                            count, count - 1);
-            mtb *T = &c->tb[c->ntb + bid];
+            mtb *T = &c->tb[base + bid];
             if (T->id >= 0)
                 return bad(c, "%s: duplicate thread block id %lld (line %ld)", where, bid, xmlGetLineNo(t));
             char w2[96];
@@ -349,7 +351,6 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
             }
         }
         G->ntb = count;
-        c->ntb += count;
     }
     for (uint32_t r = 0; r < c->n; r++)
         if (!c->g[r].seen)

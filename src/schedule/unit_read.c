@@ -282,7 +282,7 @@ typedef struct sym_ctx {
     totex_sym_move *moves;
     size_t count, cap;
     uint64_t step;
-    uint32_t rows, cols;
+    uint32_t rows, cols, max_moves; /* max_moves: cols, twice that for a period-2 task (two representatives) */
 } sym_ctx;
 
 static totex_status sym_step(reader *r, void *vctx)
@@ -314,10 +314,10 @@ static totex_status sym_step(reader *r, void *vctx)
         if (r->lx.tok != J_INT || r->lx.num < 0 || r->lx.num >= c->cols)
             return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] has a column out of 0..%u",
                               (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->cols - 1);
-        if (c->count >= c->cols)
+        if (c->count >= c->max_moves)
             return totex_fail(r->err, TOTEX_EVIOLATION,
                               "steps[%llu] has more than %u moves: a node has %u link types and uses each at most once per step (001 Theorem 2)",
-                              (unsigned long long)c->step, c->cols, c->cols);
+                              (unsigned long long)c->step, c->max_moves, c->cols);
         if (c->count == c->cap) {
             size_t nc = c->cap ? 2 * c->cap : 64;
             totex_sym_move *q = realloc(c->moves, nc * sizeof *q);
@@ -376,6 +376,7 @@ static totex_status read_symmetric(reader *r)
     sym_ctx c = {0};
     c.rows = totex_task_rows(t);
     c.cols = totex_task_cols(t);
+    c.max_moves = totex_task_period_dim(t) == UINT32_MAX ? c.cols : 2 * c.cols;
     c.s = totex_sym_new();
     if (!c.s) {
         totex_task_free(t);
