@@ -116,9 +116,10 @@ static totex_status push(totex_msccl_writer *w, uint32_t v, const op *o, int32_t
     rank_ops *R = &w->r[v];
     if (R->count >= w->max_ops)
         return totex_fail(err, TOTEX_EINVAL,
-                          "MSCCL XML does not fit: rank %u needs more than %u steps, but the executor's parser holds %u "
-                          "XML nodes per rank (MAX_NODES; 1 algo + %u gpus + thread blocks + steps), reached at schedule step %llu",
-                          v, w->max_ops, TOTEX_MSCCL_MAX_NODES - 1, w->n, (unsigned long long)w->step);
+                          "MSCCL XML does not fit: rank %u needs more than %u steps (over by at least 1, at schedule step %llu), "
+                          "but the executor's parser holds %u XML nodes per rank (MAX_NODES; 1 algo + %u gpus + thread "
+                          "blocks + steps)",
+                          v, w->max_ops, (unsigned long long)w->step, TOTEX_MSCCL_MAX_NODES - 1, w->n);
     if (R->count == R->cap) {
         uint32_t c = R->cap ? 2 * R->cap : 16;
         op *q = realloc(R->ops, c * sizeof *q);

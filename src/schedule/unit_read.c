@@ -216,7 +216,9 @@ static totex_status full_hop(reader *r, void *vctx)
     if (r->lx.tok != J_LBRACE)
         return fail_key(r, "steps[][]", "an object {\"from\", \"to\", \"src\", \"dst\"}");
     if (c->count >= c->max_hops)
-        return totex_fail(r->err, TOTEX_EIO, "bad schedule file: steps[%llu] has more than %zu hops, the network's directed links",
+        return totex_fail(r->err, TOTEX_EVIOLATION,
+                          "steps[%llu] has more than %zu hops, the network's directed links: a link carries two messages "
+                          "in one step (a duplicated hop?)",
                           (unsigned long long)c->step, c->max_hops);
     if (c->count == c->cap) {
         size_t nc = c->cap ? 2 * c->cap : 64;
