@@ -407,6 +407,51 @@ static void test_unit_mutations(void **state)
     }
 }
 
+/* combining schedules (002) as MSCCL: every registered algorithm that builds, read back on the complete graph
+   (MSCCL connects any two ranks), delivers all n(n-1) blocks; the hops are the blocks the transfers carry */
+static void test_msccl_from_combining(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/totex_test_combXXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    totex_network *net = ts_net("mesh:4x4"), *kn = ts_net("complete:16");
+    int checked = 0;
+    for (int port = 0; port < 2; port++)
+        for (size_t i = 0; i < totex_comb_algorithm_count(); i++) {
+            const totex_comb_algorithm *a = totex_comb_algorithm_get(i);
+            totex_comb_cost cost;
+            totex_comb_schedule *s = NULL;
+            totex_error err;
+            totex_sim_report rep;
+            totex_comb_cost_default(&cost);
+            cost.ports = port ? TOTEX_COMB_ALL_PORT : TOTEX_COMB_ONE_PORT;
+            if (a->build(net, &cost, &s, &err) != TOTEX_OK)
+                continue;
+            uint64_t blocks = 0;
+            for (uint64_t k = 0; k < totex_comb_steps(s); k++)
+                for (size_t t = 0; t < totex_comb_step_transfers(s, k); t++) {
+                    totex_transfer x;
+                    totex_comb_get_transfer(s, k, t, &x);
+                    blocks += x.count;
+                }
+            assert_int_equal(totex_comb_export_msccl(path, net, s, a->name, &err), TOTEX_OK);
+            size_t len;
+            char *xml = slurp(path, &len);
+            if (totex_msccl_verify(xml, len, kn, TOTEX_PORTS_MULTI, 0, &rep, NULL, 0, &err) != TOTEX_OK)
+                fail_msg("%s: %s", a->name, err.msg);
+            assert_int_equal(rep.messages, 240);
+            assert_int_equal(rep.hops, blocks);
+            free(xml);
+            totex_comb_schedule_free(s);
+            checked++;
+        }
+    assert_true(checked >= 5);
+    totex_network_free(net);
+    totex_network_free(kn);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_msccl_hand_written_and_mutations),
         cmocka_unit_test(test_msccl_writer_limits),
         cmocka_unit_test(test_unit_mutations),
+        cmocka_unit_test(test_msccl_from_combining),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,6 +188,18 @@ typedef enum totex_export_format {
 totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
                                const totex_algorithm *algo, totex_export_format format, totex_error *err);
 
+struct totex_comb_schedule;
+/**
+ * A combining schedule (totex/combining.h, 002) as MSCCL XML: every block a
+ * transfer carries becomes a chunk sent from the transfer's sender to its
+ * receiver (MSCCL connects any two ranks, so a multi-link route is one
+ * connection), in step order, relayed blocks through scratch as for the
+ * unit-step schedules. Read back on complete:n under multiport before the
+ * file is written. @p algorithm names the algo. Errors as totex_plan_export().
+ */
+totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const struct totex_comb_schedule *s,
+                                     const char *algorithm, totex_error *err);
+
 #ifdef __cplusplus
 }
 #endif
