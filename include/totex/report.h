@@ -25,7 +25,7 @@ typedef struct totex_plan_result {
     totex_ports ports;
     const totex_algorithm *algorithm;/**< static */
     uint64_t predicted_steps;        /**< from the algorithm's formula, in steps */
-    totex_bound bounds[TOTEX_MAX_BOUNDS];
+    totex_bound bounds[TOTEX_MAX_BOUNDS + 1]; /**< + 1: room for a bound the caller adds (the exact bound, totex/exact.h) */
     size_t bound_count;
     size_t best_bound;               /**< index of the largest bound */
     totex_sim_report sim;            /**< what the simulator measured */
@@ -116,6 +116,16 @@ char *totex_report_plan_json(const totex_plan_result *r);
  */
 totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
                                       totex_error *err);
+/**
+ * As totex_report_bounds_text(), with @p nextra more bounds (e.g. the exact
+ * bound of totex_exact_bound()) listed after the computed ones and taken into
+ * account for the best bound. @p extra may be NULL when @p nextra is 0; nextra <= 2.
+ */
+totex_status totex_report_bounds_text_extra(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
+                                            const totex_bound *extra, size_t nextra, totex_error *err);
+/** As totex_report_bounds_json(), with @p nextra (<= 2) more bounds, as totex_report_bounds_text_extra(). */
+char *totex_report_bounds_json_extra(const totex_network *net, const char *name, totex_ports ports,
+                                     const totex_bound *extra, size_t nextra, totex_error *err);
 /** The `totex bounds --json` object (keys network, spec, nodes, ..., bounds, lower_bound); caller frees. NULL with @p err on failure. */
 char *totex_report_bounds_json(const totex_network *net, const char *name, totex_ports ports, totex_error *err);
 
