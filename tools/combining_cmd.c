@@ -30,7 +30,7 @@ void totex_cmd_comb_usage_plan(FILE *fp)
             "usage: totex plan SPEC --model combining [--algorithm NAME|auto] [--ts S] [--tc S]\n"
             "                      [--tl S] [--rho S] [--block BYTES]\n"
             "                      [--switching wormhole|store-and-forward] [--port one|all]\n"
-            "                      [--json] [--schedule FILE] [--max-blocks N]\n"
+            "                      [--json] [--schedule FILE [--format json|msccl]] [--max-blocks N]\n"
             "\n"
             "Message-combining model (002 Section 2): a step costs t_s + (largest transfer)\n"
             "m t_c (+ longest route t_l under store-and-forward), rearranging costs\n"
@@ -38,7 +38,9 @@ void totex_cmd_comb_usage_plan(FILE *fp)
             "or the named one, verifies it in the combining simulator and reports start-ups,\n"
             "blocks_transmitted (sum over steps of the largest transfer, in blocks: 002\n"
             "Table 1), rearranged_blocks and predicted_time (seconds). --schedule FILE writes\n"
-            "the schedule as JSON (docs/schedule-format.md) for `totex verify`.\n"
+            "the schedule as JSON (docs/schedule-format.md) for `totex verify`; --format msccl\n"
+            "as MSCCL XML (each block a chunk, sent from the transfer's sender to its receiver;\n"
+            "docs/unit-schedule-format.md), checked with totex verify FILE --network complete:N.\n"
             "--max-blocks N: most blocks n(n-1) to plan (default 2^22 = 4194304, every network\n"
             "of up to 2048 nodes: about 1 GiB at the peak; at most 2^27).\n"
             "\n%s",
@@ -102,6 +104,7 @@ typedef struct copts {
     const char *picture; /* --picture FILE.png|.svg with --sweep (issue 6 item 1) */
     uint64_t max_blocks; /* --max-blocks N: most blocks n(n-1) planned (default COMB_DEFAULT_MAX_BLOCKS) */
     int json, help, sweep, model;
+    int msccl; /* --format msccl: the schedule as MSCCL XML (issue 12) */
 } copts;
 
 enum { ALLOW_ALGO = 1, ALLOW_SWEEP = 2, ALLOW_MODEL = 4, ALLOW_COSTS = 8 };
@@ -172,6 +175,10 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             if (!v || !*v)
                 return totex_cli_fail(2, "--schedule needs a FILE to write the schedule to");
             o->schedule = v;
+        } else if ((allow & ALLOW_ALGO) && opt_value(argc, argv, &i, "--format", &v)) {
+            if (!v || (strcmp(v, "json") && strcmp(v, "msccl")))
+                return totex_cli_fail(2, "--format needs json (docs/schedule-format.md) or msccl (MSCCL XML, docs/unit-schedule-format.md)");
+            o->msccl = !strcmp(v, "msccl");
         } else if ((allow & ALLOW_COSTS) && opt_value(argc, argv, &i, "--ts", &v)) {
             if ((rc = parse_seconds("--ts", v, &o->cost.t_s, "the start-up time t_s in seconds")))
                 return rc;
@@ -409,7 +416,8 @@ int totex_cmd_comb_plan(int argc, char **argv)
     st = simulate_with_progress(net, s, &o.cost, algo->name, &rep, NULL, &err);
     if (st != TOTEX_OK) {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
-    } else if (o.schedule && totex_comb_export_file(o.schedule, net, s, &o.cost, algo->name, &err) != TOTEX_OK) {
+    } else if (o.schedule && (o.msccl ? totex_comb_export_msccl(o.schedule, net, s, algo->name, &err)
+                                      : totex_comb_export_file(o.schedule, net, s, &o.cost, algo->name, &err)) != TOTEX_OK) {
         rc = totex_cli_fail(2, err.msg);
     } else if (o.json) {
         json_object *j = json_object_new_object();

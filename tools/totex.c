@@ -12,8 +12,10 @@
 
 #include "cli.h"
 #include "combining_cmd.h"
+#include "exact_cmd.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
+#include "verify_cmd.h"
 
 static void usage_main(FILE *fp)
 {
@@ -29,7 +31,7 @@ static void usage_main(FILE *fp)
             "  plan SPEC [options]      plan a schedule, replay it in the simulator, report\n"
             "  compare SPEC [options]   every algorithm under every port model, side by side\n"
             "  algorithms               list the algorithms\n"
-            "  verify FILE [options]    replay a combining schedule file (see verify --help)\n"
+            "  verify FILE [options]    check a schedule file: unit-step, MSCCL XML, combining\n"
             "  reproduce [options]      run the papers' claims, write a Markdown report\n"
             "  help [command]           this text, or a command's options\n"
             "\n"
@@ -46,7 +48,7 @@ static void usage_main(FILE *fp)
 
 static void usage_bounds(FILE *fp)
 {
-    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi|k:N] [--json]\n"
+    fprintf(fp, "usage: totex bounds SPEC [--ports single|multi|k:N] [--json] [--exact [--time-limit S]]\n"
                 "\n"
                 "Prints diameter, total status and average status (Theorem 1 / Corollary 1 of\n"
                 "000 and 004), and every lower bound on total exchange steps under the port\n"
@@ -56,12 +58,17 @@ static void usage_bounds(FILE *fp)
                 "\n"
                 "--ports: single (a node sends one and receives one message per step),\n"
                 "multi (every link at once), k:N (k-port: at most N links per node per step,\n"
-                "1 <= N <= 4096, 001 Section 7; k:1 is single).\n");
+                "1 <= N <= 4096, 001 Section 7; k:1 is single).\n"
+                "--exact: also the exact optimum by integer programming (networks of at most 64\n"
+                "nodes), a bound of kind exact with its certificate (the solver's proof that one\n"
+                "step fewer is infeasible); --time-limit S stops the search after S seconds with\n"
+                "the proved lower bound and the gap to the best schedule found.\n");
 }
 
 static void usage_plan(FILE *fp)
 {
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
+                "                      [--schedule FILE [--format json|full|msccl]]\n"
                 "                      [--objective steps|delay] [--max-messages N] [--picture FILE]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
@@ -76,7 +83,15 @@ static void usage_plan(FILE *fp)
                 "--picture FILE (.png or .svg): space-time diagram of the schedule (one row per node\n"
                 "on 1-D networks, per directed link otherwise; <= 64 nodes), else link utilisation\n"
                 "per step; on 2-D networks also a link heat map in FILE-heatmap.png|.svg.\n"
-                "--model combining: the message-combining model (totex plan --model combining --help).\n");
+                "--model combining: the message-combining model (totex plan --model combining --help).\n"
+                "--algorithm exact [--time-limit S]: the exact optimum by integer programming (at most\n"
+                "64 nodes); S seconds end the search with the best schedule found and the gap.\n"
+
+                "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
+                "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"
+                "the translation rule) when the algorithm has one, else every hop; full every hop,\n"
+                "streamed; msccl MSCCL XML for an all-to-all on ngpus = nodes, refused with the\n"
+                "executor's limit it exceeds (steps per thread block, XML nodes per rank).\n");
 }
 
 typedef struct options {
@@ -89,6 +104,10 @@ typedef struct options {
     totex_objective objective;
     uint64_t max_messages;
     const char *picture; /* --picture FILE.png|.svg (issue 6 item 1) */
+    int exact;           /* bounds --exact (issue 14) */
+    double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
+    const char *schedule; /* --schedule FILE, --format json|full|msccl (issue 12) */
+    totex_export_format format;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int allow_algo)
@@ -134,6 +153,26 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             o->picture = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->picture)
                 return totex_cli_fail(2, "--picture needs a file name ending in .png or .svg");
+        } else if (!strcmp(a, "--exact") && !allow_algo) {
+            o->exact = 1;
+        } else if (!strcmp(a, "--time-limit") || !strncmp(a, "--time-limit=", 13)) {
+            int rc = totex_cli_time_limit(a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : NULL), &o->time_limit);
+            if (rc)
+                return rc;
+        } else if (allow_algo == 2 && (!strcmp(a, "--schedule") || !strncmp(a, "--schedule=", 11))) {
+            o->schedule = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!o->schedule || !*o->schedule)
+                return totex_cli_fail(2, "--schedule needs a FILE to write the schedule to");
+        } else if (allow_algo == 2 && (!strcmp(a, "--format") || !strncmp(a, "--format=", 9))) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (v && !strcmp(v, "json"))
+                o->format = TOTEX_EXPORT_JSON;
+            else if (v && !strcmp(v, "full"))
+                o->format = TOTEX_EXPORT_JSON_FULL;
+            else if (v && !strcmp(v, "msccl"))
+                o->format = TOTEX_EXPORT_MSCCL;
+            else
+                return totex_cli_fail(2, "--format needs json (symmetric form when the algorithm has one), full (every hop) or msccl (MSCCL XML)");
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -181,6 +220,8 @@ static int cmd_compare(int argc, char **argv)
     rc = 0;
     if (o.algorithm)
         return totex_cli_fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
+    if (o.time_limit > 0)
+        return totex_cli_fail(2, "--time-limit is for totex plan --algorithm exact and totex bounds --exact, not compare");
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
@@ -269,10 +310,14 @@ static int cmd_bounds(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = 0;
+    if (o.time_limit > 0 && !o.exact)
+        return totex_cli_fail(2, "--time-limit limits the exact search: add --exact");
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
-    if (o.json) {
+    if (o.exact) {
+        rc = totex_cli_bounds_exact(net, o.spec, o.ports, o.time_limit, o.json);
+    } else if (o.json) {
         char *text = totex_report_bounds_json(net, o.spec, o.ports, &err);
         if (!text)
             rc = totex_cli_fail(2, err.msg);
@@ -292,7 +337,7 @@ static int cmd_plan(int argc, char **argv)
     totex_error err;
     const totex_algorithm *algo = NULL;
     totex_plan_result res;
-    int rc = command_options(argc, argv, &o, 1, usage_plan,
+    int rc = command_options(argc, argv, &o, 2, usage_plan,
                              "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
     if (rc >= 0)
         return rc;
@@ -302,12 +347,19 @@ static int cmd_plan(int argc, char **argv)
         if (!algo)
             return totex_cli_fail(2, err.msg);
     }
+    int exact = algo && !strcmp(algo->name, "exact");
+    if (o.time_limit > 0 && !exact)
+        return totex_cli_fail(2, "--time-limit limits the exact search: use it with --algorithm exact");
+    if (exact)
+        totex_cli_exact_prepare(o.time_limit); /* asked for by name: up to its size limit, not only auto's */
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
     totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
                            : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
+    if (st == TOTEX_OK && exact)
+        totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
     if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
         /* the picture first: a failed write is the only output, not a line after the whole report */
         rc = totex_cli_fail(2, err.msg);
@@ -322,6 +374,8 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text(stdout, &res);
         }
+        if (o.schedule && totex_plan_export(o.schedule, net, o.ports, res.algorithm, o.format, &err) != TOTEX_OK)
+            rc = totex_cli_fail(2, err.msg);
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
@@ -345,7 +399,7 @@ int main(int argc, char **argv)
         else if (argc > 2 && !strcmp(argv[2], "compare"))
             usage_compare(stdout);
         else if (argc > 2 && !strcmp(argv[2], "verify"))
-            totex_cmd_comb_usage_verify(stdout);
+            totex_cmd_verify_usage(stdout);
         else if (argc > 2 && !strcmp(argv[2], "reproduce"))
             totex_cmd_reproduce_usage(stdout);
         else if (argc > 2 && (!strcmp(argv[2], "machines") || !strcmp(argv[2], "algorithms")))
@@ -374,7 +428,7 @@ int main(int argc, char **argv)
         return totex_cmd_wants_combining(argc - 2, argv + 2) ? totex_cmd_comb_compare(argc - 2, argv + 2)
                                                              : cmd_compare(argc - 2, argv + 2);
     if (!strcmp(cmd, "verify"))
-        return totex_cmd_comb_verify(argc - 2, argv + 2);
+        return totex_cmd_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "reproduce"))
         return totex_cmd_reproduce(argc, argv);
     char msg[300];

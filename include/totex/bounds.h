@@ -11,6 +11,7 @@
  * | TOTEX_BOUND_CUT          | all models     | 000 Section 3, eq. (4): max |V1||V2| / C(V1,V2), lifted from a factor as in the proof of 000 Theorem 5; 003 eqs. (1), (2) |
  * | TOTEX_BOUND_RECEIVE      | all models     | a node receives n-1 messages: n-1 (single-port), ceil((n-1)/min(k, d_min)) (k-port), ceil((n-1)/d_min) (multiport) |
  * | TOTEX_BOUND_RELAY        | single-port, k-port | a node sends its n-1 messages plus every message it separates (cut vertex), at most min(k, deg) per step |
+ * | TOTEX_BOUND_EXACT        | all models     | the exact search's proved optimum or lower bound (integer programming, totex/exact.h; `totex bounds --exact`) |
  */
 #ifndef TOTEX_BOUNDS_H
 #define TOTEX_BOUNDS_H
@@ -25,10 +26,11 @@ typedef enum totex_bound_kind {
     TOTEX_BOUND_AVERAGE_STATUS = 0,
     TOTEX_BOUND_CUT = 1,
     TOTEX_BOUND_RECEIVE = 2,
-    TOTEX_BOUND_RELAY = 3
+    TOTEX_BOUND_RELAY = 3,
+    TOTEX_BOUND_EXACT = 4 /**< proved by the exact search (totex/exact.h), never by totex_bounds_compute() */
 } totex_bound_kind;
 
-/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay" ("?" if unknown). Static string. */
+/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay", "exact" ("?" if unknown). Static string. */
 const char *totex_bound_kind_name(totex_bound_kind k);
 
 /** One lower bound and the witness that proves it. */

@@ -25,7 +25,7 @@ typedef struct totex_plan_result {
     totex_ports ports;
     const totex_algorithm *algorithm;/**< static */
     uint64_t predicted_steps;        /**< from the algorithm's formula, in steps */
-    totex_bound bounds[TOTEX_MAX_BOUNDS];
+    totex_bound bounds[TOTEX_MAX_BOUNDS + 1]; /**< + 1: room for a bound the caller adds (the exact bound, totex/exact.h) */
     size_t bound_count;
     size_t best_bound;               /**< index of the largest bound */
     totex_sim_report sim;            /**< what the simulator measured */
@@ -35,6 +35,9 @@ typedef struct totex_plan_result {
     int has_delay_bound;             /**< 1: delay_bound is set (vertex-transitive products only) */
     double delay_bound;              /**< lower bound on the average delay of shortest-path schedules, in steps (001 appendix) */
     double plan_seconds;             /**< wall time of planning + simulation, in seconds */
+    uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
+                                          planned because the result was already proved optimal (steps and
+                                          average delay at their lower bounds), so no replay could beat it */
 } totex_plan_result;
 
 /** What `--algorithm auto` optimises first (issue 3 item 8). */
@@ -67,6 +70,11 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * predicted steps and keeps the smallest measured average delay among them;
  * TOTEX_OBJECTIVE_DELAY plans all and keeps the smallest average delay, then
  * the fewest steps. Algorithms whose plan exceeds @p max_messages are skipped.
+ * Candidates certified at one node (a symmetric form, 001 Theorem 2) are
+ * planned first; once a result meets both the best step bound and the
+ * average-delay bound (001 appendix), the remaining candidates are not planned
+ * (counted in out->skipped): none could be better, and a full replay of each
+ * would cost minutes on large networks (issue 13: torus:16x16x16x8).
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.
  */
 totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
@@ -111,6 +119,16 @@ char *totex_report_plan_json(const totex_plan_result *r);
  */
 totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
                                       totex_error *err);
+/**
+ * As totex_report_bounds_text(), with @p nextra more bounds (e.g. the exact
+ * bound of totex_exact_bound()) listed after the computed ones and taken into
+ * account for the best bound. @p extra may be NULL when @p nextra is 0; nextra <= 2.
+ */
+totex_status totex_report_bounds_text_extra(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
+                                            const totex_bound *extra, size_t nextra, totex_error *err);
+/** As totex_report_bounds_json(), with @p nextra (<= 2) more bounds, as totex_report_bounds_text_extra(). */
+char *totex_report_bounds_json_extra(const totex_network *net, const char *name, totex_ports ports,
+                                     const totex_bound *extra, size_t nextra, totex_error *err);
 /** The `totex bounds --json` object (keys network, spec, nodes, ..., bounds, lower_bound); caller frees. NULL with @p err on failure. */
 char *totex_report_bounds_json(const totex_network *net, const char *name, totex_ports ports, totex_error *err);
 

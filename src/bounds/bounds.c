@@ -31,6 +31,7 @@ const char *totex_bound_kind_name(totex_bound_kind k)
     case TOTEX_BOUND_CUT: return "cut";
     case TOTEX_BOUND_RECEIVE: return "receive";
     case TOTEX_BOUND_RELAY: return "relay";
+    case TOTEX_BOUND_EXACT: return "exact";
     }
     return "?";
 }

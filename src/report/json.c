@@ -77,16 +77,29 @@ char *totex_report_plan_json(const totex_plan_result *r)
     json_object_object_add(o, "port_utilisation", json_object_new_double(r->sim.port_utilisation));
     json_object_object_add(o, "hops", json_object_new_uint64(r->sim.hops));
     json_object_object_add(o, "wall_seconds", json_object_new_double(r->plan_seconds));
+    json_object_object_add(o, "candidates_skipped", json_object_new_uint64(r->skipped));
     return finish(o);
 }
 
 char *totex_report_bounds_json(const totex_network *net, const char *name, totex_ports ports, totex_error *err)
 {
-    totex_bound b[TOTEX_MAX_BOUNDS];
+    return totex_report_bounds_json_extra(net, name, ports, NULL, 0, err);
+}
+
+char *totex_report_bounds_json_extra(const totex_network *net, const char *name, totex_ports ports,
+                                     const totex_bound *extra, size_t nextra, totex_error *err)
+{
+    totex_bound b[TOTEX_MAX_BOUNDS + 2];
     size_t count, best;
     uint64_t sg = 0;
     if (totex_bounds_compute(net, ports, b, &count, &best, err) != TOTEX_OK)
         return NULL;
+    for (size_t i = 0; i < nextra && i < 2; i++) {
+        b[count] = extra[i];
+        if (b[count].value > b[best].value)
+            best = count;
+        count++;
+    }
     json_object *o = json_object_new_object(), *all = json_object_new_array();
     add_network(o, net, name);
     add_ports(o, ports);

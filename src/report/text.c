@@ -62,18 +62,33 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
                 r->full_simulation ? "; also expanded and replayed in full by the simulator, which agrees" : "");
     else
         fprintf(fp, "verified       yes (simulator replayed every step: no violation, every message delivered once)\n");
+    if (r->skipped)
+        fprintf(fp, "choice         %u tied candidate%s not planned: this schedule meets the step bound and the average-delay bound, so none could be better\n",
+                r->skipped, r->skipped == 1 ? "" : "s");
     fprintf(fp, "wall time      %.3f s\n", r->plan_seconds);
 }
 
 totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
                                       totex_error *err)
 {
-    totex_bound b[TOTEX_MAX_BOUNDS];
+    return totex_report_bounds_text_extra(fp, net, name, ports, NULL, 0, err);
+}
+
+totex_status totex_report_bounds_text_extra(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
+                                            const totex_bound *extra, size_t nextra, totex_error *err)
+{
+    totex_bound b[TOTEX_MAX_BOUNDS + 2];
     size_t count, best;
     uint64_t sg;
     totex_status st = totex_bounds_compute(net, ports, b, &count, &best, err);
     if (st != TOTEX_OK)
         return st;
+    for (size_t i = 0; i < nextra && i < 2; i++) {
+        b[count] = extra[i];
+        if (b[count].value > b[best].value)
+            best = count;
+        count++;
+    }
     char pm[32];
     print_network(fp, net, name);
     fprintf(fp, "ports          %s\n", totex_ports_format(ports, pm, sizeof pm));

@@ -1,0 +1,128 @@
+/*
+ * Exact: the optimal total exchange schedule of a small network, by integer
+ * programming, with a certificate of optimality.
+ *
+ * Source:  the model of 000 Section 1 and Section 3 (store-and-forward, unit
+ *          messages, one step per link traversal; single-port and multiport)
+ *          and 001 Section 7 (k-port); the time-expanded integer program with
+ *          one integer commodity per destination is ours (issue 14,
+ *          src/exact/model.c); the starting horizon is the best lower bound
+ *          of include/totex/bounds.h (000 eqs. (3), (4); receive, relay).
+ * Model:   any: single-port, k-port, multiport; any network of at most
+ *          TOTEX_EXACT_MAX_NODES (64) nodes whose program stays within
+ *          TOTEX_EXACT_MAX_VARIABLES (include/totex/exact.h). Messages may
+ *          take any route, shortest or not.
+ * Steps:   the optimum T*: the smallest horizon whose program is feasible,
+ *          searched from the best lower bound upwards; each T below T* is
+ *          proved infeasible by the solver (CBC or GLPK), by the presolve
+ *          (T < diameter) or by the analytic bound itself. When T* equals
+ *          the fewest steps of the other algorithms their schedule is kept.
+ * Optimal: always, when the search ends within its time limit
+ *          (totex_exact_set_options(), the CLI's --time-limit); otherwise the
+ *          best schedule found and the gap to the proved lower bound
+ *          (totex_exact_last()). Unless asked for by name (the CLI's
+ *          --algorithm exact calls totex_exact_set_options()), it applies
+ *          only to networks of at most TOTEX_EXACT_AUTO_MAX_NODES nodes, so
+ *          the automatic choice and `compare` never start a long search.
+ * Cost:    exponential in the worst case (integer programming); measured in
+ *          bench/exact_table.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/registry_impl.h"
+#include "common/error.h"
+#include "totex/exact.h"
+
+/* per thread: the options the CLI set, and a one-entry memo of the last search
+   (predict solves, plan replays the schedule) */
+static _Thread_local totex_exact_options opts;
+static _Thread_local int opts_set; /* 1: asked for by name (totex_exact_set_options()): up to the hard limit */
+static _Thread_local totex_exact_result memo;
+static _Thread_local int memo_valid;
+static _Thread_local char memo_spec[512];
+static _Thread_local totex_ports memo_ports;
+static _Thread_local uint32_t memo_nodes;
+
+void totex_exact_set_options(const totex_exact_options *opt)
+{
+    static const totex_exact_options zero = {0};
+    opts = opt ? *opt : zero;
+    opts_set = opt != NULL;
+    memo_valid = 0; /* new options: search again */
+    totex_exact_result_free(&memo);
+}
+
+const totex_exact_result *totex_exact_last(void) { return memo_valid ? &memo : NULL; }
+
+static totex_status exact_applies(const totex_network *net, totex_ports ports, totex_error *err)
+{
+    uint32_t n = totex_network_nodes(net);
+    if (!totex_exact_solvers()[0])
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "exact: no MIP solver was built in: install coinor-libcbc-dev or libglpk-dev (scripts/deps.sh) and rebuild");
+    if (n > TOTEX_EXACT_MAX_NODES)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "exact: %s has %u nodes, above the limit of %u nodes (%u messages) of the integer program",
+                          totex_network_spec(net), n, TOTEX_EXACT_MAX_NODES,
+                          TOTEX_EXACT_MAX_NODES * (TOTEX_EXACT_MAX_NODES - 1));
+    if (!opts_set && n > TOTEX_EXACT_AUTO_MAX_NODES)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "exact: tried automatically only up to %u nodes (%s has %u): ask for it with --algorithm exact (up to %u nodes)",
+                          TOTEX_EXACT_AUTO_MAX_NODES, totex_network_spec(net), n, TOTEX_EXACT_MAX_NODES);
+    return TOTEX_OK;
+}
+
+static totex_status exact_search(const totex_network *net, totex_ports ports, totex_error *err)
+{
+    const char *spec = totex_network_spec(net);
+    if (memo_valid && memo_ports == ports && memo_nodes == totex_network_nodes(net) && strlen(spec) < sizeof memo_spec &&
+        !strcmp(memo_spec, spec))
+        return TOTEX_OK;
+    totex_exact_result_free(&memo);
+    memo_valid = 0;
+    totex_status st = totex_exact_solve(net, ports, &opts, &memo, err);
+    if (st != TOTEX_OK)
+        return st;
+    memo_valid = strlen(spec) < sizeof memo_spec;
+    snprintf(memo_spec, sizeof memo_spec, "%s", spec);
+    memo_ports = ports;
+    memo_nodes = totex_network_nodes(net);
+    if (!memo_valid) { /* spec too long to key the memo: keep the result for totex_exact_last() only */
+        memo_valid = 1;
+        memo_spec[0] = '\0';
+    }
+    return TOTEX_OK;
+}
+
+static totex_status exact_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
+{
+    totex_status st = exact_applies(net, ports, err);
+    if (st == TOTEX_OK)
+        st = exact_search(net, ports, err);
+    if (st == TOTEX_OK)
+        *steps = memo.steps;
+    return st;
+}
+
+static totex_status exact_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
+{
+    totex_status st = exact_applies(net, ports, err);
+    if (st == TOTEX_OK)
+        st = exact_search(net, ports, err);
+    if (st == TOTEX_OK)
+        st = totex_schedule_replay(memo.schedule, sink, err);
+    return st;
+}
+
+const totex_algorithm totex_algorithm_exact = {
+    "exact",
+    "Exact optimum by integer programming (time-expanded, one commodity per destination; CBC or GLPK)",
+    "000 Sections 1, 3 and 001 Section 7 (model); issue 14 (program)",
+    exact_applies,
+    exact_predict,
+    exact_plan,
+    NULL,
+    1,
+};

@@ -1,0 +1,79 @@
+/* Private to src/exact/: the time-expanded integer program of total exchange
+   (model.c builds it, a solver file solves it, search.c drives the horizon). */
+#ifndef TOTEX_EXACT_MODEL_H
+#define TOTEX_EXACT_MODEL_H
+
+#include "totex/network.h"
+#include "totex/schedule.h"
+
+/*
+ * A column is one integer variable: commodity @c dst (the messages bound for
+ * that node), moving from @c from to @c to during step @c step (1-based);
+ * from == to is a holdover (messages waiting at @c from during the step).
+ */
+typedef struct totex_mip_col {
+    uint32_t dst, from, to, step;
+} totex_mip_col;
+
+/*
+ * min 0 (feasibility) subject to row_lb <= A x <= row_ub, col_lb <= x <= col_ub,
+ * x integer. A as triplets (row, col, value), in row order.
+ */
+typedef struct totex_mip {
+    uint32_t ncols, nrows;
+    size_t nnz;
+    totex_mip_col *col;      /* ncols: what each column means (grouped by step) */
+    double *col_ub;          /* ncols (every lower bound is 0) */
+    double *row_lb, *row_ub; /* nrows */
+    uint32_t *ti, *tj;       /* nnz: row and column of each coefficient */
+    double *tv;              /* nnz */
+    int infeasible;          /* 1: presolve found a node farther than the horizon from a destination */
+    uint32_t horizon;        /* T, in steps */
+} totex_mip;
+
+/* Model options (what the benchmark toggles to measure their effect). */
+typedef struct totex_mip_options {
+    int no_prune;   /* 1: keep every arc at every step (no horizon pruning) */
+    int symmetry;   /* 1: add symmetry-breaking rows on vertex-transitive networks (see model.c) */
+} totex_mip_options;
+
+/*
+ * Build the program for total exchange on @p net under @p ports with
+ * horizon @p horizon steps. Sizes are checked by the caller (search.c).
+ * @return TOTEX_OK or TOTEX_ENOMEM; free with totex_mip_free().
+ */
+totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32_t horizon,
+                             const totex_mip_options *opt, totex_mip *out, totex_error *err);
+void totex_mip_free(totex_mip *m);
+
+/*
+ * Turn a solution @p x (ncols values) into a schedule of @p m->horizon
+ * steps: per destination, each node keeps the sources of the messages it
+ * holds for it, and a column of value c moves c of them. Caller frees *out.
+ * @return TOTEX_EVIOLATION when x does not decompose (a solver or model bug).
+ */
+totex_status totex_mip_decode(const totex_network *net, const totex_mip *m, const double *x,
+                              totex_schedule **out, totex_error *err);
+
+/* Outcome of one solve. */
+typedef enum totex_mip_outcome {
+    TOTEX_MIP_FEASIBLE = 0,   /* x holds a feasible integer solution */
+    TOTEX_MIP_INFEASIBLE = 1, /* the solver proved that no integer solution exists */
+    TOTEX_MIP_UNKNOWN = 2     /* time limit reached before either */
+} totex_mip_outcome;
+
+/* A MIP solver behind one function, so that another can be plugged in. */
+typedef struct totex_mip_solver {
+    const char *name; /* "cbc", "glpk" */
+    /* version string, e.g. "CBC 2.10.8" (static) */
+    const char *(*version)(void);
+    /* Solve @p m within @p seconds (<= 0: no limit); on FEASIBLE fill x (ncols).
+       @p relax 1: the LP relaxation only (FEASIBLE then means the LP is; x is not filled). */
+    totex_status (*solve)(const totex_mip *m, int relax, double seconds, totex_mip_outcome *outcome, double *x,
+                          totex_error *err);
+} totex_mip_solver;
+
+/* The solvers built in (NULL-terminated list; empty when none was found at build time). */
+const totex_mip_solver *const *totex_mip_solvers(void);
+
+#endif

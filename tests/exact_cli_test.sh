@@ -1,0 +1,84 @@
+#!/bin/sh
+# CLI tests of the exact search (issue 14): totex bounds SPEC --exact,
+# totex plan SPEC --algorithm exact, --time-limit, the size limit.
+#
+#   exact_cli_test.sh PATH_TO_totex PATH_TO_tests/data
+#
+# POSIX sh; needs grep. Bad input (and a network above the size limit) exits
+# 2 with exactly one line on stderr naming what is wrong.
+
+set -u
+
+CLI_NAME=exact_cli_test.sh
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
+
+# expect_error NAME KEYWORD CMD...: exit 2 and one stderr line with "error:" and KEYWORD
+expect_error() {
+    name=$1
+    key=$2
+    shift 2
+    run "$@"
+    if [ "$RC" -ne 2 ]; then
+        fail "$name" "expected exit status 2, got $RC" "$@"
+    elif [ "$(lines "$TMP/err")" -ne 1 ] || ! grep -q -F 'error:' "$TMP/err"; then
+        fail "$name" "expected exactly one 'error:' line on stderr" "$@"
+    elif ! grep -q -i -F -e "$key" "$TMP/err"; then
+        fail "$name" "the error line does not mention '$key'" "$@"
+    else
+        pass "$name"
+    fi
+}
+
+# expect_out NAME PATTERN CMD...: exit 0, empty stderr, stdout matches the extended regex PATTERN
+expect_out() {
+    name=$1
+    pat=$2
+    shift 2
+    run "$@"
+    if [ "$RC" -ne 0 ]; then
+        fail "$name" "expected exit status 0, got $RC" "$@"
+    elif [ -s "$TMP/err" ]; then
+        fail "$name" "expected an empty stderr" "$@"
+    elif ! grep -q -E -e "$pat" "$TMP/out"; then
+        fail "$name" "stdout does not match '$pat'" "$@"
+    else
+        pass "$name"
+    fi
+}
+
+# single-port mesh:3x3: analytic bound 16 (average status), exact optimum 18 (issue 14)
+expect_out "bounds --exact: the optimum as a bound of kind exact" \
+    '^ +exact +18 steps \* +optimum 18 steps' "$TOTEX" bounds mesh:3x3 --exact
+expect_out "bounds --exact: the best bound is the exact one" \
+    '^best bound +18 steps \(exact\)' "$TOTEX" bounds mesh:3x3 --exact
+expect_out "bounds --exact --json: kind exact" \
+    '"kind":"exact"' "$TOTEX" bounds ring:6 --ports multi --exact --json
+expect_out "plan --algorithm exact: optimal, verified" \
+    '^optimal +yes' "$TOTEX" plan mesh:3x3 --ports multi --algorithm exact
+expect_out "plan --algorithm exact: replayed by the simulator" \
+    '^verified +yes \(simulator replayed every step' "$TOTEX" plan 'path:2*ring:3' --algorithm exact
+expect_out "plan --algorithm exact --json: lower bound of kind exact" \
+    '"kind":"exact"' "$TOTEX" plan mesh:2x3 --algorithm exact --json
+# a tiny budget on a search that needs seconds: the best schedule found and the gap
+expect_out "bounds --exact --time-limit: the gap when the budget ends the search" \
+    'gap [0-9]+ steps' "$TOTEX" bounds mesh:3x4 --exact --time-limit 0.2
+expect_out "plan --algorithm exact --time-limit: still a verified schedule" \
+    '^verified +yes' "$TOTEX" plan mesh:3x4 --algorithm exact --time-limit 0.2
+
+expect_error "exact above the node limit" "64 nodes" "$TOTEX" plan torus:9x9 --algorithm exact --ports multi
+expect_error "bounds --exact above the variable limit" "variables" "$TOTEX" bounds mesh:6x6 --exact
+expect_error "--time-limit without --exact" "--exact" "$TOTEX" bounds ring:5 --time-limit 3
+expect_error "--time-limit with another algorithm" "--algorithm exact" "$TOTEX" plan ring:5 --algorithm greedy --time-limit 3
+expect_error "--time-limit 0" "--time-limit" "$TOTEX" bounds ring:5 --exact --time-limit 0
+expect_error "--time-limit abc" "--time-limit" "$TOTEX" plan ring:5 --algorithm exact --time-limit abc
+expect_error "--time-limit without a value" "--time-limit" "$TOTEX" plan ring:5 --algorithm exact --time-limit
+expect_error "--exact on plan" "--exact" "$TOTEX" plan ring:5 --exact
+
+TOTAL=$((PASS + FAIL))
+if [ "$FAIL" -ne 0 ]; then
+    echo "exact_cli_test: $FAIL of $TOTAL checks FAILED:$FAILED"
+    exit 1
+fi
+echo "exact_cli_test: all $TOTAL checks passed"
+exit 0

@@ -1,0 +1,273 @@
+/*
+ * The exact search (issue 14; include/totex/exact.h, src/exact/).
+ *
+ * Independent checks: the simulator replays every schedule the integer
+ * program produces (searched with no_upper, so the schedule is the solver's
+ * own, never another algorithm's copied back); the optimum must equal the
+ * steps of an algorithm that meets an analytic lower bound (then both are
+ * optimal: rings, 003 Sections 3-4; tori and hypercubes, 001 Theorems 5 and
+ * 7; 000 eqs. (3), (4)), and must never exceed any algorithm's simulated
+ * steps nor fall below any bound. Times are budgets (time limits), never
+ * timed assertions on speed; the speed table is bench/bench_exact.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+static uint64_t best_bound(const totex_network *net, totex_ports ports)
+{
+    totex_bound b[TOTEX_MAX_BOUNDS];
+    size_t count = 0, best = 0;
+    assert_int_equal(totex_bounds_compute(net, ports, b, &count, &best, NULL), TOTEX_OK);
+    return b[best].value;
+}
+
+/* fewest simulated steps over the other algorithms that apply (UINT64_MAX: none) */
+static uint64_t best_algorithm(const totex_network *net, totex_ports ports, const char **name)
+{
+    uint64_t best = UINT64_MAX;
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        totex_sim_report rep;
+        totex_error err;
+        if (!strcmp(a->name, "exact") || a->applies(net, ports, NULL) != TOTEX_OK)
+            continue;
+        totex_schedule *s = totex_schedule_new();
+        assert_non_null(s);
+        if (a->plan(net, ports, totex_schedule_sink(s), &err) == TOTEX_OK) {
+            assert_int_equal(ts_simulate(net, ports, s, &rep, &err), TOTEX_OK);
+            if (rep.steps < best) {
+                best = rep.steps;
+                if (name)
+                    *name = a->name;
+            }
+        }
+        totex_schedule_free(s);
+    }
+    return best;
+}
+
+/* exact search with the solver's own schedule; replays it; returns the optimum */
+static uint64_t exact_own(const totex_network *net, totex_ports ports, const char *solver)
+{
+    totex_exact_options o = {0};
+    totex_exact_result r;
+    totex_sim_report rep;
+    totex_error err = {{0}};
+    o.no_upper = 1;
+    o.solver = solver;
+    o.time_limit = 120; /* a budget against a hang, far above what these take */
+    totex_status st = totex_exact_solve(net, ports, &o, &r, &err);
+    if (st != TOTEX_OK)
+        fail_msg("exact on %s: %s", totex_network_spec(net), err.msg);
+    assert_true(r.optimal);
+    assert_false(r.timed_out);
+    assert_string_equal(r.upper_from, "exact");
+    assert_int_equal(r.lower, r.steps);
+    /* the certificate: T - 1 proved infeasible by the solver, the presolve or an analytic bound */
+    if (r.proof == TOTEX_EXACT_PROOF_BOUND)
+        assert_int_equal(r.steps, r.analytic.value);
+    st = ts_simulate(net, ports, r.schedule, &rep, &err);
+    if (st != TOTEX_OK)
+        fail_msg("exact schedule on %s rejected by the simulator: %s", totex_network_spec(net), err.msg);
+    assert_int_equal(rep.steps, r.steps);
+    assert_int_equal(rep.messages, totex_network_messages(net));
+    uint64_t steps = r.steps;
+    totex_exact_result_free(&r);
+    return steps;
+}
+
+/* where an algorithm meets a lower bound, the optimum is exactly its steps */
+static void check_meets_bound(const char *spec, totex_ports ports)
+{
+    totex_network *net = ts_net(spec);
+    const char *name = NULL;
+    uint64_t lb = best_bound(net, ports), alg = best_algorithm(net, ports, &name);
+    if (alg != lb)
+        fail_msg("%s: no algorithm meets the bound (%llu vs %llu): pick another network for this test", spec,
+                 (unsigned long long)alg, (unsigned long long)lb);
+    uint64_t opt = exact_own(net, ports, NULL);
+    if (opt != alg)
+        fail_msg("%s under %s: exact %llu steps, %s meets the bound at %llu", spec, totex_ports_name(ports),
+                 (unsigned long long)opt, name, (unsigned long long)alg);
+    totex_network_free(net);
+}
+
+static void test_rings_tori_hypercubes_multiport(void **state)
+{
+    (void)state;
+    static const char *specs[] = {"ring:3", "ring:4", "ring:5", "ring:6", "ring:7", "ring:8", "k2",
+                                  "hypercube:2", "hypercube:3", "torus:3x3", "torus:3x4", "complete:4",
+                                  "ring:3*k2"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        check_meets_bound(specs[i], TOTEX_PORTS_MULTI);
+}
+
+static void test_rings_tori_hypercubes_single_port(void **state)
+{
+    (void)state;
+    static const char *specs[] = {"ring:3", "ring:4", "ring:5", "ring:6", "ring:7", "hypercube:2", "hypercube:3",
+                                  "torus:3x3"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        check_meets_bound(specs[i], TOTEX_PORTS_SINGLE);
+}
+
+/* never above any algorithm, never below any bound, on networks where nothing meets a bound */
+static void check_between(const char *spec, totex_ports ports, uint64_t expect)
+{
+    totex_network *net = ts_net(spec);
+    uint64_t lb = best_bound(net, ports), alg = best_algorithm(net, ports, NULL);
+    uint64_t opt = exact_own(net, ports, NULL);
+    if (opt < lb || opt > alg)
+        fail_msg("%s under %s: exact %llu outside [bound %llu, best algorithm %llu]", spec, totex_ports_name(ports),
+                 (unsigned long long)opt, (unsigned long long)lb, (unsigned long long)alg);
+    if (expect && opt != expect)
+        fail_msg("%s under %s: exact %llu, expected %llu", spec, totex_ports_name(ports), (unsigned long long)opt,
+                 (unsigned long long)expect);
+    totex_network_free(net);
+}
+
+static void test_never_above_algorithms(void **state)
+{
+    (void)state;
+    check_between("mesh:2x3", TOTEX_PORTS_SINGLE, 0);
+    check_between("mesh:3x3", TOTEX_PORTS_MULTI, 0);
+    check_between("path:2*ring:3", TOTEX_PORTS_SINGLE, 0);
+    check_between("path:4", TOTEX_PORTS_SINGLE, 0);
+    check_between("mesh:3x3", TOTEX_PORTS_SINGLE, 18); /* the value issue 14 states */
+    check_between("torus:3x3", 2, 0); /* 2-port */
+    check_between("file:" TOTEX_TEST_DATA "/greedy_star6.edges", TOTEX_PORTS_MULTI, 0);
+    /* a star K_{1,5}: the centre relays every message between leaves, one per step (single-port):
+       it sends 5 + 20 and receives 5 + 20, so 25 steps; the relay bound says the same */
+    check_between("file:" TOTEX_TEST_DATA "/greedy_star6.edges", TOTEX_PORTS_SINGLE, 25);
+}
+
+/* every solver built in finds the same optimum */
+static void test_solvers_agree(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("mesh:2x3");
+    const char *names = totex_exact_solvers();
+    uint64_t first = exact_own(net, TOTEX_PORTS_SINGLE, NULL);
+    if (strstr(names, "cbc"))
+        assert_int_equal(exact_own(net, TOTEX_PORTS_SINGLE, "cbc"), first);
+    if (strstr(names, "glpk"))
+        assert_int_equal(exact_own(net, TOTEX_PORTS_SINGLE, "glpk"), first);
+    totex_exact_options o = {0};
+    totex_exact_result r;
+    totex_error err = {{0}};
+    o.solver = "nosuch";
+    assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_SINGLE, &o, &r, &err), TOTEX_EINVAL);
+    assert_non_null(strstr(err.msg, "nosuch"));
+    totex_network_free(net);
+}
+
+/* the presolve's horizon pruning changes nothing but the size */
+static void test_pruning_keeps_optimum(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("mesh:2x3");
+    totex_exact_options o = {0};
+    totex_exact_result a, b;
+    totex_error err = {{0}};
+    o.no_upper = 1;
+    assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_MULTI, &o, &a, &err), TOTEX_OK);
+    o.no_prune = 1;
+    assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_MULTI, &o, &b, &err), TOTEX_OK);
+    assert_int_equal(a.steps, b.steps);
+    assert_true(a.variables < b.variables);
+    totex_exact_result_free(&a);
+    totex_exact_result_free(&b);
+    totex_network_free(net);
+}
+
+static void test_size_limit_refused(void **state)
+{
+    (void)state;
+    totex_exact_result r;
+    totex_error err = {{0}};
+    totex_network *net = ts_net("ring:65");
+    assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_MULTI, NULL, &r, &err), TOTEX_ENOTAPPLICABLE);
+    assert_non_null(strstr(err.msg, "64 nodes"));
+    totex_network_free(net);
+    net = ts_net("mesh:6x6"); /* 36 nodes, but single-port needs >= 140 steps: too many variables */
+    assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_SINGLE, NULL, &r, &err), TOTEX_ENOTAPPLICABLE);
+    assert_non_null(strstr(err.msg, "variables"));
+    /* the registered algorithm refuses too, and the automatic choice never tries it above its limit */
+    const totex_algorithm *a = totex_algorithm_find("exact", NULL);
+    assert_non_null(a);
+    totex_exact_set_options(NULL);
+    assert_int_equal(a->applies(net, TOTEX_PORTS_MULTI, &err), TOTEX_ENOTAPPLICABLE);
+    assert_non_null(strstr(err.msg, "--algorithm exact"));
+    totex_network_free(net);
+}
+
+/* a small budget ends the search with the best schedule found and the proved bound */
+static void test_time_limit_honoured(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("mesh:3x4"); /* single-port: bound 26, optimum 28, greedy 35 */
+    totex_exact_options o = {0};
+    totex_exact_result r;
+    totex_sim_report rep;
+    totex_error err = {{0}};
+    o.time_limit = 0.3;
+    assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_SINGLE, &o, &r, &err), TOTEX_OK);
+    /* generous slack for a loaded machine: the limit is checked between and inside solver calls */
+    assert_true(r.seconds < 0.3 + 10.0);
+    if (!r.optimal) {
+        assert_true(r.timed_out);
+        assert_true(r.lower <= 28 && r.steps >= 28);
+        assert_true(r.lower >= best_bound(net, TOTEX_PORTS_SINGLE));
+    }
+    assert_int_equal(ts_simulate(net, TOTEX_PORTS_SINGLE, r.schedule, &rep, &err), TOTEX_OK);
+    assert_int_equal(rep.steps, r.steps);
+    totex_bound b;
+    totex_exact_bound(&r, 1, &b);
+    assert_int_equal(b.kind, TOTEX_BOUND_EXACT);
+    assert_string_equal(totex_bound_kind_name(b.kind), "exact");
+    assert_int_equal(b.value, r.lower);
+    assert_non_null(strstr(b.witness, r.optimal ? "optimum" : "gap"));
+    totex_exact_result_free(&r);
+    totex_network_free(net);
+}
+
+/* the registered algorithm: planned through the driver, replayed by the simulator */
+static void test_registered_algorithm(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("mesh:3x3");
+    totex_plan_result res;
+    totex_error err = {{0}};
+    totex_exact_options o = {0};
+    const totex_algorithm *a = totex_algorithm_find("exact", NULL);
+    totex_exact_set_options(&o);
+    assert_int_equal(totex_plan_and_verify(net, TOTEX_PORTS_MULTI, a, 0, &res, &err), TOTEX_OK);
+    assert_true(res.verified && res.full_simulation);
+    assert_int_equal(res.sim.steps, totex_exact_last()->steps);
+    assert_true(totex_exact_last()->optimal);
+    assert_true(res.sim.steps <= best_algorithm(net, TOTEX_PORTS_MULTI, NULL));
+    totex_exact_set_options(NULL);
+    assert_null(totex_exact_last());
+    totex_network_free(net);
+}
+
+int main(void)
+{
+    if (!totex_exact_solvers()[0]) {
+        fprintf(stderr, "test_exact: no MIP solver built in (install coinor-libcbc-dev or libglpk-dev)\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rings_tori_hypercubes_multiport),
+        cmocka_unit_test(test_rings_tori_hypercubes_single_port),
+        cmocka_unit_test(test_never_above_algorithms),
+        cmocka_unit_test(test_solvers_agree),
+        cmocka_unit_test(test_pruning_keeps_optimum),
+        cmocka_unit_test(test_size_limit_refused),
+        cmocka_unit_test(test_time_limit_honoured),
+        cmocka_unit_test(test_registered_algorithm),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

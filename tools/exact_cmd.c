@@ -1,0 +1,86 @@
+/* `totex bounds --exact` and the exact algorithm's certificate in `totex plan` (tools/exact_cmd.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exact_cmd.h"
+
+int totex_cli_time_limit(const char *text, double *out)
+{
+    char *end;
+    if (!text)
+        return totex_cli_fail(2, "--time-limit needs a number of seconds, e.g. --time-limit 10");
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !(v > 0) || v > 31536000.0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "--time-limit '%.200s': give seconds as a number > 0 and <= 31536000, e.g. --time-limit 10",
+                 text);
+        return totex_cli_fail(2, msg);
+    }
+    *out = v;
+    return 0;
+}
+
+int totex_cli_bounds_exact(const totex_network *net, const char *name, totex_ports ports, double time_limit,
+                           int json)
+{
+    totex_exact_options o = {0};
+    totex_exact_result r;
+    totex_error err;
+    totex_bound eb;
+    int rc = 0;
+    o.time_limit = time_limit;
+    totex_status st = totex_exact_solve(net, ports, &o, &r, &err);
+    if (st != TOTEX_OK)
+        return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+    /* the schedule behind the optimum goes through the simulator like every other */
+    totex_sim *sim = totex_sim_new(net, ports, 0, &err);
+    totex_sim_report rep;
+    st = sim ? totex_schedule_replay(r.schedule, totex_sim_sink(sim), &err) : TOTEX_ENOMEM;
+    if (st == TOTEX_OK)
+        st = totex_sim_finish(sim, &rep, &err);
+    totex_sim_free(sim);
+    if (st == TOTEX_OK && rep.steps != r.steps) {
+        snprintf(err.msg, sizeof err.msg, "exact: the simulator measured %llu steps for the %llu-step schedule",
+                 (unsigned long long)rep.steps, (unsigned long long)r.steps);
+        st = TOTEX_EVIOLATION;
+    }
+    if (st != TOTEX_OK) {
+        totex_exact_result_free(&r);
+        return totex_cli_fail(1, err.msg);
+    }
+    totex_exact_bound(&r, 1, &eb);
+    if (json) {
+        char *text = totex_report_bounds_json_extra(net, name, ports, &eb, 1, &err);
+        if (!text)
+            rc = totex_cli_fail(2, err.msg);
+        else
+            printf("%s\n", text);
+        free(text);
+    } else if (totex_report_bounds_text_extra(stdout, net, name, ports, &eb, 1, &err) != TOTEX_OK) {
+        rc = totex_cli_fail(2, err.msg);
+    }
+    totex_exact_result_free(&r);
+    return rc;
+}
+
+void totex_cli_exact_prepare(double time_limit)
+{
+    totex_exact_options o = {0};
+    o.time_limit = time_limit;
+    totex_exact_set_options(&o);
+}
+
+void totex_cli_exact_finish(totex_plan_result *res)
+{
+    const totex_exact_result *r = totex_exact_last();
+    if (!r || res->bound_count > TOTEX_MAX_BOUNDS || !res->bound_count)
+        return;
+    totex_exact_bound(r, res->verified, &res->bounds[res->bound_count]);
+    if (res->bounds[res->bound_count].value > res->bounds[res->best_bound].value)
+        res->best_bound = res->bound_count;
+    res->bound_count++;
+}
