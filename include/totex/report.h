@@ -52,7 +52,10 @@ typedef enum totex_objective {
 /**
  * Compute the bounds, plan with @p algo (NULL: the best by totex_plan_best()
  * with TOTEX_OBJECTIVE_STEPS), replay the schedule through a fresh simulator and
- * fill @p out. @p max_messages limits the simulator (0: its default).
+ * fill @p out. @p max_messages limits the simulator (0: its default,
+ * TOTEX_SIM_DEFAULT_MAX_MESSAGES = 2^26): an algorithm without a symmetric
+ * form (planned and replayed message by message) is refused with
+ * TOTEX_ENOMEM, before it plans or predicts, on a network of more messages.
  * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE / TOTEX_EINVAL / TOTEX_ENOMEM with a
  *         message; TOTEX_EVIOLATION if the simulator rejected the schedule
  *         (a bug in an algorithm: the message names step, node and message).
