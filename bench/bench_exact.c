@@ -37,13 +37,19 @@
 
 static double limit = 60.0;
 
-/* CPU seconds of this process (the search is single-threaded): steadier than wall time on a shared machine */
+/* CPU seconds of this process and its finished children (with a time limit each solver call runs in a
+   forked child, src/exact/bounded.c): steadier than wall time on a shared machine */
 static double cpu_now(void)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-           1e-6 * (double)ru.ru_stime.tv_usec;
+    double t = 0;
+    int who[2] = {RUSAGE_SELF, RUSAGE_CHILDREN};
+    for (int i = 0; i < 2; i++) {
+        struct rusage ru;
+        getrusage(who[i], &ru);
+        t += (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+             1e-6 * (double)ru.ru_stime.tv_usec;
+    }
+    return t;
 }
 
 static uint64_t simulate(const totex_network *net, totex_ports ports, const totex_schedule *s, totex_error *err)
