@@ -14,6 +14,7 @@
 #include "totex/delay.h"
 #include "totex/combining.h"
 #include "totex/schedule.h"
+#include "totex/schedule_io.h"
 #include "totex/sim.h"
 #include "totex/algorithm.h"
 #include "totex/exact.h"

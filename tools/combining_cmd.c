@@ -30,7 +30,7 @@ void totex_cmd_comb_usage_plan(FILE *fp)
             "usage: totex plan SPEC --model combining [--algorithm NAME|auto] [--ts S] [--tc S]\n"
             "                      [--tl S] [--rho S] [--block BYTES]\n"
             "                      [--switching wormhole|store-and-forward] [--port one|all]\n"
-            "                      [--json] [--schedule FILE]\n"
+            "                      [--json] [--schedule FILE [--format json|msccl]]\n"
             "\n"
             "Message-combining model (002 Section 2): a step costs t_s + (largest transfer)\n"
             "m t_c (+ longest route t_l under store-and-forward), rearranging costs\n"
@@ -38,7 +38,9 @@ void totex_cmd_comb_usage_plan(FILE *fp)
             "or the named one, verifies it in the combining simulator and reports start-ups,\n"
             "blocks_transmitted (sum over steps of the largest transfer, in blocks: 002\n"
             "Table 1), rearranged_blocks and predicted_time (seconds). --schedule FILE writes\n"
-            "the schedule as JSON (docs/schedule-format.md) for `totex verify`.\n"
+            "the schedule as JSON (docs/schedule-format.md) for `totex verify`; --format msccl\n"
+            "as MSCCL XML (each block a chunk, sent from the transfer's sender to its receiver;\n"
+            "docs/unit-schedule-format.md), checked with totex verify FILE --network complete:N.\n"
             "\n%s",
             defaults_text);
 }
@@ -89,6 +91,7 @@ typedef struct copts {
     totex_comb_cost cost;
     const char *picture; /* --picture FILE.png|.svg with --sweep (issue 6 item 1) */
     int json, help, sweep, model;
+    int msccl; /* --format msccl: the schedule as MSCCL XML (issue 12) */
 } copts;
 
 enum { ALLOW_ALGO = 1, ALLOW_SWEEP = 2, ALLOW_MODEL = 4, ALLOW_COSTS = 8 };
@@ -158,6 +161,10 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             if (!v || !*v)
                 return totex_cli_fail(2, "--schedule needs a FILE to write the schedule to");
             o->schedule = v;
+        } else if ((allow & ALLOW_ALGO) && opt_value(argc, argv, &i, "--format", &v)) {
+            if (!v || (strcmp(v, "json") && strcmp(v, "msccl")))
+                return totex_cli_fail(2, "--format needs json (docs/schedule-format.md) or msccl (MSCCL XML, docs/unit-schedule-format.md)");
+            o->msccl = !strcmp(v, "msccl");
         } else if ((allow & ALLOW_COSTS) && opt_value(argc, argv, &i, "--ts", &v)) {
             if ((rc = parse_seconds("--ts", v, &o->cost.t_s, "the start-up time t_s in seconds")))
                 return rc;
@@ -364,7 +371,8 @@ int totex_cmd_comb_plan(int argc, char **argv)
     st = simulate_with_progress(net, s, &o.cost, algo->name, &rep, NULL, &err);
     if (st != TOTEX_OK) {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
-    } else if (o.schedule && totex_comb_export_file(o.schedule, net, s, &o.cost, algo->name, &err) != TOTEX_OK) {
+    } else if (o.schedule && (o.msccl ? totex_comb_export_msccl(o.schedule, net, s, algo->name, &err)
+                                      : totex_comb_export_file(o.schedule, net, s, &o.cost, algo->name, &err)) != TOTEX_OK) {
         rc = totex_cli_fail(2, err.msg);
     } else if (o.json) {
         json_object *j = json_object_new_object();
@@ -407,6 +415,11 @@ static int compare_sweep(const totex_network *net, const copts *o)
     if (st != TOTEX_OK) {
         free(times);
         return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
+    }
+    /* the picture first: a failed write is the only output, not a line after the whole table */
+    if (o->picture && totex_picture_sweep(o->picture, net, times, winners, 0, 0, &err) != TOTEX_OK) {
+        free(times);
+        return totex_cli_fail(2, err.msg);
     }
     if (o->json) {
         json_object *j = json_object_new_object(), *rows = json_object_new_array(), *cross = json_object_new_array();
@@ -467,8 +480,6 @@ static int compare_sweep(const totex_network *net, const copts *o)
             printf("  none: %s at every size from 8 B to 1 MiB\n",
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
-    if (o->picture && totex_picture_sweep(o->picture, net, times, winners, 0, 0, &err) != TOTEX_OK)
-        rc = totex_cli_fail(2, err.msg);
     free(times);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "exact_cmd.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
+#include "verify_cmd.h"
 
 static void usage_main(FILE *fp)
 {
@@ -30,7 +31,7 @@ static void usage_main(FILE *fp)
             "  plan SPEC [options]      plan a schedule, replay it in the simulator, report\n"
             "  compare SPEC [options]   every algorithm under every port model, side by side\n"
             "  algorithms               list the algorithms\n"
-            "  verify FILE [options]    replay a combining schedule file (see verify --help)\n"
+            "  verify FILE [options]    check a schedule file: unit-step, MSCCL XML, combining\n"
             "  reproduce [options]      run the papers' claims, write a Markdown report\n"
             "  help [command]           this text, or a command's options\n"
             "\n"
@@ -67,6 +68,7 @@ static void usage_bounds(FILE *fp)
 static void usage_plan(FILE *fp)
 {
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
+                "                      [--schedule FILE [--format json|full|msccl]]\n"
                 "                      [--objective steps|delay] [--max-messages N] [--picture FILE]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
@@ -82,7 +84,13 @@ static void usage_plan(FILE *fp)
                 "per step; on 2-D networks also a link heat map in FILE-heatmap.png|.svg.\n"
                 "--model combining: the message-combining model (totex plan --model combining --help).\n"
                 "--algorithm exact [--time-limit S]: the exact optimum by integer programming (at most\n"
-                "64 nodes); S seconds end the search with the best schedule found and the gap.\n");
+                "64 nodes); S seconds end the search with the best schedule found and the gap.\n"
+
+                "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
+                "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"
+                "the translation rule) when the algorithm has one, else every hop; full every hop,\n"
+                "streamed; msccl MSCCL XML for an all-to-all on ngpus = nodes, refused with the\n"
+                "executor's limit it exceeds (steps per thread block, XML nodes per rank).\n");
 }
 
 typedef struct options {
@@ -97,6 +105,8 @@ typedef struct options {
     const char *picture; /* --picture FILE.png|.svg (issue 6 item 1) */
     int exact;           /* bounds --exact (issue 14) */
     double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
+    const char *schedule; /* --schedule FILE, --format json|full|msccl (issue 12) */
+    totex_export_format format;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int allow_algo)
@@ -148,6 +158,20 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             int rc = totex_cli_time_limit(a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : NULL), &o->time_limit);
             if (rc)
                 return rc;
+        } else if (allow_algo == 2 && (!strcmp(a, "--schedule") || !strncmp(a, "--schedule=", 11))) {
+            o->schedule = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!o->schedule || !*o->schedule)
+                return totex_cli_fail(2, "--schedule needs a FILE to write the schedule to");
+        } else if (allow_algo == 2 && (!strcmp(a, "--format") || !strncmp(a, "--format=", 9))) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (v && !strcmp(v, "json"))
+                o->format = TOTEX_EXPORT_JSON;
+            else if (v && !strcmp(v, "full"))
+                o->format = TOTEX_EXPORT_JSON_FULL;
+            else if (v && !strcmp(v, "msccl"))
+                o->format = TOTEX_EXPORT_MSCCL;
+            else
+                return totex_cli_fail(2, "--format needs json (symmetric form when the algorithm has one), full (every hop) or msccl (MSCCL XML)");
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -216,6 +240,12 @@ static int cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < count; i++)
         if (rows[i].status == TOTEX_EVIOLATION)
             rc = totex_cli_fail(1, rows[i].reason);
+    /* the picture first: a failed write is the only output, not a line after the whole table */
+    if (o.picture && totex_picture_compare(o.picture, net, o.spec, rows, count, 0, 0, &err) != TOTEX_OK) {
+        free(rows);
+        totex_network_free(net);
+        return totex_cli_fail(2, err.msg);
+    }
     if (o.json) {
         char *text = totex_report_compare_json(net, o.spec, rows, count);
         if (text)
@@ -226,8 +256,6 @@ static int cmd_compare(int argc, char **argv)
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
-    if (o.picture && totex_picture_compare(o.picture, net, o.spec, rows, count, 0, 0, &err) != TOTEX_OK)
-        rc = totex_cli_fail(2, err.msg);
     free(rows);
     totex_network_free(net);
     return rc;
@@ -308,7 +336,7 @@ static int cmd_plan(int argc, char **argv)
     totex_error err;
     const totex_algorithm *algo = NULL;
     totex_plan_result res;
-    int rc = command_options(argc, argv, &o, 1, usage_plan,
+    int rc = command_options(argc, argv, &o, 2, usage_plan,
                              "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
     if (rc >= 0)
         return rc;
@@ -331,7 +359,10 @@ static int cmd_plan(int argc, char **argv)
     res.name = o.spec;
     if (st == TOTEX_OK && exact)
         totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
-    if (st == TOTEX_OK) {
+    if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
+        /* the picture first: a failed write is the only output, not a line after the whole report */
+        rc = totex_cli_fail(2, err.msg);
+    } else if (st == TOTEX_OK) {
         if (o.json) {
             char *text = totex_report_plan_json(&res);
             if (text)
@@ -342,7 +373,7 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text(stdout, &res);
         }
-        if (o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK)
+        if (o.schedule && totex_plan_export(o.schedule, net, o.ports, res.algorithm, o.format, &err) != TOTEX_OK)
             rc = totex_cli_fail(2, err.msg);
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
@@ -367,10 +398,19 @@ int main(int argc, char **argv)
         else if (argc > 2 && !strcmp(argv[2], "compare"))
             usage_compare(stdout);
         else if (argc > 2 && !strcmp(argv[2], "verify"))
-            totex_cmd_comb_usage_verify(stdout);
+            totex_cmd_verify_usage(stdout);
         else if (argc > 2 && !strcmp(argv[2], "reproduce"))
             totex_cmd_reproduce_usage(stdout);
-        else
+        else if (argc > 2 && (!strcmp(argv[2], "machines") || !strcmp(argv[2], "algorithms")))
+            return !strcmp(argv[2], "machines") ? cmd_machines(1, (char *[]){"--help", NULL})
+                                                : cmd_algorithms(1, (char *[]){"--help", NULL});
+        else if (argc > 2 && strcmp(argv[2], "help") && strcmp(argv[2], "--help") && strcmp(argv[2], "-h")) {
+            char msg[300];
+            snprintf(msg, sizeof msg,
+                     "no help on '%.100s': give a command (machines, bounds, plan, compare, verify, reproduce, algorithms)",
+                     argv[2]);
+            return totex_cli_fail(2, msg);
+        } else
             usage_main(stdout);
         return 0;
     }
@@ -387,7 +427,7 @@ int main(int argc, char **argv)
         return totex_cmd_wants_combining(argc - 2, argv + 2) ? totex_cmd_comb_compare(argc - 2, argv + 2)
                                                              : cmd_compare(argc - 2, argv + 2);
     if (!strcmp(cmd, "verify"))
-        return totex_cmd_comb_verify(argc - 2, argv + 2);
+        return totex_cmd_verify(argc - 2, argv + 2);
     if (!strcmp(cmd, "reproduce"))
         return totex_cmd_reproduce(argc, argv);
     char msg[300];

@@ -23,7 +23,8 @@ void totex_mpi_plan_release(totex_mpi_plan *p)
 {
     free(p->arena);
     free(p->stage);
-    p->arena = p->stage = NULL;
+    free(p->gather);
+    p->arena = p->stage = p->gather = NULL;
 }
 
 /* receive r lands in the caller's receive buffer */
@@ -40,7 +41,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     if (!p->arena) {
         p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
         p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
-        if (!p->arena || !p->stage) {
+        p->gather = p->chunks > 1 ? malloc((size_t)p->slot) : NULL;
+        if (!p->arena || !p->stage || (p->chunks > 1 && !p->gather)) {
             totex_mpi_plan_release(p);
             fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu bytes of buffers\n", p->arena_bytes,
                     p->stage_bytes);
@@ -88,7 +90,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
                            &req[p->nrecv + i]);
             totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
         } else {
-            rc = MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
+            rc = p->window ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
+                           : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
         }
     }
     if (rc == MPI_SUCCESS)
@@ -103,12 +106,23 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         return rc;
     const size_t slot = (size_t)p->slot;
     for (uint32_t i = 0; i < p->n; i++)
-        if (i != p->me && !in_place(p, p->finals[i].recv, recv_raw, carry))
-            memcpy(recv + i * slot, p->arena + p->finals[i].off, slot);
+        for (int c = 0; i != p->me && c < p->chunks; c++) {
+            const size_t r = p->finals[i].recv + (size_t)c, lo = totex_mpi_chunk_lo(p, c),
+                         len = totex_mpi_chunk_lo(p, c + 1) - lo;
+            if (!in_place(p, r, recv_raw, carry))
+                memcpy(recv + i * slot + lo, p->arena + p->recvs[r].arena_off + p->finals[i].pos * len, len);
+        }
     return MPI_SUCCESS;
 }
 
-const char *totex_mpi_final_block(const totex_mpi_plan *p, uint32_t i)
+const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i)
 {
-    return p->arena + p->finals[i].off;
+    const totex_mpi_final *f = &p->finals[i];
+    if (p->chunks == 1)
+        return p->arena + p->recvs[f->recv].arena_off + f->pos * (size_t)p->slot;
+    for (int c = 0; c < p->chunks; c++) {
+        const size_t lo = totex_mpi_chunk_lo(p, c), len = totex_mpi_chunk_lo(p, c + 1) - lo;
+        memcpy(p->gather + lo, p->arena + p->recvs[f->recv + (size_t)c].arena_off + f->pos * len, len);
+    }
+    return p->gather;
 }

@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include "local.h"
 #include "totex/combining.h"
 #include "totex/network.h"
 
@@ -34,6 +35,10 @@ enum {
 #define TOTEX_MPI_HDR_BYTES 24   /* the cross-rank check's header: 3 long long */
 #define TOTEX_MPI_CARRY_MAX 4096 /* it rides in front of a message of at most this many bytes */
 #define TOTEX_MPI_UNIT_TAGS 30000
+#define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
+#define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
+#define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
+#define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
 
 typedef struct totex_mpi_options {
     int fallback; /* nonzero: return TOTEX_MPI_FALLBACK (silently) where totex does not apply (intercommunicators) */
@@ -71,12 +76,13 @@ typedef struct totex_mpi_send {
     int peer, bytes;
     size_t piece_first, piece_count; /* pieces[piece_first ..]: one piece = sent from where it lies */
     size_t stage_off;                /* gathered here when more than one piece */
-    size_t dep_first, dep_count;     /* deps[dep_first ..]: receives that bring its blocks */
+    size_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
+                                        blocks (< nrecv), an earlier send on its link (nrecv + send index) */
 } totex_mpi_send;
 
 typedef struct totex_mpi_final { /* where block (i, me) is at the end: base ARENA, or in place */
-    size_t recv;                 /* index of the receive that brought it */
-    size_t off;                  /* offset in the arena */
+    size_t recv;                 /* index of the receive that brought its chunk 0 (chunk c: recv + c) */
+    size_t pos;                  /* its position among that transfer's blocks */
 } totex_mpi_final;
 
 typedef struct totex_mpi_plan {
@@ -86,6 +92,11 @@ typedef struct totex_mpi_plan {
     int id;                      /* 0 .. TOTEX_MPI_MAX_PLANS - 1, the same on every rank: tag TOTEX_MPI_PLAN_TAG + id */
     uint32_t n, me;
     const char *algorithm;       /* registry name (static) */
+    char label[64];              /* totex_mpi_cand_name() of the candidate it was made from */
+    int unit;                    /* 0: a combining schedule; else a unit-step one (multiport: 0 ports) */
+    uint32_t ports;              /* port model of a unit-step schedule */
+    int chunks;                  /* messages per transfer (compile.c), >= 1 */
+    int window;                  /* transfers in flight per link and lane (compile.c), 0: no limit */
     uint64_t steps;
     size_t nrecv, nsend;
     totex_mpi_recv *recvs;       /* in step order */
@@ -97,6 +108,7 @@ typedef struct totex_mpi_plan {
     size_t carry_send;           /* first send to rank + 1 if it may carry this rank's header, else SIZE_MAX */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
+    char *gather;                /* slot bytes: a final block gathered from its chunks (totex_mpi_final_block) */
     MPI_Request *req;            /* [nrecv + nsend] */
 } totex_mpi_plan;
 
@@ -123,7 +135,9 @@ typedef struct totex_mpi_state {
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
-    int ts_measured, tc_measured;
+    double t_l;              /* seconds/byte of a link under concurrent flows: measured unless TOTEX_TL */
+    double t_c_chunk, t_l_chunk; /* t_c and t_l measured with TOTEX_MPI_COST_CHUNK-byte messages (else t_c, t_l) */
+    int ts_measured, tc_measured, tl_measured;
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
     struct totex_mpi_state *next_live, **prev_live;
@@ -212,8 +226,54 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
  * left in the arena for the caller to unpack (totex_mpi_final_block()). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
-/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 */
-const char *totex_mpi_final_block(const totex_mpi_plan *p, uint32_t i);
+/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (gathered from
+   its chunks into p->gather when the plan has several: valid until the next call) */
+const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
+
+/* ---- cost model (cost.c; no MPI needed) ---- */
+typedef struct totex_mpi_cand {
+    int unit;         /* 0: combining algorithm idx; 1: unit-step algorithm idx of totex/algorithm.h */
+    int idx;          /* registry index */
+    uint32_t ports;   /* unit-step port model */
+    int chunks;       /* messages per transfer */
+    double predicted; /* seconds */
+    uint64_t steps;   /* unit-step: predicted steps */
+    int order;        /* tie-break */
+} totex_mpi_cand;
+/* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_MPI_COST_CHUNK bytes */
+typedef struct totex_mpi_linkcost {
+    double t_s, t_c, t_l, t_c_chunk, t_l_chunk;
+} totex_mpi_linkcost;
+#define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
+/* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in @p chunks chunks */
+double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, const totex_mpi_linkcost *lc);
+/* the model's chunk count for blocks of @p slot bytes (argmin of totex_mpi_unit_time over 1 .. TOTEX_MPI_MAX_CHUNKS) */
+int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc);
+/* link-load floor of any total exchange: status(0) * slot * t_l / degree(0), seconds */
+double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc);
+/* the unit-step candidate named @p name and its port model, or NULL (not a candidate) */
+const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *ports);
+/* every candidate that applies to @p net (cost->m = slot bytes, cost->t_s, cost->t_c; link t_l),
+   by increasing predicted time, at most @p cap into @p out; 0 with why[] when none applies */
+size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
+                                 const totex_mpi_linkcost *lc, totex_mpi_cand *out, size_t cap, char *why, size_t wcap);
+/* "direct", "octr/multiport/3 chunks" */
+void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap);
+
+/* (plan.c) build @p c's schedule on @p net, take this rank's share and compile it into a new
+   plan (*out, also on failure, freed by the caller); MPI code with why[] (no MPI calls) */
+int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
+                         int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap);
+
+/* ---- compiler (compile.c) ----
+ * Compile this rank's share @p l of a schedule into @p p (p->slot, n, me and
+ * algorithm set by the caller), every transfer split into @p chunks messages
+ * (at most slot and TOTEX_MPI_MAX_CHUNKS; p->chunks says how many), at most
+ * @p window transfers per link and chunk lane in flight (0: no limit). MPI error
+ * code, with what went wrong in why[cap]. Needs no running MPI. */
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap);
+/* first byte of chunk @p i within a block (i = p->chunks: slot) */
+size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i);
 
 /* ---- unit-step schedules (unit.c) ----
  * Plan opt->unit_algorithm on comm's network and run it; on success *out

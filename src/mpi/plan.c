@@ -1,15 +1,15 @@
-/* Plans of totex_alltoall: rank 0 chooses the combining algorithm by
- * predicted time (or TOTEX_ALGORITHM), every rank builds its schedule and
- * compiles its own part into a program for exec.c: its receives and sends in
- * step order, where each block it sends lies (its send blocks or the arena of
- * received blocks), which receives each send waits for, and where each block
- * destined to it ends up. The schedule itself is not kept. */
+/* Plans of totex_alltoall: rank 0 ranks the candidates (combining
+ * algorithms, and unit-step schedules with their chunking) by the cost model
+ * of cost.c (or TOTEX_ALGORITHM forces one), every rank builds its share of
+ * each candidate's schedule (local.h; a symmetric unit-step schedule is node
+ * 0's moves translated, no rank builds the whole schedule) and compiles it
+ * (compile.c) into a program for exec.c; the model's best few are timed on
+ * the communicator and the fastest kept. The schedules themselves are not kept. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blockmap.h"
 #include "internal.h"
 
 void totex_mpi_plan_free(totex_mpi_plan *p)
@@ -23,184 +23,15 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
     free(p->finals);
     free(p->arena);
     free(p->stage);
+    free(p->gather);
     free(p->req);
     free(p);
 }
 
-/* a block this rank holds: base TOTEX_MPI_SEND or TOTEX_MPI_ARENA, offset, receive that brought it */
-typedef struct held {
-    uint32_t base;
-    size_t off, recv;
-} held;
-
-/* compile this rank's part of @p s; why[] says what went wrong (MPI error code returned) */
-static int compile(totex_mpi_plan *p, const totex_comb_schedule *s, char *why, size_t cap)
-{
-    const uint32_t me = p->me, n = p->n;
-    const size_t slot = (size_t)p->slot;
-    size_t nr = 0, ns = 0, nblocks = 0, nheld = 0; /* nheld: blocks received (entries of hv below) */
-    /* The check's header may ride on the first message on the links rank - 1 -> me
-       and me -> rank + 1 only if that message is short and its sender makes it
-       before waiting for anything (all its sends up to it carry its own blocks),
-       so that a header always leaves even when a mismatch stalls the exchange.
-       Both ends decide from the same schedule. carry[0]: link from rank - 1 (a
-       decision of rank - 1's sends), carry[1]: link to rank + 1 (of this rank's). */
-    const uint32_t ends[2][2] = {{(me + n - 1) % n, me}, {me, (me + 1) % n}};
-    int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1};
-    for (uint64_t st = 0; st < p->steps; st++) {
-        size_t nt = totex_comb_step_transfers(s, st);
-        for (size_t t = 0; t < nt; t++) {
-            totex_transfer tr;
-            totex_comb_get_transfer(s, st, t, &tr);
-            if (!tr.count)
-                continue;
-            if ((long long)tr.count * p->slot > INT_MAX) {
-                snprintf(why, cap, "a message of %zu blocks of %lld bytes exceeds INT_MAX bytes", tr.count, p->slot);
-                return MPI_ERR_COUNT;
-            }
-            if (tr.to == me) {
-                nr++;
-                nheld += tr.count;
-            }
-            if (tr.from == me) {
-                ns++;
-                nblocks += tr.count;
-            }
-            for (int l = 0; l < 2; l++) {
-                if (decided[l] || tr.from != ends[l][0])
-                    continue;
-                for (size_t k = 0; k < tr.count; k++)
-                    own_so_far[l] &= tr.blocks[k].src == tr.from;
-                if (tr.to == ends[l][1]) {
-                    decided[l] = 1;
-                    carry[l] = own_so_far[l] && (long long)tr.count * p->slot <= TOTEX_MPI_CARRY_MAX;
-                }
-            }
-        }
-    }
-    p->nrecv = nr;
-    p->nsend = ns;
-    p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
-    p->sends = calloc(ns ? ns : 1, sizeof *p->sends);
-    p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
-    p->deps = calloc(nblocks ? nblocks : 1, sizeof *p->deps);
-    p->finals = calloc(n, sizeof *p->finals);
-    p->req = calloc(nr + ns ? nr + ns : 1, sizeof *p->req);
-    held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
-    uint8_t *got = calloc(n, 1);
-    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got) {
-        free(hv);
-        free(got);
-        snprintf(why, cap, "out of memory compiling the schedule");
-        return MPI_ERR_NO_MEM;
-    }
-    totex_mpi_blockmap where = {0};
-    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0;
-    /* room for the header in front of the carried send (carry[] above) */
-    const int pred = (int)((me + n - 1) % n), succ = (int)((me + 1) % n);
-    p->carry_recv = p->carry_send = SIZE_MAX;
-    int rc = MPI_SUCCESS;
-    for (uint64_t st = 0; st < p->steps && rc == MPI_SUCCESS; st++) {
-        size_t nt = totex_comb_step_transfers(s, st);
-        /* sends first: a block received in this step travels on from the next one */
-        for (size_t t = 0; t < nt && rc == MPI_SUCCESS; t++) {
-            totex_transfer tr;
-            totex_comb_get_transfer(s, st, t, &tr);
-            if (!tr.count || tr.from != me)
-                continue;
-            totex_mpi_send *sd = &p->sends[is++];
-            sd->peer = (int)tr.to;
-            sd->bytes = (int)(tr.count * slot);
-            sd->piece_first = npieces;
-            sd->dep_first = ndeps;
-            for (size_t k = 0; k < tr.count; k++) {
-                const totex_block *bl = &tr.blocks[k];
-                held h = {TOTEX_MPI_SEND, (size_t)bl->dst * slot, SIZE_MAX};
-                size_t idx;
-                if (bl->src != me) {
-                    if (!totex_mpi_blockmap_get(&where, (uint64_t)bl->src * n + bl->dst, &idx)) {
-                        snprintf(why, cap, "step %llu: rank %u does not hold block (%u, %u) (a bug of %s)",
-                                 (unsigned long long)st + 1, me, bl->src, bl->dst, p->algorithm);
-                        rc = MPI_ERR_INTERN;
-                        break;
-                    }
-                    h = hv[idx];
-                }
-                totex_mpi_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
-                if (last && last->base == h.base && last->off + last->len == h.off)
-                    last->len += slot;
-                else
-                    p->pieces[npieces++] = (totex_mpi_piece){h.base, h.off, slot};
-                if (h.recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != h.recv))
-                    p->deps[ndeps++] = h.recv;
-            }
-            sd->piece_count = npieces - sd->piece_first;
-            sd->dep_count = ndeps - sd->dep_first;
-            int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
-            if (carried) { /* staged after the header, whatever its pieces */
-                p->carry_send = is - 1;
-                p->stage_bytes += TOTEX_MPI_HDR_BYTES;
-            }
-            if (sd->piece_count > 1 || carried) {
-                sd->stage_off = p->stage_bytes;
-                p->stage_bytes += (size_t)sd->bytes;
-            }
-        }
-        for (size_t t = 0; t < nt && rc == MPI_SUCCESS; t++) {
-            totex_transfer tr;
-            totex_comb_get_transfer(s, st, t, &tr);
-            if (!tr.count || tr.to != me)
-                continue;
-            size_t r = ir++;
-            totex_mpi_recv *rv = &p->recvs[r];
-            rv->peer = (int)tr.from;
-            rv->bytes = (int)(tr.count * slot);
-            if (carry[0] && rv->peer == pred && p->carry_recv == SIZE_MAX)
-                p->carry_recv = r; /* arrives behind the header, copied to the arena */
-            rv->arena_off = p->arena_bytes;
-            p->arena_bytes += (size_t)rv->bytes;
-            rv->in_place_ok = 1;
-            rv->place_off = (size_t)tr.blocks[0].src * slot;
-            for (size_t k = 0; k < tr.count; k++) {
-                const totex_block *bl = &tr.blocks[k];
-                size_t off = rv->arena_off + k * slot;
-                if (bl->dst != me || bl->src != tr.blocks[0].src + k)
-                    rv->in_place_ok = 0;
-                if (bl->dst == me) {
-                    if (bl->src >= n || bl->src == me || got[bl->src]) {
-                        snprintf(why, cap, "step %llu: block (%u, %u) arrives twice or is invalid (a bug of %s)",
-                                 (unsigned long long)st + 1, bl->src, me, p->algorithm);
-                        rc = MPI_ERR_INTERN;
-                        break;
-                    }
-                    got[bl->src] = 1;
-                    p->finals[bl->src] = (totex_mpi_final){r, off};
-                } else {
-                    hv[ih] = (held){TOTEX_MPI_ARENA, off, r};
-                    if (totex_mpi_blockmap_put(&where, (uint64_t)bl->src * n + bl->dst, ih++)) {
-                        snprintf(why, cap, "out of memory compiling the schedule");
-                        rc = MPI_ERR_NO_MEM;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    for (uint32_t i = 0; i < n && rc == MPI_SUCCESS; i++)
-        if (i != me && !got[i]) {
-            snprintf(why, cap, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
-            rc = MPI_ERR_INTERN;
-        }
-    totex_mpi_blockmap_clear(&where);
-    free(hv);
-    free(got);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return MPI_SUCCESS; /* the arena and the staging area are allocated by the first run */
-}
-
 #define MAX_CANDIDATES 8
 #define TRIAL_RUNS 3
+#define CAND_DOUBLES 6 /* unit, idx, ports, chunks, predicted, steps */
+#define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
 
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
 static int tuning_on(void)
@@ -209,42 +40,120 @@ static int tuning_on(void)
     return !(t && strcmp(t, "0") == 0);
 }
 
-/* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, idx..., predicted...} */
+/* TOTEX_CHUNKS=C (1 .. TOTEX_MPI_MAX_CHUNKS) forces the chunks of unit-step candidates; 0 when unset or invalid */
+static int forced_chunks(void)
+{
+    const char *s = getenv("TOTEX_CHUNKS");
+    char *end = NULL;
+    long v = s && *s ? strtol(s, &end, 10) : 0;
+    return (end && *end == '\0' && v >= 1 && v <= TOTEX_MPI_MAX_CHUNKS) ? (int)v : 0;
+}
+
+/* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, t_l, candidates...} */
 static void choose_candidates(const totex_network *net, const char *spec, const totex_comb_cost *cost,
+                              const totex_mpi_linkcost *lc,
                               const totex_error *perr, double *msg, char *why, size_t cap)
 {
     totex_error err = *perr;
     const char *forced = getenv("TOTEX_ALGORITHM");
+    const int fc = forced_chunks();
+    totex_mpi_cand c[MAX_CANDIDATES];
     size_t k = 0;
     if (!net) {
         snprintf(why, cap, "network '%.200s': %.300s", spec, err.msg);
     } else if (forced && *forced && strcmp(forced, "auto") != 0) {
-        const totex_comb_algorithm *a = totex_comb_algorithm_find(forced, &err);
-        if (!a)
-            snprintf(why, cap, "TOTEX_ALGORITHM: %s", err.msg);
+        totex_ports ports = 0;
+        const totex_algorithm *u = totex_mpi_unit_algorithm(forced, &ports);
+        const totex_comb_algorithm *a = u ? NULL : totex_comb_algorithm_find(forced, &err);
+        if (u) {
+            uint64_t steps = 0;
+            size_t ai = 0;
+            while (totex_algorithm_get(ai) != u)
+                ai++;
+            int ch = fc ? fc : totex_mpi_model_chunks((long long)cost->m, lc);
+            if (u->applies(net, ports, &err) != TOTEX_OK || u->predict(net, ports, &steps, &err) != TOTEX_OK)
+                snprintf(why, cap, "TOTEX_ALGORITHM=%.40s on %.200s: %.300s", forced, spec, err.msg);
+            else
+                c[k++] = (totex_mpi_cand){1, (int)ai, ports, ch,
+                                          totex_mpi_unit_time(steps, (long long)cost->m, ch, lc),
+                                          steps, 0};
+        } else if (!a) {
+            snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
+                     err.msg);
+        }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
             if (totex_comb_algorithm_get(i) == a)
-                msg[3 + k++] = (double)i;
+                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0};
     } else {
-        size_t count = totex_comb_algorithm_count();
-        totex_comb_choice *rows = calloc(count, sizeof *rows);
-        if (!rows) {
-            snprintf(why, cap, "out of memory ranking the algorithms");
-        } else {
-            totex_comb_rank(net, cost, rows, count);
-            size_t limit = tuning_on() ? MAX_CANDIDATES : 1;
-            for (size_t r = 0; r < count && k < limit && rows[r].status == TOTEX_OK; r++)
-                for (size_t i = 0; i < count; i++)
-                    if (totex_comb_algorithm_get(i) == rows[r].algorithm) {
-                        msg[3 + MAX_CANDIDATES + k] = rows[r].report.predicted_time;
-                        msg[3 + k++] = (double)i;
-                    }
-            if (!k)
-                snprintf(why, cap, "no combining algorithm applies to %.200s: %.300s", spec, rows[0].reason);
-            free(rows);
-        }
+        k = totex_mpi_rank_candidates(net, cost, lc, c, tuning_on() ? MAX_CANDIDATES : 1, why, cap);
+        for (size_t i = 0; fc && i < k; i++)
+            if (c[i].unit)
+                c[i].chunks = fc;
+        if (!k && !why[0])
+            snprintf(why, cap, "no algorithm applies to %.200s", spec);
     }
     msg[0] = (double)k;
+    for (size_t i = 0; i < k; i++) {
+        double *m = msg + 4 + CAND_DOUBLES * i;
+        m[0] = c[i].unit;
+        m[1] = c[i].idx;
+        m[2] = c[i].ports;
+        m[3] = c[i].chunks;
+        m[4] = c[i].predicted;
+        m[5] = (double)c[i].steps;
+    }
+}
+
+/* transfers in flight per link and lane for unit-step schedules: TOTEX_WINDOW (0: no limit), default 1 */
+static int unit_window(void)
+{
+    const char *s = getenv("TOTEX_WINDOW");
+    char *end = NULL;
+    long v = s && *s ? strtol(s, &end, 10) : -1;
+    return (end && *end == '\0' && v >= 0 && v <= 64) ? (int)v : 1;
+}
+
+int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
+                         int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap)
+{
+    totex_mpi_plan *p = *out = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(why, cap, "out of memory");
+        return MPI_ERR_NO_MEM;
+    }
+    p->slot = slot;
+    p->n = (uint32_t)size;
+    p->me = (uint32_t)rank;
+    p->unit = c->unit;
+    p->ports = c->ports;
+    totex_mpi_cand_name(c, p->label, sizeof p->label);
+    totex_error err;
+    err.msg[0] = '\0';
+    totex_mpi_local l;
+    totex_mpi_local_init(&l, (uint32_t)size, (uint32_t)rank);
+    totex_status ts;
+    if (c->unit) {
+        const totex_algorithm *a = totex_algorithm_get((size_t)c->idx);
+        p->algorithm = a->name;
+        ts = net ? totex_mpi_local_from_unit(&l, a, net, c->ports, NULL, &err) : TOTEX_EINVAL;
+    } else {
+        const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
+        totex_comb_schedule *sched = NULL;
+        p->algorithm = a->name;
+        ts = net ? a->build(net, cost, &sched, &err) : TOTEX_EINVAL;
+        if (ts == TOTEX_OK)
+            ts = totex_mpi_local_from_comb(&l, sched, &err);
+        totex_comb_schedule_free(sched);
+    }
+    int rc;
+    if (ts != TOTEX_OK) {
+        snprintf(why, cap, "algorithm %s on %s: %s", p->algorithm, net ? totex_network_spec(net) : "?", err.msg);
+        rc = ts == TOTEX_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
+    } else {
+        rc = totex_mpi_compile(p, &l, c->unit ? c->chunks : 1, c->unit ? unit_window() : 0, why, cap);
+    }
+    totex_mpi_local_free(&l);
+    return rc;
 }
 
 /* time each candidate on the communicator: one untimed run (buffers, connections),
@@ -295,45 +204,30 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     cost.m = (double)slot;
     cost.t_s = st->t_s;
     cost.t_c = st->t_c;
-    double msg[3 + 2 * MAX_CANDIDATES] = {0};
+    double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
-        choose_candidates(net, spec, &cost, &err, msg, why, sizeof why);
+        const totex_mpi_linkcost lc = {st->t_s, st->t_c, st->t_l, st->t_c_chunk, st->t_l_chunk};
+        choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
+        msg[3] = st->t_l;
     }
-    if ((rc = MPI_Bcast(msg, 3 + 2 * MAX_CANDIDATES, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS) {
+    if ((rc = MPI_Bcast(msg, MSG_DOUBLES, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS) {
         totex_network_free(net);
         return rc;
     }
     cost.t_s = msg[1];
     cost.t_c = msg[2];
     int nc = (int)msg[0];
+    totex_mpi_cand cd[MAX_CANDIDATES];
     totex_mpi_plan *cand[MAX_CANDIDATES] = {0};
     int bad[MAX_CANDIDATES + 1] = {0}, anybad[MAX_CANDIDATES + 1] = {0};
     bad[MAX_CANDIDATES] = nc == 0 ? MPI_ERR_ARG : 0;
     for (int c = 0; c < nc; c++) {
-        const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)msg[3 + c]);
-        totex_comb_schedule *sched = NULL;
-        totex_mpi_plan *p = calloc(1, sizeof *p);
-        if (!p) {
-            bad[c] = MPI_ERR_NO_MEM;
-            snprintf(why, sizeof why, "out of memory");
-            continue;
-        }
-        p->slot = slot;
-        p->n = (uint32_t)size;
-        p->me = (uint32_t)rank;
-        p->algorithm = a->name;
-        if (!net || a->build(net, &cost, &sched, &err) != TOTEX_OK) {
-            snprintf(why, sizeof why, "algorithm %s on %s: %s", a->name, spec, err.msg);
-            bad[c] = MPI_ERR_ARG;
-        } else {
-            p->steps = totex_comb_steps(sched);
-            bad[c] = compile(p, sched, why, sizeof why);
-        }
-        totex_comb_schedule_free(sched);
-        cand[c] = p;
+        const double *m = msg + 4 + CAND_DOUBLES * c;
+        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c};
+        bad[c] = totex_mpi_plan_build(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
     }
     totex_network_free(net);
     rc = MPI_Allreduce(bad, anybad, MAX_CANDIDATES + 1, MPI_INT, MPI_MAX, comm);
@@ -373,27 +267,35 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                 pick = c;
     }
     if (verbose && (verbose > 1 || !st->verbose_done) && rank == 0) {
-        char cw[160], times[400] = "";
+        char cw[200], times[600] = "", what[160];
         totex_mpi_cost_words(st, cw, sizeof cw);
         size_t len = 0;
         for (int c = 0; left > 1 && c < nc && len < sizeof times; c++)
             if (cand[c])
                 len += (size_t)snprintf(times + len, sizeof times - len, "%s%s %.3g s", len ? ", " : "",
-                                        cand[c]->algorithm, t[c]);
+                                        cand[c]->label, t[c]);
+        const totex_mpi_plan *pp = cand[pick];
+        if (pp->unit)
+            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer)",
+                     pp->algorithm, pp->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port",
+                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "");
+        else
+            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps)", pp->algorithm,
+                     (unsigned long long)pp->steps);
         const char *forced = getenv("TOTEX_ALGORITHM");
+        char first[64];
+        totex_mpi_cand_name(&cd[0], first, sizeof first);
         if (left == 1 && forced && *forced && strcmp(forced, "auto") != 0)
             fprintf(stderr,
-                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: algorithm %s (forced by "
+                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: %s (forced by "
                     "TOTEX_ALGORITHM; %s)\n",
-                    size, spec, slot, cand[pick]->algorithm, cw);
+                    size, spec, slot, what, cw);
         else
             fprintf(stderr,
-                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: algorithm %s (%s%s; "
+                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: %s (%s%s; "
                     "model's choice %s, predicted %.3g s; %s)\n",
-                    size, spec, slot, cand[pick]->algorithm,
-                    left > 1 ? "fastest of the model's candidates timed here: " : "",
-                    left > 1 ? times : "the only candidate", totex_comb_algorithm_get((size_t)msg[3])->name,
-                    msg[3 + MAX_CANDIDATES], cw);
+                    size, spec, slot, what, left > 1 ? "fastest of the model's candidates timed here: " : "",
+                    left > 1 ? times : "the only candidate", first, cd[0].predicted, cw);
     }
     st->verbose_done = 1;
     for (int c = 0; c < nc; c++)

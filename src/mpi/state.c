@@ -236,6 +236,33 @@ static double env_seconds(const char *name, double dflt)
 #define PP_ROUNDS 20
 #define PP_SMALL 8
 #define PP_LARGE 65536
+#define PP_FLOWS 4 /* concurrent flows of the link measurement */
+
+/* time of PP_FLOWS concurrent @p bytes-byte messages from rank 0 to rank 1 and
+   PP_SMALL bytes back (rank 0 reports it); buf holds PP_FLOWS * bytes */
+static int flows(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
+{
+    int rc = MPI_SUCCESS;
+    double t0 = 0;
+    MPI_Request r[PP_FLOWS];
+    for (int k = -1; k < PP_ROUNDS / 4 && rc == MPI_SUCCESS; k++) { /* 1 warm-up round */
+        if (k == 0)
+            t0 = MPI_Wtime();
+        for (int f = 0; f < PP_FLOWS; f++)
+            r[f] = MPI_REQUEST_NULL;
+        for (int f = 0; f < PP_FLOWS && rc == MPI_SUCCESS; f++)
+            rc = rank == 0 ? MPI_Isend(buf + (size_t)f * bytes, bytes, MPI_BYTE, 1, TOTEX_MPI_PP_TAG, comm, &r[f])
+                           : MPI_Irecv(buf + (size_t)f * bytes, bytes, MPI_BYTE, 0, TOTEX_MPI_PP_TAG, comm, &r[f]);
+        int wrc = MPI_Waitall(PP_FLOWS, r, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = wrc;
+        if (rc == MPI_SUCCESS)
+            rc = rank == 0 ? MPI_Recv(buf, PP_SMALL, MPI_BYTE, 1, TOTEX_MPI_PP_TAG, comm, MPI_STATUS_IGNORE)
+                           : MPI_Send(buf, PP_SMALL, MPI_BYTE, 0, TOTEX_MPI_PP_TAG, comm);
+    }
+    *rtt = (MPI_Wtime() - t0) / (PP_ROUNDS / 4);
+    return rc;
+}
 
 /* time of one round trip of @p bytes between ranks 0 and 1 (rank 0 reports it) */
 static int pingpong(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
@@ -260,9 +287,15 @@ static int pingpong(MPI_Comm comm, int rank, char *buf, int bytes, double *rtt)
     return rc;
 }
 
-/* t_s and t_c for comm (the private duplicate): TOTEX_TS / TOTEX_TC as read on
-   rank 0, else measured once by a ping-pong between ranks 0 and 1 (one-way time
-   of 8 bytes gives t_s, the slope to 64 KiB gives t_c); broadcast, cached in st. */
+/* t_s, t_c and t_l for comm (the private duplicate): TOTEX_TS / TOTEX_TC /
+   TOTEX_TL as read on rank 0, else measured once between ranks 0 and 1: a
+   ping-pong (one-way time of 8 bytes gives t_s, the slope to 64 KiB gives t_c,
+   the time per byte of one flow), then PP_FLOWS concurrent 64 KiB messages one
+   way and 8 bytes back (their time less two 8-byte one-way times, over their
+   bytes, gives t_l, the time per byte of the link under several flows; at most
+   t_c); both again with TOTEX_MPI_COST_CHUNK-byte messages (per-byte times of
+   chunk-sized messages: MPI libraries and networks treat sizes differently);
+   broadcast, cached in st. */
 int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
 {
     if (st->costs_known)
@@ -271,13 +304,13 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
     const char *es = getenv("TOTEX_TS"), *ec = getenv("TOTEX_TC");
     int need = 0;
     if (rank == 0)
-        need = (!es || !*es || !ec || !*ec) && size >= 2;
+        need = (!es || !*es || !ec || !*ec) && size >= 2; /* TOTEX_TL alone does not need a measurement */
     if ((rc = MPI_Bcast(&need, 1, MPI_INT, 0, comm)) != MPI_SUCCESS)
         return rc;
-    double t_small = 0, t_large = 0;
+    double t_small = 0, t_large = 0, t_flows = 0, t_chunk = 0, t_chunk_flows = 0;
     int prc = MPI_SUCCESS;
     if (need && rank < 2) {
-        char *buf = calloc(PP_LARGE, 1);
+        char *buf = calloc(PP_FLOWS, PP_LARGE);
         if (!buf) {
             prc = MPI_ERR_NO_MEM; /* both ranks may fail here: then neither sends */
         } else {
@@ -287,11 +320,18 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
             if (prc == MPI_SUCCESS)
                 prc = pingpong(comm, rank, buf, PP_LARGE, &rtt);
             t_large = rtt / 2;
+            if (prc == MPI_SUCCESS)
+                prc = flows(comm, rank, buf, PP_LARGE, &t_flows);
+            if (prc == MPI_SUCCESS)
+                prc = pingpong(comm, rank, buf, TOTEX_MPI_COST_CHUNK, &rtt);
+            t_chunk = rtt / 2;
+            if (prc == MPI_SUCCESS)
+                prc = flows(comm, rank, buf, TOTEX_MPI_COST_CHUNK, &t_chunk_flows);
             free(buf);
         }
     }
-    /* {t_s, t_c, t_s measured, t_c measured, error} */
-    double v[5] = {0, 0, 0, 0, 0};
+    /* {t_s, t_c, t_s measured, t_c measured, error, t_l, t_l measured, t_c and t_l at TOTEX_MPI_COST_CHUNK} */
+    double v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     if (rank == 0) {
         totex_comb_cost def;
         totex_comb_cost_default(&def);
@@ -309,8 +349,25 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
         v[2] = need && prc == MPI_SUCCESS && v[0] == ts;
         v[3] = need && prc == MPI_SUCCESS && v[1] == tc;
         v[4] = prc;
+        double tl = v[1]; /* with t_c set and no measurement: one flow fills a link */
+        if (need && prc == MPI_SUCCESS) {
+            tl = (t_flows - 2 * t_small) / ((double)PP_FLOWS * PP_LARGE);
+            if (!(tl > 0) || tl > v[1])
+                tl = v[1];
+        }
+        v[5] = env_seconds("TOTEX_TL", tl);
+        v[6] = need && prc == MPI_SUCCESS && v[5] == tl;
+        /* the same two per-byte times for chunk-sized messages (only when measured and not overridden) */
+        v[7] = v[1];
+        v[8] = v[5];
+        if (v[3] && v[6]) {
+            double c8 = (t_chunk - t_small) / (double)(TOTEX_MPI_COST_CHUNK - PP_SMALL);
+            double l8 = (t_chunk_flows - 2 * t_small) / ((double)PP_FLOWS * TOTEX_MPI_COST_CHUNK);
+            v[7] = c8 > 0 ? c8 : v[1];
+            v[8] = l8 > 0 && l8 <= v[7] ? l8 : v[7];
+        }
     }
-    if ((rc = MPI_Bcast(v, 5, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
+    if ((rc = MPI_Bcast(v, 9, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
         return rc;
     if (v[4] != 0)
         return (int)v[4];
@@ -318,12 +375,22 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
     st->t_c = v[1];
     st->ts_measured = v[2] != 0;
     st->tc_measured = v[3] != 0;
+    st->t_l = v[5];
+    st->tl_measured = v[6] != 0;
+    st->t_c_chunk = v[7];
+    st->t_l_chunk = v[8];
     st->costs_known = 1;
     return MPI_SUCCESS;
 }
 
 void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap)
 {
-    snprintf(out, cap, "t_s %.3g s %s, t_c %.3g s/byte %s", st->t_s, st->ts_measured ? "measured" : "set",
-             st->t_c, st->tc_measured ? "measured" : "set");
+    snprintf(out, cap, "t_s %.3g s %s, t_c %.3g s/byte %s, t_l %.3g s/byte %s", st->t_s,
+             st->ts_measured ? "measured" : "set", st->t_c, st->tc_measured ? "measured" : "set", st->t_l,
+             st->tl_measured ? "measured" : "set");
+    if (st->t_c_chunk != st->t_c || st->t_l_chunk != st->t_l) {
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len, "; at %d B: t_c %.3g, t_l %.3g s/byte", TOTEX_MPI_COST_CHUNK, st->t_c_chunk,
+                 st->t_l_chunk);
+    }
 }

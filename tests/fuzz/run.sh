@@ -1,11 +1,17 @@
 #!/bin/sh
-# Build and run the spec-parser fuzzer (libFuzzer + ASan + UBSan, clang).
+# Build and run a fuzzer (libFuzzer + ASan + UBSan, clang).
 #
-#   tests/fuzz/run.sh [SECONDS]       (default 60)
+#   tests/fuzz/run.sh [SECONDS] [TARGET]   (default 60 s, TARGET spec)
+#
+# TARGET: spec (the topology spec parser, fuzz_spec, corpus/), schedule (the
+# combining schedule reader: import, simulate, export, import again, same
+# verdict; fuzz_schedule, corpus_schedule/), unit (the
+# unit-step schedule reader, fuzz_unit_schedule, corpus_unit/) or msccl (the
+# MSCCL XML verifier, fuzz_msccl, corpus_msccl/).
 #
 # Configures <repo>/build-fuzz with clang, -DTOTEX_FUZZ=ON -DTOTEX_SANITIZE=ON,
-# builds fuzz_spec and runs it for SECONDS on a copy of tests/fuzz/corpus (one
-# job, -max_len=256). New interesting inputs go to build-fuzz/corpus, crash
+# builds fuzz_TARGET and runs it for SECONDS on a copy of its corpus (one job).
+# New interesting inputs go to build-fuzz/<its corpus>, crash
 # reproducers to build-fuzz/artifacts/. Exits non-zero on a finding (crash,
 # leak, sanitizer report, timeout) or a build failure.
 # Environment: CC (default clang), BUILD_DIR (default <repo>/build-fuzz),
@@ -14,7 +20,14 @@ set -eu
 
 secs=${1:-60}
 case $secs in
-    ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "usage: $0 [SECONDS] [spec|schedule|unit|msccl]" >&2; exit 2 ;;
+esac
+case ${2:-spec} in
+    spec) target=fuzz_spec; seeds=corpus; maxlen=256; dict="-dict=$(cd "$(dirname "$0")" && pwd)/spec.dict" ;;
+    schedule) target=fuzz_schedule; seeds=corpus_schedule; maxlen=8192; dict="-dict=$(cd "$(dirname "$0")" && pwd)/schedule.dict" ;;
+    unit) target=fuzz_unit_schedule; seeds=corpus_unit; maxlen=4096; dict= ;;
+    msccl) target=fuzz_msccl; seeds=corpus_msccl; maxlen=32768; dict= ;;
+    *) echo "usage: $0 [SECONDS] [spec|schedule|unit|msccl]" >&2; exit 2 ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,10 +37,11 @@ cc=${CC:-clang}
 
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DTOTEX_FUZZ=ON -DTOTEX_SANITIZE=ON -DTOTEX_BUILD_TESTS=OFF -DTOTEX_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" --target fuzz_spec -j "${FUZZ_JOBS:-2}"
+cmake --build "$build" --target "$target" -j "${FUZZ_JOBS:-2}"
 
-mkdir -p "$build/corpus" "$build/artifacts"
-cp "$here"/corpus/* "$build/corpus/"
+corpus=$build/$seeds
+mkdir -p "$corpus" "$build/artifacts"
+cp "$here"/"$seeds"/* "$corpus/"
 
 # The working corpus (seeds plus what earlier runs found) grows in place.
 # Run from the build directory so that relative file: specs cannot touch the
@@ -51,14 +65,14 @@ set +e
 # shellcheck disable=SC2086
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-"$build/tests/fuzz/fuzz_spec" -max_len=256 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -dict="$here/spec.dict" -artifact_prefix="$build/artifacts/" \
-    ${FUZZ_ARGS:-} "$build/corpus" </dev/null
+"$build/tests/fuzz/$target" -max_len="$maxlen" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 $dict -artifact_prefix="$build/artifacts/$target-" \
+    ${FUZZ_ARGS:-} "$corpus" </dev/null
 rc=$?
 set -e
 if [ "$rc" -ne 0 ]; then
-    echo "fuzz_spec: FINDING (exit $rc); reproducers in $build/artifacts/:" >&2
+    echo "$target: FINDING (exit $rc); reproducers in $build/artifacts/:" >&2
     ls -l "$build/artifacts" >&2
     exit 1
 fi
-echo "fuzz_spec: no finding in ${secs}s"
+echo "$target: no finding in ${secs}s"

@@ -1,0 +1,206 @@
+/**
+ * @file totex/schedule_io.h
+ * @brief Unit-step schedules in and out: the JSON file (full and symmetric
+ *        forms, docs/unit-schedule-format.md), MSCCL XML for GPU collective
+ *        runtimes, and verification of both when they were made elsewhere.
+ *
+ * Full form: every step's hops {from, to, src, dst}, written as a stream
+ * from a ::totex_sink (nothing but one step is held) and read as a stream
+ * into the simulator of totex/sim.h. Symmetric form: node 0's moves (task
+ * row, task column) per step and the translation rule of 001 Definition 4 /
+ * Theorem 2: every node v does in step t what node 0 does, translated by v;
+ * read back into a ::totex_sym_schedule and certified at one node
+ * (totex_sym_certify()). MSCCL XML: an all-to-all on ngpus = n ranks in the
+ * format the MSCCL executor reads (Azure/msccl-executor-nccl
+ * src/misc/msccl/msccl_parser.cc), within its limits (TOTEX_MSCCL_*).
+ *
+ * Errors: a malformed file is TOTEX_EIO (or TOTEX_EINVAL / TOTEX_ENOMEM for a
+ * limit) with one line naming the byte, key, rank or limit; a well-formed
+ * schedule that breaks the model is TOTEX_EVIOLATION naming the step, node
+ * and message. The CLI maps the first to exit 2 and the second to exit 1.
+ */
+#ifndef TOTEX_SCHEDULE_IO_H
+#define TOTEX_SCHEDULE_IO_H
+
+#include <stdio.h>
+
+#include "totex/algorithm.h"
+#include "totex/sim.h"
+#include "totex/symmetric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The "format" value of a unit-step schedule file. */
+#define TOTEX_UNIT_FORMAT "totex-unit-schedule"
+
+/* ---- writing the unit-step JSON ------------------------------------------ */
+
+/** A streaming writer of the full form (one step per line). */
+typedef struct totex_unit_writer totex_unit_writer;
+
+/**
+ * Start a full-form file on @p fp (borrowed, left open): writes the header
+ * (format, version, form "full", network spec, nodes, ports, @p algorithm).
+ * Feed the steps through totex_unit_writer_sink(), then call
+ * totex_unit_writer_close(). Memory: one step's text at a time.
+ * @return NULL with TOTEX_ENOMEM / TOTEX_EIO in @p err.
+ */
+totex_unit_writer *totex_unit_writer_open(FILE *fp, const totex_network *net, totex_ports ports,
+                                          const char *algorithm, totex_error *err);
+/** Sink writing each step it receives as one line of hops; TOTEX_EIO when the FILE fails. */
+totex_sink totex_unit_writer_sink(totex_unit_writer *w);
+/** Write the closing brackets, flush, free @p w (NULL accepted). TOTEX_EIO on a write error. */
+totex_status totex_unit_writer_close(totex_unit_writer *w, totex_error *err);
+
+/**
+ * Write the symmetric form of @p s (the moves of node 0 over the task @p t of
+ * total exchange on @p net, 001 Theorem 2) to @p fp: header, the task's kind,
+ * rows and columns (link types), the translation rule in words, and one line
+ * per step of "row, column" pairs. About 5 bytes per move (Fugaku, 3.1 M
+ * moves per node: about 30 MB). TOTEX_EIO on a write error; TOTEX_EINVAL for
+ * a neighbourhood task (only total exchange is written).
+ */
+totex_status totex_unit_write_symmetric(FILE *fp, const totex_network *net, totex_ports ports, const char *algorithm,
+                                        const totex_task *t, const totex_sym_schedule *s, totex_error *err);
+
+/* ---- reading and verifying the unit-step JSON ----------------------------- */
+
+/** Limits of the reader (0 in a field: its default). */
+typedef struct totex_unit_limits {
+    uint64_t max_bytes;    /**< longest file, bytes (default 2^32) */
+    uint64_t max_messages; /**< full form: simulator limit n(n-1) (default TOTEX_SIM_MAX_MESSAGES) */
+    uint64_t max_rows;     /**< symmetric form: largest n - 1 (default 2^26) */
+} totex_unit_limits;
+
+/** What reading and verifying a unit-step file found. */
+typedef struct totex_unit_verdict {
+    totex_network *net;      /**< owned: free with totex_unit_verdict_free() */
+    totex_ports ports;       /**< the model checked (the file's, or the override) */
+    char algorithm[64];      /**< as recorded in the file ("unknown" when absent) */
+    int symmetric;           /**< 1: symmetric form, certified at one node (001 Theorem 2) */
+    totex_sim_report sim;    /**< steps, delay, hops...; symmetric: per-network figures from the certifier */
+    int ports_override_set;  /**< internal: 1 when the caller overrode the file's port model */
+} totex_unit_verdict;
+
+/**
+ * Read a unit-step schedule file from @p fp as a stream and verify it: the
+ * full form is replayed hop by hop through a fresh simulator (totex/sim.h),
+ * the symmetric form is read into memory (8 bytes per move) and certified at
+ * one node (totex_sym_certify()). The header keys must come before "steps".
+ * @p ports_override: NULL to use the file's port model.
+ * @return TOTEX_OK with @p out; TOTEX_EIO / TOTEX_EINVAL / TOTEX_ENOMEM for a
+ *         malformed file or one above @p lim (byte offset or key named);
+ *         TOTEX_EVIOLATION when the schedule breaks the model (@p out->net is
+ *         still set then, so the caller can name the network).
+ */
+totex_status totex_unit_verify_stream(FILE *fp, const totex_unit_limits *lim, const totex_ports *ports_override,
+                                      totex_unit_verdict *out, totex_error *err);
+/** Free what a verdict owns (NULL accepted). */
+void totex_unit_verdict_free(totex_unit_verdict *v);
+
+/* ---- MSCCL XML ------------------------------------------------------------ */
+
+/* Limits of the MSCCL executor (Azure/msccl-executor-nccl src/include/msccl/msccl_struct.h,
+   src/misc/msccl/msccl_parser.cc, NCCL's MAXCHANNELS). */
+#define TOTEX_MSCCL_MAX_NUM_STEPS 64                /**< steps per thread block (MSCCL_MAX_NUM_STEPS) */
+#define TOTEX_MSCCL_MAX_TB_PER_CHANNEL 32           /**< sending / receiving thread blocks per channel */
+#define TOTEX_MSCCL_MAXCHANNELS 32                  /**< NCCL's MAXCHANNELS */
+#define TOTEX_MSCCL_MAX_NUM_THREAD_BLOCKS (32 * 32) /**< per rank */
+#define TOTEX_MSCCL_MAX_COUNT 72                    /**< cnt must be below it (MSCCL_MAX_COUNT) */
+#define TOTEX_MSCCL_MAX_NODES 1024                  /**< XML nodes the parser holds per rank (algo, gpus, own tbs and steps) */
+
+/** A streaming builder of an MSCCL all-to-all from unit-step hops. */
+typedef struct totex_msccl_writer totex_msccl_writer;
+
+/**
+ * New writer for an all-to-all on @p n ranks under @p ports (the model the
+ * schedule was made for: single-port and k-port add the dependencies that
+ * keep a rank's sends and receives in the schedule's order). @p name is the
+ * algo's name attribute. Feed the schedule's steps through
+ * totex_msccl_writer_sink() (a hop (from, to, src, dst) becomes a send in
+ * from's thread block for peer to and a receive in to's block for peer from;
+ * a relayed block goes through the scratch buffer, its send depending on its
+ * receive), then totex_msccl_writer_finish(). Memory: 24 bytes per hop, and
+ * the sink stops with TOTEX_EINVAL as soon as a rank exceeds an executor
+ * limit, naming it and by how much.
+ */
+totex_msccl_writer *totex_msccl_writer_new(uint32_t n, totex_ports ports, const char *name, totex_error *err);
+/** The sink feeding @p w. */
+totex_sink totex_msccl_writer_sink(totex_msccl_writer *w);
+/**
+ * Check every executor limit and write the XML to @p fp. TOTEX_EINVAL naming
+ * the limit, the rank and by how much it is exceeded; TOTEX_EIO on a write
+ * error. Does not free @p w.
+ */
+totex_status totex_msccl_writer_finish(totex_msccl_writer *w, FILE *fp, totex_error *err);
+/** Free (NULL accepted). */
+void totex_msccl_writer_free(totex_msccl_writer *w);
+
+/** Largest MSCCL XML file read, bytes. */
+#define TOTEX_MSCCL_FILE_MAX (UINT64_C(64) << 20)
+
+/**
+ * Verify an MSCCL XML all-to-all (@p text, @p len bytes) on @p net under
+ * @p ports. Parsed with libxml2 without entity expansion, network access or
+ * a DTD; at most TOTEX_MSCCL_FILE_MAX bytes. Checks the executor's limits
+ * (steps per thread block, thread blocks, channels, count, XML nodes per rank)
+ * and the structure (ngpus = n, coll="alltoall", buffers and offsets in
+ * range, dependencies pointing at existing steps), then runs it as the
+ * executor would, each thread block in order, a send meeting the matching
+ * receive (the k-th send on (rank, peer, channel) with the k-th receive at the
+ * peer), a step starting when its block, its dependency and its peer are
+ * ready: one transfer is one step. The transfers, step by step, go through
+ * the simulator of totex/sim.h (every transfer on a link, the port model,
+ * each block moving once per step), and at the end every output chunk of
+ * every rank must hold the block the all-to-all puts there, written once.
+ * @p name (may be NULL; @p name_cap bytes) receives the algo's name attribute.
+ * @p max_messages limits the simulator (0: its default).
+ * @return TOTEX_OK with @p rep (steps = the executor's step count);
+ *         TOTEX_EIO / TOTEX_EINVAL for a malformed file or an exceeded limit;
+ *         TOTEX_EVIOLATION for a deadlock (dependency cycle or unmatched
+ *         send), a read before the data is there, or a simulator violation.
+ */
+totex_status totex_msccl_verify(const char *text, size_t len, const totex_network *net, totex_ports ports,
+                                uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
+                                totex_error *err);
+
+/* ---- the driver: plan and write ------------------------------------------ */
+
+/** What totex_plan_export() writes. */
+typedef enum totex_export_format {
+    TOTEX_EXPORT_JSON = 0,      /**< unit-step JSON: the symmetric form when the algorithm has one, else the full form */
+    TOTEX_EXPORT_JSON_FULL = 1, /**< unit-step JSON, full form always (every hop) */
+    TOTEX_EXPORT_MSCCL = 2      /**< MSCCL XML all-to-all (small networks: the executor's limits) */
+} totex_export_format;
+
+/**
+ * Plan total exchange on @p net under @p ports with @p algo and write the
+ * schedule to the file @p path (created or truncated) in @p format. The
+ * full form is streamed (one step in memory); the symmetric form holds node
+ * 0's moves (8 bytes each); MSCCL holds 24 bytes per hop, is built before
+ * the file is created and refused with TOTEX_EINVAL naming the executor's
+ * limit it exceeds. The caller verifies the plan separately (the driver's
+ * totex_plan_and_verify()); the file is removed when writing fails.
+ * @return TOTEX_OK; TOTEX_EIO (cannot write); TOTEX_EINVAL; the algorithm's status.
+ */
+totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
+                               const totex_algorithm *algo, totex_export_format format, totex_error *err);
+
+struct totex_comb_schedule;
+/**
+ * A combining schedule (totex/combining.h, 002) as MSCCL XML: every block a
+ * transfer carries becomes a chunk sent from the transfer's sender to its
+ * receiver (MSCCL connects any two ranks, so a multi-link route is one
+ * connection), in step order, relayed blocks through scratch as for the
+ * unit-step schedules. Read back on complete:n under multiport before the
+ * file is written. @p algorithm names the algo. Errors as totex_plan_export().
+ */
+totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const struct totex_comb_schedule *s,
+                                     const char *algorithm, totex_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,233 @@
+/* Compiler of totex_alltoall's programs: this rank's share of a schedule
+ * (local.h: a combining schedule's transfers, or a unit-step schedule's hops
+ * grouped per link and step) into the program exec.c runs: its receives and
+ * sends in step order, where each block it sends lies (its send blocks or the
+ * arena of received blocks), which receives each send waits for, and where
+ * each block destined to it ends up.
+ *
+ * Pipelining: with c chunks, every transfer becomes c messages, chunk i
+ * carrying bytes [slot * i / c, slot * (i + 1) / c) of each of its blocks; a
+ * forwarded chunk waits only for the chunk of the receive that brought it, so
+ * a relayed message moves on chunk by chunk as its chunks arrive (cut-through
+ * at application level), and the c chunks of a link travel as concurrent
+ * messages. Both ends of a link post its messages in the same order (step,
+ * transfer, chunk), so they match under MPI's non-overtaking rule.
+ *
+ * Window: with w > 0, chunk i of a link's q-th transfer also waits until
+ * chunk i of its (q - w)-th transfer has left (its send completed): each of
+ * the c lanes of a link carries at most w messages at a time, in step order,
+ * as the unit-step schedule has it, instead of every message whose data is
+ * ready competing for the link at once (the rank's own blocks of all steps
+ * from the start). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blockmap.h"
+#include "internal.h"
+
+/* a block this rank holds (received, not final): receive of chunk 0, position in it */
+typedef struct held {
+    size_t recv, pos;
+} held;
+
+size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
+{
+    return (size_t)(p->slot * i / p->chunks);
+}
+
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap)
+{
+    const uint32_t me = p->me, n = p->n, pred_rank = (me + n - 1) % n;
+    const size_t slot = (size_t)p->slot;
+    if (chunks > TOTEX_MPI_MAX_CHUNKS)
+        chunks = TOTEX_MPI_MAX_CHUNKS;
+    const int c = chunks < 1 ? 1 : (long long)chunks > p->slot ? (int)(p->slot > 0 ? p->slot : 1) : chunks;
+    p->chunks = c;
+    p->window = window > 0 ? window : 0;
+    p->steps = l->steps;
+    size_t len[TOTEX_MPI_MAX_CHUNKS], lo[TOTEX_MPI_MAX_CHUNKS];
+    for (int i = 0; i < c; i++) {
+        lo[i] = totex_mpi_chunk_lo(p, i);
+        len[i] = totex_mpi_chunk_lo(p, i + 1) - lo[i];
+    }
+    size_t nr = 0, ns = 0, nblocks = 0, nheld = 0;
+    /* The check's header may ride on the first message on the links rank - 1 -> me
+       and me -> rank + 1 only if that message is short and its sender makes it
+       before waiting for anything (all its sends up to it carry its own blocks),
+       so that a header always leaves even when a mismatch stalls the exchange.
+       Both ends decide from the same share. carry[0]: link from rank - 1 (a
+       decision of rank - 1's sends), carry[1]: link to rank + 1 (of this rank's). */
+    const uint32_t ends[2][2] = {{pred_rank, me}, {me, (me + 1) % n}};
+    int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1};
+    for (size_t x = 0; x < l->nx; x++) {
+        const totex_mpi_xfer *tr = &l->x[x];
+        const totex_block *bl = l->b + tr->first;
+        if (!tr->count)
+            continue;
+        if ((long long)tr->count * (long long)len[0] > INT_MAX) {
+            snprintf(why, cap, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
+            return MPI_ERR_COUNT;
+        }
+        if (tr->to == me) {
+            nr += (size_t)c;
+            nheld += tr->count;
+        }
+        if (tr->from == me) {
+            ns += (size_t)c;
+            nblocks += tr->count * (size_t)c;
+        }
+        for (int e = 0; e < 2; e++) {
+            if (decided[e] || tr->from != ends[e][0])
+                continue;
+            for (size_t k = 0; k < tr->count; k++)
+                own_so_far[e] &= bl[k].src == tr->from;
+            if (tr->to == ends[e][1]) {
+                decided[e] = 1;
+                carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_MPI_CARRY_MAX;
+            }
+        }
+    }
+    p->nrecv = nr;
+    p->nsend = ns;
+    p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
+    p->sends = calloc(ns ? ns : 1, sizeof *p->sends);
+    p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
+    p->deps = calloc(nblocks + ns ? nblocks + ns : 1, sizeof *p->deps);
+    p->finals = calloc(n, sizeof *p->finals);
+    p->req = calloc(nr + ns ? nr + ns : 1, sizeof *p->req);
+    held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
+    uint8_t *got = calloc(n, 1);
+    /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
+    size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
+    uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
+    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
+        (p->window && (!lane || !sent))) {
+        free(hv);
+        free(got);
+        free(lane);
+        free(sent);
+        snprintf(why, cap, "out of memory compiling the schedule");
+        return MPI_ERR_NO_MEM;
+    }
+    totex_mpi_blockmap where = {0};
+    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0;
+    const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
+    p->carry_recv = p->carry_send = SIZE_MAX;
+    int rc = MPI_SUCCESS;
+    for (size_t x0 = 0; x0 < l->nx && rc == MPI_SUCCESS;) {
+        size_t x1 = x0;
+        while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
+            x1++;
+        const unsigned long long st = (unsigned long long)l->x[x0].step + 1;
+        /* sends first: a block received in this step travels on from the next one */
+        for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
+            const totex_mpi_xfer *tr = &l->x[x];
+            const totex_block *bl = l->b + tr->first;
+            if (!tr->count || tr->from != me)
+                continue;
+            size_t *ln = p->window ? lane + ((size_t)tr->to * (size_t)p->window + sent[tr->to]++ % (size_t)p->window) *
+                                                (size_t)c
+                                   : NULL;
+            for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
+                totex_mpi_send *sd = &p->sends[is];
+                sd->peer = (int)tr->to;
+                sd->bytes = (int)(tr->count * len[ci]);
+                sd->piece_first = npieces;
+                sd->dep_first = ndeps;
+                if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
+                    p->deps[ndeps++] = nr + ln[ci] - 1;
+                if (ln)
+                    ln[ci] = is + 1;
+                is++;
+                for (size_t k = 0; k < tr->count; k++) {
+                    uint32_t base = TOTEX_MPI_SEND;
+                    size_t off = (size_t)bl[k].dst * slot + lo[ci], recv = SIZE_MAX, idx;
+                    if (bl[k].src != me) {
+                        if (!totex_mpi_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx)) {
+                            snprintf(why, cap, "step %llu: rank %u does not hold block (%u, %u) (a bug of %s)", st, me,
+                                     bl[k].src, bl[k].dst, p->algorithm);
+                            rc = MPI_ERR_INTERN;
+                            break;
+                        }
+                        base = TOTEX_MPI_ARENA;
+                        recv = hv[idx].recv + (size_t)ci;
+                        off = p->recvs[recv].arena_off + hv[idx].pos * len[ci];
+                    }
+                    totex_mpi_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
+                    if (last && last->base == base && last->off + last->len == off)
+                        last->len += len[ci];
+                    else
+                        p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
+                    if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
+                        p->deps[ndeps++] = recv;
+                }
+                sd->piece_count = npieces - sd->piece_first;
+                sd->dep_count = ndeps - sd->dep_first;
+                int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
+                if (carried) { /* staged after the header, whatever its pieces */
+                    p->carry_send = is - 1;
+                    p->stage_bytes += TOTEX_MPI_HDR_BYTES;
+                }
+                if (sd->piece_count > 1 || carried) {
+                    sd->stage_off = p->stage_bytes;
+                    p->stage_bytes += (size_t)sd->bytes;
+                }
+            }
+        }
+        for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
+            const totex_mpi_xfer *tr = &l->x[x];
+            const totex_block *bl = l->b + tr->first;
+            if (!tr->count || tr->to != me)
+                continue;
+            const size_t r0 = ir;
+            int consecutive = 1;
+            for (size_t k = 0; k < tr->count; k++)
+                if (bl[k].dst != me || bl[k].src != bl[0].src + k)
+                    consecutive = 0;
+            for (int ci = 0; ci < c; ci++) {
+                totex_mpi_recv *rv = &p->recvs[ir++];
+                rv->peer = (int)tr->from;
+                rv->bytes = (int)(tr->count * len[ci]);
+                rv->arena_off = p->arena_bytes;
+                p->arena_bytes += (size_t)rv->bytes;
+                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1);
+                rv->place_off = (size_t)bl[0].src * slot + lo[ci];
+            }
+            if (carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX)
+                p->carry_recv = r0; /* arrives behind the header, copied to the arena */
+            for (size_t k = 0; k < tr->count; k++) {
+                if (bl[k].dst == me) {
+                    if (bl[k].src >= n || bl[k].src == me || got[bl[k].src]) {
+                        snprintf(why, cap, "step %llu: block (%u, %u) arrives twice or is invalid (a bug of %s)", st,
+                                 bl[k].src, me, p->algorithm);
+                        rc = MPI_ERR_INTERN;
+                        break;
+                    }
+                    got[bl[k].src] = 1;
+                    p->finals[bl[k].src] = (totex_mpi_final){r0, k};
+                } else {
+                    hv[ih] = (held){r0, k};
+                    if (totex_mpi_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
+                        snprintf(why, cap, "out of memory compiling the schedule");
+                        rc = MPI_ERR_NO_MEM;
+                        break;
+                    }
+                }
+            }
+        }
+        x0 = x1;
+    }
+    for (uint32_t i = 0; i < n && rc == MPI_SUCCESS; i++)
+        if (i != me && !got[i]) {
+            snprintf(why, cap, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
+            rc = MPI_ERR_INTERN;
+        }
+    totex_mpi_blockmap_clear(&where);
+    free(hv);
+    free(got);
+    free(lane);
+    free(sent);
+    return rc; /* the arena and the staging area are allocated by the first run */
+}

@@ -1,0 +1,183 @@
+/* Cost model of totex_alltoall's candidates (include/totex/mpi.h, "Choice").
+ *
+ * Three costs measured on the communicator (state.c): t_s, the start-up of a
+ * message (seconds); t_c, the time per byte of one flow (seconds/byte: a
+ * single message's bandwidth); t_l, the time per byte of a link carrying
+ * several concurrent flows (seconds/byte: the link's bandwidth). A network
+ * where one flow fills a link has t_c = t_l; SimGrid's calibrated SMPI
+ * factors give a flow about a third of a link, t_c = 3 t_l.
+ *
+ * Both are measured with 64 KiB messages and with TOTEX_MPI_COST_CHUNK-byte
+ * ones (MPI libraries switch protocols by size, SMPI's calibrated factors
+ * give 8 KiB messages more of a link than 64 KiB ones); a size between is
+ * interpolated linearly in log2(size).
+ *
+ * Unit-step schedule of S steps (one block of m bytes per link per step,
+ * multiport; per port under k-port), each transfer split into c chunks of
+ * x = m / c bytes that travel as concurrent flows, each extra message costing
+ * TOTEX_MPI_CHUNK_OVERHEAD t_s:
+ *     T(c) = S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)).
+ * The model's chunk count minimises T(c) over 1 .. TOTEX_MPI_MAX_CHUNKS with
+ * chunks of at least TOTEX_MPI_MIN_CHUNK bytes. Combining schedule: its prediction by 002's
+ * model under the wormhole all-port cost (totex_comb_rank(), t_s and t_c),
+ * but never below the link-load floor every total exchange pays, the status
+ * of a node (the sum of its distances, in hops) times m t_l over its degree
+ * (000 Section 3, bound (4): the multiport bound spread over the node's
+ * links). Needs no MPI. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* the unit-step candidates and their port models: multiport schedules, and a2 single-port */
+static const struct {
+    const char *name;
+    totex_ports ports;
+} unit_cands[] = {{"octr", TOTEX_PORTS_MULTI}, {"sym2", TOTEX_PORTS_MULTI},  {"a3", TOTEX_PORTS_MULTI},
+                  {"greedy-sym", TOTEX_PORTS_MULTI}, {"greedy", TOTEX_PORTS_MULTI}, {"a2", TOTEX_PORTS_SINGLE}};
+
+/* per-byte time at message size x: the chunk-sized measurement up to TOTEX_MPI_COST_CHUNK
+   bytes, the 64 KiB one from 65536 bytes, linear in log2(x) between */
+static double at_size(double x, double small, double big)
+{
+    if (x <= TOTEX_MPI_COST_CHUNK)
+        return small;
+    if (x >= 65536)
+        return big;
+    double f = (log2(x) - log2((double)TOTEX_MPI_COST_CHUNK)) / (16 - log2((double)TOTEX_MPI_COST_CHUNK));
+    return small + (big - small) * f;
+}
+
+double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, const totex_mpi_linkcost *lc)
+{
+    const int c = chunks < 1 ? 1 : chunks;
+    const double x = (double)slot / c;
+    double per_byte = at_size(x, lc->t_c_chunk, lc->t_c) / c, link = at_size(x, lc->t_l_chunk, lc->t_l);
+    if (per_byte < link)
+        per_byte = link;
+    return (double)steps * (lc->t_s * (1 + TOTEX_MPI_CHUNK_OVERHEAD * (c - 1)) + (double)slot * per_byte);
+}
+
+int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc)
+{
+    int best = 1;
+    double tbest = totex_mpi_unit_time(1, slot, 1, lc);
+    for (int c = 2; c <= TOTEX_MPI_MAX_CHUNKS && slot / c >= TOTEX_MPI_MIN_CHUNK; c++) {
+        double t = totex_mpi_unit_time(1, slot, c, lc);
+        if (t < tbest) {
+            tbest = t;
+            best = c;
+        }
+    }
+    return best;
+}
+
+double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc)
+{
+    uint32_t deg = totex_network_degree(net, 0);
+    double t_l = at_size((double)slot, lc->t_l_chunk, lc->t_l);
+    return deg ? (double)totex_network_status(net, 0) * (double)slot * t_l / deg : 0;
+}
+
+const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *ports)
+{
+    for (size_t i = 0; i < sizeof unit_cands / sizeof unit_cands[0]; i++)
+        if (strcmp(unit_cands[i].name, name) == 0) {
+            totex_error err;
+            if (ports)
+                *ports = unit_cands[i].ports;
+            return totex_algorithm_find(name, &err);
+        }
+    return NULL;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const totex_mpi_cand *x = a, *y = b;
+    return x->predicted < y->predicted ? -1 : x->predicted > y->predicted ? 1 : x->order < y->order ? -1 : 1;
+}
+
+size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
+                                 const totex_mpi_linkcost *lc, totex_mpi_cand *out, size_t cap, char *why, size_t wcap)
+{
+    size_t k = 0, count = totex_comb_algorithm_count();
+    const long long slot = (long long)cost->m;
+    const double floor_t = totex_mpi_link_floor(net, slot, lc);
+    totex_comb_choice *rows = calloc(count, sizeof *rows);
+    size_t total = count + 2 * (sizeof unit_cands / sizeof unit_cands[0]);
+    totex_mpi_cand *all = calloc(total, sizeof *all);
+    if (!rows || !all) {
+        snprintf(why, wcap, "out of memory ranking the algorithms");
+        free(rows);
+        free(all);
+        return 0;
+    }
+    totex_comb_rank(net, cost, rows, count);
+    for (size_t r = 0; r < count && rows[r].status == TOTEX_OK; r++)
+        for (size_t i = 0; i < count; i++)
+            if (totex_comb_algorithm_get(i) == rows[r].algorithm) {
+                double t = rows[r].report.predicted_time;
+                all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k};
+                k++;
+            }
+    if (!k && rows[0].reason[0])
+        snprintf(why, wcap, "no combining algorithm applies to %.200s: %.300s", totex_network_spec(net),
+                 rows[0].reason);
+    const uint32_t n = totex_network_nodes(net);
+    for (size_t u = 0; u < sizeof unit_cands / sizeof unit_cands[0]; u++) {
+        totex_error err;
+        const totex_algorithm *a = totex_algorithm_find(unit_cands[u].name, &err);
+        uint64_t steps = 0;
+        if (!a || a->applies(net, unit_cands[u].ports, &err) != TOTEX_OK)
+            continue;
+        if (a->costly_predict && !a->plan_symmetric && n > TOTEX_MPI_UNIT_FULL_MAX)
+            continue; /* its prediction and its schedule are the whole network's */
+        if (a->predict(net, unit_cands[u].ports, &steps, &err) != TOTEX_OK)
+            continue;
+        size_t ai = 0;
+        while (totex_algorithm_get(ai) != a)
+            ai++;
+        int c = totex_mpi_model_chunks(slot, lc);
+        all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, c, totex_mpi_unit_time(steps, slot, c, lc), steps,
+                                  (int)k};
+        k++;
+        /* the trial also sees the same schedule in one message per transfer, or in two chunks */
+        int alt = c > 1 ? 1 : 2;
+        if (alt != c && slot / alt >= TOTEX_MPI_MIN_CHUNK) {
+            all[k] = all[k - 1];
+            all[k].chunks = alt;
+            all[k].predicted = totex_mpi_unit_time(steps, slot, alt, lc);
+            all[k].order = (int)k;
+            k++;
+        }
+    }
+    qsort(all, k, sizeof *all, by_time);
+    /* keep room for the combining algorithms: at most half the list unit-step, and of
+       unit-step schedules with the same steps and port model only the best-placed one */
+    size_t kept = 0, units = 0;
+    for (size_t i = 0; i < k && kept < cap; i++) {
+        int dup = 0;
+        for (size_t j = 0; all[i].unit && j < kept; j++)
+            dup |= out[j].unit && out[j].idx != all[i].idx && out[j].steps == all[i].steps &&
+                   out[j].ports == all[i].ports;
+        if (all[i].unit && (dup || 2 * (units + 1) > cap + (cap == 1)))
+            continue;
+        units += all[i].unit != 0;
+        out[kept++] = all[i];
+    }
+    k = kept;
+    free(rows);
+    free(all);
+    return k;
+}
+
+void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap)
+{
+    if (!c->unit)
+        snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
+    else
+        snprintf(out, cap, "%s/%s/%d chunk%s", totex_algorithm_get((size_t)c->idx)->name,
+                 c->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port", c->chunks, c->chunks > 1 ? "s" : "");
+}

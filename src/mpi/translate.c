@@ -1,0 +1,127 @@
+/* Translation of a symmetric switching scheme to one rank (001 Definition 4,
+ * Theorem 2; wraparound meshes: Section 8.1, Theorem 8): in step t every node
+ * v sends, for each move (r, j) of node 0, the packet with routing tag r that
+ * sits at v (its source is v minus r's progress before step t) over v's link
+ * of type j. A rank therefore needs only node 0's moves and the rows'
+ * progress, O(moves + rows * dimensions) memory, to write the hops that leave
+ * it, leave rank - 1 (local.h) and arrive at it: no rank builds the whole
+ * schedule. The same formula as totex_sym_expand() (src/schedule/sym_expand.c),
+ * applied to three nodes instead of all n; a period-2 scheme (symmetric under
+ * translation by two along one even ring) moves a row only on the nodes of
+ * the parity where the packet is. The executor's tests compare the result
+ * byte for byte with PMPI_Alltoall; tests/mpi/test_translate.c compares it
+ * with totex_sym_expand() at every rank. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "local.h"
+
+typedef struct geo {
+    uint32_t k, m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
+} geo;
+
+static void coords(const geo *g, uint32_t v, uint32_t *c)
+{
+    for (uint32_t i = 0; i < g->k; i++)
+        c[i] = (v / g->stride[i]) % g->m[i];
+}
+
+/* the hop of row r (progress p, destination offsets dc) leaving node v (coordinates cv) over link type lt */
+static totex_hop hop_from(const geo *g, uint32_t v, const uint32_t *cv, const uint16_t *p, const uint32_t *dc,
+                          totex_link_type lt)
+{
+    uint32_t src = 0, dst = 0;
+    for (uint32_t i = 0; i < g->k; i++) {
+        uint32_t sc = (cv[i] + g->m[i] - p[i]) % g->m[i];
+        src += sc * g->stride[i];
+        dst += ((sc + dc[i]) % g->m[i]) * g->stride[i];
+    }
+    uint32_t c = cv[lt.dim], nc = (c + lt.delta) % g->m[lt.dim];
+    return (totex_hop){v, v - c * g->stride[lt.dim] + nc * g->stride[lt.dim], src, dst};
+}
+
+totex_status totex_mpi_local_translate(totex_mpi_local *l, const totex_task *t, const totex_sym_schedule *s,
+                                       totex_error *err)
+{
+    const totex_network *net = totex_task_network(t);
+    geo g;
+    g.k = totex_network_dims(net);
+    for (uint32_t i = 0; i < g.k; i++) {
+        g.m[i] = totex_factor_nodes(totex_network_factor(net, i));
+        g.stride[i] = totex_network_stride(net, i);
+    }
+    const uint32_t rows = totex_task_rows(t), cols = totex_task_cols(t), pdim = totex_task_period_dim(t);
+    const uint32_t me = l->me, pred = (l->me + l->n - 1) % l->n;
+    uint16_t *pos = calloc((size_t)rows * g.k + 1, sizeof *pos);
+    totex_hop *hops = NULL;
+    size_t cap = 0;
+    totex_status st = TOTEX_OK;
+    uint32_t cme[TOTEX_MAX_DIMS], cpred[TOTEX_MAX_DIMS], cu[TOTEX_MAX_DIMS], dc[TOTEX_MAX_DIMS],
+        csrc[TOTEX_MAX_DIMS];
+    coords(&g, me, cme);
+    coords(&g, pred, cpred);
+    if (!pos)
+        goto nomem;
+    for (uint64_t step = 0; step < totex_sym_steps(s); step++) {
+        size_t cnt, h = 0;
+        const totex_sym_move *mv = totex_sym_step(s, step, &cnt);
+        if (cnt > (SIZE_MAX / sizeof *hops) / 3)
+            goto nomem;
+        if (3 * cnt > cap) {
+            totex_hop *q = realloc(hops, sizeof *q * 3 * cnt);
+            if (!q)
+                goto nomem;
+            hops = q;
+            cap = 3 * cnt;
+        }
+        for (size_t x = 0; x < cnt; x++) {
+            const uint32_t r = mv[x].row, j = mv[x].col;
+            if (r >= rows || j >= cols) {
+                snprintf(err->msg, sizeof err->msg,
+                         "symmetric schedule step %llu, move %zu: row %u / column %u out of range (%u rows, %u "
+                         "columns)",
+                         (unsigned long long)step, x, r, j, rows, cols);
+                st = TOTEX_EINVAL;
+                goto done;
+            }
+            const totex_link_type lt = totex_task_column(t, j);
+            const uint16_t *p = pos + (size_t)r * g.k;
+            coords(&g, totex_task_destination(t, r), dc);
+            /* period 2: the parity along pdim of the nodes that hold (and move) the packet */
+            uint32_t cl = 0;
+            if (pdim != UINT32_MAX) {
+                coords(&g, totex_task_source(t, r), csrc);
+                cl = (csrc[pdim] + p[pdim]) & 1u;
+            }
+#define MOVES(c) (pdim == UINT32_MAX || ((c)[pdim] & 1u) == cl)
+            if (MOVES(cme))
+                hops[h++] = hop_from(&g, me, cme, p, dc, lt);
+            if (pred != me && MOVES(cpred))
+                hops[h++] = hop_from(&g, pred, cpred, p, dc, lt);
+            /* the neighbour u = me - delta along lt.dim sends into me over its link of type j */
+            for (uint32_t i = 0; i < g.k; i++)
+                cu[i] = cme[i];
+            cu[lt.dim] = (cme[lt.dim] + g.m[lt.dim] - lt.delta) % g.m[lt.dim];
+            uint32_t u = me - cme[lt.dim] * g.stride[lt.dim] + cu[lt.dim] * g.stride[lt.dim];
+            if (u != pred && u != me && MOVES(cu))
+                hops[h++] = hop_from(&g, u, cu, p, dc, lt);
+#undef MOVES
+        }
+        if (totex_mpi_local_hops(l, step, hops, h))
+            goto nomem;
+        for (size_t x = 0; x < cnt; x++) {
+            const totex_link_type lt = totex_task_column(t, mv[x].col);
+            uint16_t *p = pos + (size_t)mv[x].row * g.k + lt.dim;
+            *p = (uint16_t)((*p + lt.delta) % g.m[lt.dim]);
+        }
+    }
+    l->steps = totex_sym_steps(s);
+    goto done;
+nomem:
+    snprintf(err->msg, sizeof err->msg, "out of memory translating a symmetric schedule to rank %u", me);
+    st = TOTEX_ENOMEM;
+done:
+    free(pos);
+    free(hops);
+    return st;
+}

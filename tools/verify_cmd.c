@@ -1,0 +1,253 @@
+/*
+ * totex verify FILE: which file it is decides how it is checked.
+ *   - unit-step JSON ("format": "totex-unit-schedule"): full form replayed
+ *     through the simulator, symmetric form certified at one node
+ *     (include/totex/schedule_io.h);
+ *   - MSCCL XML (starts with '<'), with --network SPEC [--ports ...]: run as
+ *     the executor would and replayed through the simulator;
+ *   - anything else: a combining schedule (tools/combining_cmd.c).
+ * Exit 0 valid, 1 the schedule breaks the model, 2 a bad file or option.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "combining_cmd.h"
+#include "totex.h"
+#include "verify_cmd.h"
+
+void totex_cmd_verify_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: totex verify FILE [--ports single|multi|k:N] [--json]\n"
+            "       totex verify FILE.xml --network SPEC [--ports single|multi|k:N] [--json]\n"
+            "       totex verify FILE [--switching ...] [--port one|all] [--json]   (combining schedule)\n"
+            "\n"
+            "Reads a schedule file, recognised by its content (docs/unit-schedule-format.md):\n"
+            "  unit-step JSON written by `totex plan SPEC --schedule FILE`: the full form is\n"
+            "    replayed hop by hop through the simulator, the symmetric form certified at\n"
+            "    one node (001 Theorem 2); --ports overrides the file's port model;\n"
+            "  MSCCL XML all-to-all (msccl-tools, TACCL, TE-CCL, or totex plan --format msccl),\n"
+            "    with --network SPEC: run as the MSCCL executor would (thread blocks in order,\n"
+            "    dependencies, one transfer per step), every transfer checked on a link of SPEC\n"
+            "    under --ports (default multi), every block delivered exactly once, and the\n"
+            "    executor's limits (steps per thread block, count, thread blocks, XML nodes);\n"
+            "  a combining schedule (totex plan --model combining --schedule FILE): see\n"
+            "    docs/schedule-format.md.\n"
+            "Reports steps, the best lower bound, the ratio and whether it is optimal.\n"
+            "Exit 0 valid, 1 the schedule breaks the model (naming step, node and block),\n"
+            "2 the file is malformed, exceeds a limit, or an option is wrong.\n");
+}
+
+/* open a regular file for reading without blocking on a FIFO; NULL with a message */
+static FILE *open_regular(const char *path, uint64_t *size, char *msg, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0) {
+        snprintf(msg, len, "cannot open %.300s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        snprintf(msg, len, "%.300s is not a regular file: give a schedule file", path);
+        close(fd);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *fp = fdopen(fd, "r");
+    if (!fp) {
+        snprintf(msg, len, "cannot read %.300s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    *size = (uint64_t)sb.st_size;
+    return fp;
+}
+
+static void report(const totex_network *net, totex_ports ports, const char *kind, const char *algorithm,
+                   const totex_sim_report *sim, const char *how, int json)
+{
+    totex_bound b[TOTEX_MAX_BOUNDS];
+    size_t nb = 0, best = 0;
+    totex_error err;
+    char pm[32];
+    uint64_t lb = 0;
+    if (totex_bounds_compute(net, ports, b, &nb, &best, &err) == TOTEX_OK && nb)
+        lb = b[best].value;
+    totex_ports_format(ports, pm, sizeof pm);
+    if (json) {
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "network", json_object_new_string(totex_network_spec(net)));
+        json_object_object_add(j, "nodes", json_object_new_uint64(totex_network_nodes(net)));
+        json_object_object_add(j, "ports", json_object_new_string(pm));
+        json_object_object_add(j, "file", json_object_new_string(kind));
+        json_object_object_add(j, "algorithm", json_object_new_string(algorithm));
+        json_object_object_add(j, "steps", json_object_new_uint64(sim->steps));
+        if (nb) {
+            json_object *l = json_object_new_object();
+            json_object_object_add(l, "value", json_object_new_uint64(lb));
+            json_object_object_add(l, "kind", json_object_new_string(totex_bound_kind_name(b[best].kind)));
+            json_object_object_add(l, "witness", json_object_new_string(b[best].witness));
+            json_object_object_add(j, "lower_bound", l);
+            json_object_object_add(j, "ratio", json_object_new_double(lb ? (double)sim->steps / (double)lb : 0.0));
+            json_object_object_add(j, "optimal", json_object_new_boolean(sim->steps == lb));
+        }
+        json_object_object_add(j, "average_delay", json_object_new_double(sim->average_delay));
+        json_object_object_add(j, "hops", json_object_new_uint64(sim->hops));
+        json_object_object_add(j, "verified", json_object_new_boolean(1));
+        json_object_object_add(j, "verified_by", json_object_new_string(how));
+        printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(j);
+        return;
+    }
+    printf("network        %s\n", totex_network_spec(net));
+    printf("nodes          %u\n", totex_network_nodes(net));
+    printf("ports          %s\n", pm);
+    printf("file           %s, algorithm %s (as recorded)\n", kind, algorithm);
+    printf("steps          %" PRIu64 "\n", sim->steps);
+    if (nb) {
+        printf("best bound     %" PRIu64 " steps (%s)  %s\n", lb, totex_bound_kind_name(b[best].kind), b[best].witness);
+        printf("ratio          %.4f of the best bound\n", lb ? (double)sim->steps / (double)lb : 0.0);
+        printf("optimal        %s\n", sim->steps == lb ? "yes (steps equal the best lower bound)"
+                                                      : "not proved (steps exceed the best lower bound)");
+    }
+    printf("average delay  %.3f steps\n", sim->average_delay);
+    printf("hops           %" PRIu64 "\n", sim->hops);
+    printf("verified       yes: %s\n", how);
+}
+
+int totex_cmd_verify(int argc, char **argv)
+{
+    const char *file = NULL, *spec = NULL;
+    totex_ports ports = TOTEX_PORTS_MULTI;
+    int ports_given = 0, json = 0, combining_opts = 0;
+    totex_error err;
+    char msg[600];
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            totex_cmd_verify_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--network") || !strncmp(a, "--network=", 10)) {
+            spec = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!spec)
+                return totex_cli_fail(2, "--network needs a SPEC, e.g. --network torus:8x8");
+        } else if (!strcmp(a, "--ports") || !strncmp(a, "--ports=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v)
+                return totex_cli_fail(2, "--ports needs a value: single, multi or k:N (k-port, 1 <= N <= 4096)");
+            if (totex_ports_parse(v, &ports, &err) != TOTEX_OK)
+                return totex_cli_fail(2, err.msg);
+            ports_given = 1;
+        } else if (!strncmp(a, "--switching", 11) || !strncmp(a, "--port", 6)) {
+            combining_opts = 1;
+            if (!strchr(a, '=') && i + 1 < argc)
+                i++;
+        } else if (a[0] == '-' && a[1]) {
+            snprintf(msg, sizeof msg, "unknown option '%.200s' for totex verify (see totex verify --help)", a);
+            return totex_cli_fail(2, msg);
+        } else if (!file) {
+            file = a;
+        } else {
+            snprintf(msg, sizeof msg, "unexpected argument '%.200s': totex verify takes one FILE", a);
+            return totex_cli_fail(2, msg);
+        }
+    }
+    if (!file)
+        return totex_cli_fail(2, "totex verify needs a FILE (a schedule written by totex plan --schedule, or MSCCL XML with --network SPEC)");
+    uint64_t size = 0;
+    FILE *fp = open_regular(file, &size, msg, sizeof msg);
+    if (!fp)
+        return totex_cli_fail(2, msg);
+    char head[4097];
+    size_t got = fread(head, 1, sizeof head - 1, fp);
+    head[got] = '\0';
+    size_t k = 0;
+    if (got >= 3 && (unsigned char)head[0] == 0xEF && (unsigned char)head[1] == 0xBB && (unsigned char)head[2] == 0xBF)
+        k = 3;
+    while (k < got && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t'))
+        k++;
+    if (k < got && head[k] == '<') {
+        /* MSCCL XML */
+        if (combining_opts) {
+            fclose(fp);
+            return totex_cli_fail(2, "--switching and --port are for combining schedules; an MSCCL file takes --network and --ports");
+        }
+        if (!spec) {
+            fclose(fp);
+            return totex_cli_fail(2, "an MSCCL XML file needs --network SPEC (the network whose links the ranks use), e.g. --network torus:8x8");
+        }
+        if (size > TOTEX_MSCCL_FILE_MAX) {
+            fclose(fp);
+            snprintf(msg, sizeof msg, "%.300s has %" PRIu64 " bytes; MSCCL files are read up to %" PRIu64 " bytes", file, size,
+                     (uint64_t)TOTEX_MSCCL_FILE_MAX);
+            return totex_cli_fail(2, msg);
+        }
+        char *text = malloc((size_t)size + 1);
+        if (!text) {
+            fclose(fp);
+            return totex_cli_fail(2, "out of memory reading the MSCCL file");
+        }
+        memcpy(text, head, got);
+        size_t len = got + fread(text + got, 1, (size_t)size - got, fp);
+        fclose(fp);
+        totex_network *net = totex_network_parse(spec, &err);
+        if (!net) {
+            free(text);
+            return totex_cli_fail(2, err.msg);
+        }
+        totex_sim_report rep;
+        char name[128];
+        totex_status st = totex_msccl_verify(text, len, net, ports, 0, &rep, name, sizeof name, &err);
+        free(text);
+        int rc = 0;
+        if (st == TOTEX_EVIOLATION) {
+            snprintf(msg, sizeof msg, "MSCCL schedule fails verification on %.100s: %.450s", totex_network_spec(net), err.msg);
+            rc = totex_cli_fail(1, msg);
+        } else if (st != TOTEX_OK) {
+            rc = totex_cli_fail(2, err.msg);
+        } else {
+            report(net, ports, "MSCCL XML all-to-all", name, &rep,
+                   "every transfer replayed through the simulator (links, port model, every block delivered once)", json);
+        }
+        totex_network_free(net);
+        return rc;
+    }
+    if (!strstr(head, TOTEX_UNIT_FORMAT)) {
+        fclose(fp);
+        return totex_cmd_comb_verify(argc, argv); /* the combining schedule's reader */
+    }
+    if (spec || combining_opts) {
+        fclose(fp);
+        return totex_cli_fail(2, "a unit-step schedule names its network: drop --network, --switching and --port");
+    }
+    rewind(fp);
+    totex_unit_verdict v;
+    totex_status st = totex_unit_verify_stream(fp, NULL, ports_given ? &ports : NULL, &v, &err);
+    fclose(fp);
+    int rc = 0;
+    if (st == TOTEX_EVIOLATION) {
+        snprintf(msg, sizeof msg, "schedule fails verification: %.550s", err.msg);
+        rc = totex_cli_fail(1, msg);
+    } else if (st != TOTEX_OK) {
+        rc = totex_cli_fail(2, err.msg);
+    } else {
+        report(v.net, v.ports, v.symmetric ? "unit-step JSON, symmetric form" : "unit-step JSON, full form", v.algorithm,
+               &v.sim, v.symmetric ? "symmetric schedule certified at one node (001 Theorem 2)"
+                                   : "every hop replayed through the simulator", json);
+    }
+    totex_unit_verdict_free(&v);
+    return rc;
+}
