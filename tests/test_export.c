@@ -171,6 +171,110 @@ static void test_reject(void **state)
            TOTEX_EINVAL, "at most n(n-1) = 12");
 }
 
+/* The streaming reader (src/combining/import.c, issue 15): what a JSON tree
+   reader got for free must still hold, and numbers are reported as written. */
+static void test_reader_edges(void **state)
+{
+    (void)state;
+    totex_comb_imported im;
+    totex_error err;
+    /* keys in any order (steps before the header), escaped keys and strings, unknown keys of any shape */
+    const char *ok = "{\"steps\":[{\"transfers\":[{\"blocks\":[[0,1]],\"x\":{\"y\":[1,{}]},\"to\":1,\"from\":0}],"
+                     "\"rearranged\":2}],\"form\\u0061t\":\"totex-combining-schedule\",\"version\":1,"
+                     "\"network\":\"ring:\\u0034\",\"nodes\":4,\"algorithm\":\"caf\\u00e9 \\ud83d\\ude00\","
+                     "\"model\":{\"t_s\":1e-5,\"t_c\":1E-9,\"t_l\":0,\"rho\":0.0,\"m\":8,"
+                     "\"switching\":\"wormhole\",\"ports\":\"one\",\"extra\":null}}";
+    assert_int_equal(totex_comb_import_json(ok, strlen(ok), &im, &err), TOTEX_OK);
+    assert_string_equal(totex_network_spec(im.net), "ring:4");
+    assert_string_equal(im.algorithm, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+    assert_int_equal(totex_comb_steps(im.schedule), 1);
+    assert_int_equal(totex_comb_step_rearranged(im.schedule, 0), 2);
+    totex_transfer tr;
+    assert_int_equal(totex_comb_get_transfer(im.schedule, 0, 0, &tr), TOTEX_OK);
+    assert_int_equal(tr.from, 0);
+    assert_int_equal(tr.to, 1);
+    assert_int_equal(tr.count, 1);
+    assert_true(im.cost.t_c == 1e-9 && im.cost.m == 8);
+    totex_comb_imported_free(&im);
+    /* a huge whole number is reported as written, not as 2^64 - 1 (issue 15 item 5) */
+    reject("{\"format\":\"totex-combining-schedule\",\"version\":1,\"network\":\"ring:4\",\"nodes\":100000000000000000000,"
+           "\"model\":{\"t_s\":1,\"t_c\":1,\"t_l\":0,\"rho\":0,\"m\":8,\"switching\":\"wormhole\",\"ports\":\"one\"},"
+           "\"steps\":[]}",
+           TOTEX_EINVAL, "nodes = 100000000000000000000 does not match");
+    reject("{\"format\":\"totex-combining-schedule\",\"version\":1,\"network\":\"ring:4\",\"nodes\":1e20,"
+           "\"model\":{\"t_s\":1,\"t_c\":1,\"t_l\":0,\"rho\":0,\"m\":8,\"switching\":\"wormhole\",\"ports\":\"one\"},"
+           "\"steps\":[]}",
+           TOTEX_EINVAL, "nodes must be a whole number, not a fractional number");
+    reject(HEAD "\"steps\":[{\"rearranged\":99999999999999999999999,\"transfers\":[]}]}", TOTEX_EINVAL,
+           "steps[0].rearranged = 99999999999999999999999 is out of range");
+    /* strict JSON: what a lenient reader might let through */
+    reject(HEAD "\"steps\":[]} \"", TOTEX_EIO, "after the top-level value");
+    reject(HEAD "\"steps\":[],}", TOTEX_EIO, "malformed JSON");
+    reject(HEAD "\"steps\":[1,]}", TOTEX_EIO, "malformed JSON");
+    reject(HEAD "\"steps\":[01]}", TOTEX_EIO, "malformed JSON");
+    reject(HEAD "\"steps\":[NaN]}", TOTEX_EIO, "malformed JSON");
+    reject(HEAD "\"steps\":[\"a\tb\"]}", TOTEX_EIO, "control character");
+    reject(HEAD "\"steps\":[\"\\x\"]}", TOTEX_EIO, "escape");
+    reject(HEAD "\"steps\":[1.]}", TOTEX_EIO, "malformed JSON");
+    reject(HEAD "\"steps\":[-]}", TOTEX_EIO, "malformed JSON");
+    reject(HEAD "\"steps\":[tru", TOTEX_EIO, "truncated");
+    reject(HEAD "\"steps\":[\"\\u12", TOTEX_EIO, "truncated");
+    reject("   ", TOTEX_EIO, "truncated");
+    /* a key twice in a step or a transfer is refused, not silently merged */
+    reject(HEAD "\"steps\":[{\"rearranged\":0,\"transfers\":[],\"transfers\":[]}]}", TOTEX_EINVAL,
+           "duplicate key \"transfers\" in steps[0]");
+    reject(HEAD "\"steps\":[{\"rearranged\":0,\"transfers\":[{\"from\":0,\"to\":1,\"to\":2,\"blocks\":[]}]}]}",
+           TOTEX_EINVAL, "duplicate key \"to\" in steps[0].transfers[0]");
+    reject(HEAD "\"steps\":[{\"rearranged\":0,\"transfers\":[{\"from\":0,\"to\":1,\"blocks\":[[0]]}]}]}",
+           TOTEX_EINVAL, "must be a pair");
+    reject(HEAD "\"steps\":[{\"rearranged\":0,\"transfers\":[{\"from\":0,\"to\":1,\"blocks\":[7]}]}]}",
+           TOTEX_EINVAL, "must be a pair");
+    reject(HEAD "\"steps\":[{\"rearranged\":0,\"transfers\":[{\"from\":\"0\",\"to\":1,\"blocks\":[]}]}]}",
+           TOTEX_EINVAL, "steps[0].transfers[0].from must be a whole number, not a string");
+    reject("{\"format\":\"totex-combining-schedule\",\"version\":1,\"network\":\"ring:\\u00004\",\"nodes\":4,"
+           "\"model\":{\"t_s\":1,\"t_c\":1,\"t_l\":0,\"rho\":0,\"m\":8,\"switching\":\"wormhole\",\"ports\":\"one\"},"
+           "\"steps\":[]}",
+           TOTEX_EINVAL, "NUL");
+    reject(HEAD "\"steps\":[{\"rearranged\":0}]}", TOTEX_EINVAL, "missing key \"transfers\" in steps[0]");
+    reject(HEAD "\"nosteps\":[]}", TOTEX_EINVAL, "missing key \"steps\"");
+}
+
+/* A large file through the three passes of the reader (check and count, one
+   allocation, fill): every step and block read back in place. Its memory
+   against the file's size is measured by bench/bench_verify_memory.c. */
+static void test_reader_counts_first(void **state)
+{
+    (void)state;
+    /* 20,000 steps, each one transfer of the 12 blocks of ring:4 */
+    const size_t steps = 20000;
+    const char *step = "{\"rearranged\":0,\"transfers\":[{\"from\":0,\"to\":1,\"blocks\":"
+                       "[[0,1],[0,2],[0,3],[1,0],[1,2],[1,3],[2,0],[2,1],[2,3],[3,0],[3,1],[3,2]]}]}";
+    size_t head = strlen(HEAD "\"steps\":["), one = strlen(step), len = head + steps * (one + 1) + 2;
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    memcpy(text, HEAD "\"steps\":[", head);
+    char *p = text + head;
+    for (size_t i = 0; i < steps; i++) {
+        memcpy(p, step, one);
+        p += one;
+        *p++ = i + 1 < steps ? ',' : ']';
+    }
+    *p++ = '}';
+    *p = '\0';
+    assert_int_equal((size_t)(p - text), len - 1);
+    totex_comb_imported im;
+    totex_error err;
+    assert_int_equal(totex_comb_import_json(text, (size_t)(p - text), &im, &err), TOTEX_OK);
+    assert_int_equal(totex_comb_steps(im.schedule), steps);
+    totex_transfer tr;
+    assert_int_equal(totex_comb_get_transfer(im.schedule, steps - 1, 0, &tr), TOTEX_OK);
+    assert_int_equal(tr.count, 12);
+    assert_int_equal(tr.blocks[11].src, 3);
+    assert_int_equal(tr.blocks[11].dst, 2);
+    totex_comb_imported_free(&im);
+    free(text);
+}
+
 static void test_file_errors(void **state)
 {
     (void)state;
@@ -188,6 +292,8 @@ int main(void)
         cmocka_unit_test(test_roundtrip_registry),
         cmocka_unit_test(test_roundtrip_handmade),
         cmocka_unit_test(test_reject),
+        cmocka_unit_test(test_reader_edges),
+        cmocka_unit_test(test_reader_counts_first),
         cmocka_unit_test(test_file_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -416,6 +416,11 @@ static int compare_sweep(const totex_network *net, const copts *o)
         free(times);
         return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
+    /* the picture first: a failed write is the only output, not a line after the whole table */
+    if (o->picture && totex_picture_sweep(o->picture, net, times, winners, 0, 0, &err) != TOTEX_OK) {
+        free(times);
+        return totex_cli_fail(2, err.msg);
+    }
     if (o->json) {
         json_object *j = json_object_new_object(), *rows = json_object_new_array(), *cross = json_object_new_array();
         json_object_object_add(j, "network", json_object_new_string(totex_network_spec(net)));
@@ -475,8 +480,6 @@ static int compare_sweep(const totex_network *net, const copts *o)
             printf("  none: %s at every size from 8 B to 1 MiB\n",
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
-    if (o->picture && totex_picture_sweep(o->picture, net, times, winners, 0, 0, &err) != TOTEX_OK)
-        rc = totex_cli_fail(2, err.msg);
     free(times);
     return rc;
 }

@@ -222,6 +222,12 @@ static int cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < count; i++)
         if (rows[i].status == TOTEX_EVIOLATION)
             rc = totex_cli_fail(1, rows[i].reason);
+    /* the picture first: a failed write is the only output, not a line after the whole table */
+    if (o.picture && totex_picture_compare(o.picture, net, o.spec, rows, count, 0, 0, &err) != TOTEX_OK) {
+        free(rows);
+        totex_network_free(net);
+        return totex_cli_fail(2, err.msg);
+    }
     if (o.json) {
         char *text = totex_report_compare_json(net, o.spec, rows, count);
         if (text)
@@ -232,8 +238,6 @@ static int cmd_compare(int argc, char **argv)
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
-    if (o.picture && totex_picture_compare(o.picture, net, o.spec, rows, count, 0, 0, &err) != TOTEX_OK)
-        rc = totex_cli_fail(2, err.msg);
     free(rows);
     totex_network_free(net);
     return rc;
@@ -326,7 +330,14 @@ static int cmd_plan(int argc, char **argv)
     totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
                            : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
-    if (st == TOTEX_OK) {
+    if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
+        /* the picture first: a failed write is the only output, not a line after the whole report */
+        rc = totex_cli_fail(2, err.msg);
+    } else if (st == TOTEX_OK && o.schedule &&
+               totex_plan_export(o.schedule, net, o.ports, res.algorithm, o.format, &err) != TOTEX_OK) {
+        /* the schedule file next: one that cannot be written (or does not fit MSCCL) is the only output */
+        rc = totex_cli_fail(2, err.msg);
+    } else if (st == TOTEX_OK) {
         if (o.json) {
             char *text = totex_report_plan_json(&res);
             if (text)
@@ -337,10 +348,6 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text(stdout, &res);
         }
-        if (o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK)
-            rc = totex_cli_fail(2, err.msg);
-        if (o.schedule && totex_plan_export(o.schedule, net, o.ports, res.algorithm, o.format, &err) != TOTEX_OK)
-            rc = totex_cli_fail(2, err.msg);
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
@@ -367,7 +374,16 @@ int main(int argc, char **argv)
             totex_cmd_verify_usage(stdout);
         else if (argc > 2 && !strcmp(argv[2], "reproduce"))
             totex_cmd_reproduce_usage(stdout);
-        else
+        else if (argc > 2 && (!strcmp(argv[2], "machines") || !strcmp(argv[2], "algorithms")))
+            return !strcmp(argv[2], "machines") ? cmd_machines(1, (char *[]){"--help", NULL})
+                                                : cmd_algorithms(1, (char *[]){"--help", NULL});
+        else if (argc > 2 && strcmp(argv[2], "help") && strcmp(argv[2], "--help") && strcmp(argv[2], "-h")) {
+            char msg[300];
+            snprintf(msg, sizeof msg,
+                     "no help on '%.100s': give a command (machines, bounds, plan, compare, verify, reproduce, algorithms)",
+                     argv[2]);
+            return totex_cli_fail(2, msg);
+        } else
             usage_main(stdout);
         return 0;
     }

@@ -99,6 +99,16 @@ typedef struct totex_transfer {
 totex_comb_schedule *totex_comb_schedule_new(void);
 /** Free a schedule (NULL accepted). */
 void totex_comb_schedule_free(totex_comb_schedule *s);
+/**
+ * Make room, in one allocation per array and exactly, for @p steps more steps,
+ * @p transfers more transfers and @p blocks more blocks, so that adding them
+ * allocates nothing (the importer counts what a file declares, then reserves:
+ * memory in proportion to the file, not to the doubling of growing arrays).
+ * Memory: 24 bytes per step and per transfer, 8 per block.
+ * @return TOTEX_OK, TOTEX_ENOMEM (the schedule is unchanged).
+ */
+totex_status totex_comb_schedule_reserve(totex_comb_schedule *s, uint64_t steps, uint64_t transfers, uint64_t blocks,
+                                         totex_error *err);
 /** Begin a new (empty) step; later transfers and rearrangements go to it. */
 totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err);
 /**
@@ -116,8 +126,14 @@ uint64_t totex_comb_steps(const totex_comb_schedule *s);
 size_t totex_comb_step_transfers(const totex_comb_schedule *s, uint64_t step);
 /** Blocks declared as rearranged (largest per node) before step @p step (0-based). */
 uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step);
-/** Read transfer @p t of step @p step (both 0-based) into @p out. */
-void totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out);
+/**
+ * Read transfer @p t of step @p step (both 0-based) into @p out.
+ * @return TOTEX_OK; TOTEX_EINVAL if @p step >= totex_comb_steps() or
+ *         @p t >= totex_comb_step_transfers(@p step), with @p out zeroed
+ *         (from = to = UINT32_MAX, no blocks). Callers that ignore the status
+ *         (the function returned void before issue 15) still never read out of bounds.
+ */
+totex_status totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out);
 
 /* ---- simulator --------------------------------------------------------- */
 
@@ -180,7 +196,10 @@ typedef struct totex_comb_report {
  * @param rep   filled on success (may be NULL)
  * @param fault filled on TOTEX_EVIOLATION (may be NULL)
  * @return TOTEX_OK, TOTEX_EVIOLATION with @p err naming the step, transfer,
- *         node and block, TOTEX_ENOMEM if n^2 > TOTEX_COMB_MAX_BLOCKS.
+ *         node and block, TOTEX_ENOMEM if n^2 > TOTEX_COMB_MAX_BLOCKS,
+ *         TOTEX_EOVERFLOW if the schedule is valid but its predicted time is
+ *         not a finite double (e.g. t_s = 1e308 and two start-ups): the report
+ *         never holds an infinite or NaN time.
  */
 totex_status totex_comb_simulate(const totex_network *net, const totex_comb_schedule *s, const totex_comb_cost *cost,
                                  totex_comb_report *rep, totex_comb_fault *fault, totex_error *err);

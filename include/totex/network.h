@@ -49,13 +49,13 @@ totex_factor_kind totex_factor_get_kind(const totex_factor *f);
 uint32_t totex_factor_nodes(const totex_factor *f);
 /** Canonical spec text of the factor ("ring:7", "k2", "file:g.graphml"). Owned by @p f. */
 const char *totex_factor_name(const totex_factor *f);
-/** Hop distance between factor nodes @p a and @p b (both < m). */
+/** Hop distance between factor nodes @p a and @p b (both < m); UINT32_MAX if either is >= m. */
 uint32_t totex_factor_distance(const totex_factor *f, uint32_t a, uint32_t b);
-/** Number of neighbours of factor node @p a. */
+/** Number of neighbours of factor node @p a; 0 if @p a >= m. */
 uint32_t totex_factor_degree(const totex_factor *f, uint32_t a);
 /** Largest degree over the factor's nodes. */
 uint32_t totex_factor_max_degree(const totex_factor *f);
-/** The @p r-th neighbour (0 <= r < degree) of factor node @p a. */
+/** The @p r-th neighbour (0 <= r < degree) of factor node @p a; UINT32_MAX if @p a >= m or @p r >= degree. */
 uint32_t totex_factor_neighbor(const totex_factor *f, uint32_t a, uint32_t r);
 /** Rank r of neighbour @p b of @p a (so neighbor(a, r) == b), or UINT32_MAX if not adjacent. */
 uint32_t totex_factor_neighbor_rank(const totex_factor *f, uint32_t a, uint32_t b);
@@ -66,6 +66,7 @@ uint64_t totex_factor_links(const totex_factor *f);
 /**
  * Status s_i(a) = sum of distances from factor node @p a to all nodes, in hops
  * (004 Section 3; closed forms for path, ring, complete, K2; BFS for a file graph).
+ * UINT64_MAX if @p a >= m.
  */
 uint64_t totex_factor_status(const totex_factor *f, uint32_t a);
 /** Sum of the statuses of all factor nodes, S_i = m * AS(G_i), in hops. */
@@ -99,27 +100,29 @@ uint32_t totex_network_nodes(const totex_network *net);
 uint64_t totex_network_messages(const totex_network *net);
 /** Number of undirected links: sum_i |E_i| * n / m_i. */
 uint64_t totex_network_links(const totex_network *net);
-/** Mixed-radix stride of dimension @p i: prod_{j<i} m_j. */
+/** Mixed-radix stride of dimension @p i: prod_{j<i} m_j; 0 if @p i >= k. */
 uint32_t totex_network_stride(const totex_network *net, uint32_t i);
-/** Coordinate c_i of @p node in dimension @p i. */
+/** Coordinate c_i of @p node in dimension @p i; UINT32_MAX if @p node >= n or @p i >= k. */
 uint32_t totex_network_coord(const totex_network *net, uint32_t node, uint32_t i);
-/** Degree of @p node: sum of its factor degrees. */
+/** Degree of @p node: sum of its factor degrees; 0 if @p node >= n. */
 uint32_t totex_network_degree(const totex_network *net, uint32_t node);
 /** Smallest node degree of the network (sum of the factors' minimum degrees). */
 uint32_t totex_network_min_degree(const totex_network *net);
 /**
  * Write the neighbours of @p node into @p out (capacity >= degree) and return
  * how many were written. Order: dimension 0 first, by factor neighbour rank.
+ * Writes nothing and returns 0 if @p node >= n.
  */
 uint32_t totex_network_neighbors(const totex_network *net, uint32_t node, uint32_t *out);
 /** Nonzero when @p a and @p b are adjacent (differ in one coordinate, adjacent there). */
 int totex_network_adjacent(const totex_network *net, uint32_t a, uint32_t b);
-/** Hop distance between nodes: sum of factor distances (000 eq. (1)). */
+/** Hop distance between nodes: sum of factor distances (000 eq. (1)); UINT64_MAX if either is >= n. */
 uint64_t totex_network_distance(const totex_network *net, uint32_t a, uint32_t b);
 
 /**
  * Status s(v) of @p node by Theorem 1 (000 Section 3.1; 004 Theorem 1):
  * s(v) = n * sum_i s_i(v_i) / |V_i|, in hops. Never searches the product.
+ * UINT64_MAX if @p node >= n.
  */
 uint64_t totex_network_status(const totex_network *net, uint32_t node);
 /**

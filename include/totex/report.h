@@ -35,6 +35,9 @@ typedef struct totex_plan_result {
     int has_delay_bound;             /**< 1: delay_bound is set (vertex-transitive products only) */
     double delay_bound;              /**< lower bound on the average delay of shortest-path schedules, in steps (001 appendix) */
     double plan_seconds;             /**< wall time of planning + simulation, in seconds */
+    uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
+                                          planned because the result was already proved optimal (steps and
+                                          average delay at their lower bounds), so no replay could beat it */
 } totex_plan_result;
 
 /** What `--algorithm auto` optimises first (issue 3 item 8). */
@@ -64,6 +67,11 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * predicted steps and keeps the smallest measured average delay among them;
  * TOTEX_OBJECTIVE_DELAY plans all and keeps the smallest average delay, then
  * the fewest steps. Algorithms whose plan exceeds @p max_messages are skipped.
+ * Candidates certified at one node (a symmetric form, 001 Theorem 2) are
+ * planned first; once a result meets both the best step bound and the
+ * average-delay bound (001 appendix), the remaining candidates are not planned
+ * (counted in out->skipped): none could be better, and a full replay of each
+ * would cost minutes on large networks (issue 13: torus:16x16x16x8).
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.
  */
 totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,

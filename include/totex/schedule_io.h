@@ -100,6 +100,27 @@ totex_status totex_unit_verify_stream(FILE *fp, const totex_unit_limits *lim, co
 /** Free what a verdict owns (NULL accepted). */
 void totex_unit_verdict_free(totex_unit_verdict *v);
 
+/**
+ * totex_unit_verify_stream() on the file @p path, opened only if it is a
+ * regular file of at most lim->max_bytes (default 2^32) bytes: a FIFO or a
+ * device is refused without reading (TOTEX_EIO).
+ */
+totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *lim, const totex_ports *ports_override,
+                                    totex_unit_verdict *out, totex_error *err);
+
+/** The kinds of schedule file `totex verify` reads. */
+typedef enum totex_schedule_kind {
+    TOTEX_SCHEDULE_COMBINING = 0, /**< anything else: the combining JSON of docs/schedule-format.md */
+    TOTEX_SCHEDULE_UNIT = 1,      /**< "format": "totex-unit-schedule" in its first 4 KiB */
+    TOTEX_SCHEDULE_MSCCL = 2      /**< its first character (after a BOM and blanks) is '<' */
+} totex_schedule_kind;
+
+/**
+ * Which kind of schedule @p path holds, from its first 4 KiB (a regular file
+ * only; TOTEX_EIO naming the path otherwise).
+ */
+totex_status totex_schedule_file_kind(const char *path, totex_schedule_kind *kind, totex_error *err);
+
 /* ---- MSCCL XML ------------------------------------------------------------ */
 
 /* Limits of the MSCCL executor (Azure/msccl-executor-nccl src/include/msccl/msccl_struct.h,
@@ -199,6 +220,11 @@ struct totex_comb_schedule;
  */
 totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const struct totex_comb_schedule *s,
                                      const char *algorithm, totex_error *err);
+
+/** totex_msccl_verify() on the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes). */
+totex_status totex_msccl_verify_file(const char *path, const totex_network *net, totex_ports ports,
+                                     uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
+                                     totex_error *err);
 
 #ifdef __cplusplus
 }

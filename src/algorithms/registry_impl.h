@@ -11,6 +11,7 @@ extern const totex_algorithm totex_algorithm_greedy;
 extern const totex_algorithm totex_algorithm_greedy_sym;
 extern const totex_algorithm totex_algorithm_sym2;
 extern const totex_algorithm totex_algorithm_octr;
+extern const totex_algorithm totex_algorithm_pipeline;
 
 /**
  * Steps of the factor algorithm of @p f under @p ports: from the paper's

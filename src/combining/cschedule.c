@@ -72,6 +72,34 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 1;
 }
 
+/* grow an array to exactly @p want elements (never shrinks); 0 when out of memory or too large */
+static int reserve_exact(void **p, size_t *cap, uint64_t want, size_t elem)
+{
+    void *q;
+    if (want <= *cap)
+        return 1;
+    if (want > SIZE_MAX / elem)
+        return 0;
+    q = realloc(*p, (size_t)want * elem);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = (size_t)want;
+    return 1;
+}
+
+totex_status totex_comb_schedule_reserve(totex_comb_schedule *s, uint64_t steps, uint64_t transfers,
+                                         uint64_t blocks, totex_error *err)
+{
+    if (!reserve_exact((void **)&s->steps, &s->capsteps, s->nsteps + steps, sizeof *s->steps) ||
+        !reserve_exact((void **)&s->transfers, &s->captransfers, s->ntransfers + transfers, sizeof *s->transfers) ||
+        !reserve_exact((void **)&s->blocks, &s->capblocks, s->nblocks + blocks, sizeof *s->blocks))
+        return totex_fail(err, TOTEX_ENOMEM,
+                          "out of memory reserving %llu steps, %llu transfers and %llu blocks of a combining schedule",
+                          (unsigned long long)steps, (unsigned long long)transfers, (unsigned long long)blocks);
+    return TOTEX_OK;
+}
+
 totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err)
 {
     if (!grow((void **)&s->steps, &s->capsteps, s->nsteps + 1, sizeof *s->steps))
@@ -125,11 +153,18 @@ uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step)
     return step < s->nsteps ? s->steps[step].rearranged : 0;
 }
 
-void totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out)
+totex_status totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out)
 {
+    if (step >= s->nsteps || t >= s->steps[step].count) {
+        out->from = out->to = UINT32_MAX;
+        out->blocks = NULL;
+        out->count = 0;
+        return TOTEX_EINVAL;
+    }
     const ctransfer *c = &s->transfers[s->steps[step].first + t];
     out->from = c->from;
     out->to = c->to;
     out->blocks = c->count ? s->blocks + c->first : NULL;
     out->count = c->count;
+    return TOTEX_OK;
 }

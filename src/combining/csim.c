@@ -15,6 +15,7 @@
  */
 #include "totex/combining.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,14 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
     r.time_propagation = cost->switching == TOTEX_SWITCH_STORE_FORWARD ? (double)r.route_hops_sum * cost->t_l : 0.0;
     r.time_rearrangement = (double)r.rearranged_blocks * cost->m * cost->rho;
     r.predicted_time = r.time_startup + r.time_transmission + r.time_propagation + r.time_rearrangement;
+    if (!isfinite(r.predicted_time)) {
+        /* a valid schedule whose cost does not fit a double: say so rather than report Infinity (issue 15) */
+        st = totex_fail(err, TOTEX_EOVERFLOW,
+                        "the predicted time overflows a double (start-up %g s x %llu, transmission %g s, "
+                        "rearrangement %g s): give smaller costs (--ts, --tc, --tl, --rho, --block or the file's model)",
+                        cost->t_s, (unsigned long long)r.startups, r.time_transmission, r.time_rearrangement);
+        goto out;
+    }
     if (rep)
         *rep = r;
 out:

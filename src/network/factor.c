@@ -166,6 +166,8 @@ uint32_t totex_factor_diameter(const totex_factor *f) { return f->diameter; }
 uint32_t totex_factor_distance(const totex_factor *f, uint32_t a, uint32_t b)
 {
     uint32_t d = a > b ? a - b : b - a;
+    if (a >= f->m || b >= f->m)
+        return UINT32_MAX;
     switch (f->kind) {
     case TOTEX_FACTOR_PATH: return d;
     case TOTEX_FACTOR_RING: return d < f->m - d ? d : f->m - d;
@@ -178,6 +180,8 @@ uint32_t totex_factor_distance(const totex_factor *f, uint32_t a, uint32_t b)
 
 uint32_t totex_factor_degree(const totex_factor *f, uint32_t a)
 {
+    if (a >= f->m)
+        return 0;
     switch (f->kind) {
     case TOTEX_FACTOR_PATH: return (a > 0) + (a + 1 < f->m);
     case TOTEX_FACTOR_RING: return 2;
@@ -190,6 +194,8 @@ uint32_t totex_factor_degree(const totex_factor *f, uint32_t a)
 
 uint32_t totex_factor_neighbor(const totex_factor *f, uint32_t a, uint32_t r)
 {
+    if (a >= f->m || r >= totex_factor_degree(f, a))
+        return UINT32_MAX;
     switch (f->kind) {
     case TOTEX_FACTOR_PATH: /* rank 0 = left (a-1) if it exists, then right */
         if (a > 0)
@@ -244,6 +250,8 @@ int totex_factor_adjacent(const totex_factor *f, uint32_t a, uint32_t b)
 uint64_t totex_factor_status(const totex_factor *f, uint32_t a)
 {
     uint64_t m = f->m, left = a, right = m - 1 - a;
+    if (a >= f->m)
+        return UINT64_MAX;
     switch (f->kind) {
     case TOTEX_FACTOR_PATH: return left * (left + 1) / 2 + right * (right + 1) / 2;
     case TOTEX_FACTOR_RING: return m * m / 4; /* 2 * sum_{d<m/2} d (+ m/2 if m even) = floor(m^2/4) */

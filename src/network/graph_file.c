@@ -10,15 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/stat.h>
-
 #include <igraph.h>
 
 #include "common/error.h"
+#include "common/file.h"
 #include "network/factor_impl.h"
 
 /* A file graph has at most 4096 nodes; no sensible description of one needs more than this. */
-#define TOTEX_GRAPH_MAX_FILE_BYTES ((off_t)64 << 20)
+#define TOTEX_GRAPH_MAX_FILE_BYTES (UINT64_C(64) << 20)
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -61,7 +60,8 @@ static int edgelist_ids_ok(FILE *fp, uint64_t *bad)
 
 totex_factor *totex_factor_new_file(const char *path, totex_error *err)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = NULL;
+    totex_open_result opened = totex_open_regular(path, TOTEX_GRAPH_MAX_FILE_BYTES, &fp, NULL);
     igraph_t g;
     igraph_vector_int_t edges;
     igraph_error_handler_t *old_handler;
@@ -71,18 +71,16 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
     const char *format;
     char name[300];
 
-    struct stat sb;
-    if (!fp) {
+    if (opened == TOTEX_OPEN_ERRNO) {
         totex_fail(err, TOTEX_EIO, "cannot open graph file '%.200s': check the path after file: (GraphML, GML or edge list)",
                    path);
         return NULL;
     }
-    if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > TOTEX_GRAPH_MAX_FILE_BYTES) {
-        int regular = fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode);
-        fclose(fp);
+    if (opened != TOTEX_OPEN_OK) {
         totex_fail(err, TOTEX_EIO,
-                   regular ? "graph file '%.200s' is larger than 64 MiB: a file graph has at most 4096 nodes, use a smaller file"
-                           : "'%.200s' is not a regular file: file: needs a GraphML, GML or edge-list file",
+                   opened == TOTEX_OPEN_TOO_LARGE
+                       ? "graph file '%.200s' is larger than 64 MiB: a file graph has at most 4096 nodes, use a smaller file"
+                       : "'%.200s' is not a regular file: file: needs a GraphML, GML or edge-list file",
                    path);
         return NULL;
     }

@@ -32,10 +32,12 @@ uint64_t totex_network_messages(const totex_network *net)
 {
     return (uint64_t)net->n * (net->n - 1);
 }
-uint32_t totex_network_stride(const totex_network *net, uint32_t i) { return net->stride[i]; }
+uint32_t totex_network_stride(const totex_network *net, uint32_t i) { return i < net->k ? net->stride[i] : 0; }
 
 uint32_t totex_network_coord(const totex_network *net, uint32_t node, uint32_t i)
 {
+    if (node >= net->n || i >= net->k)
+        return UINT32_MAX;
     return (node / net->stride[i]) % net->m[i];
 }
 
@@ -50,6 +52,8 @@ uint64_t totex_network_links(const totex_network *net)
 uint32_t totex_network_degree(const totex_network *net, uint32_t node)
 {
     uint32_t d = 0;
+    if (node >= net->n)
+        return 0;
     for (uint32_t i = 0; i < net->k; i++)
         d += totex_factor_degree(net->f[i], totex_network_coord(net, node, i));
     return d;
@@ -73,6 +77,8 @@ uint32_t totex_network_min_degree(const totex_network *net)
 uint32_t totex_network_neighbors(const totex_network *net, uint32_t node, uint32_t *out)
 {
     uint32_t cnt = 0;
+    if (node >= net->n)
+        return 0;
     for (uint32_t i = 0; i < net->k; i++) {
         uint32_t c = totex_network_coord(net, node, i);
         uint32_t deg = totex_factor_degree(net->f[i], c);
@@ -103,6 +109,8 @@ int totex_network_adjacent(const totex_network *net, uint32_t a, uint32_t b)
 uint64_t totex_network_distance(const totex_network *net, uint32_t a, uint32_t b)
 {
     uint64_t d = 0;
+    if (a >= net->n || b >= net->n)
+        return UINT64_MAX;
     for (uint32_t i = 0; i < net->k; i++)
         d += totex_factor_distance(net->f[i], totex_network_coord(net, a, i),
                                    totex_network_coord(net, b, i));
@@ -113,6 +121,8 @@ uint64_t totex_network_status(const totex_network *net, uint32_t node)
 {
     /* Theorem 1: s(v) = n * sum_i s_i(v_i) / m_i = sum_i (n / m_i) * s_i(v_i) */
     uint64_t s = 0;
+    if (node >= net->n)
+        return UINT64_MAX;
     for (uint32_t i = 0; i < net->k; i++)
         s += (uint64_t)(net->n / net->m[i]) * totex_factor_status(net->f[i], totex_network_coord(net, node, i));
     return s;

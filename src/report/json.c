@@ -77,6 +77,7 @@ char *totex_report_plan_json(const totex_plan_result *r)
     json_object_object_add(o, "port_utilisation", json_object_new_double(r->sim.port_utilisation));
     json_object_object_add(o, "hops", json_object_new_uint64(r->sim.hops));
     json_object_object_add(o, "wall_seconds", json_object_new_double(r->plan_seconds));
+    json_object_object_add(o, "candidates_skipped", json_object_new_uint64(r->skipped));
     return finish(o);
 }
 

@@ -4,10 +4,12 @@
  * an unwritable path is a clear TOTEX_EIO), text, colour scales and ticks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <cairo-svg.h>
 
@@ -35,6 +37,28 @@ static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigne
     return fwrite(data, 1, length, fp) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
+/*
+ * Open @p path for writing, remembering whether we created it: a failed write
+ * removes only a file we created, never what the path named before (an
+ * existing picture, a symlink to /dev/full: issue 15 item 4).
+ */
+static totex_status open_output(pic_canvas *c, const char *path, totex_error *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    c->created = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0 || !(c->fp = fdopen(fd, "wb"))) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        if (c->created)
+            remove(path);
+        return totex_fail(err, TOTEX_EIO, "cannot write picture '%.300s': %s", path, strerror(e));
+    }
+    return TOTEX_OK;
+}
+
 totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, totex_error *err)
 {
     totex_status st;
@@ -47,9 +71,8 @@ totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, t
     c->path = path;
     c->width = width;
     c->height = height;
-    c->fp = fopen(path, "wb");
-    if (!c->fp)
-        return totex_fail(err, TOTEX_EIO, "cannot write picture '%.300s': %s", path, strerror(errno));
+    if ((st = open_output(c, path, err)) != TOTEX_OK)
+        return st;
     if (c->format == TOTEX_PICTURE_SVG)
         c->surface = cairo_svg_surface_create_for_stream(write_fp, c->fp, width, height);
     else
@@ -59,7 +82,8 @@ totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, t
                         cairo_status_to_string(cairo_surface_status(c->surface)));
         cairo_surface_destroy(c->surface);
         fclose(c->fp);
-        remove(path);
+        if (c->created)
+            remove(path);
         memset(c, 0, sizeof *c);
         return st;
     }
@@ -85,7 +109,8 @@ totex_status pic_end(pic_canvas *c, totex_error *err)
     if (cs != CAIRO_STATUS_SUCCESS || close_failed) {
         st = totex_fail(err, TOTEX_EIO, "cannot write picture '%.300s': %s", c->path,
                         cs != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(cs) : strerror(errno));
-        remove(c->path);
+        if (c->created)
+            remove(c->path);
     }
     memset(c, 0, sizeof *c);
     return st;

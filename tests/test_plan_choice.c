@@ -1,0 +1,87 @@
+/*
+ * The automatic choice (totex_plan_best, issue 13 item 3): candidates with a
+ * certificate at one node first, and no full replay once a result is proved
+ * optimal in steps and average delay.
+ *  - torus:16x16x16x8 single-port: octr and a2 tie at the average-status
+ *    bound; auto used to replay a2 in full (230 s, 4.2 GB); now octr is
+ *    certified at one node, meets both bounds and a2 is skipped. The step
+ *    count is checked against 000 Theorem 1 computed here by hand.
+ *  - on small networks, auto's (steps, delay) equals the best over every
+ *    algorithm planned one by one (the skip never loses the optimum).
+ */
+#include "support.h"
+
+static void torus_16x16x16x8_certified_without_replay(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("torus:16x16x16x8");
+    totex_plan_result r;
+    totex_error err = {{0}};
+    assert_int_equal(totex_plan_best(net, TOTEX_PORTS_SINGLE, TOTEX_OBJECTIVE_STEPS, 0, &r, &err), TOTEX_OK);
+    assert_string_equal(r.algorithm->name, "octr");
+    assert_true(r.symmetric);
+    assert_false(r.full_simulation); /* 2^30 messages: certified at one node only */
+    assert_true(r.skipped >= 1);     /* a2 predicts the same steps and was not replayed */
+    /* 000 Theorem 1: status of a product node = sum over dimensions of the factor's status times the
+       other factors' sizes; ring:16 has status 2*(1+..+7)+8 = 64, ring:8 has 2*(1+2+3)+4 = 16;
+       single-port average-status bound (000 eq. (3)) = status, here met exactly */
+    const uint64_t n = 16 * 16 * 16 * 8;
+    const uint64_t status = 3 * 64 * (n / 16) + 16 * (n / 8);
+    assert_int_equal(r.sim.steps, status);
+    assert_true(r.has_delay_bound);
+    assert_true(r.sim.average_delay <= r.delay_bound + 1e-6);
+    /* the delay objective stops at the same proved optimum */
+    assert_int_equal(totex_plan_best(net, TOTEX_PORTS_SINGLE, TOTEX_OBJECTIVE_DELAY, 0, &r, &err), TOTEX_OK);
+    assert_string_equal(r.algorithm->name, "octr");
+    assert_false(r.full_simulation);
+    totex_network_free(net);
+}
+
+/* auto = the best of every applicable algorithm planned one by one, under both objectives */
+static void auto_equals_best_of_all(void **state)
+{
+    (void)state;
+    const char *specs[] = {"torus:4x4", "torus:6x3", "hypercube:4", "ghc:3x4", "mesh:3x4", "ring:7*path:5", "ring:8"};
+    const totex_ports ports[] = {TOTEX_PORTS_SINGLE, TOTEX_PORTS_MULTI, 2};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        totex_network *net = ts_net(specs[i]);
+        for (size_t p = 0; p < sizeof ports / sizeof ports[0]; p++) {
+            uint64_t best_steps = UINT64_MAX;
+            double best_delay_at_steps = 1e300, best_delay = 1e300;
+            uint64_t steps_at_delay = UINT64_MAX;
+            for (size_t a = 0; a < totex_algorithm_count(); a++) {
+                totex_plan_result r;
+                totex_error err = {{0}};
+                if (totex_plan_and_verify(net, ports[p], totex_algorithm_get(a), 0, &r, &err) != TOTEX_OK)
+                    continue;
+                if (r.sim.steps < best_steps || (r.sim.steps == best_steps && r.sim.average_delay < best_delay_at_steps)) {
+                    best_steps = r.sim.steps;
+                    best_delay_at_steps = r.sim.average_delay;
+                }
+                if (r.sim.average_delay < best_delay - 1e-9 ||
+                    (r.sim.average_delay <= best_delay + 1e-9 && r.sim.steps < steps_at_delay)) {
+                    best_delay = r.sim.average_delay;
+                    steps_at_delay = r.sim.steps;
+                }
+            }
+            totex_plan_result r;
+            totex_error err = {{0}};
+            assert_int_equal(totex_plan_best(net, ports[p], TOTEX_OBJECTIVE_STEPS, 0, &r, &err), TOTEX_OK);
+            assert_int_equal(r.sim.steps, best_steps);
+            assert_true(r.sim.average_delay <= best_delay_at_steps + 1e-9);
+            assert_int_equal(totex_plan_best(net, ports[p], TOTEX_OBJECTIVE_DELAY, 0, &r, &err), TOTEX_OK);
+            assert_true(r.sim.average_delay <= best_delay + 1e-9);
+            assert_int_equal(r.sim.steps, steps_at_delay);
+        }
+        totex_network_free(net);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(torus_16x16x16x8_certified_without_replay),
+        cmocka_unit_test(auto_equals_best_of_all),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
