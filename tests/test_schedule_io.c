@@ -397,6 +397,13 @@ static void test_unit_mutations(void **state)
         m = replace(s, "\"steps\": [\n[", "\"steps\": [\n[0,0,0,0,0,0,0,0,0,0,", 0);
         expect_unit(m, TOTEX_EVIOLATION, "moves");
         free(m);
+        /* only idle steps (fuzz_unit_schedule found NULL + 0 in the step container here) */
+        {
+            char *idle = strdup(s);
+            strcpy(strstr(idle, "\"steps\": [") + strlen("\"steps\": ["), "[],[]]}");
+            expect_unit(idle, TOTEX_EVIOLATION, NULL);
+            free(idle);
+        }
         /* a move of a delivered packet / a packet moved twice: the certifier (001 Theorem 2) */
         m = replace(s, "\"steps\": [\n[", "\"steps\": [\n[0,0,0,0],[", 0);
         expect_unit(m, TOTEX_EVIOLATION, NULL);
