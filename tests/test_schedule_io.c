@@ -244,6 +244,9 @@ static void test_msccl_hand_written_and_mutations(void **state)
     m = replace(xml, "cnt=\"1\"", "cnt=\"72\"", 0);
     expect_msccl(m, "complete:4", TOTEX_EINVAL, "MSCCL_MAX_COUNT");
     free(m);
+    m = replace(xml, "s_chunks=\"0\"", "s_chunks=\"3000000\"", 1); /* memory before allocation */
+    expect_msccl(m, "complete:4", TOTEX_EINVAL, "scratch");
+    free(m);
     m = replace(xml, "nchannels=\"1\"", "nchannels=\"33\"", 0);
     expect_msccl(m, "complete:4", TOTEX_EINVAL, "MAXCHANNELS");
     free(m);
