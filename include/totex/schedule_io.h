@@ -137,8 +137,9 @@ typedef struct totex_msccl_writer totex_msccl_writer;
 
 /**
  * New writer for an all-to-all on @p n ranks under @p ports (the model the
- * schedule was made for: single-port and k-port add the dependencies that
- * keep a rank's sends and receives in the schedule's order). @p name is the
+ * schedule was made for: single-port and k-port chain a rank's j-th send to
+ * its (j-k)-th, so at most k run at once; receivers cannot hold senders back,
+ * so totex_plan_export() reads the file back under the port model). @p name is the
  * algo's name attribute. Feed the schedule's steps through
  * totex_msccl_writer_sink() (a hop (from, to, src, dst) becomes a send in
  * from's thread block for peer to and a receive in to's block for peer from;
