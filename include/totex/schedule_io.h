@@ -210,6 +210,17 @@ typedef enum totex_export_format {
 totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
                                const totex_algorithm *algo, totex_export_format format, totex_error *err);
 
+struct totex_plan_result;
+/**
+ * Write the schedule of a verified plan @p r (totex/report.h) to @p path:
+ * when the plan kept its certified symmetric schedule (totex_plan_keep_schedule())
+ * and @p format is TOTEX_EXPORT_JSON, that schedule is written as it is,
+ * without planning again; otherwise totex_plan_export() with r's network,
+ * port model and algorithm. Errors as totex_plan_export().
+ */
+totex_status totex_plan_export_result(const char *path, const struct totex_plan_result *r, totex_export_format format,
+                                      totex_error *err);
+
 struct totex_comb_schedule;
 /**
  * A combining schedule (totex/combining.h, 002) as MSCCL XML: every block a
