@@ -34,7 +34,8 @@ typedef struct totex_plan_result {
     int full_simulation;             /**< 1: every message was replayed by the simulator (totex/sim.h) */
     int has_delay_bound;             /**< 1: delay_bound is set (vertex-transitive products only) */
     double delay_bound;              /**< lower bound on the average delay of shortest-path schedules, in steps (001 appendix) */
-    double plan_seconds;             /**< wall time of planning + simulation, in seconds */
+    double plan_seconds;             /**< wall time of planning + simulation, in seconds (totex_plan_best():
+                                          of every candidate it ran; the CLI sets the whole command's) */
     uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
                                           planned because the result was already proved optimal (steps and
                                           average delay at their lower bounds), so no replay could beat it */
@@ -102,8 +103,18 @@ void totex_report_compare_text(FILE *fp, const totex_network *net, const char *n
 char *totex_report_compare_json(const totex_network *net, const char *name, const totex_compare_row *rows,
                                 size_t count);
 
-/** Print the human-readable report of a plan to @p fp. */
+/**
+ * Print the human-readable report of a plan to @p fp, the answer first
+ * (algorithm, steps, optimal, verified), then the bounds and measurements,
+ * wall time last. Same as totex_report_plan_text_verbose(fp, r, 0).
+ */
 void totex_report_plan_text(FILE *fp, const totex_plan_result *r);
+/**
+ * totex_report_plan_text(); with @p verbose nonzero also one line per
+ * registered algorithm that does not apply to the network and port model,
+ * with the reason (`totex plan --verbose`; `totex compare` lists them always).
+ */
+void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int verbose);
 /**
  * JSON object of a plan (keys: network, spec, nodes, links, ports, algorithm,
  * steps, predicted_steps, lower_bound {value, kind, witness}, bounds [...],
