@@ -19,6 +19,7 @@
 #include "totex/algorithm.h"
 #include "totex/exact.h"
 #include "totex/progress.h"
+#include "totex/plan.h"
 #include "totex/report.h"
 #include "totex/picture.h"
 #include "totex/reproduce.h"

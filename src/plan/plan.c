@@ -9,7 +9,8 @@
 
 #include "common/error.h"
 #include "totex/delay.h"
-#include "totex/report.h"
+#include "totex/plan.h"
+#include "totex/progress.h"
 
 static double now_seconds(void)
 {
