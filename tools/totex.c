@@ -363,6 +363,8 @@ static int cmd_plan(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
+    memset(&res, 0, sizeof res);
+    totex_plan_keep_schedule(o.schedule != NULL); /* the certified symmetric schedule is written, not planned again */
     totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
                            : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
@@ -372,7 +374,8 @@ static int cmd_plan(int argc, char **argv)
         /* the files first: a failed write is the only output, not a line after the whole report */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK && o.schedule &&
-               totex_plan_export(o.schedule, net, o.ports, res.algorithm, o.format, &err) != TOTEX_OK) {
+               totex_plan_export_result(o.schedule, &res, o.format, &err) != TOTEX_OK) {
+        /* the schedule file next: one that cannot be written (or does not fit MSCCL) is the only output */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -390,6 +393,7 @@ static int cmd_plan(int argc, char **argv)
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
+    totex_plan_result_release(&res);
     totex_network_free(net);
     return rc;
 }

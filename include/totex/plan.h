@@ -37,7 +37,22 @@ typedef struct totex_plan_result {
     uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
                                           planned because the result was already proved optimal (steps and
                                           average delay at their lower bounds), so no replay could beat it */
+    struct totex_task *kept_task;           /**< with totex_plan_keep_schedule(1): the symmetric schedule's task */
+    struct totex_sym_schedule *kept_schedule; /**< ... and the certified symmetric schedule (owned; NULL otherwise):
+                                                   written without planning again; free with totex_plan_result_release() */
 } totex_plan_result;
+
+/**
+ * Keep the certified symmetric schedule of a plan in totex_plan_result
+ * (kept_task, kept_schedule) instead of freeing it, so that it can be
+ * written to a file without planning again (`totex plan --schedule`, issue
+ * 12). Off by default; a process-wide switch like totex_progress_enable().
+ * The caller of totex_plan_and_verify() / totex_plan_best() then frees the
+ * result's schedule with totex_plan_result_release().
+ */
+void totex_plan_keep_schedule(int on);
+/** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
+void totex_plan_result_release(totex_plan_result *r);
 
 /** What `--algorithm auto` optimises first (issue 3 item 8). */
 typedef enum totex_objective {

@@ -58,6 +58,9 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
     return st;
 }
 
+/* totex_plan_keep_schedule(): keep the certified symmetric schedule in the result */
+static int keep_schedule;
+
 /*
  * Symmetric form: certify at one node (001 Theorem 2) and report per-network
  * figures; on small networks also expand to every node and replay it in the
@@ -118,9 +121,29 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
             }
         }
     }
+    if (st == TOTEX_OK && keep_schedule) {
+        out->kept_task = task;
+        out->kept_schedule = s;
+        return st;
+    }
     totex_sym_free(s);
     totex_task_free(task);
     return st;
+}
+
+void totex_plan_keep_schedule(int on)
+{
+    keep_schedule = on;
+}
+
+void totex_plan_result_release(totex_plan_result *r)
+{
+    if (!r)
+        return;
+    totex_sym_free(r->kept_schedule);
+    totex_task_free(r->kept_task);
+    r->kept_schedule = NULL;
+    r->kept_task = NULL;
 }
 
 totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
@@ -258,8 +281,13 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
                 break; /* a schedule failed verification: report it, never hide it */
             continue;
         }
-        if (!found || better(&r, out, objective))
+        if (!found || better(&r, out, objective)) {
+            if (found)
+                totex_plan_result_release(out);
             *out = r;
+        } else {
+            totex_plan_result_release(&r);
+        }
         found = 1;
     }
     free(pred);
