@@ -119,7 +119,7 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
     const uint32_t n = totex_network_nodes(net), T = horizon;
     const uint32_t k = totex_ports_k(ports);
     builder b = {out, 0, 0, 0};
-    uint32_t *adj_off = NULL, *adj = NULL, *dist = NULL, *xcol = NULL, *hcol = NULL;
+    uint32_t *adj_off = NULL, *adj = NULL, *dist = NULL, *xcol = NULL, *hcol = NULL, *xprev = NULL, *hprev = NULL;
     totex_status st = TOTEX_OK;
     if (!opt)
         opt = &defaults;
@@ -137,13 +137,10 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
     /* column of x(d, arc, t) for the current step t, and of h(d, v, t) */
     xcol = malloc(((size_t)A * n + 1) * sizeof *xcol);
     hcol = malloc(((size_t)n * n + 1) * sizeof *hcol);
-    uint32_t *xprev = malloc(((size_t)A * n + 1) * sizeof *xprev);
-    uint32_t *hprev = malloc(((size_t)n * n + 1) * sizeof *hprev);
-    if (!adj || !xcol || !hcol || !xprev || !hprev) {
-        free(xprev);
-        free(hprev);
+    xprev = malloc(((size_t)A * n + 1) * sizeof *xprev);
+    hprev = malloc(((size_t)n * n + 1) * sizeof *hprev);
+    if (!adj || !xcol || !hcol || !xprev || !hprev)
         goto nomem;
-    }
     for (uint32_t u = 0; u < n; u++) {
         totex_network_neighbors(net, u, adj + adj_off[u]);
         for (uint32_t v = 0; v < n; v++)
@@ -176,12 +173,12 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         continue;
                     xcol[(size_t)d * A + a] = out->ncols;
                     if (add_col(&b, d, u, v, t, 1.0))
-                        goto nomem_x;
+                        goto nomem;
                 }
                 if (t <= T && u != d && (opt->no_prune ? t < T : t + dist[(size_t)u * n + d] <= T)) {
                     hcol[(size_t)d * n + u] = out->ncols;
                     if (add_col(&b, d, u, u, t, (double)(n - 1)))
-                        goto nomem_x;
+                        goto nomem;
                 }
             }
         }
@@ -205,14 +202,14 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                     continue;
                 }
                 if (add_row(&b, rhs, rhs))
-                    goto nomem_x;
+                    goto nomem;
                 for (uint32_t a = adj_off[v]; a < adj_off[v + 1]; a++)
                     if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                        goto nomem_x;
+                        goto nomem;
                 if (hcol[(size_t)d * n + v] != NONE && add_coef(&b, hcol[(size_t)d * n + v], 1.0))
-                    goto nomem_x;
+                    goto nomem;
                 if (hprev[(size_t)d * n + v] != NONE && add_coef(&b, hprev[(size_t)d * n + v], -1.0))
-                    goto nomem_x;
+                    goto nomem;
                 for (uint32_t w = adj_off[v]; w < adj_off[v + 1]; w++) {
                     uint32_t u = adj[w]; /* arc u -> v */
                     uint32_t a = adj_off[u];
@@ -220,7 +217,7 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         a++;
                     if (a < adj_off[u + 1] && xprev[(size_t)d * A + a] != NONE &&
                         add_coef(&b, xprev[(size_t)d * A + a], -1.0))
-                        goto nomem_x;
+                        goto nomem;
                 }
             }
         }
@@ -238,23 +235,23 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         if (cnt < 2)
                             continue;
                         if (add_row(&b, 0.0, 1.0))
-                            goto nomem_x;
+                            goto nomem;
                         for (uint32_t d = 0; d < n; d++)
                             if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                                goto nomem_x;
+                                goto nomem;
                     }
                 }
                 if (per_node) {
                     /* sends of u */
                     if (add_row(&b, 0.0, (double)k))
-                        goto nomem_x;
+                        goto nomem;
                     for (uint32_t a = adj_off[u]; a < adj_off[u + 1]; a++)
                         for (uint32_t d = 0; d < n; d++)
                             if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                                goto nomem_x;
+                                goto nomem;
                     /* receives of u: arcs w -> u */
                     if (add_row(&b, 0.0, (double)k))
-                        goto nomem_x;
+                        goto nomem;
                     for (uint32_t i = adj_off[u]; i < adj_off[u + 1]; i++) {
                         uint32_t w = adj[i], a = adj_off[w];
                         while (a < adj_off[w + 1] && adj[a] != u)
@@ -262,7 +259,7 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         if (a < adj_off[w + 1])
                             for (uint32_t d = 0; d < n; d++)
                                 if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                                    goto nomem_x;
+                                    goto nomem;
                     }
                 }
             }
@@ -274,16 +271,13 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
         hprev = hcol;
         hcol = sw;
     }
-    free(xprev);
-    free(hprev);
     goto done;
-nomem_x:
-    free(xprev);
-    free(hprev);
 nomem:
     st = totex_fail(err, TOTEX_ENOMEM, "out of memory building the integer program (horizon %u steps)", T);
     totex_mip_free(out);
 done:
+    free(xprev);
+    free(hprev);
     free(adj_off);
     free(adj);
     free(dist);
