@@ -12,6 +12,7 @@
  * | TOTEX_BOUND_RECEIVE      | all models     | a node receives n-1 messages: n-1 (single-port), ceil((n-1)/min(k, d_min)) (k-port), ceil((n-1)/d_min) (multiport) |
  * | TOTEX_BOUND_RELAY        | single-port, k-port | a node sends its n-1 messages plus every message it separates (cut vertex), at most min(k, deg) per step |
  * | TOTEX_BOUND_EXACT        | all models     | the exact search's proved optimum or lower bound (integer programming, totex/exact.h; `totex bounds --exact`) |
+ * | TOTEX_BOUND_BAND         | single-port    | a band U of consecutive coordinates of a path dimension makes at least X sends (each message's fewest moves from U-nodes), at most |U| per step: ceil(X / |U|) (000 eq. (3) on a node subset; src/bounds/band.c) |
  */
 #ifndef TOTEX_BOUNDS_H
 #define TOTEX_BOUNDS_H
@@ -27,10 +28,11 @@ typedef enum totex_bound_kind {
     TOTEX_BOUND_CUT = 1,
     TOTEX_BOUND_RECEIVE = 2,
     TOTEX_BOUND_RELAY = 3,
-    TOTEX_BOUND_EXACT = 4 /**< proved by the exact search (totex/exact.h), never by totex_bounds_compute() */
+    TOTEX_BOUND_EXACT = 4, /**< proved by the exact search (totex/exact.h), never by totex_bounds_compute() */
+    TOTEX_BOUND_BAND = 5
 } totex_bound_kind;
 
-/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay", "exact" ("?" if unknown). Static string. */
+/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay", "exact", "band" ("?" if unknown). Static string. */
 const char *totex_bound_kind_name(totex_bound_kind k);
 
 /** One lower bound and the witness that proves it. */
@@ -98,12 +100,12 @@ totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_ou
                                         uint32_t *largest_out, totex_error *err);
 
 /** Maximum number of bounds totex_bounds_compute() returns. */
-#define TOTEX_MAX_BOUNDS 4
+#define TOTEX_MAX_BOUNDS 5
 
 /**
  * Every lower bound for total exchange on @p net under @p ports, in steps.
- * Single-port: average-status, cut, receive, relay (4 bounds). Multiport:
- * cut, receive (2 bounds). Each bound carries its witness.
+ * Single-port: average-status, cut, receive, relay, and band when a
+ * dimension is a path (4 or 5 bounds). Multiport: cut, receive (2 bounds). Each bound carries its witness.
  * @param out   caller's array of TOTEX_MAX_BOUNDS entries, filled in that order
  * @param count number written
  * @param best  index in @p out of the largest bound (the first on ties)

@@ -1,46 +1,55 @@
 /*
- * Pipeline: multiport total exchange on two-dimensional meshes R x C with
- * R != C (and on path x ring products), the critical dimension as back-to-back
- * optimal factor rounds and the other dimension pipelined underneath.
+ * Pipeline: multiport total exchange on meshes and on products of paths and
+ * rings with at least one path (R x C with R != C, higher-dimensional
+ * meshes, mixed mesh/torus products): the critical dimension as back-to-back
+ * optimal factor rounds, the other dimensions pipelined underneath.
  *
  * Source:  issue 13 item 1 (beyond the papers); it composes 003 Section 3
  *          (furthest-first on a linear array, ceil((m^2-1)/4) steps, Theorem
  *          1) or 003 Section 4 (message-shift on a ring) with the cut bound
  *          of 000 eq. (4) lifted as in 000 Theorem 5 (src/bounds/cut.c), and
  *          the non-wasting furthest-first rule of 001 Section 5 on the other
- *          dimension. A3 (000 Section 5) needs a square mesh; this does not.
+ *          dimensions. A3 (000 Section 5) needs H^(2^k); this does not.
  * Model:   multiport (every directed link carries one message per step).
- * Idea:    let X be the critical dimension (m_X nodes, factor steps T_X;
- *          the one maximising (n / m_X) * T_X, the cut bound) and Y the other
- *          (m_Y nodes). Dimension-ordered routing X then Y loads every X link
+ * Idea:    let X be the critical dimension (m_X nodes, factor steps T_X; the
+ *          one maximising (n / m_X) * T_X, the cut bound) and Y the product
+ *          of the others (the "rest", m_Y = n / m_X nodes; a row is a copy
+ *          of X, a column a copy of Y). Routing X first loads every X link
  *          of a row with m_Y times the load of one factor total exchange, so:
  *           - X phase: each row runs m_Y rounds of the factor schedule of X
  *             back to back, T = m_Y * T_X steps, the critical links never
- *             idle. In round k, row y carries, from each (y, x) to each
- *             (y, x'), x' != x, the message for (pi_y(k), x'), where pi_y
- *             lists the rows by decreasing distance from y, y itself last:
- *             the messages with the longest Y way to go cross first, those
- *             with none cross last (they arrive delivered).
- *           - Y moves: a message that reached its destination column (or
- *             starts there) moves along Y on a shortest path, pipelined on
- *             the Y links, which the X phase never uses: every directed Y
- *             link sends, each step, the waiting message with the largest
- *             remaining Y distance (furthest first, 003 Section 3 / 001
- *             Section 5). On an even ring Y, offset m_Y/2 goes '+' or '-' by
- *             the parity of the source's coordinates.
+ *             idle. In round k, row y carries, from each (x, y) to each
+ *             (x', y), x' != x, the message for (x', pi_y(k)), where pi_y
+ *             lists the rest nodes by decreasing distance from y (ties: the
+ *             larger index first), y itself last: the messages with the
+ *             longest way to go in Y cross first, those with none cross last
+ *             (they arrive delivered).
+ *           - Y moves: a message in its destination column (it arrived, or
+ *             started there) moves along Y on a shortest path, dimension by
+ *             dimension, on the Y links, which the X phase never uses: every
+ *             directed Y link sends, each step, the waiting message with the
+ *             largest remaining distance (furthest first, 003 Section 3 /
+ *             001 Section 5). On an even ring, offset m/2 goes '+' from a
+ *             node of even coordinate sum, '-' from the others.
  * Steps:   max(m_Y * T_X, the step the last Y move lands); predict runs the
- *          construction and counts (costly; memoised per thread for the plan
- *          that follows).
- * Optimal: when it ends at m_Y * T_X = the cut bound (000 eq. (4) lifted): on
- *          every mesh R x C, 2 <= R, C <= 32, R != C, except those listed in
- *          tests/test_pipeline.c (measured; bench/pipeline_sweep.sh prints
- *          the sweep with ratios).
+ *          construction on counts only and counts the steps (costly:
+ *          O(steps * n); memoised per thread for the plan that follows).
+ * Optimal: when it ends at m_Y * T_X and that is the lifted cut bound
+ *          (000 eq. (4)): measured on every mesh R x C with 2 <= R <= C <= 32
+ *          except 3 x 3 (7 steps, bound 6; A3 gives 6): 495 of 496
+ *          (bench/pipeline_sweep.sh); on path x ring products whose critical
+ *          dimension is a path or an odd ring. When it is an even ring, m_Y
+ *          rounds of the modified message-shift take m_Y * ceil((m^2-1)/8),
+ *          above the lifted cut, which rounds only once (ring:6*path:3: 15
+ *          vs 14). Higher-dimensional meshes: see tests/test_pipeline.c.
  *
- * Data: the X phase is the factor schedule translated to every row; the Y
- * queues are per (node, direction) buckets by remaining distance, each an
- * intrusive stack over one 4-byte link per message, with a bit mask of the
- * non-empty buckets (the furthest is its highest bit). Memory: 4 bytes per
- * message plus the factor schedule. Work per step: O(hops + n).
+ * Data: the X phase is the factor schedule translated to every row; a node
+ * keeps its Y messages in buckets by destination rest node (a count, and
+ * when planning a stack of 64-byte chunks of message ids), and per outgoing
+ * Y link a bit mask over the rest nodes ordered by decreasing distance from
+ * it: the link's furthest message is the mask's lowest bit. Memory: about
+ * 4 bytes per waiting message, n * m_Y counts and m_Y^2 table entries.
+ * Work per step: O(hops + n * links per node).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +58,9 @@
 #include "common/error.h"
 
 #define PL_NONE UINT32_MAX
-/* Largest network: 4 bytes per message for the Y queues, at most 1 GiB. */
+/* Largest network: n <= 2^14 (message ids dst * n + src in 28 bits); largest rest: m_Y <= 2048 (m_Y^2 tables). */
 #define PL_MAX_NODES 16384u
+#define PL_MAX_REST 2048u
 
 /* A bucket is a stack of 64-byte chunks of message ids (one cache line each). */
 #define PL_CH 14
@@ -61,27 +71,34 @@ typedef struct pl_chunk {
 } pl_chunk;
 
 typedef struct pl {
-    const totex_network *net;
-    uint32_t n, mx, my, dx, dy, strx, stry;
-    const totex_factor *fx, *fy;
-    int yring;
-    totex_schedule *xs; /* factor schedule of X, multiport */
-    uint64_t F;         /* its steps */
-    uint32_t *perm;     /* my * my: row served in round k by row y */
-    uint32_t D, W;      /* buckets per (node, direction) (distances 1 .. D-1), mask words */
-    int ids;            /* 1: keep the messages (planning); 0: counts only (predicting the steps) */
-    uint32_t *cnt;      /* n * 2 * D: messages per bucket */
-    uint32_t *head;     /* n * 2 * D: 1 + the bucket's top chunk, 0 when empty (ids only) */
-    pl_chunk *chunk;    /* the pool of chunks; message id = dst * n + src */
+    uint32_t n, mx, my, dx, strx;
+    uint32_t nr;                /* rest dimensions */
+    uint32_t rdim[TOTEX_MAX_DIMS], rm[TOTEX_MAX_DIMS], rstride[TOTEX_MAX_DIMS]; /* their dims, sizes, strides */
+    int rring[TOTEX_MAX_DIMS];
+    uint32_t S;                 /* Y link slots per node: 2 per rest dimension (0: +, 1: -) */
+    uint32_t *roff;             /* my: node offset of rest node r (x = 0) */
+    uint16_t *rc;               /* my * nr: coordinates of rest node r */
+    uint32_t *rn;               /* my * S: the rest node across slot s, PL_NONE at a path's end */
+    uint32_t *perm;             /* my * my: perm[r * my + p] = the rest node at position p from r */
+    uint32_t *pos;              /* my * my: position of rest node q from r */
+    uint8_t *slot2;             /* 2 * my * my: slot from r towards q, for even (0) / odd (1) coordinate sums */
+    uint32_t *par;              /* n: node's coordinate-sum parity */
+    totex_schedule *xs;         /* factor schedule of X, multiport */
+    uint64_t F;                 /* its steps */
+    uint32_t W;                 /* mask words per (node, slot): ceil(my / 64) */
+    int ids;                    /* 1: keep the messages (planning); 0: counts only (predicting the steps) */
+    uint32_t *cnt;              /* n * my: waiting messages per (node, destination rest node) */
+    uint32_t *head;             /* n * my: 1 + the bucket's top chunk, 0 when empty (ids only) */
+    pl_chunk *chunk;            /* the pool of chunks; message id = dst * n + src */
     uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
-    uint64_t *mask;     /* n * 2 * W */
-    uint64_t queued;    /* messages in the Y stacks */
-    totex_hop *xh;      /* the factor's hops, coordinates scaled by the X stride (row 0), step by step */
-    uint64_t *xoff;     /* F + 1 offsets into xh */
-    uint32_t *arr;      /* per step, the indices (into xh) of the hops that reach their destination column */
-    uint64_t *aoff;     /* F + 1 offsets into arr */
-    uint64_t magic;     /* ceil(2^44 / n): id / n = (id * magic) >> 44 for id < n^2, n <= 2^14 */
-    uint32_t *pend;     /* Y hops of the step that land short of their destination: node, dir, dist, id */
+    uint64_t *mask;             /* n * S * W */
+    uint64_t queued;            /* messages waiting for Y moves */
+    totex_hop *xh;              /* the factor's hops, coordinates scaled by the X stride (row 0), step by step */
+    uint64_t *xoff;             /* F + 1 offsets into xh */
+    uint32_t *arr;              /* per step, the indices (into xh) of the hops that reach their destination column */
+    uint64_t *aoff;             /* F + 1 offsets into arr */
+    uint64_t magic;             /* ceil(2^44 / n): id / n = (id * magic) >> 44 for id < n^2, n <= 2^14 */
+    uint32_t *pend;             /* Y hops of the step that land short of their destination: node, rest, dest rest, id */
     totex_hop *buf;
     size_t cap;
 } pl;
@@ -89,7 +106,13 @@ typedef struct pl {
 static void pl_free(pl *P)
 {
     totex_schedule_free(P->xs);
+    free(P->roff);
+    free(P->rc);
+    free(P->rn);
     free(P->perm);
+    free(P->pos);
+    free(P->slot2);
+    free(P->par);
     free(P->cnt);
     free(P->head);
     free(P->chunk);
@@ -100,33 +123,6 @@ static void pl_free(pl *P)
     free(P->arr);
     free(P->aoff);
     free(P->pend);
-}
-
-static inline uint32_t ycoord(const pl *P, uint32_t v) { return (v / P->stry) % P->my; }
-static inline uint32_t xcoord(const pl *P, uint32_t v) { return (v / P->strx) % P->mx; }
-static inline uint32_t node_of(const pl *P, uint32_t x, uint32_t y) { return x * P->strx + y * P->stry; }
-
-/* Y distance and direction (0: towards larger y, 1: smaller) from row a to row b of the message from src. */
-static inline uint32_t ydir(const pl *P, uint32_t a, uint32_t b, uint32_t src, uint32_t *dir)
-{
-    if (!P->yring) {
-        *dir = b < a;
-        return b > a ? b - a : a - b;
-    }
-    uint32_t up = (b + P->my - a) % P->my, down = P->my - up;
-    if (up < down || (up == down && ((xcoord(P, src) + ycoord(P, src)) & 1) == 0)) {
-        *dir = 0;
-        return up;
-    }
-    *dir = 1;
-    return down;
-}
-
-static inline uint32_t ynext(const pl *P, uint32_t y, uint32_t dir)
-{
-    if (dir == 0)
-        return y + 1 == P->my ? 0 : y + 1;
-    return y == 0 ? P->my - 1 : y - 1;
 }
 
 static uint32_t chunk_new(pl *P, uint32_t below)
@@ -151,12 +147,15 @@ static uint32_t chunk_new(pl *P, uint32_t below)
     return c;
 }
 
-/* Queue message @p id at (v, dir) with @p dist Y hops to go. 0, or -1 when out of memory. */
-static inline int push(pl *P, uint32_t v, uint32_t dir, uint32_t dist, uint32_t id)
+/* Queue message @p id at node @p v (rest node r) for destination rest node q != r. 0, or -1 when out of memory. */
+static inline int push(pl *P, uint32_t v, uint32_t r, uint32_t q, uint32_t id)
 {
-    size_t b = ((size_t)v * 2 + dir) * P->D + dist;
-    if (!P->cnt[b]++)
-        P->mask[((size_t)v * 2 + dir) * P->W + dist / 64] |= UINT64_C(1) << (dist % 64);
+    size_t b = (size_t)v * P->my + q;
+    if (!P->cnt[b]++) {
+        const size_t rq = (size_t)r * P->my + q;
+        const uint32_t s = P->slot2[(size_t)P->par[v] * P->my * P->my + rq], p = P->pos[rq];
+        P->mask[((size_t)v * P->S + s) * P->W + p / 64] |= UINT64_C(1) << (p % 64);
+    }
     P->queued++;
     if (P->ids) {
         uint32_t h = P->head[b];
@@ -172,17 +171,19 @@ static inline int push(pl *P, uint32_t v, uint32_t dir, uint32_t dist, uint32_t 
     return 0;
 }
 
-/* Pop the message with the largest remaining distance from (v, dir); PL_NONE if none (0 when counting). */
-static inline uint32_t pop(pl *P, uint32_t v, uint32_t dir, uint32_t *dist)
+/* Pop the furthest message waiting at node v (rest node r) for slot s: its destination rest node in *q;
+   returns its id (0 when counting), PL_NONE when there is none. */
+static inline uint32_t pop(pl *P, uint32_t v, uint32_t r, uint32_t s, uint32_t *q)
 {
-    uint64_t *m = P->mask + ((size_t)v * 2 + dir) * P->W;
-    for (uint32_t w = P->W; w-- > 0;) {
+    uint64_t *m = P->mask + ((size_t)v * P->S + s) * P->W;
+    for (uint32_t w = 0; w < P->W; w++) {
         if (!m[w])
             continue;
-        uint32_t d = 64 * w + 63 - (uint32_t)__builtin_clzll(m[w]), id = 0;
-        size_t b = ((size_t)v * 2 + dir) * P->D + d;
+        const uint32_t p = 64 * w + (uint32_t)__builtin_ctzll(m[w]), d = P->perm[(size_t)r * P->my + p];
+        const size_t b = (size_t)v * P->my + d;
+        uint32_t id = 0;
         if (!--P->cnt[b])
-            m[w] &= ~(UINT64_C(1) << (d % 64));
+            m[w] &= m[w] - 1;
         P->queued--;
         if (P->ids) {
             uint32_t h = P->head[b];
@@ -194,29 +195,35 @@ static inline uint32_t pop(pl *P, uint32_t v, uint32_t dir, uint32_t *dist)
                 P->chunk_free = h;
             }
         }
-        *dist = d;
+        *q = d;
         return id;
     }
     return PL_NONE;
 }
 
-/* The critical dimension: the larger lifted cut (n / m_i) * T_i; ties go to a path. */
-static totex_status choose_dims(const totex_network *net, uint32_t *dx, uint32_t *dy, uint64_t *tx, totex_error *err)
+/* The critical dimension: the larger lifted cut (n / m_i) * T_i; ties go to a path, then the lower dimension. */
+static totex_status choose_x(const totex_network *net, uint32_t *dx, uint64_t *tx, totex_error *err)
 {
-    uint64_t t[2], v[2];
-    uint32_t n = totex_network_nodes(net);
-    for (uint32_t i = 0; i < 2; i++) {
+    uint32_t n = totex_network_nodes(net), best = 0;
+    uint64_t bv = 0, bt = 0;
+    int bpath = 0;
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const totex_factor *f = totex_network_factor(net, i);
-        totex_status st = totex_factor_predict(f, TOTEX_PORTS_MULTI, &t[i], err);
+        uint64_t t;
+        totex_status st = totex_factor_predict(f, TOTEX_PORTS_MULTI, &t, err);
         if (st != TOTEX_OK)
             return st;
-        v[i] = (uint64_t)(n / totex_factor_nodes(f)) * t[i];
+        uint64_t v = (uint64_t)(n / totex_factor_nodes(f)) * t;
+        int path = totex_factor_get_kind(f) == TOTEX_FACTOR_PATH;
+        if (i == 0 || v > bv || (v == bv && path && !bpath)) {
+            best = i;
+            bv = v;
+            bt = t;
+            bpath = path;
+        }
     }
-    int pick1 = v[1] > v[0] ||
-                (v[1] == v[0] && totex_factor_get_kind(totex_network_factor(net, 1)) == TOTEX_FACTOR_PATH);
-    *dx = pick1 ? 1 : 0;
-    *dy = 1 - *dx;
-    *tx = t[*dx];
+    *dx = best;
+    *tx = bt;
     return TOTEX_OK;
 }
 
@@ -224,13 +231,12 @@ static totex_status pl_applies(const totex_network *net, totex_ports ports, tote
 {
     if (ports != TOTEX_PORTS_MULTI)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "pipeline is a multiport algorithm (its two dimensions work at once); use --ports multi, or a2 / greedy for single-port and k-port");
-    if (totex_network_dims(net) != 2)
+                          "pipeline is a multiport algorithm (its dimensions work at once); use --ports multi, or a2 / greedy for single-port and k-port");
+    if (totex_network_dims(net) < 2)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "pipeline needs exactly 2 dimensions (a mesh R x C or a path x ring product); %s has %u (use greedy or a2)",
-                          totex_network_spec(net), totex_network_dims(net));
+                          "pipeline needs at least 2 dimensions; %s has 1 (use dimension)", totex_network_spec(net));
     int paths = 0;
-    for (uint32_t i = 0; i < 2; i++) {
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const totex_factor *f = totex_network_factor(net, i);
         totex_factor_kind kd = totex_factor_get_kind(f);
         if (kd != TOTEX_FACTOR_PATH && kd != TOTEX_FACTOR_RING)
@@ -244,13 +250,48 @@ static totex_status pl_applies(const totex_network *net, totex_ports ports, tote
     }
     if (!paths)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "pipeline is for meshes and path x ring products; %s is a torus, where octr meets the bound (use octr)",
+                          "pipeline is for meshes and products with a path; %s is a torus, where octr meets the bound (use octr)",
                           totex_network_spec(net));
     if (totex_network_nodes(net) > PL_MAX_NODES)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "pipeline keeps 4 bytes per message and stops at %u nodes (1 GiB); %s has %u (use a2 or greedy)",
+                          "pipeline stops at %u nodes (message ids in 28 bits); %s has %u (use a2 or greedy)",
                           PL_MAX_NODES, totex_network_spec(net), totex_network_nodes(net));
+    uint32_t dx;
+    uint64_t tx;
+    totex_status st = choose_x(net, &dx, &tx, err);
+    if (st != TOTEX_OK)
+        return st;
+    uint32_t my = totex_network_nodes(net) / totex_factor_nodes(totex_network_factor(net, dx));
+    if (my > PL_MAX_REST)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "pipeline keeps tables of (n/m_X)^2 entries and stops at n/m_X = %u; %s has %u nodes beside its critical dimension %u (use a2 or greedy)",
+                          PL_MAX_REST, totex_network_spec(net), my, dx);
     return TOTEX_OK;
+}
+
+/* Slot (2 * rest dimension + direction) of the first hop from rest node r towards q != r, dimension order;
+   an even ring's antipode goes '+' when @p odd is 0. */
+static uint32_t route_slot(const pl *P, uint32_t r, uint32_t q, uint32_t odd)
+{
+    for (uint32_t j = 0; j < P->nr; j++) {
+        uint32_t a = P->rc[(size_t)r * P->nr + j], b = P->rc[(size_t)q * P->nr + j];
+        if (a == b)
+            continue;
+        if (!P->rring[j])
+            return 2 * j + (b < a);
+        uint32_t up = (b + P->rm[j] - a) % P->rm[j], down = P->rm[j] - up;
+        return 2 * j + (up < down || (up == down && !odd) ? 0 : 1);
+    }
+    return 0;
+}
+
+static uint32_t rest_distance(const pl *P, const totex_network *net, uint32_t r, uint32_t q)
+{
+    uint32_t d = 0;
+    for (uint32_t j = 0; j < P->nr; j++)
+        d += totex_factor_distance(totex_network_factor(net, P->rdim[j]), P->rc[(size_t)r * P->nr + j],
+                                   P->rc[(size_t)q * P->nr + j]);
+    return d;
 }
 
 static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_error *err)
@@ -258,24 +299,30 @@ static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_err
     uint64_t tx;
     totex_status st;
     memset(P, 0, sizeof *P);
-    P->net = net;
     P->ids = ids;
     P->n = totex_network_nodes(net);
-    if ((st = choose_dims(net, &P->dx, &P->dy, &tx, err)) != TOTEX_OK)
+    if ((st = choose_x(net, &P->dx, &tx, err)) != TOTEX_OK)
         return st;
-    P->fx = totex_network_factor(net, P->dx);
-    P->fy = totex_network_factor(net, P->dy);
-    P->mx = totex_factor_nodes(P->fx);
-    P->my = totex_factor_nodes(P->fy);
+    const totex_factor *fx = totex_network_factor(net, P->dx);
+    P->mx = totex_factor_nodes(fx);
+    P->my = P->n / P->mx;
     P->strx = totex_network_stride(net, P->dx);
-    P->stry = totex_network_stride(net, P->dy);
-    P->yring = totex_factor_get_kind(P->fy) == TOTEX_FACTOR_RING;
-    if ((st = totex_factor_schedule(P->fx, TOTEX_PORTS_MULTI, &P->xs, NULL, err)) != TOTEX_OK)
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        if (i == P->dx)
+            continue;
+        const totex_factor *f = totex_network_factor(net, i);
+        P->rdim[P->nr] = i;
+        P->rm[P->nr] = totex_factor_nodes(f);
+        P->rstride[P->nr] = totex_network_stride(net, i);
+        P->rring[P->nr] = totex_factor_get_kind(f) == TOTEX_FACTOR_RING;
+        P->nr++;
+    }
+    P->S = 2 * P->nr;
+    P->W = (P->my + 63) / 64;
+    if ((st = totex_factor_schedule(fx, TOTEX_PORTS_MULTI, &P->xs, NULL, err)) != TOTEX_OK)
         return st;
     P->F = totex_schedule_steps(P->xs);
-    P->D = totex_factor_diameter(P->fy) + 1;
-    P->W = (P->D + 63) / 64;
-    size_t nb = (size_t)P->n * 2 * P->D;
+    const size_t my = P->my, n = P->n;
     size_t maxx = 0;
     for (uint64_t s = 0; s < P->F; s++) {
         size_t c;
@@ -283,15 +330,27 @@ static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_err
         if (c > maxx)
             maxx = c;
     }
-    P->cap = maxx * P->my + 2 * (size_t)P->n;
+    P->cap = maxx * my + P->S * n;
     uint64_t fh = totex_schedule_hops(P->xs);
     P->xh = malloc(sizeof *P->xh * (fh ? fh : 1));
     P->arr = malloc(sizeof *P->arr * (fh ? fh : 1));
     P->xoff = malloc(sizeof *P->xoff * (P->F + 1));
     P->aoff = malloc(sizeof *P->aoff * (P->F + 1));
-    P->pend = malloc(sizeof *P->pend * 4 * 2 * (size_t)P->n);
-    if (!P->xh || !P->arr || !P->xoff || !P->aoff || !P->pend)
-        return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory");
+    P->pend = malloc(sizeof *P->pend * 4 * P->S * n);
+    P->roff = malloc(sizeof *P->roff * my);
+    P->rc = malloc(sizeof *P->rc * my * (P->nr ? P->nr : 1));
+    P->rn = malloc(sizeof *P->rn * my * P->S);
+    P->perm = malloc(sizeof *P->perm * my * my);
+    P->pos = malloc(sizeof *P->pos * my * my);
+    P->slot2 = malloc(2 * my * my);
+    P->par = malloc(sizeof *P->par * n);
+    P->cnt = calloc(n * my, sizeof *P->cnt);
+    P->head = ids ? calloc(n * my, sizeof *P->head) : NULL;
+    P->mask = calloc(n * P->S * P->W, sizeof *P->mask);
+    P->buf = malloc(sizeof *P->buf * (P->cap ? P->cap : 1));
+    if (!P->xh || !P->arr || !P->xoff || !P->aoff || !P->pend || !P->roff || !P->rc || !P->rn || !P->perm ||
+        !P->pos || !P->slot2 || !P->par || !P->cnt || (ids && !P->head) || !P->mask || !P->buf)
+        return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for %u nodes", P->n);
     uint64_t nxh = 0, na = 0;
     for (uint64_t s = 0; s < P->F; s++) {
         size_t c;
@@ -311,35 +370,68 @@ static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_err
     P->xoff[P->F] = nxh;
     P->aoff[P->F] = na;
     P->magic = ((UINT64_C(1) << 44) + P->n - 1) / P->n;
-    P->perm = malloc(sizeof *P->perm * P->my * P->my);
-    P->cnt = calloc(nb, sizeof *P->cnt);
-    P->head = calloc(nb, sizeof *P->head);
-    P->mask = calloc((size_t)P->n * 2 * P->W, sizeof *P->mask);
-    P->buf = malloc(sizeof *P->buf * (P->cap ? P->cap : 1));
-    if (!P->perm || !P->cnt || !P->head || !P->mask || !P->buf)
-        return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for %u nodes", P->n);
-    /* pi_y: rows by decreasing distance from y (ties: the larger row first), y itself last */
-    for (uint32_t y = 0; y < P->my; y++) {
-        uint32_t *p = P->perm + (size_t)y * P->my, c = 0;
-        for (uint32_t d = P->D; d-- > 1;) {
-            for (uint32_t r = P->my; r-- > 0;)
-                if (totex_factor_distance(P->fy, y, r) == d)
-                    p[c++] = r;
+    /* rest nodes: mixed radix over the rest dimensions, in their order */
+    for (uint32_t r = 0; r < my; r++) {
+        uint32_t rem = r, off = 0;
+        for (uint32_t j = 0; j < P->nr; j++) {
+            uint32_t c = rem % P->rm[j];
+            rem /= P->rm[j];
+            P->rc[(size_t)r * P->nr + j] = (uint16_t)c;
+            off += c * P->rstride[j];
         }
-        p[c++] = y;
+        P->roff[r] = off;
+    }
+    for (uint32_t r = 0; r < my; r++) {
+        uint32_t unit = 1;
+        for (uint32_t j = 0; j < P->nr; j++) {
+            uint32_t c = P->rc[(size_t)r * P->nr + j], m = P->rm[j];
+            uint32_t up = c + 1 < m ? r + unit : (P->rring[j] ? r - c * unit : PL_NONE);
+            uint32_t down = c > 0 ? r - unit : (P->rring[j] ? r + (m - 1) * unit : PL_NONE);
+            P->rn[(size_t)r * P->S + 2 * j] = up;
+            P->rn[(size_t)r * P->S + 2 * j + 1] = down;
+            unit *= m;
+        }
+    }
+    /* perm[r]: rest nodes by decreasing distance from r (ties: the larger index first), r itself last */
+    {
+        uint32_t dmax = 0;
+        for (uint32_t j = 0; j < P->nr; j++)
+            dmax += totex_factor_diameter(totex_network_factor(net, P->rdim[j]));
+        uint32_t *dist = malloc(sizeof *dist * my);
+        if (!dist)
+            return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory");
+        for (uint32_t r = 0; r < my; r++) {
+            uint32_t *p = P->perm + (size_t)r * my, c = 0;
+            for (uint32_t q = 0; q < my; q++)
+                dist[q] = rest_distance(P, net, r, q);
+            for (uint32_t d = dmax + 1; d-- > 1;)
+                for (uint32_t q = (uint32_t)my; q-- > 0;)
+                    if (dist[q] == d)
+                        p[c++] = q;
+            p[c++] = r;
+            for (uint32_t i = 0; i < my; i++)
+                P->pos[(size_t)r * my + p[i]] = i;
+            for (uint32_t q = 0; q < my; q++) {
+                P->slot2[(size_t)r * my + q] = (uint8_t)route_slot(P, r, q, 0);
+                P->slot2[my * my + (size_t)r * my + q] = (uint8_t)route_slot(P, r, q, 1);
+            }
+        }
+        free(dist);
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < totex_network_dims(net); i++)
+            sum += totex_network_coord(net, v, i);
+        P->par[v] = sum & 1;
     }
     /* messages for the own column move along Y only, from the start */
-    for (uint32_t v = 0; v < P->n; v++) {
-        uint32_t x = xcoord(P, v), y = ycoord(P, v);
-        for (uint32_t r = 0; r < P->my; r++) {
-            if (r == y)
-                continue;
-            uint32_t w = node_of(P, x, r), dir;
-            uint32_t d = ydir(P, y, r, v, &dir);
-            if (push(P, v, dir, d, w * P->n + v))
-                return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
+    for (uint32_t x = 0; x < P->mx; x++)
+        for (uint32_t r = 0; r < my; r++) {
+            const uint32_t v = x * P->strx + P->roff[r];
+            for (uint32_t q = 0; q < my; q++)
+                if (q != r && push(P, v, r, q, (x * P->strx + P->roff[q]) * P->n + v))
+                    return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
         }
-    }
     return TOTEX_OK;
 }
 
@@ -349,7 +441,7 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
     pl P;
     totex_status st = pl_setup(&P, net, sink.step != NULL, err);
     const uint64_t tx = P.F * P.my;
-    const uint32_t n = P.n, my = P.my, mx = P.mx, strx = P.strx, stry = P.stry;
+    const uint32_t n = P.n, my = P.my, mx = P.mx, strx = P.strx, S = P.S;
     uint64_t t = 0;
     while (st == TOTEX_OK && (t < tx || P.queued)) {
         size_t nh = 0, np = 0;
@@ -359,7 +451,7 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
             const totex_hop *h = P.xh + P.xoff[fs];
             const size_t c = (size_t)(P.xoff[fs + 1] - P.xoff[fs]);
             for (uint32_t y = 0; y < my; y++) {
-                const uint32_t base = y * stry, tbase = P.perm[(size_t)y * my + k] * stry;
+                const uint32_t base = P.roff[y], tbase = P.roff[P.perm[(size_t)y * my + k]];
                 totex_hop *o = P.buf + nh;
                 for (size_t i = 0; i < c; i++) {
                     o[i].from = h[i].from + base;
@@ -372,13 +464,16 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
         }
         /* Y moves: every directed Y link sends its furthest waiting message */
         for (uint32_t y = 0; y < my; y++) {
-            for (uint32_t dir = 0; dir < 2; dir++) {
-                const uint32_t y2 = ynext(&P, y, dir);
-                for (uint32_t x = 0, v = y * stry; x < mx; x++, v += strx) {
-                    uint32_t d, id = pop(&P, v, dir, &d);
+            for (uint32_t s = 0; s < S; s++) {
+                const uint32_t y2 = P.rn[(size_t)y * S + s];
+                if (y2 == PL_NONE)
+                    continue;
+                const uint32_t shift = P.roff[y2] - P.roff[y]; /* mod 2^32 */
+                for (uint32_t x = 0, v = P.roff[y]; x < mx; x++, v += strx) {
+                    uint32_t q, id = pop(&P, v, y, s, &q);
                     if (id == PL_NONE)
                         continue;
-                    const uint32_t to = v + y2 * stry - y * stry;
+                    const uint32_t to = v + shift;
                     if (sink.step) {
                         const uint32_t dst = (uint32_t)(((uint64_t)id * P.magic) >> 44);
                         totex_hop *o = &P.buf[nh++];
@@ -387,12 +482,12 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
                         o->src = id - dst * n;
                         o->dst = dst;
                     }
-                    if (d > 1) {
-                        uint32_t *q = P.pend + 4 * np++;
-                        q[0] = to;
-                        q[1] = dir;
-                        q[2] = d - 1;
-                        q[3] = id;
+                    if (q != y2) {
+                        uint32_t *e = P.pend + 4 * np++;
+                        e[0] = to;
+                        e[1] = y2;
+                        e[2] = q;
+                        e[3] = id;
                     }
                 }
             }
@@ -404,22 +499,21 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
             const totex_hop *h = P.xh + P.xoff[fs];
             const uint32_t *a = P.arr + P.aoff[fs];
             const size_t na = (size_t)(P.aoff[fs + 1] - P.aoff[fs]);
-            for (uint32_t y = 0; y < my; y++) {
-                const uint32_t r = P.perm[(size_t)y * my + k];
-                if (r == y)
+            for (uint32_t y = 0; y < my && st == TOTEX_OK; y++) {
+                const uint32_t q = P.perm[(size_t)y * my + k];
+                if (q == y)
                     continue;
                 for (size_t i = 0; i < na; i++) {
                     const totex_hop *g = &h[a[i]];
-                    const uint32_t src = g->src + y * stry, dst = g->dst + r * stry;
-                    uint32_t dir, d = ydir(&P, y, r, src, &dir);
-                    if (push(&P, g->to + y * stry, dir, d, dst * n + src))
+                    const uint32_t src = g->src + P.roff[y], dst = g->dst + P.roff[q];
+                    if (push(&P, g->to + P.roff[y], y, q, dst * n + src))
                         st = totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
                 }
             }
         }
-        for (size_t i = 0; i < np; i++) {
-            const uint32_t *q = P.pend + 4 * i;
-            if (push(&P, q[0], q[1], q[2], q[3]))
+        for (size_t i = 0; i < np && st == TOTEX_OK; i++) {
+            const uint32_t *e = P.pend + 4 * i;
+            if (push(&P, e[0], e[1], e[2], e[3]))
                 st = totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
         }
         t++;

@@ -4,7 +4,8 @@
  *    T >= S_G / n with S_G = sum_v s(v) from Theorem 1 / Corollary 1;
  *  - receive: a node receives n-1 messages, one per step (single-port) or one
  *    per incident link per step (multiport, 000 Section 1 / 003 Section 2);
- *  - cut (cut.c): 000 eq. (4); relay (relay.c): cut vertices, single-port.
+ *  - cut (cut.c): 000 eq. (4); relay (relay.c): cut vertices, single-port;
+ *  - band (band.c): single-port, a band of a path dimension's coordinates.
  * k-port (k >= 2, 001 Section 7: a node uses at most k of its links per step):
  *  - average status: every message crosses at least its distance, so S_G link
  *    traversals, and node v makes at most min(k, deg v) of them per step:
@@ -32,6 +33,7 @@ const char *totex_bound_kind_name(totex_bound_kind k)
     case TOTEX_BOUND_RECEIVE: return "receive";
     case TOTEX_BOUND_RELAY: return "relay";
     case TOTEX_BOUND_EXACT: return "exact";
+    case TOTEX_BOUND_BAND: return "band";
     }
     return "?";
 }
@@ -246,6 +248,7 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
         if ((st = totex_bound_relay(net, &out[c], err)) != TOTEX_OK)
             return st;
         c++;
+        c += (size_t)totex_bound_band(net, &out[c]);
     } else if (ports != TOTEX_PORTS_MULTI) {
         if ((st = bound_relay_kport(net, totex_ports_k(ports), &out[c], err)) != TOTEX_OK)
             return st;

@@ -10,6 +10,9 @@ void totex_bound_cut(const totex_network *net, totex_bound *out);
 /* Cut vertex / relay bound, single-port; relay.c. */
 totex_status totex_bound_relay(const totex_network *net, totex_bound *out, totex_error *err);
 
+/* Single-port band bound on products with a path factor (band.c): 1 and *out filled when one applies, else 0. */
+int totex_bound_band(const totex_network *net, totex_bound *out);
+
 /* printf into b->witness, truncating silently at its size (bounds.c). */
 void totex_witness(totex_bound *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -173,12 +173,12 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         continue;
                     xcol[(size_t)d * A + a] = out->ncols;
                     if (add_col(&b, d, u, v, t, 1.0))
-                        goto nomem;
+                        goto nomem_x;
                 }
                 if (t <= T && u != d && (opt->no_prune ? t < T : t + dist[(size_t)u * n + d] <= T)) {
                     hcol[(size_t)d * n + u] = out->ncols;
                     if (add_col(&b, d, u, u, t, (double)(n - 1)))
-                        goto nomem;
+                        goto nomem_x;
                 }
             }
         }
@@ -202,14 +202,14 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                     continue;
                 }
                 if (add_row(&b, rhs, rhs))
-                    goto nomem;
+                    goto nomem_x;
                 for (uint32_t a = adj_off[v]; a < adj_off[v + 1]; a++)
                     if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                        goto nomem;
+                        goto nomem_x;
                 if (hcol[(size_t)d * n + v] != NONE && add_coef(&b, hcol[(size_t)d * n + v], 1.0))
-                    goto nomem;
+                    goto nomem_x;
                 if (hprev[(size_t)d * n + v] != NONE && add_coef(&b, hprev[(size_t)d * n + v], -1.0))
-                    goto nomem;
+                    goto nomem_x;
                 for (uint32_t w = adj_off[v]; w < adj_off[v + 1]; w++) {
                     uint32_t u = adj[w]; /* arc u -> v */
                     uint32_t a = adj_off[u];
@@ -217,7 +217,7 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         a++;
                     if (a < adj_off[u + 1] && xprev[(size_t)d * A + a] != NONE &&
                         add_coef(&b, xprev[(size_t)d * A + a], -1.0))
-                        goto nomem;
+                        goto nomem_x;
                 }
             }
         }
@@ -235,23 +235,23 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         if (cnt < 2)
                             continue;
                         if (add_row(&b, 0.0, 1.0))
-                            goto nomem;
+                            goto nomem_x;
                         for (uint32_t d = 0; d < n; d++)
                             if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                                goto nomem;
+                                goto nomem_x;
                     }
                 }
                 if (per_node) {
                     /* sends of u */
                     if (add_row(&b, 0.0, (double)k))
-                        goto nomem;
+                        goto nomem_x;
                     for (uint32_t a = adj_off[u]; a < adj_off[u + 1]; a++)
                         for (uint32_t d = 0; d < n; d++)
                             if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                                goto nomem;
+                                goto nomem_x;
                     /* receives of u: arcs w -> u */
                     if (add_row(&b, 0.0, (double)k))
-                        goto nomem;
+                        goto nomem_x;
                     for (uint32_t i = adj_off[u]; i < adj_off[u + 1]; i++) {
                         uint32_t w = adj[i], a = adj_off[w];
                         while (a < adj_off[w + 1] && adj[a] != u)
@@ -259,7 +259,7 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
                         if (a < adj_off[w + 1])
                             for (uint32_t d = 0; d < n; d++)
                                 if (xcol[(size_t)d * A + a] != NONE && add_coef(&b, xcol[(size_t)d * A + a], 1.0))
-                                    goto nomem;
+                                    goto nomem_x;
                     }
                 }
             }
@@ -272,17 +272,18 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
         hcol = sw;
     }
     goto done;
+nomem_x:
 nomem:
     st = totex_fail(err, TOTEX_ENOMEM, "out of memory building the integer program (horizon %u steps)", T);
     totex_mip_free(out);
 done:
-    free(xprev);
-    free(hprev);
     free(adj_off);
     free(adj);
     free(dist);
     free(xcol);
     free(hcol);
+    free(xprev);
+    free(hprev);
     return st;
 }
 
