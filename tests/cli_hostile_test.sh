@@ -66,6 +66,39 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+# 2. Memory bounded before it is spent: with default options a network too
+#    large to plan in full is refused at once, naming the option that raises
+#    the limit (under a 3 GiB address-space cap, so a regression fails here
+#    instead of taking the machine).
+
+# limited CMD...: CMD with at most 3 GiB of address space
+printf '#!/bin/sh\nulimit -v 3145728 2>/dev/null\nexec "$@"\n' >"$TMP/limited"
+chmod +x "$TMP/limited"
+limited=$TMP/limited
+SAVED=$TIMEOUT
+SAVED_LIMIT=$LIMIT
+command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60" && LIMIT=60
+expect_status 2 "plan mesh:215x215 refused by --max-messages" "--max-messages" "$limited" "$TOTEX" plan mesh:215x215
+run "$limited" "$TOTEX" compare mesh:215x215 --ports multi --json
+if [ "$RC" -eq 0 ] && grep -q -F -- '--max-messages' "$TMP/out" && ! grep -q -F '"steps"' "$TMP/out"; then
+    pass "compare mesh:215x215: every row refused, naming --max-messages"
+else
+    fail "compare mesh:215x215: every row refused, naming --max-messages" "$(status_text) or no row names the option" \
+        "$TOTEX" compare mesh:215x215 --ports multi --json
+fi
+expect_status 2 "plan mesh:100x100 --model combining refused by --max-blocks" "--max-blocks" \
+    "$limited" "$TOTEX" plan mesh:100x100 --model combining
+expect_status 2 "compare mesh:48x48 --model combining refused by --max-blocks" "--max-blocks" \
+    "$limited" "$TOTEX" compare mesh:48x48 --model combining
+expect_status 2 "--max-blocks must be a whole number" "--max-blocks" "$TOTEX" plan mesh:4x4 --model combining --max-blocks 1e3
+if expect_ok "--max-blocks raises the limit" "$TOTEX" plan mesh:4x4 --model combining --max-blocks 240 --json; then
+    pass "--max-blocks raises the limit"
+fi
+expect_status 2 "--max-blocks lowers the limit" "at most 239" "$TOTEX" plan mesh:4x4 --model combining --max-blocks 239
+TIMEOUT=$SAVED
+LIMIT=$SAVED_LIMIT
+
+# ---------------------------------------------------------------------------
 # 3. JSON never holds Infinity or NaN: an overflowing predicted time is an error.
 
 expect_status 2 "plan --ts 1e308 --json overflows" "overflows" \

@@ -244,6 +244,9 @@ static void test_msccl_hand_written_and_mutations(void **state)
     m = replace(xml, "cnt=\"1\"", "cnt=\"72\"", 0);
     expect_msccl(m, "complete:4", TOTEX_EINVAL, "MSCCL_MAX_COUNT");
     free(m);
+    m = replace(xml, "s_chunks=\"0\"", "s_chunks=\"3000000\"", 1); /* memory before allocation */
+    expect_msccl(m, "complete:4", TOTEX_EINVAL, "scratch");
+    free(m);
     m = replace(xml, "nchannels=\"1\"", "nchannels=\"33\"", 0);
     expect_msccl(m, "complete:4", TOTEX_EINVAL, "MAXCHANNELS");
     free(m);
@@ -397,6 +400,13 @@ static void test_unit_mutations(void **state)
         m = replace(s, "\"steps\": [\n[", "\"steps\": [\n[0,0,0,0,0,0,0,0,0,0,", 0);
         expect_unit(m, TOTEX_EVIOLATION, "moves");
         free(m);
+        /* only idle steps (fuzz_unit_schedule found NULL + 0 in the step container here) */
+        {
+            char *idle = strdup(s);
+            strcpy(strstr(idle, "\"steps\": [") + strlen("\"steps\": ["), "[],[]]}");
+            expect_unit(idle, TOTEX_EVIOLATION, NULL);
+            free(idle);
+        }
         /* a move of a delivered packet / a packet moved twice: the certifier (001 Theorem 2) */
         m = replace(s, "\"steps\": [\n[", "\"steps\": [\n[0,0,0,0],[", 0);
         expect_unit(m, TOTEX_EVIOLATION, NULL);

@@ -30,7 +30,7 @@ void totex_cmd_comb_usage_plan(FILE *fp)
             "usage: totex plan SPEC --model combining [--algorithm NAME|auto] [--ts S] [--tc S]\n"
             "                      [--tl S] [--rho S] [--block BYTES]\n"
             "                      [--switching wormhole|store-and-forward] [--port one|all]\n"
-            "                      [--json] [--schedule FILE [--format json|msccl]]\n"
+            "                      [--json] [--schedule FILE [--format json|msccl]] [--max-blocks N]\n"
             "\n"
             "Message-combining model (002 Section 2): a step costs t_s + (largest transfer)\n"
             "m t_c (+ longest route t_l under store-and-forward), rearranging costs\n"
@@ -41,6 +41,8 @@ void totex_cmd_comb_usage_plan(FILE *fp)
             "the schedule as JSON (docs/schedule-format.md) for `totex verify`; --format msccl\n"
             "as MSCCL XML (each block a chunk, sent from the transfer's sender to its receiver;\n"
             "docs/unit-schedule-format.md), checked with totex verify FILE --network complete:N.\n"
+            "--max-blocks N: most blocks n(n-1) to plan (default 2^22 = 4194304, every network\n"
+            "of up to 2048 nodes: about 1 GiB at the peak; at most 2^27).\n"
             "\n%s",
             defaults_text);
 }
@@ -50,7 +52,7 @@ void totex_cmd_comb_usage_compare(FILE *fp)
     fprintf(fp,
             "usage: totex compare SPEC --model combining [--ts S] [--tc S] [--tl S] [--rho S]\n"
             "                      [--block BYTES] [--switching wormhole|store-and-forward]\n"
-            "                      [--port one|all] [--sweep [--picture FILE]] [--json]\n"
+            "                      [--port one|all] [--sweep [--picture FILE]] [--json] [--max-blocks N]\n"
             "\n"
             "Ranks every registered combining algorithm by predicted time (002 Section 2\n"
             "cost model), each verified in the combining simulator; algorithms that do not\n"
@@ -58,6 +60,7 @@ void totex_cmd_comb_usage_compare(FILE *fp)
             "1 MiB (powers of two), the winner per size and the crossover sizes where the\n"
             "winner changes (--block is then ignored). --picture FILE (.png or .svg) with\n"
             "--sweep: predicted time vs block size, log-log, crossovers marked.\n"
+            "--max-blocks N: most blocks n(n-1) to plan (default 2^22 = 4194304; at most 2^27).\n"
             "\n%s",
             defaults_text);
 }
@@ -84,12 +87,22 @@ int totex_cmd_wants_combining(int argc, char **argv)
     return 0;
 }
 
+/*
+ * Default of --max-blocks: the blocks n(n-1) of total exchange the combining
+ * plan and compare take. Building and simulating every algorithm peaks at
+ * about 220-260 bytes per block (a3c and a2c, measured on mesh:32x32,
+ * mesh:40x40 and mesh:48x48: 216 MB, 564 MB, 1.36 GB), so 2^22 blocks (every
+ * network of up to 2048 nodes) stays near 1 GiB, under 2 GiB (issue 15).
+ */
+#define COMB_DEFAULT_MAX_BLOCKS (UINT64_C(1) << 22)
+
 typedef struct copts {
     const char *spec;
     const char *algorithm;
     const char *schedule;
     totex_comb_cost cost;
     const char *picture; /* --picture FILE.png|.svg with --sweep (issue 6 item 1) */
+    uint64_t max_blocks; /* --max-blocks N: most blocks n(n-1) planned (default COMB_DEFAULT_MAX_BLOCKS) */
     int json, help, sweep, model;
     int msccl; /* --format msccl: the schedule as MSCCL XML (issue 12) */
 } copts;
@@ -136,6 +149,7 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
     char msg[400];
     memset(o, 0, sizeof *o);
     totex_comb_cost_default(&o->cost);
+    o->max_blocks = COMB_DEFAULT_MAX_BLOCKS;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         int rc;
@@ -189,6 +203,18 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
                 return totex_cli_fail(2, msg);
             }
             o->cost.m = (double)b;
+        } else if ((allow & ALLOW_MODEL) && opt_value(argc, argv, &i, "--max-blocks", &v)) {
+            char *end;
+            unsigned long long b;
+            errno = 0;
+            b = v ? strtoull(v, &end, 10) : 0;
+            if (!v || v[0] < '0' || v[0] > '9' || *end || errno == ERANGE || b == 0 || b > TOTEX_COMB_MAX_BLOCKS) {
+                snprintf(msg, sizeof msg,
+                         "--max-blocks '%.60s' is not valid: give the most blocks n(n-1) to plan, a whole number 1..%llu",
+                         v ? v : "", (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
+                return totex_cli_fail(2, msg);
+            }
+            o->max_blocks = b;
         } else if (opt_value(argc, argv, &i, "--switching", &v)) {
             if (v && !strcmp(v, "wormhole"))
                 o->cost.switching = TOTEX_SWITCH_WORMHOLE;
@@ -310,6 +336,21 @@ static totex_status simulate_with_progress(const totex_network *net, const totex
     return st;
 }
 
+/* memory bounded before it is spent: refuse a network of more blocks than --max-blocks (exit 2) */
+static int too_many_blocks(const totex_network *net, const copts *o)
+{
+    uint64_t blocks = totex_network_messages(net);
+    char msg[500];
+    if (blocks <= o->max_blocks)
+        return 0;
+    snprintf(msg, sizeof msg,
+             "%.100s has %llu blocks n(n-1): the combining model plans at most %llu (about 256 bytes each at the peak, "
+             "every algorithm built and simulated); raise --max-blocks N (up to %llu) to plan it",
+             totex_network_spec(net), (unsigned long long)blocks, (unsigned long long)o->max_blocks,
+             (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
+    return totex_cli_fail(2, msg);
+}
+
 /* the opening of the combining plan and compare: parse the options under
    @p allow, print @p usage on --help, refuse a missing SPEC with @p no_spec;
    returns the exit status when the command is done, -1 when it goes on */
@@ -339,6 +380,10 @@ int totex_cmd_comb_plan(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
+    if ((rc = too_many_blocks(net, &o))) {
+        totex_network_free(net);
+        return rc;
+    }
     if (!algo) {
         size_t count = totex_comb_algorithm_count();
         totex_comb_choice *rows = calloc(count ? count : 1, sizeof *rows);
@@ -496,6 +541,10 @@ int totex_cmd_comb_compare(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
+    if ((rc = too_many_blocks(net, &o))) {
+        totex_network_free(net);
+        return rc;
+    }
     if (o.picture && !o.sweep) {
         totex_network_free(net);
         return totex_cli_fail(2, "--picture with --model combining draws the block-size sweep: add --sweep");

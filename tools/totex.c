@@ -77,8 +77,9 @@ static void usage_plan(FILE *fp)
                 "streams every step through the independent simulator, and reports steps,\n"
                 "bounds with witness, ratio, optimality, average delay, peak queue,\n"
                 "utilisation and wall time. Default --ports single; k:N is k-port (at most N\n"
-                "links per node per step, 1 <= N <= 4096, 001 Section 7). --max-messages\n"
-                "limits the simulator (default 2^31 messages, 4 bytes each).\n"
+                "links per node per step, 1 <= N <= 4096, 001 Section 7). --max-messages N\n"
+                "limits what is planned and replayed message by message (default 2^26 =\n"
+                "67108864 messages, under 2 GiB with the planner's state; at most 2^31).\n"
                 "--picture FILE (.png or .svg): space-time diagram of the schedule (one row per node\n"
                 "on 1-D networks, per directed link otherwise; <= 64 nodes), else link utilisation\n"
                 "per step; on 2-D networks also a link heat map in FILE-heatmap.png|.svg.\n"
@@ -354,6 +355,8 @@ static int cmd_plan(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
+    memset(&res, 0, sizeof res);
+    totex_plan_keep_schedule(o.schedule != NULL); /* the certified symmetric schedule is written, not planned again */
     totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
                            : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
     res.name = o.spec;
@@ -361,6 +364,10 @@ static int cmd_plan(int argc, char **argv)
         totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
     if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
         /* the picture first: a failed write is the only output, not a line after the whole report */
+        rc = totex_cli_fail(2, err.msg);
+    } else if (st == TOTEX_OK && o.schedule &&
+               totex_plan_export_result(o.schedule, &res, o.format, &err) != TOTEX_OK) {
+        /* the schedule file next: one that cannot be written (or does not fit MSCCL) is the only output */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK) {
         if (o.json) {
@@ -373,11 +380,10 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text(stdout, &res);
         }
-        if (o.schedule && totex_plan_export(o.schedule, net, o.ports, res.algorithm, o.format, &err) != TOTEX_OK)
-            rc = totex_cli_fail(2, err.msg);
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
+    totex_plan_result_release(&res);
     totex_network_free(net);
     return rc;
 }

@@ -8,14 +8,10 @@
  *   - anything else: a combining schedule (tools/combining_cmd.c).
  * Exit 0 valid, 1 the schedule breaks the model, 2 a bad file or option.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -45,33 +41,6 @@ void totex_cmd_verify_usage(FILE *fp)
             "Reports steps, the best lower bound, the ratio and whether it is optimal.\n"
             "Exit 0 valid, 1 the schedule breaks the model (naming step, node and block),\n"
             "2 the file is malformed, exceeds a limit, or an option is wrong.\n");
-}
-
-/* open a regular file for reading without blocking on a FIFO; NULL with a message */
-static FILE *open_regular(const char *path, uint64_t *size, char *msg, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat sb;
-    if (fd < 0) {
-        snprintf(msg, len, "cannot open %.300s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-        snprintf(msg, len, "%.300s is not a regular file: give a schedule file", path);
-        close(fd);
-        return NULL;
-    }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0)
-        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *fp = fdopen(fd, "r");
-    if (!fp) {
-        snprintf(msg, len, "cannot read %.300s: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    *size = (uint64_t)sb.st_size;
-    return fp;
 }
 
 static void report(const totex_network *net, totex_ports ports, const char *kind, const char *algorithm,
@@ -167,51 +136,22 @@ int totex_cmd_verify(int argc, char **argv)
     }
     if (!file)
         return totex_cli_fail(2, "totex verify needs a FILE (a schedule written by totex plan --schedule, or MSCCL XML with --network SPEC)");
-    uint64_t size = 0;
-    FILE *fp = open_regular(file, &size, msg, sizeof msg);
-    if (!fp)
-        return totex_cli_fail(2, msg);
-    char head[4097];
-    size_t got = fread(head, 1, sizeof head - 1, fp);
-    head[got] = '\0';
-    size_t k = 0;
-    if (got >= 3 && (unsigned char)head[0] == 0xEF && (unsigned char)head[1] == 0xBB && (unsigned char)head[2] == 0xBF)
-        k = 3;
-    while (k < got && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t'))
-        k++;
-    if (k < got && head[k] == '<') {
-        /* MSCCL XML */
-        if (combining_opts) {
-            fclose(fp);
+    totex_schedule_kind kind;
+    if (totex_schedule_file_kind(file, &kind, &err) != TOTEX_OK)
+        return totex_cli_fail(2, err.msg);
+    if (kind == TOTEX_SCHEDULE_COMBINING)
+        return totex_cmd_comb_verify(argc, argv); /* the combining schedule's reader */
+    if (kind == TOTEX_SCHEDULE_MSCCL) {
+        if (combining_opts)
             return totex_cli_fail(2, "--switching and --port are for combining schedules; an MSCCL file takes --network and --ports");
-        }
-        if (!spec) {
-            fclose(fp);
+        if (!spec)
             return totex_cli_fail(2, "an MSCCL XML file needs --network SPEC (the network whose links the ranks use), e.g. --network torus:8x8");
-        }
-        if (size > TOTEX_MSCCL_FILE_MAX) {
-            fclose(fp);
-            snprintf(msg, sizeof msg, "%.300s has %" PRIu64 " bytes; MSCCL files are read up to %" PRIu64 " bytes", file, size,
-                     (uint64_t)TOTEX_MSCCL_FILE_MAX);
-            return totex_cli_fail(2, msg);
-        }
-        char *text = malloc((size_t)size + 1);
-        if (!text) {
-            fclose(fp);
-            return totex_cli_fail(2, "out of memory reading the MSCCL file");
-        }
-        memcpy(text, head, got);
-        size_t len = got + fread(text + got, 1, (size_t)size - got, fp);
-        fclose(fp);
         totex_network *net = totex_network_parse(spec, &err);
-        if (!net) {
-            free(text);
+        if (!net)
             return totex_cli_fail(2, err.msg);
-        }
         totex_sim_report rep;
         char name[128];
-        totex_status st = totex_msccl_verify(text, len, net, ports, 0, &rep, name, sizeof name, &err);
-        free(text);
+        totex_status st = totex_msccl_verify_file(file, net, ports, 0, &rep, name, sizeof name, &err);
         int rc = 0;
         if (st == TOTEX_EVIOLATION) {
             snprintf(msg, sizeof msg, "MSCCL schedule fails verification on %.100s: %.450s", totex_network_spec(net), err.msg);
@@ -225,18 +165,10 @@ int totex_cmd_verify(int argc, char **argv)
         totex_network_free(net);
         return rc;
     }
-    if (!strstr(head, TOTEX_UNIT_FORMAT)) {
-        fclose(fp);
-        return totex_cmd_comb_verify(argc, argv); /* the combining schedule's reader */
-    }
-    if (spec || combining_opts) {
-        fclose(fp);
+    if (spec || combining_opts)
         return totex_cli_fail(2, "a unit-step schedule names its network: drop --network, --switching and --port");
-    }
-    rewind(fp);
     totex_unit_verdict v;
-    totex_status st = totex_unit_verify_stream(fp, NULL, ports_given ? &ports : NULL, &v, &err);
-    fclose(fp);
+    totex_status st = totex_unit_verify_file(file, NULL, ports_given ? &ports : NULL, &v, &err);
     int rc = 0;
     if (st == TOTEX_EVIOLATION) {
         snprintf(msg, sizeof msg, "schedule fails verification: %.550s", err.msg);

@@ -19,6 +19,16 @@
 # SMPI_CFG="--cfg=..." adds SimGrid options to every run, e.g. flat latency
 # and bandwidth factors instead of SMPI's piecewise defaults:
 # SMPI_CFG="--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1".
+# Also per size: "limit", the cut-bound limit of the torus (the multiport cut
+# bound in steps, from `totex bounds --ports multi`, times block / 10 GB/s:
+# no schedule moving whole blocks over these links can beat it), totex /
+# limit, and what totex ran (its TOTEX_VERBOSE=2 line: a combining algorithm,
+# or a unit-step schedule/chunks). At 256 ranks and more (DESIGN.md "Measuring
+# at scale") run one call, TOTEX_TUNE=0, and leave basic_linear and pair out:
+# TOTEX_TUNE=0 SMPI_ALGORITHMS="bruck ompi" bench/smpi/run.sh build 1 8 16x16.
+# SMPI_IMPLS="..." runs only those implementations (totex, totex_nocheck, SMPI
+# algorithm names) and SMPI_APPEND=1 adds their results to the torus's raw file
+# instead of starting it afresh (a long run in parts; the table covers them all).
 #
 # Platform: a SimGrid cluster with topology="TORUS", one host per rank, links
 # of 10 GB/s and 1 us latency (split-duplex), dimension-order routing; host
@@ -61,7 +71,7 @@ smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include
     "$here/smpi_alltoall_bench.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
     "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c "$root"/src/mpi/agree.c \
     "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c \
-    "$build/libtotex.a" $(pkg-config --libs igraph json-c cairo) -lm -o "$bin" 2>"$out/smpicc.log" ||
+    $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/smpicc.log" ||
     { cat "$out/smpicc.log" >&2; exit 1; }
 algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}
 status=0
@@ -84,8 +94,8 @@ XML
     i=0; : >"$hosts"
     while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
     raw=$out/raw-$t.txt
-    : >"$raw"
-    for impl in totex totex_nocheck $algs; do
+    [ "${SMPI_APPEND:-0}" = 1 ] || : >"$raw"
+    for impl in ${SMPI_IMPLS:-totex totex_nocheck $algs}; do
         check=1; cfg="--cfg=smpi/alltoall:basic_linear"
         case $impl in
             totex) args="totex" ;;
@@ -101,16 +111,23 @@ XML
             echo "$impl FAILED" >>"$raw"
         fi
     done
+    spec=$(echo "$t" | tr 'x' '\n' | awk '{printf "%s%s", (NR > 1 ? "*" : ""), ($1 == 2 ? "k2" : "ring:" $1)}')
+    cut=$("$build/totex" bounds "$spec" --ports multi 2>/dev/null | grep -Eo 'cut +[0-9]+ steps' | awk '{print $2}')
+    ran=$out/ran-$t.txt
+    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
+        "$out/log-$t-totex.txt" 2>/dev/null >"$ran" || : >"$ran"
     echo
-    echo "torus $t ($n ranks): simulated us per call; ratio = totex / best SMPI algorithm"
-    if ! awk -v algs="totex totex_nocheck $algs" -v maxr="${SMPI_MAX_RATIO:-0}" '
+    echo "torus $t ($n ranks, $spec, cut bound ${cut:-?} steps): simulated us per call; ratio = totex / best SMPI algorithm;"
+    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; ran = what totex ran (unit-step: NAME/CHUNKS)"
+    if ! awk -v algs="$(echo "totex totex_nocheck $algs" | tr ' ' '\n' | while read -r i; do grep -q "^$i " "$raw" && printf '%s ' "$i"; done)" -v maxr="${SMPI_MAX_RATIO:-0}" -v cut="${cut:-0}" -v ranf="$ran" '
         $2 == "FAILED" { failed[$1] = 1; next }
         { t[$1, $2] = $3; if ($4 != "ok") bad[$1, $2] = 1; sizes[$2] = 1 }
         END {
+            while ((getline line < ranf) > 0) { split(line, w, " "); ranby[w[1] + 0] = w[2] }
             na = split(algs, a, " ")
             printf "%8s", "block B"
             for (i = 1; i <= na; i++) printf " %12s", a[i]
-            printf " %9s %9s %s\n", "ratio", "ratio_nc", "best SMPI"
+            printf " %9s %9s %-12s %9s %9s %s\n", "ratio", "ratio_nc", "best SMPI", "limit", "lim_ratio", "ran"
             ns = 0
             for (s in sizes) sl[++ns] = s + 0
             for (i = 1; i <= ns; i++) for (j = i + 1; j <= ns; j++) if (sl[j] < sl[i]) { x = sl[i]; sl[i] = sl[j]; sl[j] = x }
@@ -127,7 +144,9 @@ XML
                 r2 = best > 0 && ((("totex_nocheck", s) in t)) ? t["totex_nocheck", s] / best : -1
                 if (r > worst) worst = r
                 if (r2 > worst2) worst2 = r2
-                printf " %9.3f %9.3f %s\n", r, r2, bname
+                lim = cut * s / 1e10
+                lr = lim > 0 && ((("totex", s) in t)) ? t["totex", s] / lim : -1
+                printf " %9.3f %9.3f %-12s %9.2f %9.3f %s\n", r, r2, bname, lim * 1e6, lr, (s in ranby) ? ranby[s] : "-"
             }
             printf "worst ratio %.3f (totex), %.3f (totex_nocheck) (\"!\": wrong result, not counted)\n", worst, worst2
             if (maxr > 0 && (worst > maxr || worst2 > maxr)) {

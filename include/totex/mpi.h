@@ -35,59 +35,104 @@ extern "C" {
  * rank in @p comm. Otherwise a virtual torus of MPI_Dims_create(size, 3)
  * (size-1 dimensions dropped) with node id = rank. Size 1: a local copy.
  *
- * Algorithm: rank 0 builds every registered combining algorithm for the
- * network under the wormhole, all-port cost model (the executor below does not
- * hold a rank to one message at a time; block size m = packed bytes per block;
- * t_s and t_c as below) and ranks them by predicted time with
- * totex_comb_rank(). Every rank builds the first (up to 8) that apply, and each
+ * What runs (the candidates): the registered combining algorithms
+ * (totex/combining.h) and the unit-step schedules of the algorithm registry
+ * (totex/algorithm.h) that apply to the network: octr, sym2, a3, greedy-sym
+ * and greedy under the multiport model, a2 under single-port (greedy, whose
+ * schedule exists only for the whole network, only up to 256 ranks). Rank 0
+ * predicts every candidate's time with the cost model of src/mpi/cost.c from
+ * the costs measured on the communicator (below): a combining algorithm by
+ * totex_comb_rank() under the wormhole, all-port model (block size m = packed
+ * bytes per block), never below the link-load floor status(0) * m * t_l /
+ * degree(0) that every total exchange pays; a unit-step schedule of S steps
+ * split into c chunks of x = m / c bytes as
+ * S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)), with c chosen to
+ * minimise it (1 .. 16 chunks of at least 1 KiB). The model's best (up to 8:
+ * at most 4 unit-step ones, one per step count, each also in one message or
+ * two chunks when the model chose otherwise) are built by every rank and each
  * is timed once on the communicator with the caller's data (one untimed run,
- * a barrier, 3 runs back to back; the slowest rank's time per run; results kept
- * in totex's own buffers):
- * the fastest is kept. The model orders and prunes the candidates; the
- * measurement settles what the model cannot see (how the MPI library and the
- * machine overlap concurrent messages). TOTEX_TUNE=0 keeps the model's first
- * choice without timing; TOTEX_ALGORITHM=NAME forces one. The plan (this
- * rank's compiled program, below) is cached on @p comm with an MPI attribute
- * per block size (sendcount * size(sendtype) and packed bytes; at most 64: the
- * 65th block size empties the cache on every rank; freed by the delete
- * callback, or when the communicator is freed), so choosing and timing happen
- * at the first call of each block size only. The exchange runs on a private duplicate of @p comm (MPI_Comm_dup,
- * errors returned), so it never matches the caller's messages.
+ * a barrier, 3 runs back to back; the slowest rank's time per run; results
+ * kept in totex's own buffers): the fastest is kept. The model orders and
+ * prunes the candidates; the measurement settles what the model cannot see.
+ * TOTEX_TUNE=0 keeps the model's first choice without timing;
+ * TOTEX_ALGORITHM=NAME forces one (a combining or a unit-step name) and
+ * TOTEX_CHUNKS=C (1 .. 16) the chunks of unit-step candidates. In practice
+ * (bench/smpi/run.sh, simulated tori, docs/tutorial.md section 8): unit-step
+ * schedules win at large blocks (32 KiB and up on 4x4 and 4x4x4 tori),
+ * combining algorithms (direct, dimwise, bruck...) at small ones. The plan
+ * (this rank's compiled program, below) is cached on @p comm with an MPI
+ * attribute per block size (sendcount * size(sendtype) and packed bytes; at
+ * most 64: the 65th block size empties the cache on every rank; freed by the
+ * delete callback, or when the communicator is freed), so choosing and
+ * timing happen at the first call of each block size only. The exchange
+ * runs on a private duplicate of @p comm (MPI_Comm_dup, errors returned), so
+ * it never matches the caller's messages.
  *
- * t_s and t_c: measured once per communicator, the first time a plan is made
+ * Planning per rank: no rank builds the whole schedule of a unit-step
+ * candidate with a symmetric form (octr, sym2, greedy-sym: 001 Theorem 2):
+ * each rank translates node 0's moves to itself (src/mpi/translate.c),
+ * O(moves of one node) time and memory; one without (a3, greedy, a2) is
+ * streamed step by step through a filter that keeps this rank's hops. A
+ * combining candidate is built whole on every rank. Rank 0 alone ranks the
+ * candidates, which builds and simulates each combining algorithm once.
+ * bench/mpi_plan_bench measures one rank's cost at 64 .. 1024 ranks.
+ *
+ * t_s, t_c and t_l: measured once per communicator, the first time a plan is made
  * on it: ranks 0 and 1 ping-pong on the private duplicate (2 warm-up round
  * trips, then 20 timed round trips of 8 bytes and 20 of 64 KiB); the one-way
  * time of 8 bytes gives t_s, the slope (64 KiB time - 8 B time) / (65536 - 8)
- * gives t_c in seconds/byte (a non-positive slope falls back to 64 KiB time /
- * 65536, a non-positive t_s to the 8-byte time). Rank 0 broadcasts the values;
+ * gives t_c, the time per byte of one flow, in seconds/byte (a non-positive
+ * slope falls back to 64 KiB time / 65536, a non-positive t_s to the 8-byte
+ * time). Then rank 0 sends 4 concurrent 64 KiB messages and rank 1 answers 8
+ * bytes (1 warm-up and 5 timed rounds): that time less two 8-byte one-way
+ * times, over 256 KiB, gives t_l, the time per byte of the link under several
+ * flows (at most t_c). Both again with 8 KiB messages give t_c and t_l at
+ * 8 KiB (chunk-sized messages), interpolated linearly in log2(size) between
+ * 8 KiB and 64 KiB. Rank 0 broadcasts the values;
  * they are cached with the plans on @p comm and reused for every block size.
- * The environment variables TOTEX_TS (seconds) and TOTEX_TC (seconds/byte),
- * read on rank 0, override the measured values; when both are set no ping-pong
- * runs. The drop-in's TOTEX_VERBOSE=1 line shows both values and whether each
+ * The environment variables TOTEX_TS (seconds), TOTEX_TC and TOTEX_TL
+ * (seconds/byte), read on rank 0, override the measured values; when TOTEX_TS
+ * and TOTEX_TC are set no ping-pong runs and t_l is TOTEX_TL or else t_c (one
+ * flow fills a link), the same at every size. The drop-in's TOTEX_VERBOSE=1 line shows both values and whether each
  * was "measured" or "set". The measurement is noisy (oversubscribed ranks,
  * shared memory): it only steers the choice of algorithm, never correctness.
  *
- * Executor: the schedule is compiled once per plan into this rank's program:
- * its receives and sends in step order (one MPI message per transfer, its
- * blocks side by side), where each block it forwards lies, and which receives
- * each send waits for. A call posts every receive at once (MPI_Irecv, one tag
- * per cached plan, the same on every rank), then makes the sends in step
- * order, each one waiting only for the receives that brought its blocks,
- * gathering them into one message when they do not lie side by side, and
- * MPI_Isend'ing it; waiting for every request ends the exchange. A block thus travels on only after it
- * arrived, as in the schedule, with no barrier between steps. Blocks of a
+ * Executor: the schedule is compiled once per plan into this rank's program
+ * (src/mpi/compile.c): its receives and sends in step order (one MPI message
+ * per transfer; for a unit-step schedule, the hops of one step that cross the
+ * same link travel as one message), where each block it forwards lies, and
+ * which receives each send waits for. A call posts every receive at once
+ * (MPI_Irecv, one tag per cached plan, the same on every rank), then makes the
+ * sends in step order, each one waiting only for the receives that brought
+ * its blocks, gathering them into one message when they do not lie side by
+ * side, and MPI_Isend'ing it; waiting for every request ends the exchange. A
+ * block thus travels on only after it arrived, as in the schedule, with no
+ * barrier between steps. A unit-step plan also keeps each link in step order:
+ * its sends are synchronous (MPI_Issend) and a link's next transfer leaves
+ * once the previous one has been received (TOTEX_WINDOW=W allows W in flight
+ * per link, 0 no limit; default 1), so that the rank's own blocks of later
+ * steps do not crowd the relayed ones off the link. Chunks: with c > 1 every
+ * transfer of a unit-step plan is c messages, chunk i carrying bytes
+ * [m i / c, m (i + 1) / c) of each block, travelling as concurrent messages
+ * (one lane per chunk, each in step order); a relayed chunk moves on as soon
+ * as it has arrived, not waiting for the rest of its block. Blocks of a
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
- * and unpacked at the end. Buffers are kept with the plan and reused.
+ * and unpacked at the end. Buffers are kept with the plan and reused; the
+ * arena keeps every block received (one node's moves: the sum of its
+ * distances, sigma blocks, for a unit-step schedule).
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
- * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_TS, TOTEX_TC whenever a
- * plan is made. TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
+ * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_WINDOW
+ * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL when the costs are
+ * measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
  * check below off, as MPI libraries do: then a mismatch across ranks is
  * undefined behaviour, as in MPI, and a call sends no header.
  * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the
- * algorithm chosen, the times measured and the cost model's values;
+ * schedule chosen (a combining algorithm, or a unit-step schedule with its
+ * port model, steps and chunks per transfer), every candidate's measured
+ * time, the model's choice and the costs;
  * TOTEX_VERBOSE=2: once per block size.
  *
  * Cross-rank check (on by default; src/mpi/agree.c): arguments that differ
@@ -121,13 +166,16 @@ extern "C" {
  * - MPI_ERR_TYPE: MPI_DATATYPE_NULL;
  * - MPI_ERR_BUFFER: a NULL buffer with a non-zero count;
  * - MPI_ERR_ARG: TOTEX_ALGORITHM names an unknown algorithm or one that does
- *   not apply to the network (e.g. ssy on a torus), or no algorithm applies;
+ *   not apply to the network (e.g. ssy or octr on an open mesh), or no
+ *   algorithm applies;
  * - MPI_ERR_NO_MEM: out of memory; MPI_ERR_INTERN: a schedule failed to deliver
  *   a block (a bug); any error code of the underlying MPI calls.
  * @return MPI_SUCCESS or one of the codes above.
  *
  * Source: the schedules and cost model of 002 (Suh, Shin & Yalamanchili) and
- * the other algorithms of the combining registry (`totex algorithms`).
+ * the other algorithms of the combining registry (`totex algorithms`); the
+ * unit-step schedules of 000 (a2, a3), 001 (octr: Theorems 2-9; greedy-sym:
+ * Sections 5, 8.3) and sym2, translated per rank by 001 Theorem 2.
  */
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm);

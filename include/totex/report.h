@@ -38,7 +38,22 @@ typedef struct totex_plan_result {
     uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
                                           planned because the result was already proved optimal (steps and
                                           average delay at their lower bounds), so no replay could beat it */
+    struct totex_task *kept_task;           /**< with totex_plan_keep_schedule(1): the symmetric schedule's task */
+    struct totex_sym_schedule *kept_schedule; /**< ... and the certified symmetric schedule (owned; NULL otherwise):
+                                                   written without planning again; free with totex_plan_result_release() */
 } totex_plan_result;
+
+/**
+ * Keep the certified symmetric schedule of a plan in totex_plan_result
+ * (kept_task, kept_schedule) instead of freeing it, so that it can be
+ * written to a file without planning again (`totex plan --schedule`, issue
+ * 12). Off by default; a process-wide switch like totex_progress_enable().
+ * The caller of totex_plan_and_verify() / totex_plan_best() then frees the
+ * result's schedule with totex_plan_result_release().
+ */
+void totex_plan_keep_schedule(int on);
+/** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
+void totex_plan_result_release(totex_plan_result *r);
 
 /** What `--algorithm auto` optimises first (issue 3 item 8). */
 typedef enum totex_objective {
@@ -52,7 +67,10 @@ typedef enum totex_objective {
 /**
  * Compute the bounds, plan with @p algo (NULL: the best by totex_plan_best()
  * with TOTEX_OBJECTIVE_STEPS), replay the schedule through a fresh simulator and
- * fill @p out. @p max_messages limits the simulator (0: its default).
+ * fill @p out. @p max_messages limits the simulator (0: its default,
+ * TOTEX_SIM_DEFAULT_MAX_MESSAGES = 2^26): an algorithm without a symmetric
+ * form (planned and replayed message by message) is refused with
+ * TOTEX_ENOMEM, before it plans or predicts, on a network of more messages.
  * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE / TOTEX_EINVAL / TOTEX_ENOMEM with a
  *         message; TOTEX_EVIOLATION if the simulator rejected the schedule
  *         (a bug in an algorithm: the message names step, node and message).

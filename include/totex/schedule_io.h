@@ -100,6 +100,27 @@ totex_status totex_unit_verify_stream(FILE *fp, const totex_unit_limits *lim, co
 /** Free what a verdict owns (NULL accepted). */
 void totex_unit_verdict_free(totex_unit_verdict *v);
 
+/**
+ * totex_unit_verify_stream() on the file @p path, opened only if it is a
+ * regular file of at most lim->max_bytes (default 2^32) bytes: a FIFO or a
+ * device is refused without reading (TOTEX_EIO).
+ */
+totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *lim, const totex_ports *ports_override,
+                                    totex_unit_verdict *out, totex_error *err);
+
+/** The kinds of schedule file `totex verify` reads. */
+typedef enum totex_schedule_kind {
+    TOTEX_SCHEDULE_COMBINING = 0, /**< anything else: the combining JSON of docs/schedule-format.md */
+    TOTEX_SCHEDULE_UNIT = 1,      /**< "format": "totex-unit-schedule" in its first 4 KiB */
+    TOTEX_SCHEDULE_MSCCL = 2      /**< its first character (after a BOM and blanks) is '<' */
+} totex_schedule_kind;
+
+/**
+ * Which kind of schedule @p path holds, from its first 4 KiB (a regular file
+ * only; TOTEX_EIO naming the path otherwise).
+ */
+totex_status totex_schedule_file_kind(const char *path, totex_schedule_kind *kind, totex_error *err);
+
 /* ---- MSCCL XML ------------------------------------------------------------ */
 
 /* Limits of the MSCCL executor (Azure/msccl-executor-nccl src/include/msccl/msccl_struct.h,
@@ -116,8 +137,9 @@ typedef struct totex_msccl_writer totex_msccl_writer;
 
 /**
  * New writer for an all-to-all on @p n ranks under @p ports (the model the
- * schedule was made for: single-port and k-port add the dependencies that
- * keep a rank's sends and receives in the schedule's order). @p name is the
+ * schedule was made for: single-port and k-port chain a rank's j-th send to
+ * its (j-k)-th, so at most k run at once; receivers cannot hold senders back,
+ * so totex_plan_export() reads the file back under the port model). @p name is the
  * algo's name attribute. Feed the schedule's steps through
  * totex_msccl_writer_sink() (a hop (from, to, src, dst) becomes a send in
  * from's thread block for peer to and a receive in to's block for peer from;
@@ -188,6 +210,17 @@ typedef enum totex_export_format {
 totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
                                const totex_algorithm *algo, totex_export_format format, totex_error *err);
 
+struct totex_plan_result;
+/**
+ * Write the schedule of a verified plan @p r (totex/report.h) to @p path:
+ * when the plan kept its certified symmetric schedule (totex_plan_keep_schedule())
+ * and @p format is TOTEX_EXPORT_JSON, that schedule is written as it is,
+ * without planning again; otherwise totex_plan_export() with r's network,
+ * port model and algorithm. Errors as totex_plan_export().
+ */
+totex_status totex_plan_export_result(const char *path, const struct totex_plan_result *r, totex_export_format format,
+                                      totex_error *err);
+
 struct totex_comb_schedule;
 /**
  * A combining schedule (totex/combining.h, 002) as MSCCL XML: every block a
@@ -199,6 +232,11 @@ struct totex_comb_schedule;
  */
 totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const struct totex_comb_schedule *s,
                                      const char *algorithm, totex_error *err);
+
+/** totex_msccl_verify() on the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes). */
+totex_status totex_msccl_verify_file(const char *path, const totex_network *net, totex_ports ports,
+                                     uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
+                                     totex_error *err);
 
 #ifdef __cplusplus
 }

@@ -75,13 +75,22 @@ typedef struct totex_sim totex_sim;
 
 /** Largest number of messages the simulator accepts (4 bytes each): 2^31, i.e. 8 GiB. */
 #define TOTEX_SIM_MAX_MESSAGES (UINT64_C(1) << 31)
+/**
+ * The default limit (max_messages = 0): 2^26 messages, 256 MiB of simulator
+ * state. Chosen so that planning and verifying in full with default options
+ * stays under 2 GiB: the heaviest planner, greedy, keeps about 24 bytes per
+ * message besides the simulator's 4 (measured on mesh:24x24 and mesh:32x32,
+ * issue 15); 2^26 admits every network of up to 8192 nodes. Raise it with
+ * max_messages (the CLI's --max-messages) up to TOTEX_SIM_MAX_MESSAGES.
+ */
+#define TOTEX_SIM_DEFAULT_MAX_MESSAGES (UINT64_C(1) << 26)
 
 /**
  * New simulator for total exchange on @p net under @p ports. Borrows @p net
  * (must outlive the simulator). Memory: 4 bytes per ordered pair (n^2) plus
  * O(n * degree).
  * @return NULL with @p err set when n(n-1) exceeds @p max_messages (0 means
- *         TOTEX_SIM_MAX_MESSAGES) or memory runs out.
+ *         TOTEX_SIM_DEFAULT_MAX_MESSAGES) or memory runs out.
  */
 totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t max_messages,
                          totex_error *err);

@@ -157,7 +157,7 @@ static totex_status decide(const decide_ctx *c, uint64_t T, decision *d, totex_e
             break;
         }
         double p0 = now_seconds();
-        st = sv->solve(&m, !pass, left, &d->outcome, x, err);
+        st = totex_mip_solve_bounded(sv, &m, !pass, left, &d->outcome, x, err);
         if (getenv("TOTEX_EXACT_DEBUG"))
             fprintf(stderr, "exact: T=%llu %s %s: %s in %.2f s (%u vars, %u rows)\n", (unsigned long long)T,
                     sv->name, pass ? "MIP" : "LP",

@@ -63,8 +63,10 @@ static totex_status cbc_solve(const totex_mip *m, int relax, double seconds, tot
     for (uint32_t j = 0; j < m->ncols && !relax; j++)
         Cbc_setInteger(model, (int)j);
     Cbc_setLogLevel(model, 0);
-    if (seconds > 0)
+    if (seconds > 0) {
+        Cbc_setParameter(model, "timeMode", "elapsed"); /* wall time, not CPU time */
         Cbc_setMaximumSeconds(model, seconds);
+    }
     Cbc_solve(model);
     if (Cbc_isProvenInfeasible(model)) {
         *outcome = TOTEX_MIP_INFEASIBLE;

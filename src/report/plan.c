@@ -18,6 +18,27 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/*
+ * An algorithm without a symmetric form is planned and replayed in full: the
+ * simulator and the planner keep state per message. Refuse it before it runs
+ * (its prediction may run the whole planner) when the network has more
+ * messages than @p max_messages (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES), so that
+ * memory is bounded before it is spent (issue 15 item 2).
+ */
+static totex_status fits_in_full(const totex_network *net, const totex_algorithm *algo, uint64_t max_messages,
+                                 totex_error *err)
+{
+    uint64_t limit = max_messages ? max_messages : TOTEX_SIM_DEFAULT_MAX_MESSAGES;
+    if (algo->plan_symmetric || totex_network_messages(net) <= limit)
+        return TOTEX_OK;
+    return totex_fail(err, TOTEX_ENOMEM,
+                      "%s plans and replays every message, and %s has %llu: more than the limit of %llu (4 bytes each "
+                      "in the simulator, about 24 more in the planner); raise --max-messages N (up to 2^31), or use "
+                      "`totex bounds` for a network this large",
+                      algo->name, totex_network_spec(net), (unsigned long long)totex_network_messages(net),
+                      (unsigned long long)limit);
+}
+
 /* Stream the schedule through a fresh simulator: every message, every hop (a phase of @p prog). */
 static totex_status verify_full(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
                                 uint64_t max_messages, totex_progress *prog, totex_plan_result *out,
@@ -35,6 +56,9 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
     out->full_simulation = st == TOTEX_OK;
     return st;
 }
+
+/* totex_plan_keep_schedule(): keep the certified symmetric schedule in the result */
+static int keep_schedule;
 
 /*
  * Symmetric form: certify at one node (001 Theorem 2) and report per-network
@@ -96,9 +120,29 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
             }
         }
     }
+    if (st == TOTEX_OK && keep_schedule) {
+        out->kept_task = task;
+        out->kept_schedule = s;
+        return st;
+    }
     totex_sym_free(s);
     totex_task_free(task);
     return st;
+}
+
+void totex_plan_keep_schedule(int on)
+{
+    keep_schedule = on;
+}
+
+void totex_plan_result_release(totex_plan_result *r)
+{
+    if (!r)
+        return;
+    totex_sym_free(r->kept_schedule);
+    totex_task_free(r->kept_task);
+    r->kept_schedule = NULL;
+    r->kept_task = NULL;
 }
 
 totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
@@ -114,6 +158,8 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
     if (!algo)
         return totex_plan_best(net, ports, TOTEX_OBJECTIVE_STEPS, max_messages, out, err);
     if ((st = algo->applies(net, ports, err)) != TOTEX_OK)
+        return st;
+    if ((st = fits_in_full(net, algo, max_messages, err)) != TOTEX_OK)
         return st;
     {
         /* lower bound on the average delay, from the task matrix alone (001 appendix) */
@@ -187,13 +233,22 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
     for (size_t i = 0; i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
         totex_error e2;
+        totex_status st1;
         if (a->costly_predict != pass)
             continue; /* cheap predictions first, costly ones in the second pass */
         if (pass && objective == TOTEX_OBJECTIVE_STEPS && fewest == lower)
             continue;
-        if (a->applies(net, ports, &e2) != TOTEX_OK || a->predict(net, ports, &pred[i], &e2) != TOTEX_OK) {
-            if (!why.msg[0])
+        if (a->applies(net, ports, &e2) != TOTEX_OK)
+            st1 = TOTEX_ENOTAPPLICABLE;
+        else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK)
+            st1 = a->predict(net, ports, &pred[i], &e2);
+        if (st1 != TOTEX_OK) {
+            /* when nothing runs, say first what a larger limit would change (issue 15) */
+            if (!why.msg[0] || (st1 == TOTEX_ENOMEM && last != TOTEX_ENOMEM)) {
                 why = e2;
+                if (st1 == TOTEX_ENOMEM)
+                    last = TOTEX_ENOMEM;
+            }
             continue;
         }
         ok[i] = 1;
@@ -224,8 +279,13 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
                 break; /* a schedule failed verification: report it, never hide it */
             continue;
         }
-        if (!found || better(&r, out, objective))
+        if (!found || better(&r, out, objective)) {
+            if (found)
+                totex_plan_result_release(out);
             *out = r;
+        } else {
+            totex_plan_result_release(&r);
+        }
         found = 1;
     }
     free(pred);

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "totex/combining.h"
+#include "totex/report.h"
 #include "totex/schedule_io.h"
 #include "totex/task.h"
 
@@ -166,5 +167,27 @@ totex_status totex_comb_export_msccl(const char *path, const totex_network *net,
     }
     st = msccl_check_and_write(mw, path, kn, TOTEX_PORTS_MULTI, err);
     totex_network_free(kn);
+    return st;
+}
+
+totex_status totex_plan_export_result(const char *path, const totex_plan_result *r, totex_export_format format,
+                                      totex_error *err)
+{
+    if (!r || !r->algorithm)
+        return totex_fail(err, TOTEX_EINVAL, "totex_plan_export_result: no plan");
+    if (!(format == TOTEX_EXPORT_JSON && r->kept_schedule && r->kept_task))
+        return totex_plan_export(path, r->net, r->ports, r->algorithm, format, err);
+    if (!path || !*path)
+        return totex_fail(err, TOTEX_EINVAL, "totex_plan_export_result: needs a file name");
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    setvbuf(fp, NULL, _IOFBF, 1 << 20);
+    totex_status st = totex_unit_write_symmetric(fp, r->net, r->ports, r->algorithm->name, r->kept_task,
+                                                 r->kept_schedule, err);
+    if (fclose(fp) && st == TOTEX_OK)
+        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    if (st != TOTEX_OK)
+        remove(path);
     return st;
 }

@@ -36,6 +36,9 @@ enum { T_SEND, T_RECV, T_RCS, T_CPY, T_NOP };
 enum { B_I = 0, B_O = 1, B_S = 2 };
 #define EMPTY UINT64_MAX
 #define MAX_ELEMENTS (UINT64_C(1) << 22)
+/* scratch chunks of all ranks together (8 bytes each while replaying); a rank of the executor's parser holds at
+   most ~1000 steps of at most 71 chunks, so a real file touches far fewer */
+#define MAX_SCRATCH (UINT64_C(1) << 22)
 
 typedef struct mstep {
     uint8_t type, srcbuf, dstbuf;
@@ -76,6 +79,7 @@ typedef struct ctx {
     mtb *tb;
     uint32_t ntb, cap_tb;
     int inplace, outofplace;
+    uint64_t scratch_total; /* s_chunks of every rank so far */
 } ctx;
 
 static totex_status bad(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -254,6 +258,11 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
             attr_int(g, "s_chunks", 0, 1 << 24, &sc, c, &st, where))
             return st;
         mgpu *G = &c->g[id];
+        c->scratch_total += (uint64_t)sc;
+        if (c->scratch_total > MAX_SCRATCH)
+            return totex_fail(c->err, TOTEX_EINVAL,
+                              "MSCCL XML too large for totex's verifier: the ranks' s_chunks add up to more than %llu "
+                              "scratch chunks (at <gpu id=\"%lld\">)", (unsigned long long)MAX_SCRATCH, id);
         if (G->seen)
             return bad(c, "rank %lld has two <gpu> elements (line %ld)", id, xmlGetLineNo(g));
         G->seen = 1;

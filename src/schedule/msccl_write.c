@@ -16,8 +16,10 @@
  * that is relayed is received into a fresh scratch chunk of the relay and
  * sent from there; that send depends on the receive (depid/deps, hasdep on
  * the receive). Single-port and k-port: a rank's j-th send also depends on
- * its (j-k)-th send, and its j-th receive on its (j-k)-th receive, when they
- * are in different thread blocks, so that at most k run at once; a second
+ * its (j-k)-th send when they are in different thread blocks, so that at most
+ * k run at once (a receive takes what has arrived and cannot hold a sender
+ * back, so receives get no such chain: the driver reads the file back under
+ * the port model, src/report/schedule_out.c); a second
  * dependency of a step is carried by a "nop" step before it (the executor
  * gathers the dependencies of nops into the next transfer, and deps index
  * a thread block's transmissions, nops not counted). The block a
@@ -47,8 +49,8 @@ typedef struct rank_ops {
     op *ops;
     uint32_t count, cap;
     uint32_t scratch;  /* s_chunks */
-    uint32_t nsend, nrecv;
-    uint32_t *send_idx, *recv_idx; /* ring of the last k sends / receives (port model) */
+    uint32_t nsend;
+    uint32_t *send_idx; /* ring of the last k sends (port model) */
 } rank_ops;
 
 struct totex_msccl_writer {
@@ -82,8 +84,7 @@ totex_msccl_writer *totex_msccl_writer_new(uint32_t n, totex_ports ports, const 
     uint32_t k = ports == TOTEX_PORTS_MULTI ? 0 : ports;
     for (uint32_t v = 0; v < n && k; v++) {
         w->r[v].send_idx = calloc(k, sizeof(uint32_t));
-        w->r[v].recv_idx = calloc(k, sizeof(uint32_t));
-        if (!w->r[v].send_idx || !w->r[v].recv_idx) {
+        if (!w->r[v].send_idx) {
             totex_msccl_writer_free(w);
             totex_fail(err, TOTEX_ENOMEM, "out of memory");
             return NULL;
@@ -103,7 +104,6 @@ void totex_msccl_writer_free(totex_msccl_writer *w)
     for (uint32_t v = 0; w->r && v < w->n; v++) {
         free(w->r[v].ops);
         free(w->r[v].send_idx);
-        free(w->r[v].recv_idx);
     }
     free(w->r);
     free(w->where);
@@ -178,18 +178,15 @@ static totex_status writer_step(void *ctx, const totex_hop *hops, size_t count, 
         s.dstbuf = r.dstbuf;
         s.dstoff = r.dstoff;
         if (k) {
-            rank_ops *F = &w->r[h->from], *T = &w->r[h->to];
+            rank_ops *F = &w->r[h->from];
             if (F->nsend >= k)
                 s.portdep = (int32_t)F->send_idx[F->nsend % k];
-            if (T->nrecv >= k)
-                r.portdep = (int32_t)T->recv_idx[T->nrecv % k];
         }
         if ((st = push(w, h->from, &s, &si, err)) || (st = push(w, h->to, &r, &ri, err)))
             return st;
         if (k) {
-            rank_ops *F = &w->r[h->from], *T = &w->r[h->to];
+            rank_ops *F = &w->r[h->from];
             F->send_idx[F->nsend++ % k] = (uint32_t)si;
-            T->recv_idx[T->nrecv++ % k] = (uint32_t)ri;
         }
         w->where[b] = h->to == h->dst ? 0 : r.dstoff + 1;
         w->recv_of[b] = ri;

@@ -62,5 +62,7 @@ const void *totex_steps_get(const totex_steps *s, uint64_t i, size_t *count)
         return NULL;
     }
     *count = (size_t)(s->start[i + 1] - s->start[i]);
+    if (!s->items)
+        return NULL; /* only idle steps so far: no array (NULL + 0 is undefined; found by fuzz_unit_schedule) */
     return s->items + s->start[i] * s->item_size;
 }

@@ -1,17 +1,18 @@
 #!/bin/sh
 # Build and run a fuzzer (libFuzzer + ASan + UBSan, clang).
 #
-#   tests/fuzz/run.sh [SECONDS] [TARGET]   (default 60 s, TARGET spec)
+#   tests/fuzz/run.sh [SECONDS] [TARGET]       (default 60 s, target spec)
 #
-# TARGET: spec (the topology spec parser, fuzz_spec, corpus/), schedule (the
-# combining schedule reader: import, simulate, export, import again, same
-# verdict; fuzz_schedule, corpus_schedule/), unit (the
-# unit-step schedule reader, fuzz_unit_schedule, corpus_unit/) or msccl (the
-# MSCCL XML verifier, fuzz_msccl, corpus_msccl/).
-#
+# TARGET: spec (fuzz_spec.c, the topology spec parser; corpus tests/fuzz/corpus,
+# -max_len=256) or schedule (fuzz_schedule.c, the combining schedule reader:
+# import, simulate, export, import again, same verdict; corpus
+# tests/fuzz/corpus_schedule, -max_len=8192), unit (fuzz_unit_schedule.c, the
+# unit-step schedule reader; corpus tests/fuzz/corpus_unit, -max_len=4096) or
+# msccl (fuzz_msccl.c, the MSCCL XML verifier; corpus tests/fuzz/corpus_msccl,
+# -max_len=32768).
 # Configures <repo>/build-fuzz with clang, -DTOTEX_FUZZ=ON -DTOTEX_SANITIZE=ON,
 # builds fuzz_TARGET and runs it for SECONDS on a copy of its corpus (one job).
-# New interesting inputs go to build-fuzz/<its corpus>, crash
+# New interesting inputs go to build-fuzz/corpus[_schedule], crash
 # reproducers to build-fuzz/artifacts/. Exits non-zero on a finding (crash,
 # leak, sanitizer report, timeout) or a build failure.
 # Environment: CC (default clang), BUILD_DIR (default <repo>/build-fuzz),
@@ -19,15 +20,16 @@
 set -eu
 
 secs=${1:-60}
+target=${2:-spec}
 case $secs in
     ''|*[!0-9]*) echo "usage: $0 [SECONDS] [spec|schedule|unit|msccl]" >&2; exit 2 ;;
 esac
-case ${2:-spec} in
-    spec) target=fuzz_spec; seeds=corpus; maxlen=256; dict="-dict=$(cd "$(dirname "$0")" && pwd)/spec.dict" ;;
-    schedule) target=fuzz_schedule; seeds=corpus_schedule; maxlen=8192; dict="-dict=$(cd "$(dirname "$0")" && pwd)/schedule.dict" ;;
-    unit) target=fuzz_unit_schedule; seeds=corpus_unit; maxlen=4096; dict= ;;
-    msccl) target=fuzz_msccl; seeds=corpus_msccl; maxlen=32768; dict= ;;
-    *) echo "usage: $0 [SECONDS] [spec|schedule|unit|msccl]" >&2; exit 2 ;;
+case $target in
+    spec) corpus=corpus; dict=spec.dict; max_len=256 ;;
+    schedule) corpus=corpus_schedule; dict=schedule.dict; max_len=8192 ;;
+    unit) target=unit_schedule; corpus=corpus_unit; dict=unit.dict; max_len=4096 ;;
+    msccl) corpus=corpus_msccl; dict=msccl.dict; max_len=32768 ;;
+    *) echo "usage: $0 [SECONDS] [spec|schedule|unit|msccl]: unknown target '$target'" >&2; exit 2 ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,11 +39,10 @@ cc=${CC:-clang}
 
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DTOTEX_FUZZ=ON -DTOTEX_SANITIZE=ON -DTOTEX_BUILD_TESTS=OFF -DTOTEX_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" --target "$target" -j "${FUZZ_JOBS:-2}"
+cmake --build "$build" --target "fuzz_$target" -j "${FUZZ_JOBS:-2}"
 
-corpus=$build/$seeds
-mkdir -p "$corpus" "$build/artifacts"
-cp "$here"/"$seeds"/* "$corpus/"
+mkdir -p "$build/$corpus" "$build/artifacts"
+cp "$here/$corpus"/* "$build/$corpus/"
 
 # The working corpus (seeds plus what earlier runs found) grows in place.
 # Run from the build directory so that relative file: specs cannot touch the
@@ -65,14 +66,14 @@ set +e
 # shellcheck disable=SC2086
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-"$build/tests/fuzz/$target" -max_len="$maxlen" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 $dict -artifact_prefix="$build/artifacts/$target-" \
-    ${FUZZ_ARGS:-} "$corpus" </dev/null
+"$build/tests/fuzz/fuzz_$target" -max_len="$max_len" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -dict="$here/$dict" -artifact_prefix="$build/artifacts/" \
+    ${FUZZ_ARGS:-} "$build/$corpus" </dev/null
 rc=$?
 set -e
 if [ "$rc" -ne 0 ]; then
-    echo "$target: FINDING (exit $rc); reproducers in $build/artifacts/:" >&2
+    echo "fuzz_$target: FINDING (exit $rc); reproducers in $build/artifacts/:" >&2
     ls -l "$build/artifacts" >&2
     exit 1
 fi
-echo "$target: no finding in ${secs}s"
+echo "fuzz_$target: no finding in ${secs}s"
