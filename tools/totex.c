@@ -112,6 +112,7 @@ typedef struct options {
     const char *schedule; /* --schedule FILE, --format json|full|msccl (issue 12) */
     totex_export_format format;
     int verbose; /* plan --verbose: also the algorithms that do not apply (issue 15) */
+    int format_given;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int allow_algo)
@@ -179,6 +180,7 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 o->format = TOTEX_EXPORT_MSCCL;
             else
                 return totex_cli_fail(2, "--format needs json (symmetric form when the algorithm has one), full (every hop) or msccl (MSCCL XML)");
+            o->format_given = 1;
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -350,6 +352,8 @@ static int cmd_plan(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = 0;
+    if (o.format_given && !o.schedule)
+        return totex_cli_fail(2, "--format says how to write the schedule: add --schedule FILE");
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_algorithm_find(o.algorithm, &err);
         if (!algo)
