@@ -33,8 +33,8 @@ static totex_status fits_in_full(const totex_network *net, const totex_algorithm
     if (algo->plan_symmetric || totex_network_messages(net) <= limit)
         return TOTEX_OK;
     return totex_fail(err, TOTEX_ENOMEM,
-                      "%s plans and replays every message, and %s has %llu: more than the limit of %llu (4 bytes each "
-                      "in the simulator, about 24 more in the planner); raise --max-messages N (up to 2^31), or use "
+                      "%s plans and replays every message, and %s has %llu: more than the limit of %llu (about 23 bytes "
+                      "each in the planner and simulator together); raise --max-messages N (up to 2^31), or use "
                       "`totex bounds` for a network this large",
                       algo->name, totex_network_spec(net), (unsigned long long)totex_network_messages(net),
                       (unsigned long long)limit);
