@@ -175,16 +175,21 @@ if expect_ok "plan --verbose" "$TOTEX" plan 'path:2*ring:3' --verbose; then
         fail "plan --verbose lists what does not apply" "no 'not applicable a3' line" "$TOTEX" plan 'path:2*ring:3' --verbose
     fi
 fi
-# wall time: drawing the picture is part of the command (about 0.2 s here, the plan itself 0.3 ms)
+# wall time: drawing the picture is part of the command (about 0.2 s here, the plan itself 0.3 ms).
+# The defect was a factor of 10^4 (0.017 s reported for 230 s); process start and exit are
+# outside the measurement, so a loaded machine is allowed a factor 4. Not under
+# AddressSanitizer, whose leak scan at exit takes longer than the command itself.
 start=$(date +%s%N 2>/dev/null)
+ldd "$TOTEX" 2>/dev/null | grep -q libasan && start=asan
 case $start in
+asan) echo "skip wall-time check: AddressSanitizer build" ;;
 *N | '') echo "skip wall-time check: date has no %N" ;;
 *)
     if expect_ok "plan --picture --json" "$TOTEX" plan torus:8x8 --picture "$TMP/p.png" --json; then
         end=$(date +%s%N)
         elapsed_ms=$(((end - start) / 1000000))
         wall_ms=$(sed -n 's/.*"wall_seconds": *\([0-9.e+-]*\).*/\1/p' "$TMP/out" | awk '{ printf "%d", $1 * 1000 }')
-        if [ -n "$wall_ms" ] && [ $((wall_ms * 2)) -ge "$elapsed_ms" ]; then
+        if [ -n "$wall_ms" ] && [ $((wall_ms * 4)) -ge "$elapsed_ms" ]; then
             pass "wall time covers the command (${wall_ms} of ${elapsed_ms} ms)"
         else
             fail "wall time covers the command" "wall_seconds ${wall_ms:-?} ms, the command took ${elapsed_ms} ms" \
