@@ -372,6 +372,8 @@ static int cmd_plan(int argc, char **argv)
     } else if (st == TOTEX_OK) {
         if (o.json) {
             char *text = totex_report_plan_json(&res);
+            if (exact)
+                text = totex_cli_exact_json(text, NULL); /* the certificate, key "exact" */
             if (text)
                 printf("%s\n", text);
             else
