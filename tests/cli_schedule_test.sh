@@ -85,6 +85,7 @@ else
     fail "verify --json on MSCCL" "expected steps 64 and optimal true"
 fi
 expect_verified "hand-written MSCCL (complete:4)" 1 "$TOTEX" verify "$DATA/msccl_complete4_direct.xml" --network complete:4
+expect_verified "hand-written MSCCL relaying with rcs (path:3)" 4 "$TOTEX" verify "$DATA/msccl_path3_rcs.xml" --network path:3
 # combining schedules as MSCCL
 run "$TOTEX" plan mesh:4x4 --model combining --algorithm ssy --format msccl --schedule "$TMP/c.xml"
 [ "$RC" -eq 0 ] && pass "combining ssy --format msccl" || fail "combining ssy --format msccl" "$(status_text)"
@@ -97,6 +98,7 @@ expect_status 2 "MSCCL too large (limit named)" "over by" "$TOTEX" plan torus:16
 [ ! -e "$TMP/big.xml" ] && pass "no file left by a refused export" || fail "no file left by a refused export" "big.xml exists"
 expect_status 2 "MSCCL single-port timing" "cannot keep" "$TOTEX" plan path:6 --ports single --algorithm a2 --format msccl --schedule "$TMP/p.xml"
 expect_status 2 "bad --format" "--format" "$TOTEX" plan ring:4 --schedule "$TMP/x" --format yaml
+expect_status 2 "--format without --schedule" "--schedule" "$TOTEX" plan ring:4 --format msccl
 expect_status 2 "MSCCL without --network" "--network" "$TOTEX" verify "$TMP/a.xml"
 expect_status 1 "MSCCL wrong peer (ring:4)" "not neighbours" "$TOTEX" verify "$DATA/msccl_complete4_direct.xml" --network ring:4
 expect_status 2 "MSCCL wrong ngpus" "ngpus" "$TOTEX" verify "$TMP/a.xml" --network torus:4x4
