@@ -60,6 +60,10 @@ expect_out "plan --algorithm exact: replayed by the simulator" \
     '^verified +yes \(simulator replayed every step' "$TOTEX" plan 'path:2*ring:3' --algorithm exact
 expect_out "plan --algorithm exact --json: lower bound of kind exact" \
     '"kind":"exact"' "$TOTEX" plan mesh:2x3 --algorithm exact --json
+expect_out "plan --algorithm exact --json: the certificate under the key exact" \
+    '"optimum":18' "$TOTEX" plan mesh:3x3 --algorithm exact --json
+expect_out "bounds --exact --json: the certificate names its proof" \
+    '"proof":"(solver|presolve|bound)"' "$TOTEX" bounds mesh:2x4 --exact --json
 # a tiny budget on a search that needs seconds: the best schedule found and the gap
 expect_out "bounds --exact --time-limit: the gap when the budget ends the search" \
     'gap [0-9]+ steps' "$TOTEX" bounds mesh:3x4 --exact --time-limit 0.2

@@ -386,6 +386,8 @@ static int cmd_plan(int argc, char **argv)
         res.plan_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         if (o.json) {
             char *text = totex_report_plan_json(&res);
+            if (exact)
+                text = totex_cli_exact_json(text, NULL); /* the certificate, key "exact" */
             if (text)
                 printf("%s\n", text);
             else
