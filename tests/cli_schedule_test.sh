@@ -125,6 +125,8 @@ sed '0,/{"from":0,"to":1,/s//{"from":0,"to":5,/' "$TMP/g.json" > "$TMP/gp.json"
 expect_status 1 "unit JSON wrong peer" "neighbours" "$TOTEX" verify "$TMP/gp.json"
 expect_status 1 "unit JSON single-port override" "port" "$TOTEX" verify "$TMP/g.json" --ports single
 expect_status 2 "unit JSON with --network" "--network" "$TOTEX" verify "$TMP/g.json" --network ring:4
+expect_status 2 "unit JSON above --max-messages" "max-messages" "$TOTEX" verify "$TMP/g.json" --max-messages 100
+expect_verified "unit JSON with --max-messages" - "$TOTEX" verify "$TMP/g.json" --max-messages 240
 mkfifo "$TMP/fifo" 2>/dev/null && expect_status 2 "verify a FIFO" "not a regular file" "$TOTEX" verify "$TMP/fifo"
 
 # ---------------------------------------------------------------------------

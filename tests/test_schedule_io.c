@@ -271,6 +271,10 @@ static void test_msccl_hand_written_and_mutations(void **state)
     free(m);
     free(m3);
     free(xml);
+    /* a first rank without thread blocks (fuzz_msccl found NULL + 0 here): every block stays undelivered */
+    expect_msccl("<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"4\" coll=\"alltoall\" "
+                 "inplace=\"0\" outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\"><gpu id=\"0\" i_chunks=\"4\" o_chunks=\"4\" "
+                 "s_chunks=\"1\"/></algo>", "complete:4", TOTEX_EIO, "gpu id=");
     /* receive-copy-send: rank 1 of path:3 relays 0->2 and 2->0 with rcs */
     xml = slurp(TOTEX_TEST_DATA "/msccl_path3_rcs.xml", &len);
     {

@@ -36,6 +36,10 @@
  *          1512), touchstone-delta 16x32 10168 (12191, 12240; band bound
  *          8338: ratio 1.219).
  *
+ * Size:    n <= 1024: the step costs O(n k n/64) and the tables 14 n^2 bytes
+ *          (mesh:32x64 would take minutes; touchstone-delta, 512 nodes, ~1.5 s
+ *          per run).
+ *
  * Data: per node, its waiting messages in buckets by destination (a linked
  * stack over one 4-byte link per message), a bit set of the non-empty
  * buckets in the node's order of destinations (by decreasing distance), and
@@ -49,7 +53,7 @@
 #include "common/error.h"
 
 #define LG_NONE UINT32_MAX
-#define LG_MAX_NODES 2048u
+#define LG_MAX_NODES 1024u
 
 typedef struct lg_offer {
     uint64_t weight; /* messages the sender holds */

@@ -290,7 +290,8 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
             c->cap_tb = nc;
         }
         uint32_t base = c->ntb;
-        memset(c->tb + base, 0, count * sizeof *c->tb);
+        if (count) /* a rank without thread blocks while none was allocated: no NULL + 0 (found by fuzz_msccl) */
+            memset(c->tb + base, 0, count * sizeof *c->tb);
         for (uint32_t i = 0; i < count; i++)
             c->tb[base + i].id = -1;
         c->ntb += count; /* counted at once, so that the cleanup frees what a failure leaves behind */
