@@ -14,42 +14,6 @@ CLI_NAME=cli_hostile_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line
-# with "error:" and KEYWORD (case-insensitive, fixed string).
-expect_status() {
-    code=$1
-    name=$2
-    key=$3
-    shift 3
-    run "$@"
-    if [ "$RC" -ne "$code" ]; then
-        fail "$name" "expected exit status $code, got $(status_text)" "$@"
-        return 1
-    fi
-    n=$(lines "$TMP/err")
-    if [ "$n" -ne 1 ]; then
-        fail "$name" "expected exactly one line on stderr, got $n" "$@"
-        return 1
-    fi
-    if ! grep -q -F 'error:' "$TMP/err" || ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "the stderr line lacks 'error:' or '$key'" "$@"
-        return 1
-    fi
-    pass "$name"
-}
-
-# expect_ok NAME CMD...: exit 0, empty stderr; the output stays in $TMP/out.
-expect_ok() {
-    name=$1
-    shift
-    run "$@"
-    if [ "$RC" -ne 0 ] || [ -s "$TMP/err" ]; then
-        fail "$name" "expected exit status 0 and an empty stderr, got $(status_text)" "$@"
-        return 1
-    fi
-    return 0
-}
-
 # ---------------------------------------------------------------------------
 # 1. A FIFO (no writer) must be refused at once, not block the reader.
 

@@ -15,24 +15,6 @@ CLI_NAME=cli_schedule_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line with "error:" and KEYWORD
-expect_status() {
-    code=$1
-    name=$2
-    key=$3
-    shift 3
-    run "$@"
-    if [ "$RC" -ne "$code" ]; then
-        fail "$name" "expected exit status $code, got $(status_text)" "$@"
-        return
-    fi
-    if [ "$(lines "$TMP/err")" -ne 1 ] || ! grep -q -F 'error:' "$TMP/err" || ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "expected one stderr line with 'error:' and '$key'" "$@"
-        return
-    fi
-    pass "$name"
-}
-
 # expect_verified NAME STEPS CMD...: exit 0, "verified       yes", and "steps          STEPS" when STEPS is not -
 expect_verified() {
     name=$1

@@ -13,23 +13,6 @@ CLI_NAME=exact_cli_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_error NAME KEYWORD CMD...: exit 2 and one stderr line with "error:" and KEYWORD
-expect_error() {
-    name=$1
-    key=$2
-    shift 2
-    run "$@"
-    if [ "$RC" -ne 2 ]; then
-        fail "$name" "expected exit status 2, got $RC" "$@"
-    elif [ "$(lines "$TMP/err")" -ne 1 ] || ! grep -q -F 'error:' "$TMP/err"; then
-        fail "$name" "expected exactly one 'error:' line on stderr" "$@"
-    elif ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "the error line does not mention '$key'" "$@"
-    else
-        pass "$name"
-    fi
-}
-
 # expect_out NAME PATTERN CMD...: exit 0, empty stderr, stdout matches the extended regex PATTERN
 expect_out() {
     name=$1
