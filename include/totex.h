@@ -18,6 +18,8 @@
 #include "totex/sim.h"
 #include "totex/algorithm.h"
 #include "totex/exact.h"
+#include "totex/progress.h"
+#include "totex/plan.h"
 #include "totex/report.h"
 #include "totex/picture.h"
 #include "totex/reproduce.h"

@@ -14,51 +14,6 @@ CLI_NAME=cli_combining_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line
-# with "error:" and KEYWORD (case-insensitive, fixed string).
-expect_status() {
-    code=$1
-    name=$2
-    key=$3
-    shift 3
-    run "$@"
-    if [ "$RC" -ne "$code" ]; then
-        fail "$name" "expected exit status $code, got $RC" "$@"
-        return
-    fi
-    n=$(lines "$TMP/err")
-    if [ "$n" -ne 1 ]; then
-        fail "$name" "expected exactly one line on stderr, got $n" "$@"
-        return
-    fi
-    if ! grep -q -F 'error:' "$TMP/err"; then
-        fail "$name" "the stderr line does not contain 'error:'" "$@"
-        return
-    fi
-    if ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "the error line does not mention '$key'" "$@"
-        return
-    fi
-    pass "$name"
-}
-
-expect_error() { expect_status 2 "$@"; }
-
-expect_ok() {
-    name=$1
-    shift
-    run "$@"
-    if [ "$RC" -ne 0 ]; then
-        fail "$name" "expected exit status 0, got $RC" "$@"
-        return 1
-    fi
-    if [ -s "$TMP/err" ]; then
-        fail "$name" "expected an empty stderr" "$@"
-        return 1
-    fi
-    return 0
-}
-
 expect_usage() {
     name=$1
     shift

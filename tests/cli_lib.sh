@@ -1,6 +1,6 @@
 # Shared harness of the CLI shell tests (sourced, not run): checks the two
 # arguments (PATH_TO_totex PATH_TO_tests/data), makes $TMP, and defines run,
-# show, pass, fail, lines and status_text. Set CLI_NAME before sourcing.
+# show, pass, fail, lines, status_text, expect_status, expect_error and expect_ok. Set CLI_NAME before sourcing.
 # POSIX sh.
 if [ $# -ne 2 ]; then
     echo "usage: $0 PATH_TO_totex PATH_TO_tests/data" >&2
@@ -86,4 +86,52 @@ status_text() {
     else
         echo "exit status $RC"
     fi
+}
+
+# expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line
+# with "error:" and KEYWORD (case-insensitive, fixed string). Returns 1 on failure.
+expect_status() {
+    code=$1
+    name=$2
+    key=$3
+    shift 3
+    run "$@"
+    if [ "$RC" -ne "$code" ]; then
+        fail "$name" "expected exit status $code, got $(status_text)" "$@"
+        return 1
+    fi
+    n=$(lines "$TMP/err")
+    if [ "$n" -ne 1 ]; then
+        fail "$name" "expected exactly one line on stderr, got $n" "$@"
+        return 1
+    fi
+    if ! grep -q -F 'error:' "$TMP/err"; then
+        fail "$name" "the stderr line does not contain 'error:'" "$@"
+        return 1
+    fi
+    if ! grep -q -i -F -e "$key" "$TMP/err"; then
+        fail "$name" "the error line does not mention '$key'" "$@"
+        return 1
+    fi
+    pass "$name"
+}
+
+# expect_error NAME KEYWORD CMD...: bad input, exit 2 (expect_status 2).
+expect_error() { expect_status 2 "$@"; }
+
+# expect_ok NAME CMD...: exit 0 and an empty stderr; records only a failure
+# (the caller checks the output and passes). Returns 1 on failure.
+expect_ok() {
+    name=$1
+    shift
+    run "$@"
+    if [ "$RC" -ne 0 ]; then
+        fail "$name" "expected exit status 0, got $(status_text)" "$@"
+        return 1
+    fi
+    if [ -s "$TMP/err" ]; then
+        fail "$name" "expected an empty stderr" "$@"
+        return 1
+    fi
+    return 0
 }

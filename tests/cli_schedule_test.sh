@@ -15,24 +15,6 @@ CLI_NAME=cli_schedule_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_status CODE NAME KEYWORD CMD...: exit CODE and exactly one stderr line with "error:" and KEYWORD
-expect_status() {
-    code=$1
-    name=$2
-    key=$3
-    shift 3
-    run "$@"
-    if [ "$RC" -ne "$code" ]; then
-        fail "$name" "expected exit status $code, got $(status_text)" "$@"
-        return
-    fi
-    if [ "$(lines "$TMP/err")" -ne 1 ] || ! grep -q -F 'error:' "$TMP/err" || ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "expected one stderr line with 'error:' and '$key'" "$@"
-        return
-    fi
-    pass "$name"
-}
-
 # expect_verified NAME STEPS CMD...: exit 0, "verified       yes", and "steps          STEPS" when STEPS is not -
 expect_verified() {
     name=$1
@@ -85,6 +67,7 @@ else
     fail "verify --json on MSCCL" "expected steps 64 and optimal true"
 fi
 expect_verified "hand-written MSCCL (complete:4)" 1 "$TOTEX" verify "$DATA/msccl_complete4_direct.xml" --network complete:4
+expect_verified "hand-written MSCCL relaying with rcs (path:3)" 4 "$TOTEX" verify "$DATA/msccl_path3_rcs.xml" --network path:3
 # combining schedules as MSCCL
 run "$TOTEX" plan mesh:4x4 --model combining --algorithm ssy --format msccl --schedule "$TMP/c.xml"
 [ "$RC" -eq 0 ] && pass "combining ssy --format msccl" || fail "combining ssy --format msccl" "$(status_text)"
@@ -97,6 +80,7 @@ expect_status 2 "MSCCL too large (limit named)" "over by" "$TOTEX" plan torus:16
 [ ! -e "$TMP/big.xml" ] && pass "no file left by a refused export" || fail "no file left by a refused export" "big.xml exists"
 expect_status 2 "MSCCL single-port timing" "cannot keep" "$TOTEX" plan path:6 --ports single --algorithm a2 --format msccl --schedule "$TMP/p.xml"
 expect_status 2 "bad --format" "--format" "$TOTEX" plan ring:4 --schedule "$TMP/x" --format yaml
+expect_status 2 "--format without --schedule" "--schedule" "$TOTEX" plan ring:4 --format msccl
 expect_status 2 "MSCCL without --network" "--network" "$TOTEX" verify "$TMP/a.xml"
 expect_status 1 "MSCCL wrong peer (ring:4)" "not neighbours" "$TOTEX" verify "$DATA/msccl_complete4_direct.xml" --network ring:4
 expect_status 2 "MSCCL wrong ngpus" "ngpus" "$TOTEX" verify "$TMP/a.xml" --network torus:4x4
@@ -123,6 +107,8 @@ sed '0,/{"from":0,"to":1,/s//{"from":0,"to":5,/' "$TMP/g.json" > "$TMP/gp.json"
 expect_status 1 "unit JSON wrong peer" "neighbours" "$TOTEX" verify "$TMP/gp.json"
 expect_status 1 "unit JSON single-port override" "port" "$TOTEX" verify "$TMP/g.json" --ports single
 expect_status 2 "unit JSON with --network" "--network" "$TOTEX" verify "$TMP/g.json" --network ring:4
+expect_status 2 "unit JSON above --max-messages" "max-messages" "$TOTEX" verify "$TMP/g.json" --max-messages 100
+expect_verified "unit JSON with --max-messages" - "$TOTEX" verify "$TMP/g.json" --max-messages 240
 mkfifo "$TMP/fifo" 2>/dev/null && expect_status 2 "verify a FIFO" "not a regular file" "$TOTEX" verify "$TMP/fifo"
 
 # ---------------------------------------------------------------------------

@@ -14,33 +14,6 @@ CLI_NAME=cli_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_error NAME KEYWORD CMD...: exit 2 and exactly one stderr line with
-# "error:" and KEYWORD (case-insensitive, fixed string).
-expect_error() {
-    name=$1
-    key=$2
-    shift 2
-    run "$@"
-    if [ "$RC" -ne 2 ]; then
-        fail "$name" "expected exit status 2, got $(status_text)" "$@"
-        return
-    fi
-    n=$(lines "$TMP/err")
-    if [ "$n" -ne 1 ]; then
-        fail "$name" "expected exactly one line on stderr, got $n" "$@"
-        return
-    fi
-    if ! grep -q -F 'error:' "$TMP/err"; then
-        fail "$name" "the stderr line does not contain 'error:'" "$@"
-        return
-    fi
-    if ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "the error line does not mention '$key'" "$@"
-        return
-    fi
-    pass "$name"
-}
-
 # expect_usage NAME CMD...: exit 0 and "usage" on stdout.
 expect_usage() {
     name=$1
@@ -55,22 +28,6 @@ expect_usage() {
         return
     fi
     pass "$name"
-}
-
-# expect_ok NAME CMD...: exit 0 and nothing on stderr; the output stays in $TMP/out.
-expect_ok() {
-    name=$1
-    shift
-    run "$@"
-    if [ "$RC" -ne 0 ]; then
-        fail "$name" "expected exit status 0, got $(status_text)" "$@"
-        return 1
-    fi
-    if [ -s "$TMP/err" ]; then
-        fail "$name" "expected an empty stderr" "$@"
-        return 1
-    fi
-    return 0
 }
 
 # ---------------------------------------------------------------------------

@@ -13,23 +13,6 @@ CLI_NAME=exact_cli_test.sh
 # shellcheck source=tests/cli_lib.sh
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_error NAME KEYWORD CMD...: exit 2 and one stderr line with "error:" and KEYWORD
-expect_error() {
-    name=$1
-    key=$2
-    shift 2
-    run "$@"
-    if [ "$RC" -ne 2 ]; then
-        fail "$name" "expected exit status 2, got $RC" "$@"
-    elif [ "$(lines "$TMP/err")" -ne 1 ] || ! grep -q -F 'error:' "$TMP/err"; then
-        fail "$name" "expected exactly one 'error:' line on stderr" "$@"
-    elif ! grep -q -i -F -e "$key" "$TMP/err"; then
-        fail "$name" "the error line does not mention '$key'" "$@"
-    else
-        pass "$name"
-    fi
-}
-
 # expect_out NAME PATTERN CMD...: exit 0, empty stderr, stdout matches the extended regex PATTERN
 expect_out() {
     name=$1
@@ -60,6 +43,10 @@ expect_out "plan --algorithm exact: replayed by the simulator" \
     '^verified +yes \(simulator replayed every step' "$TOTEX" plan 'path:2*ring:3' --algorithm exact
 expect_out "plan --algorithm exact --json: lower bound of kind exact" \
     '"kind":"exact"' "$TOTEX" plan mesh:2x3 --algorithm exact --json
+expect_out "plan --algorithm exact --json: the certificate under the key exact" \
+    '"optimum":18' "$TOTEX" plan mesh:3x3 --algorithm exact --json
+expect_out "bounds --exact --json: the certificate names its proof" \
+    '"proof":"(solver|presolve|bound)"' "$TOTEX" bounds mesh:2x4 --exact --json
 # a tiny budget on a search that needs seconds: the best schedule found and the gap
 expect_out "bounds --exact --time-limit: the gap when the budget ends the search" \
     'gap [0-9]+ steps' "$TOTEX" bounds mesh:3x4 --exact --time-limit 0.2

@@ -271,6 +271,27 @@ static void test_msccl_hand_written_and_mutations(void **state)
     free(m);
     free(m3);
     free(xml);
+    /* a first rank without thread blocks (fuzz_msccl found NULL + 0 here): every block stays undelivered */
+    expect_msccl("<algo name=\"x\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"4\" ngpus=\"4\" coll=\"alltoall\" "
+                 "inplace=\"0\" outofplace=\"1\" minBytes=\"0\" maxBytes=\"0\"><gpu id=\"0\" i_chunks=\"4\" o_chunks=\"4\" "
+                 "s_chunks=\"1\"/></algo>", "complete:4", TOTEX_EIO, "gpu id=");
+    /* receive-copy-send: rank 1 of path:3 relays 0->2 and 2->0 with rcs */
+    xml = slurp(TOTEX_TEST_DATA "/msccl_path3_rcs.xml", &len);
+    {
+        totex_network *net = ts_net("path:3");
+        totex_sim_report rep;
+        totex_error err;
+        assert_int_equal(totex_msccl_verify(xml, len, net, TOTEX_PORTS_MULTI, 0, &rep, NULL, 0, &err), TOTEX_OK);
+        assert_int_equal(rep.messages, 6);
+        assert_int_equal(rep.hops, 8); /* 4 blocks over one link, 2 over two */
+        assert_true(rep.steps >= 2);   /* the cut bound of path:3: 1 * 2 / 1 */
+        totex_network_free(net);
+    }
+    /* without rank 1's first rcs, 0->2 is sent to rank 1 but never taken */
+    m = replace(xml, "type=\"rcs\" srcbuf=\"i\" srcoff=\"2\"", "type=\"nop\" srcbuf=\"i\" srcoff=\"2\"", 0);
+    expect_msccl(m, "path:3", TOTEX_EVIOLATION, NULL);
+    free(m);
+    free(xml);
 }
 
 /* the writer refuses what the executor cannot hold, naming the limit */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "cli.h"
 #include "exact_cmd.h"
 
@@ -54,7 +56,7 @@ int totex_cli_bounds_exact(const totex_network *net, const char *name, totex_por
     }
     totex_exact_bound(&r, 1, &eb);
     if (json) {
-        char *text = totex_report_bounds_json_extra(net, name, ports, &eb, 1, &err);
+        char *text = totex_cli_exact_json(totex_report_bounds_json_extra(net, name, ports, &eb, 1, &err), &r);
         if (!text)
             rc = totex_cli_fail(2, err.msg);
         else
@@ -83,4 +85,41 @@ void totex_cli_exact_finish(totex_plan_result *res)
     if (res->bounds[res->bound_count].value > res->bounds[res->best_bound].value)
         res->best_bound = res->bound_count;
     res->bound_count++;
+}
+
+char *totex_cli_exact_json(char *json, const totex_exact_result *r)
+{
+    if (!r)
+        r = totex_exact_last();
+    if (!json || !r)
+        return json;
+    json_object *o = json_tokener_parse(json);
+    if (!o)
+        return json;
+    json_object *e = json_object_new_object();
+    json_object_object_add(e, "optimum", r->optimal ? json_object_new_uint64(r->steps) : NULL);
+    json_object_object_add(e, "lower", json_object_new_uint64(r->lower));
+    json_object_object_add(e, "upper", json_object_new_uint64(r->steps));
+    json_object_object_add(e, "gap", json_object_new_uint64(r->steps - r->lower));
+    json_object_object_add(e, "optimal", json_object_new_boolean(r->optimal));
+    json_object_object_add(e, "timed_out", json_object_new_boolean(r->timed_out));
+    json_object_object_add(e, "schedule_from", json_object_new_string(r->upper_from ? r->upper_from : ""));
+    json_object_object_add(e, "proof", json_object_new_string(totex_exact_proof_name(r->proof)));
+    json_object_object_add(e, "proof_solver",
+                           r->proof == TOTEX_EXACT_PROOF_SOLVER ? json_object_new_string(r->proof_solver) : NULL);
+    json_object_object_add(e, "proof_lp_relaxation", json_object_new_boolean(r->proof_by_lp));
+    json_object_object_add(e, "proof_seconds", json_object_new_double(r->proof_seconds));
+    json_object_object_add(e, "solver", json_object_new_string(r->solver));
+    json_object_object_add(e, "solver_calls", json_object_new_uint64(r->solves));
+    json_object_object_add(e, "seconds", json_object_new_double(r->seconds));
+    json_object_object_add(e, "variables", json_object_new_uint64(r->variables));
+    json_object_object_add(e, "constraints", json_object_new_uint64(r->constraints));
+    json_object_object_add(o, "exact", e);
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *copy = text ? strdup(text) : NULL;
+    json_object_put(o);
+    if (!copy)
+        return json;
+    free(json);
+    return copy;
 }

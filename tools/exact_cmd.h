@@ -21,4 +21,10 @@ void totex_cli_exact_prepare(double time_limit);
 /** After planning with "exact": add its bound (kind exact) to @p res's bounds and make it the best when larger. */
 void totex_cli_exact_finish(totex_plan_result *res);
 
+/** @p json (a JSON object's text, freed here) with the key "exact" added: the search's certificate
+ *  (optimum, lower, upper, gap, proof, proof_solver, proof_seconds, solver, seconds, ...) of @p r
+ *  (NULL: the last search of the algorithm "exact"). Returns the new text (caller frees), or @p json
+ *  unchanged when there is nothing to add or it cannot be parsed; NULL only if @p json is NULL. */
+char *totex_cli_exact_json(char *json, const totex_exact_result *r);
+
 #endif

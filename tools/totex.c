@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -70,13 +71,15 @@ static void usage_plan(FILE *fp)
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
                 "                      [--schedule FILE [--format json|full|msccl]]\n"
                 "                      [--objective steps|delay] [--max-messages N] [--picture FILE]\n"
+                "                      [--verbose]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
                 "picks the fewest steps, then the smallest average delay; --objective delay the\n"
                 "smallest average delay, then the fewest steps),\n"
                 "streams every step through the independent simulator, and reports steps,\n"
                 "bounds with witness, ratio, optimality, average delay, peak queue,\n"
-                "utilisation and wall time. Default --ports single; k:N is k-port (at most N\n"
+                "utilisation and wall time (of the whole command), the answer first;\n"
+                "--verbose also lists the algorithms that do not apply and why. Default --ports single; k:N is k-port (at most N\n"
                 "links per node per step, 1 <= N <= 4096, 001 Section 7). --max-messages N\n"
                 "limits what is planned and replayed message by message (default 2^26 =\n"
                 "67108864 messages, under 2 GiB with the planner's state; at most 2^31).\n"
@@ -108,6 +111,8 @@ typedef struct options {
     double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
     const char *schedule; /* --schedule FILE, --format json|full|msccl (issue 12) */
     totex_export_format format;
+    int verbose; /* plan --verbose: also the algorithms that do not apply (issue 15) */
+    int format_given;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int allow_algo)
@@ -121,6 +126,8 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             o->help = 1;
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
+        } else if (allow_algo && (!strcmp(a, "--verbose") || !strcmp(a, "-v"))) {
+            o->verbose = 1;
         } else if (!strcmp(a, "--ports") || !strncmp(a, "--ports=", 8)) {
             const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v)
@@ -173,6 +180,7 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 o->format = TOTEX_EXPORT_MSCCL;
             else
                 return totex_cli_fail(2, "--format needs json (symmetric form when the algorithm has one), full (every hop) or msccl (MSCCL XML)");
+            o->format_given = 1;
         } else if (a[0] == '-' && a[1]) {
             char msg[300];
             snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
@@ -337,11 +345,15 @@ static int cmd_plan(int argc, char **argv)
     totex_error err;
     const totex_algorithm *algo = NULL;
     totex_plan_result res;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0); /* the wall time reported covers the whole command (issue 15) */
     int rc = command_options(argc, argv, &o, 2, usage_plan,
                              "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
     if (rc >= 0)
         return rc;
     rc = 0;
+    if (o.format_given && !o.schedule)
+        return totex_cli_fail(2, "--format says how to write the schedule: add --schedule FILE");
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_algorithm_find(o.algorithm, &err);
         if (!algo)
@@ -363,22 +375,26 @@ static int cmd_plan(int argc, char **argv)
     if (st == TOTEX_OK && exact)
         totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
     if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
-        /* the picture first: a failed write is the only output, not a line after the whole report */
+        /* the files first: a failed write is the only output, not a line after the whole report */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK && o.schedule &&
                totex_plan_export_result(o.schedule, &res, o.format, &err) != TOTEX_OK) {
         /* the schedule file next: one that cannot be written (or does not fit MSCCL) is the only output */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        res.plan_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         if (o.json) {
             char *text = totex_report_plan_json(&res);
+            if (exact)
+                text = totex_cli_exact_json(text, NULL); /* the certificate, key "exact" */
             if (text)
                 printf("%s\n", text);
             else
                 rc = totex_cli_fail(1, "out of memory writing JSON");
             free(text);
         } else {
-            totex_report_plan_text(stdout, &res);
+            totex_report_plan_text_verbose(stdout, &res, o.verbose);
         }
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);

@@ -8,6 +8,8 @@
  *   - anything else: a combining schedule (tools/combining_cmd.c).
  * Exit 0 valid, 1 the schedule breaks the model, 2 a bad file or option.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +25,8 @@
 void totex_cmd_verify_usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: totex verify FILE [--ports single|multi|k:N] [--json]\n"
-            "       totex verify FILE.xml --network SPEC [--ports single|multi|k:N] [--json]\n"
+            "usage: totex verify FILE [--ports single|multi|k:N] [--max-messages N] [--json]\n"
+            "       totex verify FILE.xml --network SPEC [--ports single|multi|k:N] [--max-messages N] [--json]\n"
             "       totex verify FILE [--switching ...] [--port one|all] [--json]   (combining schedule)\n"
             "\n"
             "Reads a schedule file, recognised by its content (docs/unit-schedule-format.md):\n"
@@ -39,6 +41,7 @@ void totex_cmd_verify_usage(FILE *fp)
             "  a combining schedule (totex plan --model combining --schedule FILE): see\n"
             "    docs/schedule-format.md.\n"
             "Reports steps, the best lower bound, the ratio and whether it is optimal.\n"
+            "--max-messages N: messages the simulator may hold (4 bytes each; default 2^26).\n"
             "Exit 0 valid, 1 the schedule breaks the model (naming step, node and block),\n"
             "2 the file is malformed, exceeds a limit, or an option is wrong.\n");
 }
@@ -100,6 +103,7 @@ int totex_cmd_verify(int argc, char **argv)
     const char *file = NULL, *spec = NULL;
     totex_ports ports = TOTEX_PORTS_MULTI;
     int ports_given = 0, json = 0, combining_opts = 0;
+    uint64_t max_messages = 0;
     totex_error err;
     char msg[600];
     for (int i = 0; i < argc; i++) {
@@ -109,6 +113,13 @@ int totex_cmd_verify(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--max-messages") || !strncmp(a, "--max-messages=", 15)) {
+            const char *v = a[14] == '=' ? a + 15 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end;
+            errno = 0;
+            max_messages = v ? strtoull(v, &end, 10) : 0;
+            if (!v || !isdigit((unsigned char)v[0]) || *end || !max_messages || errno == ERANGE)
+                return totex_cli_fail(2, "--max-messages needs a positive whole number (messages the simulator may hold, 4 bytes each)");
         } else if (!strcmp(a, "--network") || !strncmp(a, "--network=", 10)) {
             spec = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!spec)
@@ -151,7 +162,7 @@ int totex_cmd_verify(int argc, char **argv)
             return totex_cli_fail(2, err.msg);
         totex_sim_report rep;
         char name[128];
-        totex_status st = totex_msccl_verify_file(file, net, ports, 0, &rep, name, sizeof name, &err);
+        totex_status st = totex_msccl_verify_file(file, net, ports, max_messages, &rep, name, sizeof name, &err);
         int rc = 0;
         if (st == TOTEX_EVIOLATION) {
             snprintf(msg, sizeof msg, "MSCCL schedule fails verification on %.100s: %.450s", totex_network_spec(net), err.msg);
@@ -168,7 +179,8 @@ int totex_cmd_verify(int argc, char **argv)
     if (spec || combining_opts)
         return totex_cli_fail(2, "a unit-step schedule names its network: drop --network, --switching and --port");
     totex_unit_verdict v;
-    totex_status st = totex_unit_verify_file(file, NULL, ports_given ? &ports : NULL, &v, &err);
+    totex_unit_limits lim = {0, max_messages, 0};
+    totex_status st = totex_unit_verify_file(file, &lim, ports_given ? &ports : NULL, &v, &err);
     int rc = 0;
     if (st == TOTEX_EVIOLATION) {
         snprintf(msg, sizeof msg, "schedule fails verification: %.550s", err.msg);

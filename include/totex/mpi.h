@@ -54,7 +54,10 @@ extern "C" {
  * a barrier, 3 runs back to back; the slowest rank's time per run; results
  * kept in totex's own buffers): the fastest is kept. The model orders and
  * prunes the candidates; the measurement settles what the model cannot see.
- * TOTEX_TUNE=0 keeps the model's first choice without timing;
+ * The choice is made once per size class (blocks of 2^c .. 2^(c+1)-1 bytes):
+ * a new block size of a class already seen compiles the class's choice for
+ * its size without ranking or timing again (TOTEX_SIZE_CLASSES=0: every size
+ * in full). TOTEX_TUNE=0 keeps the model's first choice without timing;
  * TOTEX_ALGORITHM=NAME forces one (a combining or a unit-step name) and
  * TOTEX_CHUNKS=C (1 .. 16) the chunks of unit-step candidates. In practice
  * (bench/smpi/run.sh, simulated tori, docs/tutorial.md section 8): unit-step

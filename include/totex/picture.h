@@ -148,6 +148,16 @@ totex_status totex_picture_compare(const char *path, const totex_network *net, c
  */
 totex_status totex_picture_sweep(const char *path, const totex_network *net, const double *times,
                                  const size_t *winners, int width, int height, totex_error *err);
+/**
+ * totex_picture_sweep() for any @p na algorithms named @p names (na entries,
+ * borrowed): @p times has TOTEX_COMB_SWEEP_SIZES * @p na entries in the same
+ * layout, @p winners indexes @p names (SIZE_MAX: none). It draws only what it
+ * is given: the report does not read the combining registry (issue 15);
+ * totex_picture_sweep() (src/plan/sweep_picture.c) passes the registry's names.
+ */
+totex_status totex_picture_sweep_named(const char *path, const totex_network *net, const char *const *names,
+                                       size_t na, const double *times, const size_t *winners, int width, int height,
+                                       totex_error *err);
 
 /**
  * What `totex plan --picture FILE` draws for the verified plan @p r: re-plans

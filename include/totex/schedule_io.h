@@ -70,7 +70,7 @@ totex_status totex_unit_write_symmetric(FILE *fp, const totex_network *net, tote
 /** Limits of the reader (0 in a field: its default). */
 typedef struct totex_unit_limits {
     uint64_t max_bytes;    /**< longest file, bytes (default 2^32) */
-    uint64_t max_messages; /**< full form: simulator limit n(n-1) (default TOTEX_SIM_MAX_MESSAGES) */
+    uint64_t max_messages; /**< full form: simulator limit n(n-1) (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES, at most TOTEX_SIM_MAX_MESSAGES) */
     uint64_t max_rows;     /**< symmetric form: largest n - 1 (default 2^26) */
 } totex_unit_limits;
 

@@ -78,9 +78,10 @@ typedef struct totex_sim totex_sim;
 /**
  * The default limit (max_messages = 0): 2^26 messages, 256 MiB of simulator
  * state. Chosen so that planning and verifying in full with default options
- * stays under 2 GiB: the heaviest planner, greedy, keeps about 24 bytes per
- * message besides the simulator's 4 (measured on mesh:24x24 and mesh:32x32,
- * issue 15); 2^26 admits every network of up to 8192 nodes. Raise it with
+ * stays under 2 GiB: the heaviest full replay, greedy with the simulator,
+ * peaks at about 23 bytes per message (measured on mesh:24x24, 32x32 and
+ * 40x40: 66 MB for 2.56 M messages; issue 15), about 1.6 GB at 2^26, which
+ * admits every network of up to 8192 nodes. Raise it with
  * max_messages (the CLI's --max-messages) up to TOTEX_SIM_MAX_MESSAGES.
  */
 #define TOTEX_SIM_DEFAULT_MAX_MESSAGES (UINT64_C(1) << 26)

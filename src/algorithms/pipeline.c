@@ -45,10 +45,10 @@
  *
  * Data: the X phase is the factor schedule translated to every row; a node
  * keeps its Y messages in buckets by destination rest node (a count, and
- * when planning a stack of 64-byte chunks of message ids), and per outgoing
+ * when planning a stack of 64-byte chunks of 16-bit sources), and per outgoing
  * Y link a bit mask over the rest nodes ordered by decreasing distance from
  * it: the link's furthest message is the mask's lowest bit. Memory: about
- * 4 bytes per waiting message, n * m_Y counts and m_Y^2 table entries.
+ * 2 bytes per waiting message, n * m_Y counts and m_Y^2 table entries.
  * Work per step: O(hops + n * links per node).
  */
 #include <stdlib.h>
@@ -58,16 +58,17 @@
 #include "common/error.h"
 
 #define PL_NONE UINT32_MAX
-/* Largest network: n <= 2^14 (message ids dst * n + src in 28 bits); largest rest: m_Y <= 2048 (m_Y^2 tables). */
+/* Largest network: n <= 2^14 (its full replay: 4 bytes per message, 1 GiB); largest rest: m_Y <= 2048 (m_Y^2 tables). */
 #define PL_MAX_NODES 16384u
 #define PL_MAX_REST 2048u
 
-/* A bucket is a stack of 64-byte chunks of message ids (one cache line each). */
-#define PL_CH 14
+/* A bucket is a stack of 64-byte chunks (one cache line each) of the sources of its messages (their
+   destination is the bucket's: the node's column, the bucket's rest node; n <= 2^14 fits 16 bits). */
+#define PL_CH 29
 typedef struct pl_chunk {
     uint32_t below; /* 1 + the chunk under it, 0 for none */
-    uint32_t n;
-    uint32_t id[PL_CH];
+    uint16_t n;
+    uint16_t src[PL_CH];
 } pl_chunk;
 
 typedef struct pl {
@@ -89,7 +90,7 @@ typedef struct pl {
     int ids;                    /* 1: keep the messages (planning); 0: counts only (predicting the steps) */
     uint32_t *cnt;              /* n * my: waiting messages per (node, destination rest node) */
     uint32_t *head;             /* n * my: 1 + the bucket's top chunk, 0 when empty (ids only) */
-    pl_chunk *chunk;            /* the pool of chunks; message id = dst * n + src */
+    pl_chunk *chunk;            /* the pool of chunks */
     uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
     uint64_t *mask;             /* n * S * W */
     uint64_t queued;            /* messages waiting for Y moves */
@@ -97,8 +98,7 @@ typedef struct pl {
     uint64_t *xoff;             /* F + 1 offsets into xh */
     uint32_t *arr;              /* per step, the indices (into xh) of the hops that reach their destination column */
     uint64_t *aoff;             /* F + 1 offsets into arr */
-    uint64_t magic;             /* ceil(2^44 / n): id / n = (id * magic) >> 44 for id < n^2, n <= 2^14 */
-    uint32_t *pend;             /* Y hops of the step that land short of their destination: node, rest, dest rest, id */
+    uint32_t *pend;             /* Y hops of the step that land short of their destination: node, rest, dest rest, source */
     totex_hop *buf;
     size_t cap;
 } pl;
@@ -147,8 +147,9 @@ static uint32_t chunk_new(pl *P, uint32_t below)
     return c;
 }
 
-/* Queue message @p id at node @p v (rest node r) for destination rest node q != r. 0, or -1 when out of memory. */
-static inline int push(pl *P, uint32_t v, uint32_t r, uint32_t q, uint32_t id)
+/* Queue the message from @p src at node @p v (rest node r) for destination rest node q != r (in v's
+   column). 0, or -1 when out of memory. */
+static inline int push(pl *P, uint32_t v, uint32_t r, uint32_t q, uint32_t src)
 {
     size_t b = (size_t)v * P->my + q;
     if (!P->cnt[b]++) {
@@ -166,13 +167,13 @@ static inline int push(pl *P, uint32_t v, uint32_t r, uint32_t q, uint32_t id)
             P->head[b] = h = c + 1;
         }
         pl_chunk *ch = &P->chunk[h - 1];
-        ch->id[ch->n++] = id;
+        ch->src[ch->n++] = (uint16_t)src;
     }
     return 0;
 }
 
 /* Pop the furthest message waiting at node v (rest node r) for slot s: its destination rest node in *q;
-   returns its id (0 when counting), PL_NONE when there is none. */
+   returns its source (0 when counting), PL_NONE when there is none. */
 static inline uint32_t pop(pl *P, uint32_t v, uint32_t r, uint32_t s, uint32_t *q)
 {
     uint64_t *m = P->mask + ((size_t)v * P->S + s) * P->W;
@@ -188,7 +189,7 @@ static inline uint32_t pop(pl *P, uint32_t v, uint32_t r, uint32_t s, uint32_t *
         if (P->ids) {
             uint32_t h = P->head[b];
             pl_chunk *ch = &P->chunk[h - 1];
-            id = ch->id[--ch->n];
+            id = ch->src[--ch->n];
             if (!ch->n) {
                 P->head[b] = ch->below;
                 ch->below = P->chunk_free;
@@ -254,7 +255,7 @@ static totex_status pl_applies(const totex_network *net, totex_ports ports, tote
                           totex_network_spec(net));
     if (totex_network_nodes(net) > PL_MAX_NODES)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "pipeline stops at %u nodes (message ids in 28 bits); %s has %u (use a2 or greedy)",
+                          "pipeline stops at %u nodes (a full replay of n^2 messages, 1 GiB); %s has %u (use a2 or greedy)",
                           PL_MAX_NODES, totex_network_spec(net), totex_network_nodes(net));
     uint32_t dx;
     uint64_t tx;
@@ -369,7 +370,6 @@ static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_err
     }
     P->xoff[P->F] = nxh;
     P->aoff[P->F] = na;
-    P->magic = ((UINT64_C(1) << 44) + P->n - 1) / P->n;
     /* rest nodes: mixed radix over the rest dimensions, in their order */
     for (uint32_t r = 0; r < my; r++) {
         uint32_t rem = r, off = 0;
@@ -429,7 +429,7 @@ static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_err
         for (uint32_t r = 0; r < my; r++) {
             const uint32_t v = x * P->strx + P->roff[r];
             for (uint32_t q = 0; q < my; q++)
-                if (q != r && push(P, v, r, q, (x * P->strx + P->roff[q]) * P->n + v))
+                if (q != r && push(P, v, r, q, v))
                     return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
         }
     return TOTEX_OK;
@@ -441,7 +441,7 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
     pl P;
     totex_status st = pl_setup(&P, net, sink.step != NULL, err);
     const uint64_t tx = P.F * P.my;
-    const uint32_t n = P.n, my = P.my, mx = P.mx, strx = P.strx, S = P.S;
+    const uint32_t my = P.my, mx = P.mx, strx = P.strx, S = P.S;
     uint64_t t = 0;
     while (st == TOTEX_OK && (t < tx || P.queued)) {
         size_t nh = 0, np = 0;
@@ -470,24 +470,23 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
                     continue;
                 const uint32_t shift = P.roff[y2] - P.roff[y]; /* mod 2^32 */
                 for (uint32_t x = 0, v = P.roff[y]; x < mx; x++, v += strx) {
-                    uint32_t q, id = pop(&P, v, y, s, &q);
-                    if (id == PL_NONE)
+                    uint32_t q, src = pop(&P, v, y, s, &q);
+                    if (src == PL_NONE)
                         continue;
                     const uint32_t to = v + shift;
                     if (sink.step) {
-                        const uint32_t dst = (uint32_t)(((uint64_t)id * P.magic) >> 44);
                         totex_hop *o = &P.buf[nh++];
                         o->from = v;
                         o->to = to;
-                        o->src = id - dst * n;
-                        o->dst = dst;
+                        o->src = src;
+                        o->dst = v - P.roff[y] + P.roff[q];
                     }
                     if (q != y2) {
                         uint32_t *e = P.pend + 4 * np++;
                         e[0] = to;
                         e[1] = y2;
                         e[2] = q;
-                        e[3] = id;
+                        e[3] = src;
                     }
                 }
             }
@@ -505,8 +504,7 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
                     continue;
                 for (size_t i = 0; i < na; i++) {
                     const totex_hop *g = &h[a[i]];
-                    const uint32_t src = g->src + P.roff[y], dst = g->dst + P.roff[q];
-                    if (push(&P, g->to + P.roff[y], y, q, dst * n + src))
+                    if (push(&P, g->to + P.roff[y], y, q, g->src + P.roff[y]))
                         st = totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for the queues");
                 }
             }

@@ -13,6 +13,7 @@ static const totex_algorithm *const table[] = {
     &totex_algorithm_sym2,
     &totex_algorithm_octr,
     &totex_algorithm_pipeline,
+    &totex_algorithm_load_greedy,
     &totex_algorithm_greedy,
     &totex_algorithm_exact, /* last: on equal steps the others are kept */
 };

@@ -32,7 +32,7 @@
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
-#include "totex/report.h"
+#include "totex/progress.h"
 #include "totex/symmetric.h"
 #include "totex/task.h"
 

@@ -22,7 +22,7 @@
 
 #include "combining/route.h"
 #include "common/error.h"
-#include "totex/report.h"
+#include "totex/progress.h"
 
 /* work (transfers + block-hops) between two ticks of the progress meter */
 #define CSIM_TICK_WORK 4096u

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "totex/report.h"
+#include "totex/progress.h"
 
 /* Build @p a and simulate it into @p row; the simulation is a phase "@p what" of @p prog (NULL: none). */
 static void run_one(const totex_network *net, const totex_comb_cost *cost, const totex_comb_algorithm *a,

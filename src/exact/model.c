@@ -119,7 +119,7 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
     const uint32_t n = totex_network_nodes(net), T = horizon;
     const uint32_t k = totex_ports_k(ports);
     builder b = {out, 0, 0, 0};
-    uint32_t *adj_off = NULL, *adj = NULL, *dist = NULL, *xcol = NULL, *hcol = NULL;
+    uint32_t *adj_off = NULL, *adj = NULL, *dist = NULL, *xcol = NULL, *hcol = NULL, *xprev = NULL, *hprev = NULL;
     totex_status st = TOTEX_OK;
     if (!opt)
         opt = &defaults;
@@ -137,13 +137,10 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
     /* column of x(d, arc, t) for the current step t, and of h(d, v, t) */
     xcol = malloc(((size_t)A * n + 1) * sizeof *xcol);
     hcol = malloc(((size_t)n * n + 1) * sizeof *hcol);
-    uint32_t *xprev = malloc(((size_t)A * n + 1) * sizeof *xprev);
-    uint32_t *hprev = malloc(((size_t)n * n + 1) * sizeof *hprev);
-    if (!adj || !xcol || !hcol || !xprev || !hprev) {
-        free(xprev);
-        free(hprev);
+    xprev = malloc(((size_t)A * n + 1) * sizeof *xprev);
+    hprev = malloc(((size_t)n * n + 1) * sizeof *hprev);
+    if (!adj || !xcol || !hcol || !xprev || !hprev)
         goto nomem;
-    }
     for (uint32_t u = 0; u < n; u++) {
         totex_network_neighbors(net, u, adj + adj_off[u]);
         for (uint32_t v = 0; v < n; v++)
@@ -274,12 +271,8 @@ totex_status totex_mip_build(const totex_network *net, totex_ports ports, uint32
         hprev = hcol;
         hcol = sw;
     }
-    free(xprev);
-    free(hprev);
     goto done;
 nomem_x:
-    free(xprev);
-    free(hprev);
 nomem:
     st = totex_fail(err, TOTEX_ENOMEM, "out of memory building the integer program (horizon %u steps)", T);
     totex_mip_free(out);
@@ -289,6 +282,8 @@ done:
     free(dist);
     free(xcol);
     free(hcol);
+    free(xprev);
+    free(hprev);
     return st;
 }
 

@@ -138,6 +138,16 @@ typedef struct totex_mpi_state {
     double t_l;              /* seconds/byte of a link under concurrent flows: measured unless TOTEX_TL */
     double t_c_chunk, t_l_chunk; /* t_c and t_l measured with TOTEX_MPI_COST_CHUNK-byte messages (else t_c, t_l) */
     int ts_measured, tc_measured, tl_measured;
+    /* the choice per size class (blocks of 2^c .. 2^(c+1) - 1 bytes): a new block size of a known
+       class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
+    struct {
+        int known;
+        int unit, idx, chunks; /* the totex_mpi_cand chosen (below) */
+        uint32_t ports;
+        uint64_t steps;
+        double predicted;
+        double t_s, t_c;       /* the costs it was built with */
+    } size_class[64];
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
     struct totex_mpi_state *next_live, **prev_live;

@@ -182,6 +182,61 @@ static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **c
     return MPI_Allreduce(t, worst, nc, MPI_DOUBLE, MPI_MAX, comm);
 }
 
+/* the size class of @p slot bytes: floor(log2(slot)) */
+static int size_class_of(long long slot)
+{
+    int c = 0;
+    while (c < 63 && (slot >> (c + 1)) > 0)
+        c++;
+    return c;
+}
+
+/*
+ * A block size of a class already planned (issue 15): compile the class's
+ * choice for @p slot without ranking or timing the candidates again (a program
+ * with 1000 distinct block sizes planned and timed 1000 times). Collective: every
+ * rank has the same classes (same calls, same choices). 1 with *out when every
+ * rank built it, 0 to plan in full (the class is forgotten), -1 with *rc on an
+ * MPI error. TOTEX_SIZE_CLASSES=0 (read once; the same on every rank) plans every
+ * size in full, as before: the baseline of bench/mpi_sizes_bench.sh.
+ */
+static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const totex_comb_cost *base, int size, int rank,
+                              long long slot, int verbose, totex_mpi_state *st, totex_mpi_plan **out, int *rc)
+{
+    static int enabled = -1;
+    if (enabled < 0) {
+        const char *e = getenv("TOTEX_SIZE_CLASSES");
+        enabled = !(e && !strcmp(e, "0"));
+    }
+    int cls = size_class_of(slot);
+    if (!enabled || !st->size_class[cls].known)
+        return 0;
+    totex_comb_cost cost = *base;
+    cost.t_s = st->size_class[cls].t_s;
+    cost.t_c = st->size_class[cls].t_c;
+    totex_mpi_cand c = {st->size_class[cls].unit,  st->size_class[cls].idx,       st->size_class[cls].ports,
+                        st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps, 0};
+    totex_mpi_plan *p = NULL;
+    char why[600] = "";
+    int bad = net ? totex_mpi_plan_build(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
+    int anybad = 0;
+    if ((*rc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS) {
+        totex_mpi_plan_free(p);
+        return -1;
+    }
+    if (anybad) {
+        totex_mpi_plan_free(p);
+        st->size_class[cls].known = 0;
+        return 0;
+    }
+    if (verbose > 1 && rank == 0)
+        fprintf(stderr, "totex: MPI_Alltoall on %d ranks, %lld-byte blocks: %s (the choice for %lld..%lld-byte blocks, "
+                        "compiled for this size without timing the candidates again)\n",
+                size, slot, p->label, 1LL << cls, cls < 62 ? (2LL << cls) - 1 : LLONG_MAX);
+    *out = p;
+    return 1;
+}
+
 int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const char *send, int verbose,
                         totex_mpi_state *st, totex_mpi_guard *g, totex_mpi_plan **out)
 {
@@ -204,6 +259,13 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     cost.m = (double)slot;
     cost.t_s = st->t_s;
     cost.t_c = st->t_c;
+    {
+        int r = reuse_class_choice(comm, net, &cost, size, rank, slot, verbose, st, out, &rc);
+        if (r) {
+            totex_network_free(net);
+            return r > 0 ? MPI_SUCCESS : rc;
+        }
+    }
     double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
@@ -298,6 +360,18 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                     left > 1 ? times : "the only candidate", first, cd[0].predicted, cw);
     }
     st->verbose_done = 1;
+    { /* the choice of the size class: its next new sizes only compile it */
+        int cls = size_class_of(slot);
+        st->size_class[cls].known = 1;
+        st->size_class[cls].unit = cd[pick].unit;
+        st->size_class[cls].idx = cd[pick].idx;
+        st->size_class[cls].chunks = cd[pick].chunks;
+        st->size_class[cls].ports = cd[pick].ports;
+        st->size_class[cls].steps = cd[pick].steps;
+        st->size_class[cls].predicted = cd[pick].predicted;
+        st->size_class[cls].t_s = cost.t_s;
+        st->size_class[cls].t_c = cost.t_c;
+    }
     for (int c = 0; c < nc; c++)
         if (c != pick)
             totex_mpi_plan_free(cand[c]);

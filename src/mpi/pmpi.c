@@ -8,7 +8,8 @@
  * took and how many of them ran totex's schedules. TOTEX_MODEL=unit: run the
  * unit-step (store-and-forward) algorithm TOTEX_ALGORITHM (default: the
  * automatic choice) under the single-port model, as totex_alltoall_unit() does.
- * Errors go to the communicator's error handler, as MPI does. Built against
+ * Errors go to the communicator's error handler, as MPI does; MPI_COMM_NULL goes
+ * to PMPI_Alltoall, which raises MPI's error where the library does. Built against
  * one MPI (Open MPI or MPICH) and preloaded into a program of the other, it
  * says so on stderr at the first MPI_Alltoall and exits with status 1. */
 #include <stdio.h>
@@ -71,13 +72,19 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         opt.unit_ports = 1;
     }
     calls++;
+    if (comm == MPI_COMM_NULL) {
+        /* no communicator to raise the error on: the MPI library raises it where the standard says
+           (its MPI_COMM_WORLD / MPI_COMM_SELF handler), as without the drop-in (issue 15) */
+        fell_back++;
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
     int rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
     if (rc == TOTEX_MPI_FALLBACK) {
         fell_back++;
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
     ran += rc == MPI_SUCCESS;
-    if (rc != MPI_SUCCESS && comm != MPI_COMM_NULL)
+    if (rc != MPI_SUCCESS)
         MPI_Comm_call_errhandler(comm, rc);
     return rc;
 }

@@ -1,8 +1,6 @@
 /*
- * `totex compare`: every algorithm under every port model, side by side
- * (issue 3 item 8). Runs totex_plan_and_verify() for each pair, so every row
- * is verified (in full or, for symmetric schedules, at one node) and measured;
- * rows that do not apply or do not fit say why. Formats only what was measured.
+ * The `totex compare` table and JSON (issue 3 item 8): formats the rows that
+ * totex_compare() (src/plan/compare.c) planned, verified and measured.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,25 +9,6 @@
 
 #include "common/error.h"
 #include "totex/report.h"
-
-size_t totex_compare(const totex_network *net, const totex_ports *ports, size_t nports, uint64_t max_messages,
-                     totex_compare_row *rows, size_t cap)
-{
-    size_t count = 0;
-    for (size_t p = 0; p < nports; p++) {
-        for (size_t i = 0; i < totex_algorithm_count() && count < cap; i++) {
-            totex_compare_row *row = &rows[count++];
-            totex_error err = {{0}};
-            memset(row, 0, sizeof *row);
-            row->algorithm = totex_algorithm_get(i);
-            row->ports = ports[p];
-            row->status = totex_plan_and_verify(net, ports[p], row->algorithm, max_messages, &row->result, &err);
-            if (row->status != TOTEX_OK)
-                snprintf(row->reason, sizeof row->reason, "%s", err.msg);
-        }
-    }
-    return count;
-}
 
 static uint64_t best_bound(const totex_plan_result *r)
 {

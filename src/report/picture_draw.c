@@ -615,14 +615,14 @@ totex_status totex_picture_compare(const char *path, const totex_network *net, c
     return pic_end(&c, err);
 }
 
-totex_status totex_picture_sweep(const char *path, const totex_network *net, const double *times,
-                                 const size_t *winners, int width, int height, totex_error *err)
+totex_status totex_picture_sweep_named(const char *path, const totex_network *net, const char *const *names,
+                                       size_t na, const double *times, const size_t *winners, int width, int height,
+                                       totex_error *err)
 {
     totex_status st;
     totex_picture_format fmt;
     if ((st = totex_picture_format_of(path, &fmt, err)) != TOTEX_OK)
         return st;
-    size_t na = totex_comb_algorithm_count();
     double tmin = INFINITY, tmax = -INFINITY;
     for (size_t i = 0; i < TOTEX_COMB_SWEEP_SIZES * na; i++)
         if (!isnan(times[i]) && times[i] > 0) {
@@ -690,7 +690,7 @@ totex_status totex_picture_sweep(const char *path, const totex_network *net, con
         cairo_line_to(cr, x, top + ph);
         cairo_stroke(cr);
         cairo_restore(cr);
-        snprintf(buf, sizeof buf, "\xe2\x86\x92 %s", totex_comb_algorithm_get(winners[i])->name);
+        snprintf(buf, sizeof buf, "\xe2\x86\x92 %s", names[winners[i]]);
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
         pic_text(cr, x + 3, top + 14, 0, 0.5, SMALL, 1, buf);
     }
@@ -727,7 +727,7 @@ totex_status totex_picture_sweep(const char *path, const totex_network *net, con
         for (size_t i = 0; i < TOTEX_COMB_SWEEP_SIZES; i++)
             any |= !isnan(times[i * na + a]);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        snprintf(buf, sizeof buf, "%s%s", totex_comb_algorithm_get(a)->name, any ? "" : " (n/a)");
+        snprintf(buf, sizeof buf, "%s%s", names[a], any ? "" : " (n/a)");
         pic_text(cr, left + pw + 48, y, 0, 0.5, SMALL, 0, buf);
     }
     pic_text(cr, left + pw + 20, top + 20 + 20.0 * (double)na, 0, 0.5, SMALL - 1, 0, "big dot = fastest");

@@ -27,34 +27,18 @@ static void print_bounds(FILE *fp, const totex_bound *b, size_t count, size_t be
         fprintf(fp, "best bound     %" PRIu64 " steps (%s)\n", b[best].value, totex_bound_kind_name(b[best].kind));
 }
 
-void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
+void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int verbose)
 {
     uint64_t lb = r->bound_count ? r->bounds[r->best_bound].value : 0;
-    print_network(fp, r->net, r->name);
     char pm[32];
+    /* the question */
+    print_network(fp, r->net, r->name);
     fprintf(fp, "ports          %s\n", totex_ports_format(r->ports, pm, sizeof pm));
-    print_bounds(fp, r->bounds, r->bound_count, r->best_bound);
+    /* the answer first (issue 15 item 6) */
     fprintf(fp, "algorithm      %s: %s [%s]\n", r->algorithm->name, r->algorithm->title, r->algorithm->source);
-    for (size_t i = 0; i < totex_algorithm_count(); i++) {
-        const totex_algorithm *a = totex_algorithm_get(i);
-        totex_error why;
-        if (a->applies(r->net, r->ports, &why) != TOTEX_OK)
-            fprintf(fp, "not applicable %s: %s\n", a->name, why.msg);
-    }
     fprintf(fp, "steps          %" PRIu64 " (formula predicts %" PRIu64 ")\n", r->sim.steps, r->predicted_steps);
-    if (lb)
-        fprintf(fp, "ratio          %.4f of the best bound\n", (double)r->sim.steps / (double)lb);
     fprintf(fp, "optimal        %s\n", r->sim.steps == lb ? "yes (steps equal the best lower bound)"
                                                           : "not proved (steps exceed the best lower bound)");
-    fprintf(fp, "average delay  %.3f steps", r->sim.average_delay);
-    if (r->has_delay_bound)
-        fprintf(fp, " (lower bound %.3f, 001 appendix; ratio %.4f)", r->delay_bound,
-                r->delay_bound > 0 ? r->sim.average_delay / r->delay_bound : 0.0);
-    fprintf(fp, "\n");
-    fprintf(fp, "peak queue     %" PRIu64 " messages (node %" PRIu32 ")\n", r->sim.peak_queue, r->sim.peak_queue_node);
-    fprintf(fp, "utilisation    %.1f%% of directed links, %.3f sends per node per step\n",
-            100.0 * r->sim.link_utilisation, r->sim.port_utilisation);
-    fprintf(fp, "hops           %" PRIu64 "\n", r->sim.hops);
     if (!r->verified)
         fprintf(fp, "verified       NO\n");
     else if (r->symmetric)
@@ -65,8 +49,29 @@ void totex_report_plan_text(FILE *fp, const totex_plan_result *r)
     if (r->skipped)
         fprintf(fp, "choice         %u tied candidate%s not planned: this schedule meets the step bound and the average-delay bound, so none could be better\n",
                 r->skipped, r->skipped == 1 ? "" : "s");
+    /* then why: the bounds, and what the simulator measured */
+    if (lb)
+        fprintf(fp, "ratio          %.4f of the best bound\n", (double)r->sim.steps / (double)lb);
+    print_bounds(fp, r->bounds, r->bound_count, r->best_bound);
+    fprintf(fp, "average delay  %.3f steps", r->sim.average_delay);
+    if (r->has_delay_bound)
+        fprintf(fp, " (lower bound %.3f, 001 appendix; ratio %.4f)", r->delay_bound,
+                r->delay_bound > 0 ? r->sim.average_delay / r->delay_bound : 0.0);
+    fprintf(fp, "\n");
+    fprintf(fp, "peak queue     %" PRIu64 " messages (node %" PRIu32 ")\n", r->sim.peak_queue, r->sim.peak_queue_node);
+    fprintf(fp, "utilisation    %.1f%% of directed links, %.3f sends per node per step\n",
+            100.0 * r->sim.link_utilisation, r->sim.port_utilisation);
+    fprintf(fp, "hops           %" PRIu64 "\n", r->sim.hops);
+    for (size_t i = 0; verbose && i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        totex_error why;
+        if (a->applies(r->net, r->ports, &why) != TOTEX_OK)
+            fprintf(fp, "not applicable %s: %s\n", a->name, why.msg);
+    }
     fprintf(fp, "wall time      %.3f s\n", r->plan_seconds);
 }
+
+void totex_report_plan_text(FILE *fp, const totex_plan_result *r) { totex_report_plan_text_verbose(fp, r, 0); }
 
 totex_status totex_report_bounds_text(FILE *fp, const totex_network *net, const char *name, totex_ports ports,
                                       totex_error *err)

@@ -6,16 +6,18 @@
  *    capped), then check the structure and the executor's limits as the
  *    MSCCL executor's parser does (Azure/msccl-executor-nccl
  *    src/misc/msccl/msccl_parser.cc, src/include/msccl/msccl_struct.h).
- * 2. Run it as the executor would, in unit steps: each thread block runs its
- *    steps in order; a step starts once the previous step of its block and
- *    every dependency (its own depid/deps and those of the nops before it,
- *    deps indexing transmissions) have ended; the k-th send of a block on
- *    (rank v, peer u, channel c) meets the k-th receive of u's block on
- *    (peer v, channel c) and both start together; a transfer of cnt chunks
- *    lasts cnt steps (one chunk per step), a local copy none; rcs is a
- *    receive followed by a send. A worklist finds the start of every step;
- *    what never starts is a deadlock (a dependency cycle or a send without
- *    its receive).
+ * 2. Run it as the executor would, in unit steps: each thread block runs
+ *    its steps in order; a step starts once the previous step of its block
+ *    and every dependency (its own depid/deps and those of the nops before
+ *    it, deps indexing transmissions) have ended. A send puts its chunks on
+ *    the link in the step it starts and ends one step later; the k-th send
+ *    of a block on (rank v, peer u, channel c) is taken by the k-th receive
+ *    of u's block on (peer v, channel c) once it has arrived (a receive takes
+ *    no time of its own and cannot hold the sender back: NCCL's connections
+ *    buffer); rcs (receive-copy-send) receives and forwards to its send peer
+ *    in the step it lands; a local copy takes no time. A worklist finds the
+ *    start of every step; what never starts is a deadlock (a dependency
+ *    cycle or a receive without its send).
  * 3. Replay the data in time order: every read must find the chunk there
  *    (else a dependency is missing), every transfer is a hop of the block it
  *    reads, fed step by step to the simulator of totex/sim.h (link, port
@@ -162,9 +164,6 @@ static totex_status read_step(ctx *c, xmlNode *nd, mtb *t, mstep *s, uint32_t gp
     if (s->type == 255)
         return bad(c, "%s (line %ld): type=\"%.20s\" is not one of s, r, rcs, cpy, nop (reductions have no place in an all-to-all)",
                    where, xmlGetLineNo(nd), type);
-    if (s->type == T_RCS)
-        return bad(c, "%s (line %ld): type=\"rcs\" (receive-copy-send) is not supported by totex's verifier yet: "
-                   "write it as r into s followed by s from s", where, xmlGetLineNo(nd));
     int sbc = bufcode(sb), dbc = bufcode(db);
     if (sbc < 0 || dbc < 0)
         return bad(c, "%s (line %ld): srcbuf and dstbuf must be i, o or s", where, xmlGetLineNo(nd));
@@ -291,7 +290,8 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
             c->cap_tb = nc;
         }
         uint32_t base = c->ntb;
-        memset(c->tb + base, 0, count * sizeof *c->tb);
+        if (count) /* a rank without thread blocks while none was allocated: no NULL + 0 (found by fuzz_msccl) */
+            memset(c->tb + base, 0, count * sizeof *c->tb);
         for (uint32_t i = 0; i < count; i++)
             c->tb[base + i].id = -1;
         c->ntb += count; /* counted at once, so that the cleanup frees what a failure leaves behind */
@@ -354,7 +354,7 @@ static totex_status read_doc(ctx *c, xmlNode *root, const char *spec)
                     return st;
                 if (S->type != T_NOP)
                     T->trans[T->ntrans++] = T->nsteps;
-                if (S->type == T_SEND)
+                if (S->type == T_SEND || S->type == T_RCS)
                     T->sends[T->nsends++] = T->nsteps;
                 T->nsteps++;
             }
@@ -518,7 +518,8 @@ static totex_status run(ctx *c)
                 S->end = r + 1;
                 T->nsent++;
             } else {
-                /* the k-th receive takes the k-th send of the peer's block on this channel, once it has arrived */
+                /* the k-th receive takes the k-th send of the peer's block on this channel, once it has arrived;
+                   rcs forwards what it received to its send peer in the step it lands */
                 if (T->partner_recv < 0)
                     break;
                 mtb *P = &c->tb[T->partner_recv];
@@ -536,6 +537,10 @@ static totex_status run(ctx *c)
                 S->start = S->end = r > X->end ? r : X->end;
                 S->peer_step = ks;
                 T->nrecvd++;
+                if (S->type == T_RCS) {
+                    S->end = S->start + 1;
+                    T->nsent++;
+                }
             }
             S->seq = seq++;
             T->ready = S->end;
@@ -560,7 +565,7 @@ static totex_status run(ctx *c)
                             "deadlock: rank %u, thread block %d (send %d, recv %d) never runs its transmission %u "
                             "(type %s%s): a dependency cycle, or a send or receive without its partner at the peer",
                             T->gpu, T->id, T->send, T->recv, T->done_trans,
-                            S->type == T_SEND ? "s" : S->type == T_RECV ? "r" : "cpy",
+                            S->type == T_SEND ? "s" : S->type == T_RECV ? "r" : S->type == T_RCS ? "rcs" : "cpy",
                             S->depid >= 0 ? ", with a dependency" : "");
             goto out;
         }
@@ -687,7 +692,7 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
             if (S->type == T_NOP)
                 continue;
             nev++;
-            if (S->type == T_SEND) {
+            if (S->type == T_SEND || S->type == T_RCS) {
                 S->pool = npool;
                 npool += (uint64_t)S->cnt;
             }
@@ -739,12 +744,17 @@ totex_status totex_msccl_verify(const char *text, size_t len, const totex_networ
                 mtb *Tb = &c.tb[ev[ei].tb];
                 mstep *S = &Tb->steps[ev[ei].step];
                 uint32_t g = Tb->gpu;
-                if (S->type == T_RECV) { /* the blocks the matching send carried land in dstbuf */
+                if (S->type == T_RECV || S->type == T_RCS) { /* the blocks the matching send carried land in dstbuf */
                     const mstep *X = &c.tb[Tb->partner_recv].steps[S->peer_step];
                     for (int32_t x = 0; x < S->cnt; x++) {
-                        arrival a = {T, g, S->dstbuf, (uint32_t)(S->dstoff + x), pool[X->pool + (uint64_t)x]};
+                        uint64_t b = pool[X->pool + (uint64_t)x];
+                        arrival a = {T, g, S->dstbuf, (uint32_t)(S->dstoff + x), b};
                         if ((st = land(&c, bufs, written, &a, err)))
                             goto out;
+                        if (S->type == T_RCS) { /* ... and go on to the send peer in this step */
+                            pool[S->pool + (uint64_t)x] = b;
+                            hops[nh++] = (totex_hop){g, (uint32_t)Tb->send, (uint32_t)(b / c.n), (uint32_t)(b % c.n)};
+                        }
                     }
                     continue;
                 }

@@ -99,7 +99,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
     if (msgs > max_messages) {
         totex_fail(err, TOTEX_ENOMEM,
                    "%s has %llu messages (%u nodes): a full simulation is limited to %llu messages (4 bytes each in "
-                   "the simulator, about 24 more in the greedy planner); raise --max-messages N (up to 2^31), or use "
+                   "the simulator, about 23 with the greedy planner); raise --max-messages N (up to 2^31), or use "
                    "`totex bounds` for a network this large",
                    totex_network_spec(net), (unsigned long long)msgs, n, (unsigned long long)max_messages);
         return NULL;

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "totex/report.h"
+#include "totex/progress.h"
 
 /* steps between two ticks of the progress meter (a step is at most a few dozen moves) */
 #define CERTIFY_TICK 1024u

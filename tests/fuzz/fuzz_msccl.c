@@ -1,8 +1,9 @@
 /*
  * libFuzzer target for the MSCCL XML verifier (totex_msccl_verify,
- * include/totex/schedule_io.h). The first byte picks the network (ring:4,
- * torus:3x3, complete:4, hypercube:3) and the port model (multi, single,
- * 2-port); the rest is the XML. A rejection must come with a non-empty
+ * include/totex/schedule_io.h). The first byte picks the network (bits 0-2:
+ * ring:4, torus:3x3, complete:4, hypercube:3, path:3, mesh:2x3, ring:8, k2)
+ * and the port model ((byte >> 3) % 3: multi, single, 2-port); the rest is
+ * the XML. A rejection must come with a non-empty
  * message; an accepted schedule must have delivered all n(n-1) blocks and
  * taken at least the best lower bound's steps.
  *
@@ -36,20 +37,21 @@ static void quiet(void *ctx, const char *msg, ...)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static totex_network *nets[4];
-    static const char *specs[4] = {"ring:4", "torus:3x3", "complete:4", "hypercube:3"};
+    static totex_network *nets[8];
+    static const char *specs[8] = {"ring:4", "torus:3x3", "complete:4", "hypercube:3",
+                                   "path:3", "mesh:2x3",  "ring:8",     "k2"};
     static const totex_ports ports_of[3] = {TOTEX_PORTS_MULTI, TOTEX_PORTS_SINGLE, 2};
     if (!nets[0]) {
         xmlSetGenericErrorFunc(NULL, quiet);
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 8; i++) {
             nets[i] = totex_network_parse(specs[i], NULL);
             check(nets[i] != NULL);
         }
     }
     if (size < 1 || size > 65536)
         return 0;
-    totex_network *net = nets[data[0] & 3];
-    totex_ports ports = ports_of[(data[0] >> 2) % 3];
+    totex_network *net = nets[data[0] & 7];
+    totex_ports ports = ports_of[(data[0] >> 3) % 3];
     totex_sim_report rep;
     totex_error err;
     char name[64];

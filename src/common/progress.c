@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "totex/report.h"
+#include "totex/progress.h"
 
 /* seconds of silence before the first line, and between two updates */
 #define PROGRESS_DELAY 1.0

@@ -9,7 +9,8 @@
 
 #include "common/error.h"
 #include "totex/delay.h"
-#include "totex/report.h"
+#include "totex/plan.h"
+#include "totex/progress.h"
 
 static double now_seconds(void)
 {
@@ -32,8 +33,8 @@ static totex_status fits_in_full(const totex_network *net, const totex_algorithm
     if (algo->plan_symmetric || totex_network_messages(net) <= limit)
         return TOTEX_OK;
     return totex_fail(err, TOTEX_ENOMEM,
-                      "%s plans and replays every message, and %s has %llu: more than the limit of %llu (4 bytes each "
-                      "in the simulator, about 24 more in the planner); raise --max-messages N (up to 2^31), or use "
+                      "%s plans and replays every message, and %s has %llu: more than the limit of %llu (about 23 bytes "
+                      "each in the planner and simulator together); raise --max-messages N (up to 2^31), or use "
                       "`totex bounds` for a network this large",
                       algo->name, totex_network_spec(net), (unsigned long long)totex_network_messages(net),
                       (unsigned long long)limit);
@@ -211,6 +212,7 @@ static int proved_optimal(const totex_plan_result *r, uint64_t lower)
 totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
                              uint64_t max_messages, totex_plan_result *out, totex_error *err)
 {
+    double t0 = now_seconds(); /* the choice's wall time covers every candidate, not only the winner's run */
     uint64_t fewest = UINT64_MAX;
     int found = 0;
     totex_error why = {{0}};
@@ -299,5 +301,6 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         return totex_fail(err, last == TOTEX_ENOTAPPLICABLE ? TOTEX_ENOTAPPLICABLE : last,
                           "no algorithm could plan %s under %s: %s", totex_network_spec(net), totex_ports_name(ports),
                           why.msg);
+    out->plan_seconds = now_seconds() - t0;
     return TOTEX_OK;
 }

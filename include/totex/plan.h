@@ -1,0 +1,115 @@
+/**
+ * @file totex/plan.h
+ * @brief The driver: plan and verify in one call (network -> bounds ->
+ *        algorithm -> simulator or one-node certifier), the automatic choice
+ *        and the comparison of every algorithm (src/plan/, issue 15: it was
+ *        part of report/, which now only formats what the driver measured).
+ */
+#ifndef TOTEX_PLAN_H
+#define TOTEX_PLAN_H
+
+#include "totex/algorithm.h"
+#include "totex/bounds.h"
+#include "totex/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Everything `totex plan` reports. */
+typedef struct totex_plan_result {
+    const totex_network *net;        /**< borrowed */
+    const char *name;                /**< what the user wrote (preset or spec); NULL: the canonical spec */
+    totex_ports ports;
+    const totex_algorithm *algorithm;/**< static */
+    uint64_t predicted_steps;        /**< from the algorithm's formula, in steps */
+    totex_bound bounds[TOTEX_MAX_BOUNDS + 1]; /**< + 1: room for a bound the caller adds (the exact bound, totex/exact.h) */
+    size_t bound_count;
+    size_t best_bound;               /**< index of the largest bound */
+    totex_sim_report sim;            /**< what the simulator measured */
+    int verified;                    /**< 1: the simulator accepted the schedule */
+    int symmetric;                   /**< 1: certified at one node by symmetry (001 Theorem 2) */
+    int full_simulation;             /**< 1: every message was replayed by the simulator (totex/sim.h) */
+    int has_delay_bound;             /**< 1: delay_bound is set (vertex-transitive products only) */
+    double delay_bound;              /**< lower bound on the average delay of shortest-path schedules, in steps (001 appendix) */
+    double plan_seconds;             /**< wall time of planning + simulation, in seconds (totex_plan_best():
+                                          of every candidate it ran; the CLI sets the whole command's) */
+    uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
+                                          planned because the result was already proved optimal (steps and
+                                          average delay at their lower bounds), so no replay could beat it */
+    struct totex_task *kept_task;           /**< with totex_plan_keep_schedule(1): the symmetric schedule's task */
+    struct totex_sym_schedule *kept_schedule; /**< ... and the certified symmetric schedule (owned; NULL otherwise):
+                                                   written without planning again; free with totex_plan_result_release() */
+} totex_plan_result;
+
+/**
+ * Keep the certified symmetric schedule of a plan in totex_plan_result
+ * (kept_task, kept_schedule) instead of freeing it, so that it can be
+ * written to a file without planning again (`totex plan --schedule`, issue
+ * 12). Off by default; a process-wide switch like totex_progress_enable().
+ * The caller of totex_plan_and_verify() / totex_plan_best() then frees the
+ * result's schedule with totex_plan_result_release().
+ */
+void totex_plan_keep_schedule(int on);
+/** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
+void totex_plan_result_release(totex_plan_result *r);
+
+/** What `--algorithm auto` optimises first (issue 3 item 8). */
+typedef enum totex_objective {
+    TOTEX_OBJECTIVE_STEPS = 0, /**< fewest steps, then smallest average delay */
+    TOTEX_OBJECTIVE_DELAY = 1  /**< smallest average delay, then fewest steps */
+} totex_objective;
+
+/** Largest network (messages) on which a symmetric schedule is also expanded and fully simulated. */
+#define TOTEX_FULL_CHECK_MESSAGES (UINT64_C(1) << 22)
+
+/**
+ * Compute the bounds, plan with @p algo (NULL: the best by totex_plan_best()
+ * with TOTEX_OBJECTIVE_STEPS), replay the schedule through a fresh simulator and
+ * fill @p out. @p max_messages limits the simulator (0: its default,
+ * TOTEX_SIM_DEFAULT_MAX_MESSAGES = 2^26): an algorithm without a symmetric
+ * form (planned and replayed message by message) is refused with
+ * TOTEX_ENOMEM, before it plans or predicts, on a network of more messages.
+ * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE / TOTEX_EINVAL / TOTEX_ENOMEM with a
+ *         message; TOTEX_EVIOLATION if the simulator rejected the schedule
+ *         (a bug in an algorithm: the message names step, node and message).
+ */
+totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
+                                   const totex_algorithm *algo, uint64_t max_messages,
+                                   totex_plan_result *out, totex_error *err);
+
+/**
+ * Plan with every applicable algorithm that can win under @p objective and
+ * keep the best: TOTEX_OBJECTIVE_STEPS plans the algorithms with the fewest
+ * predicted steps and keeps the smallest measured average delay among them;
+ * TOTEX_OBJECTIVE_DELAY plans all and keeps the smallest average delay, then
+ * the fewest steps. Algorithms whose plan exceeds @p max_messages are skipped.
+ * Candidates certified at one node (a symmetric form, 001 Theorem 2) are
+ * planned first; once a result meets both the best step bound and the
+ * average-delay bound (001 appendix), the remaining candidates are not planned
+ * (counted in out->skipped): none could be better, and a full replay of each
+ * would cost minutes on large networks (issue 13: torus:16x16x16x8).
+ * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.
+ */
+totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
+                             uint64_t max_messages, totex_plan_result *out, totex_error *err);
+
+/** One row of `totex compare`: an algorithm under a port model, or why it did not run. */
+typedef struct totex_compare_row {
+    totex_plan_result result;  /**< valid when status == TOTEX_OK */
+    const totex_algorithm *algorithm;
+    totex_ports ports;
+    totex_status status;
+    char reason[512];          /**< why it did not apply or failed */
+} totex_compare_row;
+
+/**
+ * Every algorithm under every port model of @p ports (count @p nports):
+ * fills up to @p cap rows of @p rows and returns how many were written.
+ */
+size_t totex_compare(const totex_network *net, const totex_ports *ports, size_t nports, uint64_t max_messages,
+                     totex_compare_row *rows, size_t cap);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,428 @@
+/*
+ * Load-greedy: single-port total exchange on meshes (products of paths),
+ * each step a greedy matching of hops weighted by the load left at both ends.
+ *
+ * Source:  issue 13 item 2 (beyond the papers). The message choice is the
+ *          furthest-first rule of 003 Section 3 / 001 Section 5 on shortest
+ *          paths; the weighting carries path_single.c's load-aware matching
+ *          (one dimension) to products: on a mesh the middle band must send
+ *          far more than the average node (src/bounds/band.c), so a step
+ *          should serve first the nodes with the most work left.
+ * Model:   single-port (000 Section 1): in each step a node sends at most one
+ *          message and receives at most one.
+ * Rule:    every node u offers, for each neighbour v that brings one of its
+ *          messages closer, its furthest such message (ties: the first
+ *          destination in a fixed order). The offer's weight is the number of
+ *          messages u holds (each must leave u at least once, one per step:
+ *          the fullest queues run out last); ties go to the longer remaining
+ *          distance, then to the lower node ids. Offers are taken in
+ *          decreasing weight while sender and receiver are both free (a
+ *          greedy maximal matching). Routing is adaptive on shortest paths.
+ *          Weights tried and measured worse on 3x3, 3x4, 4x6, 8x16 and
+ *          16x32: sender held + receiver's receives left (touchstone-delta
+ *          10745), the same with distance or 2:1 mixes (10745), plus a static
+ *          centrality (10424 .. 11318), minus the receiver's queue (11391).
+ *          Ties beyond that: node ids (seed 0), or a hash of (seed, sender,
+ *          receiver, step); predict runs seeds 0..K-1 (K = 256 up to 16
+ *          nodes, 64 up to 64, 8 up to 256, else 1), each stopped once it
+ *          cannot beat the best so far, and plan replays the best seed.
+ * Steps:   measured (predict runs the schedule and counts; the best seed and
+ *          its steps are memoised per thread for the plan that follows).
+ *          Every step moves at least one message one hop closer, so it ends
+ *          within S_G steps.
+ * Optimal: not in general. Measured (tests/test_load_greedy.c checks that it
+ *          beats A2 and greedy): 3x3 19 steps (greedy 22, A2 24, optimum 18),
+ *          3x4 32 (35, 37; optimum 28), 4x6 98 (108, 110), 8x16 1316 (1468,
+ *          1512), touchstone-delta 16x32 10168 (12191, 12240; band bound
+ *          8338: ratio 1.219).
+ *
+ * Size:    n <= 1024: the step costs O(n k n/64) and the tables 14 n^2 bytes
+ *          (mesh:32x64 would take minutes; touchstone-delta, 512 nodes, ~1.5 s
+ *          per run).
+ *
+ * Data: per node, its waiting messages in buckets by destination (a linked
+ * stack over one 4-byte link per message), a bit set of the non-empty
+ * buckets in the node's order of destinations (by decreasing distance), and
+ * per link a static bit set of the destinations it brings closer: a link's
+ * furthest message is the first common bit. Work per step O(n (k n / 64)).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/registry_impl.h"
+#include "common/error.h"
+
+#define LG_NONE UINT32_MAX
+#define LG_MAX_NODES 1024u
+
+typedef struct lg_offer {
+    uint64_t weight; /* messages the sender holds */
+    uint32_t dist, tie, u, v, p; /* tie: 0, or a hash of (seed, u, v, step) for seeds > 0 */
+} lg_offer;
+
+typedef struct lg {
+    uint32_t n, k, S, W;
+    uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
+    uint16_t *coord;   /* n * k */
+    uint32_t *order;   /* n * n: destination at position p of node u (decreasing distance) */
+    uint16_t *dist;    /* n * n: distance of the destination at position p from u */
+    uint32_t *head;    /* n * n: by (u, position): first message id + 1, 0 empty (ids: dst * n + src) */
+    uint32_t *next;    /* n * n: next message id + 1 in its stack */
+    uint64_t *busy;    /* n * W: non-empty positions of u */
+    uint64_t *smask;   /* n * S * W: positions that slot s of u brings closer */
+    uint32_t *nbr;     /* n * S: neighbour across slot s, LG_NONE if none */
+    uint64_t *held, *toget; /* per node: messages held (not delivered), messages still to receive */
+    unsigned char *sent, *got;
+    lg_offer *offers;
+    totex_hop *hops;
+    uint32_t *landp;   /* per hop: the position of its message at the receiver, or LG_NONE (delivered) */
+    uint64_t left;
+} lg;
+
+static void lg_free(lg *G)
+{
+    free(G->coord);
+    free(G->order);
+    free(G->dist);
+    free(G->head);
+    free(G->next);
+    free(G->busy);
+    free(G->smask);
+    free(G->nbr);
+    free(G->held);
+    free(G->toget);
+    free(G->sent);
+    free(G->got);
+    free(G->offers);
+    free(G->hops);
+    free(G->landp);
+}
+
+static totex_status lg_applies(const totex_network *net, totex_ports ports, totex_error *err)
+{
+    if (ports != TOTEX_PORTS_SINGLE)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "load-greedy is a single-port algorithm; use --ports single (multiport meshes: pipeline, a3)");
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        const totex_factor *f = totex_network_factor(net, i);
+        if (totex_factor_get_kind(f) != TOTEX_FACTOR_PATH)
+            return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                              "load-greedy is for meshes (products of paths); dimension %u is %s (use greedy, or octr on tori)",
+                              i, totex_factor_name(f));
+    }
+    if (totex_network_nodes(net) < 2)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE, "load-greedy needs at least 2 nodes");
+    if (totex_network_nodes(net) > LG_MAX_NODES)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "load-greedy keeps n^2 tables and stops at %u nodes; %s has %u (use greedy or a2)",
+                          LG_MAX_NODES, totex_network_spec(net), totex_network_nodes(net));
+    return TOTEX_OK;
+}
+
+static uint32_t mesh_dist(const lg *G, uint32_t a, uint32_t b)
+{
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < G->k; i++) {
+        uint32_t x = G->coord[(size_t)a * G->k + i], y = G->coord[(size_t)b * G->k + i];
+        d += x > y ? x - y : y - x;
+    }
+    return d;
+}
+
+static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
+{
+    memset(G, 0, sizeof *G);
+    G->n = totex_network_nodes(net);
+    G->k = totex_network_dims(net);
+    G->S = 2 * G->k;
+    G->W = (G->n + 63) / 64;
+    const size_t n = G->n, nn = n * n;
+    for (uint32_t i = 0; i < G->k; i++) {
+        G->m[i] = totex_factor_nodes(totex_network_factor(net, i));
+        G->stride[i] = totex_network_stride(net, i);
+    }
+    G->coord = malloc(sizeof *G->coord * n * G->k);
+    G->order = malloc(sizeof *G->order * nn);
+    G->dist = malloc(sizeof *G->dist * nn);
+    G->head = calloc(nn, sizeof *G->head);
+    G->next = malloc(sizeof *G->next * nn);
+    G->busy = calloc(n * G->W, sizeof *G->busy);
+    G->smask = calloc(n * G->S * G->W, sizeof *G->smask);
+    G->nbr = malloc(sizeof *G->nbr * n * G->S);
+    G->held = malloc(sizeof *G->held * n);
+    G->toget = malloc(sizeof *G->toget * n);
+    G->sent = malloc(n);
+    G->got = malloc(n);
+    G->offers = malloc(sizeof *G->offers * n * G->S);
+    G->hops = malloc(sizeof *G->hops * n);
+    G->landp = malloc(sizeof *G->landp * n);
+    uint32_t *cnt = calloc(n + 1, sizeof *cnt); /* counting sort of destinations by distance */
+    if (!G->coord || !G->order || !G->dist || !G->head || !G->next || !G->busy || !G->smask || !G->nbr ||
+        !G->held || !G->toget || !G->sent || !G->got || !G->offers || !G->hops || !G->landp || !cnt) {
+        free(cnt);
+        return totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory for %u nodes", G->n);
+    }
+    for (uint32_t v = 0; v < G->n; v++)
+        for (uint32_t i = 0; i < G->k; i++)
+            G->coord[(size_t)v * G->k + i] = (uint16_t)totex_network_coord(net, v, i);
+    for (uint32_t u = 0; u < G->n; u++) {
+        for (uint32_t i = 0; i < G->k; i++) {
+            uint32_t c = G->coord[(size_t)u * G->k + i];
+            G->nbr[(size_t)u * G->S + 2 * i] = c + 1 < G->m[i] ? u + G->stride[i] : LG_NONE;
+            G->nbr[(size_t)u * G->S + 2 * i + 1] = c > 0 ? u - G->stride[i] : LG_NONE;
+        }
+        /* destinations by decreasing distance from u (ties: increasing id), u itself last: counting sort */
+        uint32_t *o = G->order + (size_t)u * n;
+        uint16_t *dd = G->dist + (size_t)u * n;
+        uint32_t dmax = 0;
+        memset(cnt, 0, sizeof *cnt * (n + 1));
+        for (uint32_t d = 0; d < G->n; d++) {
+            uint32_t x = mesh_dist(G, u, d);
+            dd[d] = (uint16_t)x; /* scratch: distance by destination */
+            cnt[x]++;
+            if (x > dmax)
+                dmax = x;
+        }
+        /* start of distance x in decreasing order: the counts of the larger distances */
+        uint32_t at = 0;
+        for (uint32_t x = dmax + 1; x-- > 0;) {
+            uint32_t c = cnt[x];
+            cnt[x] = at;
+            at += c;
+        }
+        for (uint32_t d = 0; d < G->n; d++)
+            o[cnt[dd[d]]++] = d;
+        for (uint32_t c = 0; c < G->n; c++) {
+            uint32_t d = o[c];
+            for (uint32_t i = 0; i < G->k; i++) {
+                uint32_t a = G->coord[(size_t)u * G->k + i], b = G->coord[(size_t)d * G->k + i];
+                if (a != b) {
+                    uint32_t s = 2 * i + (b < a);
+                    G->smask[((size_t)u * G->S + s) * G->W + c / 64] |= UINT64_C(1) << (c % 64);
+                }
+            }
+        }
+        for (uint32_t c = 0; c < G->n; c++)
+            dd[c] = (uint16_t)mesh_dist(G, u, o[c]);
+    }
+    free(cnt);
+    /* every node holds its n-1 messages; position p of u holds the message for order[u][p] */
+    for (uint32_t u = 0; u < G->n; u++) {
+        for (uint32_t p = 0; p + 1 < G->n; p++) {
+            uint32_t d = G->order[(size_t)u * n + p];
+            G->head[(size_t)u * n + p] = d * G->n + u + 1;
+            G->next[(size_t)d * n + u] = 0;
+            G->busy[(size_t)u * G->W + p / 64] |= UINT64_C(1) << (p % 64);
+        }
+        G->held[u] = G->n - 1;
+        G->toget[u] = G->n - 1;
+    }
+    G->left = (uint64_t)G->n * (G->n - 1);
+    return TOTEX_OK;
+}
+
+/* first position set in both u's non-empty set and slot s's mask; LG_NONE if none */
+static inline uint32_t first_common(const lg *G, uint32_t u, uint32_t s)
+{
+    const uint64_t *a = G->busy + (size_t)u * G->W, *b = G->smask + ((size_t)u * G->S + s) * G->W;
+    for (uint32_t w = 0; w < G->W; w++) {
+        uint64_t x = a[w] & b[w];
+        if (x)
+            return 64 * w + (uint32_t)__builtin_ctzll(x);
+    }
+    return LG_NONE;
+}
+
+static int offer_cmp(const void *pa, const void *pb)
+{
+    const lg_offer *a = pa, *b = pb;
+    if (a->weight != b->weight)
+        return a->weight > b->weight ? -1 : 1;
+    if (a->dist != b->dist)
+        return a->dist > b->dist ? -1 : 1;
+    if (a->tie != b->tie)
+        return a->tie < b->tie ? -1 : 1;
+    if (a->u != b->u)
+        return a->u < b->u ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+static inline uint32_t tie_hash(uint32_t seed, uint32_t u, uint32_t v, uint64_t t)
+{
+    if (!seed)
+        return 0;
+    uint64_t x = ((uint64_t)seed << 48) ^ ((uint64_t)u << 24) ^ v ^ (t * UINT64_C(0x9E3779B97F4A7C15));
+    x ^= x >> 31;
+    x *= UINT64_C(0xBF58476D1CE4E5B9);
+    x ^= x >> 29;
+    return (uint32_t)x;
+}
+
+/* Run with tie-break @p seed (0: node ids); stop early (steps_out = UINT64_MAX) past @p limit steps. */
+static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t seed, uint64_t limit,
+                           uint64_t *steps_out, totex_error *err)
+{
+    lg G;
+    totex_status st = lg_setup(&G, net, err);
+    const size_t n = G.n;
+    uint32_t *posof = st == TOTEX_OK ? malloc(sizeof *posof * n * n) : NULL; /* posof[v * n + d] */
+    uint64_t t = 0;
+    if (st == TOTEX_OK && !posof)
+        st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory");
+    if (st == TOTEX_OK)
+        for (uint32_t v = 0; v < G.n; v++)
+            for (uint32_t p = 0; p < G.n; p++)
+                posof[(size_t)v * n + G.order[(size_t)v * n + p]] = p;
+    while (st == TOTEX_OK && G.left && t < limit) {
+        size_t no = 0, nh = 0;
+        for (uint32_t u = 0; u < G.n; u++) {
+            if (!G.held[u])
+                continue;
+            for (uint32_t s = 0; s < G.S; s++) {
+                uint32_t v = G.nbr[(size_t)u * G.S + s];
+                if (v == LG_NONE)
+                    continue;
+                uint32_t p = first_common(&G, u, s);
+                if (p == LG_NONE)
+                    continue;
+                lg_offer *o = &G.offers[no++];
+                o->weight = G.held[u];
+                o->dist = G.dist[(size_t)u * n + p];
+                o->tie = tie_hash(seed, u, v, t);
+                o->u = u;
+                o->v = v;
+                o->p = p;
+            }
+        }
+        qsort(G.offers, no, sizeof *G.offers, offer_cmp);
+        memset(G.sent, 0, n);
+        memset(G.got, 0, n);
+        for (size_t i = 0; i < no; i++) {
+            const lg_offer *o = &G.offers[i];
+            if (G.sent[o->u] || G.got[o->v])
+                continue;
+            G.sent[o->u] = G.got[o->v] = 1;
+            /* pop the message at (u, p) */
+            size_t b = (size_t)o->u * n + o->p;
+            uint32_t id = G.head[b] - 1;
+            G.head[b] = G.next[id];
+            if (!G.head[b])
+                G.busy[(size_t)o->u * G.W + o->p / 64] &= ~(UINT64_C(1) << (o->p % 64));
+            G.held[o->u]--;
+            totex_hop *h = &G.hops[nh];
+            h->from = o->u;
+            h->to = o->v;
+            h->src = id % G.n;
+            h->dst = id / G.n;
+            G.landp[nh] = h->dst == o->v ? LG_NONE : posof[(size_t)o->v * n + h->dst];
+            nh++;
+        }
+        if (sink.step && (st = sink.step(sink.ctx, G.hops, nh, err)) != TOTEX_OK)
+            break;
+        for (size_t i = 0; i < nh; i++) {
+            const totex_hop *h = &G.hops[i];
+            if (G.landp[i] == LG_NONE) {
+                G.toget[h->to]--;
+                G.left--;
+                continue;
+            }
+            uint32_t id = h->dst * G.n + h->src, p = G.landp[i];
+            size_t b = (size_t)h->to * n + p;
+            G.next[id] = G.head[b];
+            G.head[b] = id + 1;
+            G.busy[(size_t)h->to * G.W + p / 64] |= UINT64_C(1) << (p % 64);
+            G.held[h->to]++;
+        }
+        t++;
+    }
+    free(posof);
+    lg_free(&G);
+    if (st == TOTEX_OK)
+        *steps_out = G.left ? UINT64_MAX : t;
+    return st;
+}
+
+/* Tie-break seeds tried by predict: more on small networks, where a run is cheap. */
+static uint32_t lg_seeds(uint32_t n)
+{
+    return n <= 16 ? 256 : n <= 64 ? 64 : n <= 256 ? 8 : 1;
+}
+
+/* One remembered step count per thread: predict, then plan, runs the schedule once to count. */
+typedef struct lg_memo {
+    int valid;
+    uint64_t hash, steps;
+    uint32_t n, seed;
+} lg_memo;
+static _Thread_local lg_memo memo;
+
+static lg_memo memo_key(const totex_network *net)
+{
+    lg_memo m = {1, UINT64_C(1469598103934665603), 0, totex_network_nodes(net), 0};
+    for (const char *s = totex_network_spec(net); *s; s++)
+        m.hash = (m.hash ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return m;
+}
+
+/* The best seed and its steps: every seed of lg_seeds(), each run stopped once it cannot win. */
+static totex_status lg_best(const totex_network *net, lg_memo *key, totex_error *err)
+{
+    totex_sink none = {NULL, NULL};
+    uint64_t best = UINT64_MAX;
+    uint32_t bseed = 0;
+    for (uint32_t seed = 0; seed < lg_seeds(totex_network_nodes(net)); seed++) {
+        uint64_t steps;
+        totex_status st = lg_run(net, none, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &steps, err);
+        if (st != TOTEX_OK)
+            return st;
+        if (steps < best) {
+            best = steps;
+            bseed = seed;
+        }
+    }
+    key->steps = best;
+    key->seed = bseed;
+    return TOTEX_OK;
+}
+
+static totex_status lg_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
+{
+    totex_status st = lg_applies(net, ports, err);
+    lg_memo key = memo_key(net);
+    if (st != TOTEX_OK)
+        return st;
+    if (!(memo.valid && memo.hash == key.hash && memo.n == key.n)) {
+        if ((st = lg_best(net, &key, err)) != TOTEX_OK)
+            return st;
+        memo = key;
+    }
+    *steps = memo.steps;
+    return TOTEX_OK;
+}
+
+static totex_status lg_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
+{
+    uint64_t steps;
+    totex_status st = lg_applies(net, ports, err);
+    lg_memo key = memo_key(net);
+    if (st != TOTEX_OK)
+        return st;
+    if (!sink.step)
+        return totex_fail(err, TOTEX_EINVAL, "load-greedy: no sink to stream the schedule into");
+    if (!(memo.valid && memo.hash == key.hash && memo.n == key.n)) {
+        if ((st = lg_best(net, &key, err)) != TOTEX_OK)
+            return st;
+        memo = key;
+    }
+    return lg_run(net, sink, memo.seed, UINT64_MAX, &steps, err);
+}
+
+const totex_algorithm totex_algorithm_load_greedy = {
+    .name = "load-greedy",
+    .title = "Load-aware single-port greedy on meshes (matching weighted by the sends and receives left)",
+    .source = "issue 13; 003 Section 3, 001 Section 5 (furthest first); path_single.c's load-aware matching",
+    .applies = lg_applies,
+    .predict = lg_predict,
+    .plan = lg_plan,
+    .costly_predict = 1,
+};
