@@ -1,0 +1,157 @@
+/* The JSON lexer of totex (src/common/jlex.h): a tokenizer on a window that is
+ * either the whole text in memory or a buffer refilled from a FILE*, and the
+ * pull lexer of the unit-step schedule reader on top of it. */
+#include "jlex.h"
+
+#include <string.h>
+
+#include "common/error.h"
+
+/* ---- the cursor --------------------------------------------------------------- */
+
+void jscan_init_mem(jscan *sc, const char *text, size_t len, size_t pos)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->buf = text;
+    sc->n = len;
+    sc->pos = pos;
+}
+
+void jscan_init_file(jscan *sc, FILE *fp, char *win, size_t wincap)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->fp = fp;
+    sc->win = win;
+    sc->wincap = wincap;
+    sc->buf = win;
+}
+
+/* the window is used up: refill it from the file; the next byte, or -1 at the end */
+int jscan_refill(jscan *sc)
+{
+    if (!sc->fp || sc->ioerr)
+        return -1;
+    sc->base += sc->n;
+    sc->pos = 0;
+    sc->n = 0;
+    if (sc->limit && sc->base > sc->limit)
+        return -1;
+    sc->n = fread(sc->win, 1, sc->wincap, sc->fp);
+    if (sc->n == 0) {
+        if (ferror(sc->fp))
+            sc->ioerr = 1;
+        return -1;
+    }
+    return (unsigned char)sc->buf[0];
+}
+
+/* the scanner keeps the cursor in locals (s, n, p: the window and the position in
+   it) and writes it back only to refill, so that the in-memory hot path is as fast
+   as a scan of a plain array; PEEK() is the next byte or -1 at the end */
+/* ---- the pull lexer ----------------------------------------------------------- */
+
+void jlex_init(jlex *lx, FILE *fp, uint64_t max_bytes, totex_error *err)
+{
+    memset(lx, 0, sizeof *lx);
+    jscan_init_file(&lx->sc, fp, lx->win, sizeof lx->win);
+    lx->sc.str = lx->str;
+    lx->sc.strcap = sizeof lx->str;
+    lx->sc.limit = max_bytes;
+    lx->max_bytes = max_bytes;
+    lx->err = err;
+}
+
+const char *jlex_name(jkind t)
+{
+    static const char *names[] = {"the end of the file", "'{'", "'}'", "'['", "']'", "':'", "','",
+                                  "a string", "a whole number", "true", "false", "null", "malformed text"};
+    return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
+}
+
+static totex_status bad(jlex *lx, uint64_t at, const char *what)
+{
+    return totex_fail(lx->err, TOTEX_EIO, "malformed JSON at byte %llu: %s", (unsigned long long)at, what);
+}
+
+totex_status jlex_next(jlex *lx)
+{
+    jtoken t = jscan_next(&lx->sc);
+    lx->offset = lx->sc.base + lx->sc.pos;
+    if (lx->max_bytes && lx->sc.base + lx->sc.n > lx->max_bytes)
+        return totex_fail(lx->err, TOTEX_EIO, "file longer than the limit of %llu bytes",
+                          (unsigned long long)lx->max_bytes);
+    lx->tok = t.kind;
+    switch (t.kind) {
+    case J_ERROR:
+        if (lx->sc.cut)
+            return bad(lx, lx->offset, "the file ends inside a token (truncated?)");
+        return bad(lx, t.at, lx->sc.why);
+    case J_STRING:
+        if (lx->sc.slen > JLEX_STR_MAX)
+            return bad(lx, t.at, "string longer than 4096 bytes");
+        lx->len = lx->sc.slen;
+        return TOTEX_OK;
+    case J_NUMBER:
+        if (!t.whole)
+            return bad(lx, t.at, "expected a whole number (no fraction or exponent)");
+        if (t.over)
+            return bad(lx, t.at, "number above 2^63-1");
+        if (t.neg && t.mag != 1)
+            return bad(lx, t.at, "negative number (only -1 is allowed)");
+        lx->num = t.neg ? -1 : (long long)t.mag;
+        return TOTEX_OK;
+    default:
+        return TOTEX_OK;
+    }
+}
+
+totex_status jlex_expect(jlex *lx, jkind want, const char *what)
+{
+    totex_status st = jlex_next(lx);
+    if (st != TOTEX_OK)
+        return st;
+    if (lx->tok != want)
+        return totex_fail(lx->err, TOTEX_EIO, "malformed schedule at byte %llu: expected %s for %s, found %s%s",
+                          (unsigned long long)lx->offset, jlex_name(want), what, jlex_name(lx->tok),
+                          lx->tok == J_EOF ? " (truncated file?)" : "");
+    return TOTEX_OK;
+}
+
+totex_status jlex_skip_value(jlex *lx)
+{
+    int depth = 0;
+    totex_status st;
+    for (;;) {
+        switch (lx->tok) {
+        case J_LBRACE:
+        case J_LBRACKET:
+            if (++depth > JLEX_MAX_DEPTH)
+                return bad(lx, lx->offset, "nesting deeper than 32 levels");
+            break;
+        case J_RBRACE:
+        case J_RBRACKET:
+            if (depth == 0)
+                return bad(lx, lx->offset, "unbalanced bracket");
+            depth--;
+            break;
+        case J_EOF:
+            return bad(lx, lx->offset, "the file ends inside a value (truncated?)");
+        default:
+            break;
+        }
+        if (depth == 0)
+            return TOTEX_OK;
+        if ((st = jlex_next(lx)) != TOTEX_OK)
+            return st;
+    }
+}
+
+totex_status jlex_end(jlex *lx)
+{
+    totex_status st = jlex_next(lx);
+    if (st != TOTEX_OK)
+        return st;
+    if (lx->tok != J_EOF)
+        return bad(lx, lx->offset, "text after the end of the schedule object");
+    return TOTEX_OK;
+}
