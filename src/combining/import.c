@@ -3,7 +3,7 @@
  * docs/schedule-format.md), memory bounded by the file (issue 15 item 2).
  *
  * A streaming reader instead of a JSON tree: the text is scanned in place by
- * a small JSON lexer, three times and with no allocation but the result:
+ * the JSON lexer of src/common/jlex.h (its in-memory mode), three times and with no allocation but the result:
  *   1. syntax of the whole text (truncated / malformed JSON with the byte
  *      offset, nesting at most IMPORT_DEPTH), and where each top-level key's
  *      value lies;

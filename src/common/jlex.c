@@ -27,7 +27,7 @@ void jscan_init_file(jscan *sc, FILE *fp, char *win, size_t wincap)
 }
 
 /* the window is used up: refill it from the file; the next byte, or -1 at the end */
-int jscan_refill(jscan *sc)
+static int jscan_refill(jscan *sc)
 {
     if (!sc->fp || sc->ioerr)
         return -1;
@@ -48,6 +48,211 @@ int jscan_refill(jscan *sc)
 /* the scanner keeps the cursor in locals (s, n, p: the window and the position in
    it) and writes it back only to refill, so that the in-memory hot path is as fast
    as a scan of a plain array; PEEK() is the next byte or -1 at the end */
+/* the scanner keeps the cursor in locals (s, n, p: the window and the position
+   in it) and writes it back only to refill, so that the in-memory import scans
+   a plain array; JSCAN_PEEK() is the next byte or -1 at the end */
+#define JSCAN_PEEK() \
+    (p < n ? (int)(unsigned char)s[p] : (sc->pos = p, r = jscan_refill(sc), s = sc->buf, n = sc->n, p = sc->pos, r))
+#define JSCAN_HERE() ((size_t)(sc->base + p))
+
+static inline int jscan_hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static inline int jscan_is_digit(int c) { return c >= '0' && c <= '9'; }
+
+jtoken jscan_next(jscan *sc)
+{
+    jtoken t = {J_EOF, 0, 0, 0, 0, 0, 0};
+    int c, r;
+    size_t bad_at;
+    const char *s = sc->buf;
+    size_t n = sc->n, p = sc->pos;
+    char *str = sc->str;
+    size_t slen = 0, strcap = sc->strcap;
+    while ((c = JSCAN_PEEK()) == ' ' || c == '\t' || c == '\n' || c == '\r')
+        p++;
+    t.at = JSCAN_HERE();
+    sc->cut = 0;
+    if (c < 0) {
+        if (sc->ioerr) {
+            sc->why = "a read error";
+            bad_at = t.at;
+            goto bad;
+        }
+        sc->pos = p;
+        return t;
+    }
+    switch (c) {
+    case '{': t.kind = J_LBRACE; p++; break;
+    case '}': t.kind = J_RBRACE; p++; break;
+    case '[': t.kind = J_LBRACKET; p++; break;
+    case ']': t.kind = J_RBRACKET; p++; break;
+    case ':': t.kind = J_COLON; p++; break;
+    case ',': t.kind = J_COMMA; p++; break;
+    case '"':
+        p++;
+        for (;;) {
+            bad_at = JSCAN_HERE();
+            if ((c = JSCAN_PEEK()) < 0)
+                goto cut;
+            if (c == '"')
+                break;
+            if (c < 0x20) {
+                sc->why = "a control character inside a string";
+                goto bad;
+            }
+            p++;
+            if (c == '\\') {
+                bad_at = JSCAN_HERE();
+                if ((c = JSCAN_PEEK()) < 0)
+                    goto cut;
+                switch (c) {
+                case '"': case '\\': case '/': break;
+                case 'b': c = '\b'; break;
+                case 'f': c = '\f'; break;
+                case 'n': c = '\n'; break;
+                case 'r': c = '\r'; break;
+                case 't': c = '\t'; break;
+                case 'u': {
+                    int v = 0;
+                    p++;
+                    for (int i = 0; i < 4; i++, p++) {
+                        int d = JSCAN_PEEK();
+                        if (d < 0)
+                            goto cut;
+                        if (jscan_hexval(d) < 0) {
+                            sc->why = "a bad \\u escape";
+                            goto bad;
+                        }
+                        v = v * 16 + jscan_hexval(d);
+                    }
+                    p--; /* the last hex digit is consumed below */
+                    c = v < 0x80 && v > 0 ? v : '?'; /* decoded strings are ASCII (the unit reader's keys and values) */
+                    break;
+                }
+                default:
+                    sc->why = "a bad escape in a string";
+                    goto bad;
+                }
+                p++;
+            }
+            if (str && slen + 1 < strcap)
+                str[slen] = (char)c;
+            slen++;
+        }
+        p++;
+        if (str)
+            str[slen < strcap ? slen : strcap - 1] = '\0';
+        sc->slen = slen;
+        t.kind = J_STRING;
+        break;
+    case 't':
+    case 'f':
+    case 'n': {
+        const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        bad_at = t.at;
+        for (const char *w = word; *w; w++, p++) {
+            int d = JSCAN_PEEK();
+            if (d < 0)
+                goto cut;
+            if (d != *w) {
+                sc->why = "an unexpected word";
+                goto bad;
+            }
+        }
+        t.kind = c == 't' ? J_TRUE : c == 'f' ? J_FALSE : J_NULL;
+        break;
+    }
+    default:
+        bad_at = t.at;
+        if (c != '-' && !jscan_is_digit(c)) {
+            sc->why = "an unexpected character";
+            goto bad;
+        }
+        t.whole = 1;
+        uint64_t mag = 0;
+        int over = 0;
+        t.neg = c == '-';
+        if (t.neg) {
+            p++;
+            bad_at = JSCAN_HERE();
+            if ((c = JSCAN_PEEK()) < 0)
+                goto cut;
+        }
+        if (c == '0') {
+            p++;
+            if (jscan_is_digit(JSCAN_PEEK())) {
+                bad_at = JSCAN_HERE();
+                sc->why = "a malformed number (leading zero)";
+                goto bad;
+            }
+        } else if (jscan_is_digit(c)) {
+            for (; jscan_is_digit(c); p++, c = JSCAN_PEEK()) {
+                unsigned d = (unsigned)(c - '0');
+                /* 2^63-1 = 922337203685477580 * 10 + 7 */
+                if (mag < UINT64_C(922337203685477580) || (mag == UINT64_C(922337203685477580) && d <= 7))
+                    mag = mag * 10 + d;
+                else
+                    over = 1;
+            }
+        } else {
+            sc->why = "a malformed number";
+            goto bad;
+        }
+        if ((c = JSCAN_PEEK()) == '.') {
+            t.whole = 0;
+            p++;
+            bad_at = JSCAN_HERE();
+            if ((c = JSCAN_PEEK()) < 0)
+                goto cut;
+            if (!jscan_is_digit(c)) {
+                sc->why = "a malformed number";
+                goto bad;
+            }
+            while (jscan_is_digit(JSCAN_PEEK()))
+                p++;
+            c = JSCAN_PEEK();
+        }
+        if (c == 'e' || c == 'E') {
+            t.whole = 0;
+            p++;
+            if ((c = JSCAN_PEEK()) == '+' || c == '-') {
+                p++;
+                c = JSCAN_PEEK();
+            }
+            bad_at = JSCAN_HERE();
+            if (c < 0)
+                goto cut;
+            if (!jscan_is_digit(c)) {
+                sc->why = "a malformed number";
+                goto bad;
+            }
+            while (jscan_is_digit(JSCAN_PEEK()))
+                p++;
+        }
+        t.mag = mag;
+        t.over = over;
+        t.kind = J_NUMBER;
+        break;
+    }
+    t.len = JSCAN_HERE() - t.at;
+    sc->pos = p;
+    return t;
+cut:
+    sc->pos = p;
+    t.kind = sc->cut_eof ? J_EOF : J_ERROR;
+    sc->cut = 1;
+    sc->why = "the text ends inside a token (truncated?)";
+    return t;
+bad:
+    sc->pos = p;
+    t.kind = J_ERROR;
+    t.at = bad_at;
+    return t;
+}
+
 /* ---- the pull lexer ----------------------------------------------------------- */
 
 void jlex_init(jlex *lx, FILE *fp, uint64_t max_bytes, totex_error *err)
