@@ -158,7 +158,7 @@ jtoken jscan_next(jscan *sc)
             if (d < 0)
                 goto cut;
             if (d != *w) {
-                sc->why = "an unexpected word";
+                sc->why = "an unexpected word (expected true, false or null)";
                 goto bad;
             }
         }
