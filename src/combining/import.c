@@ -3,7 +3,7 @@
  * docs/schedule-format.md), memory bounded by the file (issue 15 item 2).
  *
  * A streaming reader instead of a JSON tree: the text is scanned in place by
- * a small JSON lexer, three times and with no allocation but the result:
+ * the JSON lexer of src/common/jlex.h (its in-memory mode), three times and with no allocation but the result:
  *   1. syntax of the whole text (truncated / malformed JSON with the byte
  *      offset, nesting at most IMPORT_DEPTH), and where each top-level key's
  *      value lies;
@@ -28,39 +28,16 @@
 
 #include "common/error.h"
 #include "common/file.h"
+#include "common/jlex.h"
 
 /* JSON nesting: root > steps > step > transfers > transfer > blocks > pair is 7 */
 #define IMPORT_DEPTH 10
 
 /* ---- lexer ------------------------------------------------------------------ */
 
-typedef enum jkind {
-    J_EOF,
-    J_LBRACE,
-    J_RBRACE,
-    J_LBRACK,
-    J_RBRACK,
-    J_COLON,
-    J_COMMA,
-    J_STRING,
-    J_NUMBER,
-    J_TRUE,
-    J_FALSE,
-    J_NULL,
-    J_ERROR
-} jkind;
-
-typedef struct jtok {
-    jkind kind;
-    size_t at, len; /* the token's bytes: text[at .. at+len) (a string with its quotes) */
-    int whole;      /* J_NUMBER: no fraction and no exponent */
-} jtok;
-
-typedef struct jlex {
-    const char *s;
-    size_t len, pos;
-    const char *why; /* J_ERROR: what is malformed */
-} jlex;
+/* the next token (src/common/jlex.h); J_EOF at the end of the text, also when a
+   token is cut by the end (the scanners below set cut_eof) */
+#define next jscan_next
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -82,139 +59,11 @@ static int hex4(const char *p)
     return v;
 }
 
-/* the next token; J_EOF at the end of the text, also when a token is cut by the end */
-static jtok next(jlex *lx)
-{
-    jtok t = {J_EOF, 0, 0, 0};
-    const char *s = lx->s;
-    size_t n = lx->len, p = lx->pos;
-    while (p < n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\r'))
-        p++;
-    t.at = p;
-    if (p >= n) {
-        lx->pos = p;
-        return t;
-    }
-    switch (s[p]) {
-    case '{': t.kind = J_LBRACE; p++; break;
-    case '}': t.kind = J_RBRACE; p++; break;
-    case '[': t.kind = J_LBRACK; p++; break;
-    case ']': t.kind = J_RBRACK; p++; break;
-    case ':': t.kind = J_COLON; p++; break;
-    case ',': t.kind = J_COMMA; p++; break;
-    case '"':
-        for (p++;; p++) {
-            if (p >= n)
-                goto cut;
-            unsigned char c = (unsigned char)s[p];
-            if (c == '"')
-                break;
-            if (c < 0x20) {
-                lx->why = "a control character inside a string";
-                goto bad;
-            }
-            if (c == '\\') {
-                if (++p >= n)
-                    goto cut;
-                if (s[p] == 'u') {
-                    if (p + 4 >= n)
-                        goto cut;
-                    if (hex4(s + p + 1) < 0) {
-                        lx->why = "a bad \\u escape";
-                        goto bad;
-                    }
-                    p += 4;
-                } else if (!strchr("\"\\/bfnrt", s[p]) || !s[p]) {
-                    lx->why = "a bad escape in a string";
-                    goto bad;
-                }
-            }
-        }
-        p++;
-        t.kind = J_STRING;
-        break;
-    case 't':
-    case 'f':
-    case 'n': {
-        const char *word = s[p] == 't' ? "true" : s[p] == 'f' ? "false" : "null";
-        size_t wl = strlen(word);
-        for (size_t i = 0; i < wl; i++) {
-            if (p + i >= n)
-                goto cut;
-            if (s[p + i] != word[i]) {
-                lx->why = "an unexpected word";
-                goto bad;
-            }
-        }
-        p += wl;
-        t.kind = s[t.at] == 't' ? J_TRUE : s[t.at] == 'f' ? J_FALSE : J_NULL;
-        break;
-    }
-    default:
-        if (s[p] != '-' && !is_digit(s[p])) {
-            lx->why = "an unexpected character";
-            goto bad;
-        }
-        t.whole = 1;
-        if (s[p] == '-')
-            p++;
-        if (p >= n)
-            goto cut;
-        if (s[p] == '0') {
-            p++;
-        } else if (is_digit(s[p])) {
-            while (p < n && is_digit(s[p]))
-                p++;
-        } else {
-            lx->why = "a malformed number";
-            goto bad;
-        }
-        if (p < n && s[p] == '.') {
-            t.whole = 0;
-            if (++p >= n)
-                goto cut;
-            if (!is_digit(s[p])) {
-                lx->why = "a malformed number";
-                goto bad;
-            }
-            while (p < n && is_digit(s[p]))
-                p++;
-        }
-        if (p < n && (s[p] == 'e' || s[p] == 'E')) {
-            t.whole = 0;
-            if (++p < n && (s[p] == '+' || s[p] == '-'))
-                p++;
-            if (p >= n)
-                goto cut;
-            if (!is_digit(s[p])) {
-                lx->why = "a malformed number";
-                goto bad;
-            }
-            while (p < n && is_digit(s[p]))
-                p++;
-        }
-        t.kind = J_NUMBER;
-        break;
-    }
-    t.len = p - t.at;
-    lx->pos = p;
-    return t;
-cut:
-    t.kind = J_EOF;
-    lx->pos = n;
-    return t;
-bad:
-    t.kind = J_ERROR;
-    t.at = p;
-    lx->pos = p;
-    return t;
-}
-
 /* ---- pass 1: syntax, and where the top-level values lie ---------------------- */
 
 typedef struct jval {
     int present;
-    jtok first;          /* the value's first token (its type) */
+    jtoken first;          /* the value's first token (its type) */
     size_t start, end;   /* the value's bytes */
 } jval;
 
@@ -228,7 +77,7 @@ typedef struct syntax_error {
 } syntax_error;
 
 /* validate one value whose first token is @p t; on success the lexer is past it */
-static int skip_value(jlex *lx, jtok t, int depth, syntax_error *se)
+static int skip_value(jscan *lx, jtoken t, int depth, syntax_error *se)
 {
     switch (t.kind) {
     case J_STRING:
@@ -237,15 +86,15 @@ static int skip_value(jlex *lx, jtok t, int depth, syntax_error *se)
     case J_FALSE:
     case J_NULL: return 1;
     case J_LBRACE:
-    case J_LBRACK: {
+    case J_LBRACKET: {
         int obj = t.kind == J_LBRACE;
         if (depth + 1 > IMPORT_DEPTH) {
             se->at = t.at;
             se->why = "nesting deeper than 10 levels";
             return 0;
         }
-        jtok u = next(lx);
-        if (u.kind == (obj ? J_RBRACE : J_RBRACK))
+        jtoken u = next(lx);
+        if (u.kind == (obj ? J_RBRACE : J_RBRACKET))
             return 1;
         for (;;) {
             if (obj) {
@@ -259,7 +108,7 @@ static int skip_value(jlex *lx, jtok t, int depth, syntax_error *se)
             if (!skip_value(lx, u, depth + 1, se))
                 return 0;
             u = next(lx);
-            if (u.kind == (obj ? J_RBRACE : J_RBRACK))
+            if (u.kind == (obj ? J_RBRACE : J_RBRACKET))
                 return 1;
             if (u.kind != J_COMMA)
                 goto unexpected;
@@ -282,7 +131,7 @@ static int skip_value(jlex *lx, jtok t, int depth, syntax_error *se)
 
 /* decode the JSON string token @p t into @p out (cap >= 1): UTF-8, NUL-terminated,
    cut to fit; *len (if non-NULL) gets the full decoded length, *nul whether it holds U+0000 */
-static void decode_string(const char *s, jtok t, char *out, size_t cap, size_t *len, int *nul)
+static void decode_string(const char *s, jtoken t, char *out, size_t cap, size_t *len, int *nul)
 {
     size_t o = 0, full = 0;
     int has_nul = 0;
@@ -345,7 +194,7 @@ static void decode_string(const char *s, jtok t, char *out, size_t cap, size_t *
 }
 
 /* a key compared with @p name (keys longer than 31 bytes match nothing) */
-static int key_is(const char *s, jtok key, const char *name)
+static int key_is(const char *s, jtoken key, const char *name)
 {
     char k[32];
     size_t len = strlen(name);
@@ -363,21 +212,23 @@ static totex_status syntax_fail(const syntax_error *se, size_t len, totex_error 
 }
 
 /* pass 1: the whole text is one JSON value; if it is an object, where each known key's value lies */
-static totex_status scan_top(const char *text, size_t len, jval *top, jtok *root, totex_error *err)
+static totex_status scan_top(const char *text, size_t len, jval *top, jtoken *root, totex_error *err)
 {
-    jlex lx = {text, len, 0, NULL};
+    jscan lx;
+    jscan_init_mem(&lx, text, len, 0);
+    lx.cut_eof = 1;
     syntax_error se = {0, 0, NULL};
-    jtok t = next(&lx);
+    jtoken t = next(&lx);
     *root = t;
     memset(top, 0, K_COUNT * sizeof *top);
     if (t.kind != J_LBRACE) {
         if (!skip_value(&lx, t, 0, &se))
             return syntax_fail(&se, len, err);
     } else {
-        jtok u = next(&lx);
+        jtoken u = next(&lx);
         if (u.kind != J_RBRACE)
             for (;;) {
-                jtok key = u;
+                jtoken key = u;
                 if (key.kind != J_STRING || (u = next(&lx)).kind != J_COLON) {
                     if (key.kind != J_STRING)
                         u = key;
@@ -386,7 +237,7 @@ static totex_status scan_top(const char *text, size_t len, jval *top, jtok *root
                     se.why = u.kind == J_ERROR ? lx.why : "an unexpected token";
                     return syntax_fail(&se, len, err);
                 }
-                jtok v = next(&lx);
+                jtoken v = next(&lx);
                 size_t start = v.at;
                 if (!skip_value(&lx, v, 1, &se))
                     return syntax_fail(&se, len, err);
@@ -416,7 +267,7 @@ static totex_status scan_top(const char *text, size_t len, jval *top, jtok *root
 
 /* ---- values ------------------------------------------------------------------ */
 
-static const char *type_name(jtok t)
+static const char *type_name(jtoken t)
 {
     switch (t.kind) {
     case J_NULL: return "null";
@@ -424,14 +275,14 @@ static const char *type_name(jtok t)
     case J_FALSE: return "a boolean";
     case J_NUMBER: return t.whole ? "a whole number" : "a fractional number";
     case J_LBRACE: return "an object";
-    case J_LBRACK: return "an array";
+    case J_LBRACKET: return "an array";
     case J_STRING: return "a string";
     default: return "an unknown type";
     }
 }
 
 /* the value's text as written, cut to 40 bytes, for messages */
-static const char *shown(const char *s, jtok t, char *buf, size_t cap)
+static const char *shown(const char *s, jtoken t, char *buf, size_t cap)
 {
     size_t n = t.len < cap - 1 ? t.len : cap - 1;
     for (size_t i = 0; i < n; i++)
@@ -441,25 +292,16 @@ static const char *shown(const char *s, jtok t, char *buf, size_t cap)
 }
 
 /* a whole-number token's value, saturated at INT64_MIN / INT64_MAX */
-static int64_t whole_value(const char *s, jtok t)
+static int64_t whole_value(const char *s, jtoken t)
 {
-    int neg = s[t.at] == '-';
-    uint64_t v = 0;
-    int over = 0;
-    for (size_t i = t.at + (size_t)neg; i < t.at + t.len; i++) {
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            over = 1;
-        else
-            v = v * 10 + d;
-    }
-    if (neg)
-        return over || v > (uint64_t)INT64_MAX + 1 ? INT64_MIN : (int64_t)(0 - v);
-    return over || v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+    (void)s; /* the lexer has the value (src/common/jlex.h) */
+    if (t.neg)
+        return t.over ? INT64_MIN : (int64_t)(0 - t.mag);
+    return t.over ? INT64_MAX : (int64_t)t.mag;
 }
 
 /* a whole number in [lo, hi] at path `what` */
-static totex_status get_uint(const char *s, jtok t, const char *what, int64_t lo, int64_t hi, int64_t *out,
+static totex_status get_uint(const char *s, jtoken t, const char *what, int64_t lo, int64_t hi, int64_t *out,
                              totex_error *err)
 {
     char buf[48];
@@ -475,7 +317,7 @@ static totex_status get_uint(const char *s, jtok t, const char *what, int64_t lo
 }
 
 /* the hot path of get_uint(): 1 with *out if @p t is a whole number in 0..hi (no message built) */
-static int fast_uint(const char *s, jtok t, int64_t hi, int64_t *out)
+static int fast_uint(const char *s, jtoken t, int64_t hi, int64_t *out)
 {
     if (t.kind == J_NUMBER && t.whole) {
         int64_t v = whole_value(s, t);
@@ -492,7 +334,7 @@ static totex_status missing(const char *key, const char *where, totex_error *err
     return totex_fail(err, TOTEX_EINVAL, "schedule: missing key \"%s\" in %s", key, where);
 }
 
-static totex_status wrong_type(const char *path, const char *want, jtok t, totex_error *err)
+static totex_status wrong_type(const char *path, const char *want, jtoken t, totex_error *err)
 {
     return totex_fail(err, TOTEX_EINVAL, "schedule: %s must be %s, not %s", path, want, type_name(t));
 }
@@ -503,12 +345,14 @@ static totex_status parse_model(const char *text, const jval *model, totex_comb_
 {
     static const char *const keys[] = {"t_s", "t_c", "t_l", "rho", "m", "switching", "ports"};
     enum { NKEYS = sizeof keys / sizeof keys[0] };
-    jtok val[NKEYS];
+    jtoken val[NKEYS];
     int have[NKEYS] = {0};
     double *fields[] = {&c->t_s, &c->t_c, &c->t_l, &c->rho, &c->m};
     char str[32], buf[48];
-    jlex lx = {text, model->end, model->start, NULL};
-    jtok t, key;
+    jscan lx;
+    jscan_init_mem(&lx, text, model->end, model->start);
+    lx.cut_eof = 1;
+    jtoken t, key;
     if (!model->present)
         return missing("model", "the top level", err);
     t = next(&lx);
@@ -518,7 +362,7 @@ static totex_status parse_model(const char *text, const jval *model, totex_comb_
     /* syntax was checked in pass 1: walk the members */
     while ((key = next(&lx)).kind == J_STRING) {
         next(&lx); /* ':' */
-        jtok v = next(&lx);
+        jtoken v = next(&lx);
         syntax_error se;
         for (int k = 0; k < NKEYS; k++)
             if (key_is(text, key, keys[k])) {
@@ -580,8 +424,10 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
                                totex_comb_schedule *fill, totex_block *buf, totex_error *err)
 {
     const int64_t pairs = (int64_t)n * (n - 1);
-    jlex lx = {text, steps->end, steps->start, NULL};
-    jtok t = next(&lx);
+    jscan lx;
+    jscan_init_mem(&lx, text, steps->end, steps->start);
+    lx.cut_eof = 1;
+    jtoken t = next(&lx);
     char where[64], tw[128], path[320];
     /* paths for messages, written only when there is an error to report */
 #define WHERE (snprintf(where, sizeof where, "steps[%llu]", (unsigned long long)i), where)
@@ -589,11 +435,11 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
     (snprintf(tw, sizeof tw, "steps[%llu].transfers[%llu]", (unsigned long long)i, (unsigned long long)j), tw)
     totex_status st;
     int64_t x;
-    if (t.kind != J_LBRACK)
+    if (t.kind != J_LBRACKET)
         return wrong_type("steps", "an array", t, err);
     memset(cnt, 0, sizeof *cnt);
     t = next(&lx);
-    for (uint64_t i = 0; t.kind != J_RBRACK; i++, t = next(&lx)) {
+    for (uint64_t i = 0; t.kind != J_RBRACKET; i++, t = next(&lx)) {
         if (t.kind == J_COMMA)
             t = next(&lx);
         if (i >= TOTEX_COMB_IMPORT_MAX_STEPS)
@@ -606,10 +452,10 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
             return st;
         cnt->steps++;
         int have_re = 0, have_tr = 0;
-        jtok key;
+        jtoken key;
         while ((key = next(&lx)).kind == J_STRING) {
             next(&lx); /* ':' */
-            jtok v = next(&lx);
+            jtoken v = next(&lx);
             if (key_is(text, key, "rearranged")) {
                 if (have_re++)
                     return totex_fail(err, TOTEX_EINVAL, "schedule: duplicate key \"rearranged\" in %s", WHERE);
@@ -622,12 +468,12 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
             } else if (key_is(text, key, "transfers")) {
                 if (have_tr++)
                     return totex_fail(err, TOTEX_EINVAL, "schedule: duplicate key \"transfers\" in %s", WHERE);
-                if (v.kind != J_LBRACK) {
+                if (v.kind != J_LBRACKET) {
                     snprintf(path, sizeof path, "%s.transfers", WHERE);
                     return wrong_type(path, "an array", v, err);
                 }
-                jtok u = next(&lx);
-                for (uint64_t j = 0; u.kind != J_RBRACK; j++, u = next(&lx)) {
+                jtoken u = next(&lx);
+                for (uint64_t j = 0; u.kind != J_RBRACKET; j++, u = next(&lx)) {
                     if (u.kind == J_COMMA)
                         u = next(&lx);
                     if ((int64_t)j >= pairs)
@@ -638,10 +484,10 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
                     int have_from = 0, have_to = 0, have_bl = 0;
                     int64_t from = 0, to = 0;
                     size_t nb = 0;
-                    jtok k2;
+                    jtoken k2;
                     while ((k2 = next(&lx)).kind == J_STRING) {
                         next(&lx); /* ':' */
-                        jtok w = next(&lx);
+                        jtoken w = next(&lx);
                         int which = key_is(text, k2, "from") ? 1 : key_is(text, k2, "to") ? 2
                                                               : key_is(text, k2, "blocks") ? 3 : 0;
                         if ((which == 1 && have_from++) || (which == 2 && have_to++) || (which == 3 && have_bl++))
@@ -654,12 +500,12 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
                             snprintf(path, sizeof path, "%s.%s (node id)", TW, which == 1 ? "from" : "to");
                             return get_uint(text, w, path, 0, (int64_t)n - 1, &x, err);
                         } else if (which == 3) {
-                            if (w.kind != J_LBRACK) {
+                            if (w.kind != J_LBRACKET) {
                                 snprintf(path, sizeof path, "%s.blocks", TW);
                                 return wrong_type(path, "an array", w, err);
                             }
-                            jtok p = next(&lx);
-                            for (; p.kind != J_RBRACK; p = next(&lx)) {
+                            jtoken p = next(&lx);
+                            for (; p.kind != J_RBRACKET; p = next(&lx)) {
                                 if (p.kind == J_COMMA)
                                     p = next(&lx);
                                 if ((int64_t)nb >= pairs)
@@ -668,9 +514,9 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
                                                       (long long)pairs, (long long)pairs);
                                 int64_t id[2];
                                 size_t e = 0;
-                                jtok q = p.kind == J_LBRACK ? next(&lx) : p;
-                                if (p.kind == J_LBRACK)
-                                    for (; q.kind != J_RBRACK; q = next(&lx)) {
+                                jtoken q = p.kind == J_LBRACKET ? next(&lx) : p;
+                                if (p.kind == J_LBRACKET)
+                                    for (; q.kind != J_RBRACKET; q = next(&lx)) {
                                         if (q.kind == J_COMMA)
                                             q = next(&lx);
                                         if (e < 2) {
@@ -691,16 +537,16 @@ static totex_status walk_steps(const char *text, const jval *steps, uint32_t n, 
                                         }
                                         e++;
                                     }
-                                if (p.kind != J_LBRACK || e != 2) {
+                                if (p.kind != J_LBRACKET || e != 2) {
                                     char sb[48];
-                                    if (p.kind != J_LBRACK) {
+                                    if (p.kind != J_LBRACKET) {
                                         syntax_error se;
                                         skip_value(&lx, p, 5, &se);
                                     }
                                     return totex_fail(err, TOTEX_EINVAL,
                                                       "schedule: %s.blocks[%zu] must be a pair [src, dst] of node ids, not %s%s",
-                                                      TW, nb, p.kind == J_LBRACK ? "an array of " : "",
-                                                      p.kind == J_LBRACK ? (snprintf(sb, sizeof sb, "%zu values", e), sb)
+                                                      TW, nb, p.kind == J_LBRACKET ? "an array of " : "",
+                                                      p.kind == J_LBRACKET ? (snprintf(sb, sizeof sb, "%zu values", e), sb)
                                                                          : type_name(p));
                                 }
                                 if (fill) {
@@ -853,7 +699,7 @@ static totex_status import_header(const char *text, const jval *top, totex_comb_
 totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imported *out, totex_error *err)
 {
     jval top[K_COUNT];
-    jtok root;
+    jtoken root;
     counts cnt;
     totex_block *buf = NULL;
     totex_status st;

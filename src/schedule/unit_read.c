@@ -1,6 +1,6 @@
 /*
  * Reading and verifying unit-step schedule files (include/totex/schedule_io.h,
- * docs/unit-schedule-format.md). A pull lexer (jlex.c) reads the file as a
+ * docs/unit-schedule-format.md). A pull lexer (src/common/jlex.c) reads the file as a
  * stream: the full form goes step by step into the simulator (totex/sim.h),
  * the symmetric form into a totex_sym_schedule that is certified at one node
  * (001 Theorem 2, totex_sym_certify()). Nothing trusts the file: every key,
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "jlex.h"
+#include "common/jlex.h"
 #include "totex/schedule_io.h"
 #include "totex/task.h"
 
@@ -59,7 +59,7 @@ static totex_status read_int(reader *r, const char *key, long long lo, long long
     totex_status st = jlex_next(&r->lx);
     if (st)
         return st;
-    if (r->lx.tok != J_INT || r->lx.num < lo || r->lx.num > hi) {
+    if (r->lx.tok != J_NUMBER || r->lx.num < lo || r->lx.num > hi) {
         char want[96];
         snprintf(want, sizeof want, "a whole number in %lld..%lld", lo, hi);
         return fail_key(r, key, want);
@@ -159,7 +159,7 @@ static totex_status read_hop(reader *r, uint32_t n, totex_hop *h, uint64_t step)
         }
         if ((st = jlex_next(&r->lx)))
             return st;
-        if (r->lx.tok != J_INT || r->lx.num < 0 || r->lx.num >= n)
+        if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= n)
             return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] hop \"%s\" must be a node id 0..%u",
                               (unsigned long long)r->lx.offset, (unsigned long long)step, names[k], n - 1);
         v[k] = r->lx.num;
@@ -307,13 +307,13 @@ static totex_status sym_step(reader *r, void *vctx)
             if ((st = jlex_next(&r->lx)))
                 return st;
         }
-        if (r->lx.tok != J_INT || r->lx.num < 0 || r->lx.num >= c->rows)
+        if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= c->rows)
             return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] needs row, column pairs; a row is 0..%u",
                               (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->rows - 1);
         uint32_t row = (uint32_t)r->lx.num;
         if ((st = jlex_expect(&r->lx, J_COMMA, "a row, column pair")) || (st = jlex_next(&r->lx)))
             return st;
-        if (r->lx.tok != J_INT || r->lx.num < 0 || r->lx.num >= c->cols)
+        if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= c->cols)
             return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] has a column out of 0..%u",
                               (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->cols - 1);
         if (c->count >= c->max_moves)
