@@ -17,7 +17,9 @@
 #ifndef TOTEX_SYMMETRIC_H
 #define TOTEX_SYMMETRIC_H
 
+#include "totex/network.h"
 #include "totex/schedule.h"
+#include "totex/sim.h"
 #include "totex/task.h"
 
 #ifdef __cplusplus
@@ -77,6 +79,18 @@ typedef struct totex_sym_report {
  */
 totex_status totex_sym_certify(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
                                totex_sym_report *rep, totex_error *err);
+
+/**
+ * The simulator's report (totex/sim.h) of a schedule certified at one node:
+ * what @p rep measured at node 0, scaled to the n nodes of @p net (001
+ * Theorem 2: every node makes node 0's moves, translated), so a certified
+ * schedule is reported exactly as a replayed one. Fills every field of
+ * @p out (zero where certification measures nothing): steps and delays in
+ * steps, hops = moves x n, directed links = 2 x links, steps_emitted =
+ * totex_sym_steps(@p s). All pointers borrowed; no error.
+ */
+void totex_sym_report_to_sim(const totex_network *net, const totex_sym_schedule *s, const totex_sym_report *rep,
+                             totex_sim_report *out);
 
 /* the progress meter of totex/report.h */
 typedef struct totex_progress totex_progress;

@@ -73,7 +73,6 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
     totex_task *task = NULL;
     totex_sym_schedule *s = NULL;
     totex_sym_report rep;
-    uint64_t n = totex_network_nodes(net);
     char label[64];
     totex_status st = algo->plan_symmetric(net, ports, &task, &s, err);
     if (st == TOTEX_OK) {
@@ -82,18 +81,8 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
         st = totex_sym_certify_progress(task, ports, s, &rep, prog, err);
     }
     if (st == TOTEX_OK) {
-        memset(&out->sim, 0, sizeof out->sim);
         out->symmetric = 1;
-        out->sim.steps = rep.steps;
-        out->sim.steps_emitted = totex_sym_steps(s);
-        out->sim.hops = rep.moves * n;
-        out->sim.messages = totex_network_messages(net);
-        out->sim.average_delay = rep.average_delay;
-        out->sim.peak_queue = rep.peak_queue;
-        out->sim.directed_links = 2 * totex_network_links(net);
-        out->sim.link_utilisation = rep.link_utilisation;
-        out->sim.port_utilisation = rep.steps ? (double)rep.moves / (double)rep.steps : 0.0;
-        out->sim.max_hops_in_step = rep.max_moves_in_step * n;
+        totex_sym_report_to_sim(net, s, &rep, &out->sim);
         if (totex_network_messages(net) <= TOTEX_FULL_CHECK_MESSAGES &&
             totex_network_messages(net) <= (max_messages ? max_messages : TOTEX_SIM_MAX_MESSAGES)) {
             totex_sim *sim = totex_sim_new(net, ports, max_messages, err);

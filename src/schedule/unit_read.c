@@ -390,17 +390,7 @@ static totex_status read_symmetric(reader *r)
         totex_sym_report rep;
         st = totex_sym_certify(t, r->out->ports, c.s, &rep, r->err);
         if (st == TOTEX_OK) {
-            memset(&r->sim, 0, sizeof r->sim);
-            r->sim.steps = rep.steps;
-            r->sim.steps_emitted = totex_sym_steps(c.s);
-            r->sim.hops = rep.moves * n;
-            r->sim.messages = totex_network_messages(net);
-            r->sim.average_delay = rep.average_delay;
-            r->sim.peak_queue = rep.peak_queue;
-            r->sim.directed_links = 2 * totex_network_links(net);
-            r->sim.link_utilisation = rep.link_utilisation;
-            r->sim.port_utilisation = rep.steps ? (double)rep.moves / (double)rep.steps : 0.0;
-            r->sim.max_hops_in_step = rep.max_moves_in_step * n;
+            totex_sym_report_to_sim(net, c.s, &rep, &r->sim);
         }
     }
     totex_sym_free(c.s);

@@ -209,3 +209,20 @@ totex_status totex_sym_certify_progress(const totex_task *t, totex_ports ports, 
     free_certifier(&c);
     return TOTEX_OK;
 }
+
+void totex_sym_report_to_sim(const totex_network *net, const totex_sym_schedule *s, const totex_sym_report *rep,
+                             totex_sim_report *out)
+{
+    const uint64_t n = totex_network_nodes(net);
+    memset(out, 0, sizeof *out);
+    out->steps = rep->steps;
+    out->steps_emitted = totex_sym_steps(s);
+    out->hops = rep->moves * n;
+    out->messages = totex_network_messages(net);
+    out->average_delay = rep->average_delay;
+    out->peak_queue = rep->peak_queue;
+    out->directed_links = 2 * totex_network_links(net);
+    out->link_utilisation = rep->link_utilisation;
+    out->port_utilisation = rep->steps ? (double)rep->moves / (double)rep->steps : 0.0;
+    out->max_hops_in_step = rep->max_moves_in_step * n;
+}
