@@ -175,15 +175,13 @@ static totex_status read_hop(reader *r, uint32_t n, totex_hop *h, uint64_t step)
     return TOTEX_OK;
 }
 
-/* generic "array of items" loop: calls item() with the current token at the item's start */
+/* generic "array of items" loop: calls item() with the current token at the
+   item's start. array_items() runs after the '[' was read (what names the
+   array in errors); read_array() reads the '[' first. */
 typedef totex_status (*item_fn)(reader *r, void *ctx);
-static totex_status read_array(reader *r, const char *what, item_fn item, void *ctx)
+static totex_status array_items(reader *r, const char *what, item_fn item, void *ctx)
 {
-    totex_status st = jlex_next(&r->lx);
-    if (st)
-        return st;
-    if (r->lx.tok != J_LBRACKET)
-        return fail_key(r, what, "an array");
+    totex_status st;
     for (int first = 1;; first = 0) {
         if ((st = jlex_next(&r->lx)))
             return st;
@@ -191,7 +189,7 @@ static totex_status read_array(reader *r, const char *what, item_fn item, void *
             return TOTEX_OK;
         if (!first) {
             if (r->lx.tok != J_COMMA)
-                return totex_fail(r->err, TOTEX_EIO, "malformed schedule at byte %llu: expected ',' or ']' in \"%s\", found %s%s",
+                return totex_fail(r->err, TOTEX_EIO, "malformed schedule at byte %llu: expected ',' or ']' in %s, found %s%s",
                                   (unsigned long long)r->lx.offset, what, jlex_name(r->lx.tok),
                                   r->lx.tok == J_EOF ? " (truncated file?)" : "");
             if ((st = jlex_next(&r->lx)))
@@ -200,6 +198,18 @@ static totex_status read_array(reader *r, const char *what, item_fn item, void *
         if ((st = item(r, ctx)))
             return st;
     }
+}
+
+static totex_status read_array(reader *r, const char *what, item_fn item, void *ctx)
+{
+    totex_status st = jlex_next(&r->lx);
+    if (st)
+        return st;
+    if (r->lx.tok != J_LBRACKET)
+        return fail_key(r, what, "an array");
+    char quoted[64];
+    snprintf(quoted, sizeof quoted, "\"%s\"", what);
+    return array_items(r, quoted, item, ctx);
 }
 
 typedef struct full_ctx {
@@ -238,25 +248,10 @@ static totex_status full_step(reader *r, void *vctx)
     char what[48];
     if (r->lx.tok != J_LBRACKET)
         return fail_key(r, "steps[]", "an array of hops");
-    /* read_array wants to read the '[' itself: step back by handing it a token already read */
     c->count = 0;
     snprintf(what, sizeof what, "steps[%llu]", (unsigned long long)c->step);
-    for (int first = 1;; first = 0) {
-        if ((st = jlex_next(&r->lx)))
-            return st;
-        if (r->lx.tok == J_RBRACKET)
-            break;
-        if (!first) {
-            if (r->lx.tok != J_COMMA)
-                return totex_fail(r->err, TOTEX_EIO, "malformed schedule at byte %llu: expected ',' or ']' in %s, found %s%s",
-                                  (unsigned long long)r->lx.offset, what, jlex_name(r->lx.tok),
-                                  r->lx.tok == J_EOF ? " (truncated file?)" : "");
-            if ((st = jlex_next(&r->lx)))
-                return st;
-        }
-        if ((st = full_hop(r, c)))
-            return st;
-    }
+    if ((st = array_items(r, what, full_hop, c)))
+        return st;
     st = totex_sim_step(c->sim, c->hops, c->count, r->err);
     c->step++;
     return st;
@@ -287,51 +282,49 @@ typedef struct sym_ctx {
     uint32_t rows, cols, max_moves; /* max_moves: cols, twice that for a period-2 task (two representatives) */
 } sym_ctx;
 
+/* one move of a symmetric step: row, column (the '[' already read, current token the row) */
+static totex_status sym_move(reader *r, void *vctx)
+{
+    sym_ctx *c = vctx;
+    totex_status st;
+    if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= c->rows)
+        return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] needs row, column pairs; a row is 0..%u",
+                          (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->rows - 1);
+    uint32_t row = (uint32_t)r->lx.num;
+    if ((st = jlex_expect(&r->lx, J_COMMA, "a row, column pair")) || (st = jlex_next(&r->lx)))
+        return st;
+    if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= c->cols)
+        return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] has a column out of 0..%u",
+                          (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->cols - 1);
+    if (c->count >= c->max_moves)
+        return totex_fail(r->err, TOTEX_EVIOLATION,
+                          "steps[%llu] has more than %u moves: a node has %u link types and uses each at most once per step (001 Theorem 2)",
+                          (unsigned long long)c->step, c->max_moves, c->cols);
+    if (c->count == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 64;
+        totex_sym_move *q = realloc(c->moves, nc * sizeof *q);
+        if (!q)
+            return totex_fail(r->err, TOTEX_ENOMEM, "out of memory");
+        c->moves = q;
+        c->cap = nc;
+    }
+    c->moves[c->count].row = row;
+    c->moves[c->count].col = (uint32_t)r->lx.num;
+    c->count++;
+    return TOTEX_OK;
+}
+
 static totex_status sym_step(reader *r, void *vctx)
 {
     sym_ctx *c = vctx;
     totex_status st;
+    char what[48];
     if (r->lx.tok != J_LBRACKET)
         return fail_key(r, "steps[]", "an array of row, column pairs");
     c->count = 0;
-    for (int first = 1;; first = 0) {
-        if ((st = jlex_next(&r->lx)))
-            return st;
-        if (r->lx.tok == J_RBRACKET)
-            break;
-        if (!first) {
-            if (r->lx.tok != J_COMMA)
-                return totex_fail(r->err, TOTEX_EIO, "malformed schedule at byte %llu: expected ',' or ']' in steps[%llu], found %s%s",
-                                  (unsigned long long)r->lx.offset, (unsigned long long)c->step, jlex_name(r->lx.tok),
-                                  r->lx.tok == J_EOF ? " (truncated file?)" : "");
-            if ((st = jlex_next(&r->lx)))
-                return st;
-        }
-        if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= c->rows)
-            return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] needs row, column pairs; a row is 0..%u",
-                              (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->rows - 1);
-        uint32_t row = (uint32_t)r->lx.num;
-        if ((st = jlex_expect(&r->lx, J_COMMA, "a row, column pair")) || (st = jlex_next(&r->lx)))
-            return st;
-        if (r->lx.tok != J_NUMBER || r->lx.num < 0 || r->lx.num >= c->cols)
-            return totex_fail(r->err, TOTEX_EIO, "bad schedule file at byte %llu: steps[%llu] has a column out of 0..%u",
-                              (unsigned long long)r->lx.offset, (unsigned long long)c->step, c->cols - 1);
-        if (c->count >= c->max_moves)
-            return totex_fail(r->err, TOTEX_EVIOLATION,
-                              "steps[%llu] has more than %u moves: a node has %u link types and uses each at most once per step (001 Theorem 2)",
-                              (unsigned long long)c->step, c->max_moves, c->cols);
-        if (c->count == c->cap) {
-            size_t nc = c->cap ? 2 * c->cap : 64;
-            totex_sym_move *q = realloc(c->moves, nc * sizeof *q);
-            if (!q)
-                return totex_fail(r->err, TOTEX_ENOMEM, "out of memory");
-            c->moves = q;
-            c->cap = nc;
-        }
-        c->moves[c->count].row = row;
-        c->moves[c->count].col = (uint32_t)r->lx.num;
-        c->count++;
-    }
+    snprintf(what, sizeof what, "steps[%llu]", (unsigned long long)c->step);
+    if ((st = array_items(r, what, sym_move, c)))
+        return st;
     st = totex_sym_add_step(c->s, c->moves, c->count, r->err);
     c->step++;
     return st;
