@@ -15,16 +15,12 @@
 #include "totex/algorithm.h"
 #include "totex/mpi.h"
 
+#include "mpi_support.h"
+
 static int failures;
 static int rank, wsize;
 static const char *unit_alg; /* non-NULL: check() runs totex_alltoall_unit(unit_alg, unit_ports) */
 static int unit_ports;
-
-static void fill(unsigned char *b, size_t len, int salt)
-{
-    for (size_t i = 0; i < len; i++)
-        b[i] = (unsigned char)(rank * 131 + (int)i * 7 + salt * 17 + (int)(i >> 8));
-}
 
 static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count, int in_place)
 {
@@ -34,7 +30,7 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
     MPI_Type_get_extent(type, &lb, &ext);
     size_t len = (size_t)size * (size_t)count * (size_t)ext + 1;
     unsigned char *send = malloc(len), *ref = malloc(len), *got = malloc(len), *mpi = malloc(len);
-    fill(send, len, count);
+    mpi_test_fill(send, len, rank, count);
     memset(ref, 0xEE, len);
     memset(got, 0xEE, len);
     memset(mpi, 0xEE, len);
@@ -77,19 +73,6 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
     free(mpi);
 }
 
-/* an int and a double, 4 bytes of gap between them (and an extent of 24: a trailing gap) */
-static MPI_Datatype make_struct(void)
-{
-    int len[2] = {1, 1};
-    MPI_Aint disp[2] = {0, 8};
-    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, st, rs;
-    MPI_Type_create_struct(2, len, disp, types, &st);
-    MPI_Type_create_resized(st, 0, 24, &rs);
-    MPI_Type_free(&st);
-    MPI_Type_commit(&rs);
-    return rs;
-}
-
 static void run(MPI_Comm comm, const char *name, int big)
 {
     static const int bytes[] = {0, 1, 8, 1000, 65536};
@@ -97,7 +80,7 @@ static void run(MPI_Comm comm, const char *name, int big)
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 3, MPI_INT, &vec); /* 8 bytes of data, extent 16 bytes: gaps */
     MPI_Type_commit(&vec);
-    MPI_Datatype stru = make_struct();
+    MPI_Datatype stru = mpi_test_struct_type();
     char what[128];
     for (size_t i = 0; i < nb; i++) {
         snprintf(what, sizeof what, "%s MPI_BYTE", name);
@@ -139,7 +122,7 @@ static void run_unit(void)
         MPI_Comm_free(&cart);
         return;
     }
-    MPI_Datatype vec, stru = make_struct();
+    MPI_Datatype vec, stru = mpi_test_struct_type();
     MPI_Type_vector(2, 1, 3, MPI_INT, &vec);
     MPI_Type_commit(&vec);
     int ran_octr = 0, ran_a2 = 0, runs = 0;

@@ -19,13 +19,9 @@
 #include "totex/algorithm.h"
 #include "totex/mpi.h"
 
-static int failures, rank, wsize;
+#include "mpi_support.h"
 
-static void fill(unsigned char *b, size_t len, int salt)
-{
-    for (size_t i = 0; i < len; i++)
-        b[i] = (unsigned char)(rank * 131 + (int)i * 7 + salt * 17 + (int)(i >> 8));
-}
+static int failures, rank, wsize;
 
 static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count, int in_place)
 {
@@ -35,7 +31,7 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
     MPI_Type_get_extent(type, &lb, &ext);
     size_t len = (size_t)size * (size_t)count * (size_t)ext + 1;
     unsigned char *send = malloc(len), *ref = malloc(len), *got = malloc(len);
-    fill(send, len, count);
+    mpi_test_fill(send, len, rank, count);
     memset(ref, 0xEE, len);
     memset(got, 0xEE, len);
     int rc1, rc2;
@@ -56,18 +52,6 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
     free(send);
     free(ref);
     free(got);
-}
-
-static MPI_Datatype make_struct(void)
-{
-    int len[2] = {1, 1};
-    MPI_Aint disp[2] = {0, 8};
-    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, st, rs;
-    MPI_Type_create_struct(2, len, disp, types, &st);
-    MPI_Type_create_resized(st, 0, 24, &rs);
-    MPI_Type_free(&st);
-    MPI_Type_commit(&rs);
-    return rs;
 }
 
 /* the network a periodic communicator of these MPI dimensions stands for
@@ -95,7 +79,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Datatype vec, stru = make_struct();
+    MPI_Datatype vec, stru = mpi_test_struct_type();
     MPI_Type_vector(2, 1, 3, MPI_INT, &vec); /* 8 bytes of data, extent 16 */
     MPI_Type_commit(&vec);
     /* shapes: 0 world (virtual torus of MPI_Dims_create(size, 3)), 1..3 periodic Cartesian, 4: 2 x size/2 */
