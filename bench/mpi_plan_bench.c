@@ -69,7 +69,7 @@ static void job(const char *const *args, void *out)
     size_t idx = 0;
     while (totex_algorithm_get(idx) != octr)
         idx++;
-    totex_mpi_cand c = {1, (int)idx, TOTEX_PORTS_MULTI, 1, 0, 0, 0};
+    totex_mpi_cand c = {1, (int)idx, TOTEX_PORTS_MULTI, 1, 0, 0, 0, 0};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     int rc = MPI_ERR_INTERN;
@@ -90,7 +90,7 @@ static void job(const char *const *args, void *out)
         }
         totex_mpi_local_free(&l);
     } else {
-        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c};
+        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0};
         totex_mpi_cand cands[8];
         rc = totex_mpi_rank_candidates(net, &cost, &lc, cands, 8, why, sizeof why) > 0 ? MPI_SUCCESS : MPI_ERR_ARG;
     }

@@ -18,7 +18,11 @@
  * the c lanes of a link carries at most w messages at a time, in step order,
  * as the unit-step schedule has it, instead of every message whose data is
  * ready competing for the link at once (the rank's own blocks of all steps
- * from the start). */
+ * from the start).
+ *
+ * Padding: with p->pad > 0, a message shorter than p->pad bytes travels as
+ * p->pad bytes (staged, its tail zero; received into the arena, never in
+ * place), where a larger message arrives sooner than a short one (cost.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +50,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     const int c = chunks < 1 ? 1 : (long long)chunks > p->slot ? (int)(p->slot > 0 ? p->slot : 1) : chunks;
     p->chunks = c;
     p->window = window > 0 ? window : 0;
+    if (p->pad > TOTEX_MPI_PAD_MAX) /* carried behind the check's header: at most TOTEX_MPI_CARRY_MAX */
+        p->pad = TOTEX_MPI_PAD_MAX;
     p->steps = l->steps;
     size_t len[TOTEX_MPI_MAX_CHUNKS], lo[TOTEX_MPI_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
@@ -134,6 +140,9 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 totex_mpi_send *sd = &p->sends[is];
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * len[ci]);
+                const int padded = sd->bytes < p->pad;
+                if (padded)
+                    sd->bytes = p->pad;
                 sd->piece_first = npieces;
                 sd->dep_first = ndeps;
                 if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
@@ -170,7 +179,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     p->carry_send = is - 1;
                     p->stage_bytes += TOTEX_MPI_HDR_BYTES;
                 }
-                if (sd->piece_count > 1 || carried) {
+                if (sd->piece_count > 1 || carried || padded) {
                     sd->stage_off = p->stage_bytes;
                     p->stage_bytes += (size_t)sd->bytes;
                 }
@@ -190,9 +199,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 totex_mpi_recv *rv = &p->recvs[ir++];
                 rv->peer = (int)tr->from;
                 rv->bytes = (int)(tr->count * len[ci]);
+                const int padded = rv->bytes < p->pad;
+                if (padded)
+                    rv->bytes = p->pad;
                 rv->arena_off = p->arena_bytes;
                 p->arena_bytes += (size_t)rv->bytes;
-                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1);
+                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1) && !padded;
                 rv->place_off = (size_t)bl[0].src * slot + lo[ci];
             }
             if (carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX)

@@ -40,7 +40,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     int rc = MPI_SUCCESS;
     if (!p->arena) {
         p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
-        p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
+        p->stage = calloc(1, p->stage_bytes ? p->stage_bytes : 1); /* a padded message's tail stays zero */
         p->gather = p->chunks > 1 ? malloc((size_t)p->slot) : NULL;
         if (!p->arena || !p->stage || (p->chunks > 1 && !p->gather)) {
             totex_mpi_plan_release(p);

@@ -28,9 +28,9 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
     free(p);
 }
 
-#define MAX_CANDIDATES 8
+#define MAX_CANDIDATES (8 + TOTEX_MPI_PAD_VARIANTS) /* 8, and padded forms when padding may pay */
 #define TRIAL_RUNS 3
-#define CAND_DOUBLES 6 /* unit, idx, ports, chunks, predicted, steps */
+#define CAND_DOUBLES 7 /* unit, idx, ports, chunks, predicted, steps, pad */
 #define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
 
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
@@ -76,16 +76,20 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             else
                 c[k++] = (totex_mpi_cand){1, (int)ai, ports, ch,
                                           totex_mpi_unit_time(steps, (long long)cost->m, ch, lc),
-                                          steps, 0};
+                                          steps, 0, lc->pad_forced ? lc->pad : 0};
         } else if (!a) {
             snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
                      err.msg);
         }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
             if (totex_comb_algorithm_get(i) == a)
-                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0};
+                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0};
     } else {
-        k = totex_mpi_rank_candidates(net, cost, lc, c, tuning_on() ? MAX_CANDIDATES : 1, why, cap);
+        /* padded forms take extra places in the trial (only where padding may pay: lc->pad > 0) */
+        const size_t places = !tuning_on() ? 1
+                              : lc->pad > (long long)cost->m && !lc->pad_forced ? MAX_CANDIDATES
+                                                                                 : MAX_CANDIDATES - TOTEX_MPI_PAD_VARIANTS;
+        k = totex_mpi_rank_candidates(net, cost, lc, c, places, why, cap);
         for (size_t i = 0; fc && i < k; i++)
             if (c[i].unit)
                 c[i].chunks = fc;
@@ -101,6 +105,7 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         m[3] = c[i].chunks;
         m[4] = c[i].predicted;
         m[5] = (double)c[i].steps;
+        m[6] = c[i].pad;
     }
 }
 
@@ -126,6 +131,7 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     p->me = (uint32_t)rank;
     p->unit = c->unit;
     p->ports = c->ports;
+    p->pad = c->pad;
     totex_mpi_cand_name(c, p->label, sizeof p->label);
     totex_error err;
     err.msg[0] = '\0';
@@ -214,8 +220,9 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     totex_comb_cost cost = *base;
     cost.t_s = st->size_class[cls].t_s;
     cost.t_c = st->size_class[cls].t_c;
-    totex_mpi_cand c = {st->size_class[cls].unit,  st->size_class[cls].idx,       st->size_class[cls].ports,
-                        st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps, 0};
+    totex_mpi_cand c = {st->size_class[cls].unit,   st->size_class[cls].idx,       st->size_class[cls].ports,
+                        st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps,
+                        0,                          st->size_class[cls].pad};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     int bad = net ? totex_mpi_plan_build(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
@@ -269,7 +276,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
-        const totex_mpi_linkcost lc = {st->t_s, st->t_c, st->t_l, st->t_c_chunk, st->t_l_chunk};
+        const totex_mpi_linkcost lc = {st->t_s,       st->t_c,   st->t_l,   st->t_c_chunk,
+                                       st->t_l_chunk, st->pad, st->t_pad, st->pad_forced};
         choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
@@ -288,7 +296,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     bad[MAX_CANDIDATES] = nc == 0 ? MPI_ERR_ARG : 0;
     for (int c = 0; c < nc; c++) {
         const double *m = msg + 4 + CAND_DOUBLES * c;
-        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c};
+        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6]};
         bad[c] = totex_mpi_plan_build(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
     }
     totex_network_free(net);
@@ -329,7 +337,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                 pick = c;
     }
     if (verbose && (verbose > 1 || !st->verbose_done) && rank == 0) {
-        char cw[200], times[600] = "", what[160];
+        char cw[320], times[900] = "", what[224];
         totex_mpi_cost_words(st, cw, sizeof cw);
         size_t len = 0;
         for (int c = 0; left > 1 && c < nc && len < sizeof times; c++)
@@ -337,13 +345,16 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                 len += (size_t)snprintf(times + len, sizeof times - len, "%s%s %.3g s", len ? ", " : "",
                                         cand[c]->label, t[c]);
         const totex_mpi_plan *pp = cand[pick];
+        char padw[64] = "";
+        if (pp->pad)
+            snprintf(padw, sizeof padw, ", messages under %d bytes padded to %d", pp->pad, pp->pad);
         if (pp->unit)
-            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer)",
+            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer%s)",
                      pp->algorithm, pp->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port",
-                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "");
+                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "", padw);
         else
-            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps)", pp->algorithm,
-                     (unsigned long long)pp->steps);
+            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s)", pp->algorithm,
+                     (unsigned long long)pp->steps, padw);
         const char *forced = getenv("TOTEX_ALGORITHM");
         char first[64];
         totex_mpi_cand_name(&cd[0], first, sizeof first);
@@ -366,6 +377,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         st->size_class[cls].unit = cd[pick].unit;
         st->size_class[cls].idx = cd[pick].idx;
         st->size_class[cls].chunks = cd[pick].chunks;
+        st->size_class[cls].pad = cd[pick].pad;
         st->size_class[cls].ports = cd[pick].ports;
         st->size_class[cls].steps = cd[pick].steps;
         st->size_class[cls].predicted = cd[pick].predicted;
