@@ -123,7 +123,18 @@ void totex_mpi_plan_release(totex_mpi_plan *p);
 /* ---- per-communicator state (state.c) ---- */
 typedef struct totex_mpi_guard totex_mpi_guard; /* the cross-rank check of one call (agree.c) */
 
+/* what a call needs to know of @c count elements of a predefined datatype (alltoall.c), kept
+   from the last call: a predefined datatype's handle never names another type */
+typedef struct totex_mpi_typefacts {
+    MPI_Datatype type;
+    int count, size, pack, raw; /* MPI_Type_size, MPI_Pack_size of count, contiguous bytes from offset 0 */
+    int known;
+} totex_mpi_typefacts;
+
 typedef struct totex_mpi_state {
+    MPI_Comm comm;           /* the communicator the state is cached on, */
+    int size, rank;          /* its size and this rank (an intracommunicator) */
+    totex_mpi_typefacts facts[2]; /* of the last call's send and receive datatypes, when predefined */
     MPI_Comm dup;            /* private duplicate the exchange runs on (MPI_COMM_NULL until made / once freed) */
     totex_mpi_plan *plans;   /* one per block size seen (at most TOTEX_MPI_MAX_PLANS, newest first) */
     int nplans;
@@ -163,6 +174,12 @@ typedef struct totex_mpi_state {
 
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
+/* the state of the communicator of this process's last totex call if it is @p comm, else NULL
+   (no MPI call: MPI_Comm_get_attr costs a quarter of a small call on Open MPI; the delete callback
+   forgets a freed communicator). Not for concurrent calls from several threads (nor is the rest). */
+totex_mpi_state *totex_mpi_state_last(MPI_Comm comm);
+/* remember @p st (of intracommunicator @p comm, @p size ranks, this one @p rank) for totex_mpi_state_last */
+void totex_mpi_state_remember(totex_mpi_state *st, MPI_Comm comm, int size, int rank);
 /* make st->dup (a duplicate of comm with MPI_ERRORS_RETURN) if not yet made;
    with @p check, post the poison receive of the cross-rank check on it (collective) */
 int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check);

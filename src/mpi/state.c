@@ -10,6 +10,20 @@
 static int keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
 static totex_mpi_state *live; /* every state whose dup is still allocated */
+static totex_mpi_state *last; /* the state of the last call's communicator (totex_mpi_state_last) */
+
+totex_mpi_state *totex_mpi_state_last(MPI_Comm comm)
+{
+    return last && last->comm == comm ? last : NULL;
+}
+
+void totex_mpi_state_remember(totex_mpi_state *st, MPI_Comm comm, int size, int rank)
+{
+    st->comm = comm;
+    st->size = size;
+    st->rank = rank;
+    last = st;
+}
 
 /* receive and drop what failed calls left unreceived on a dropped duplicate
    (MPI libraries warn about unmatched messages at MPI_Finalize) */
@@ -59,6 +73,8 @@ static void state_release_dup(totex_mpi_state *st)
 static int delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
 {
     totex_mpi_state *st = attr;
+    if (last == st) /* the communicator is being freed: its handle may name another one later */
+        last = NULL;
     state_release_dup(st);
     while (st->plans) {
         totex_mpi_plan *p = st->plans;
@@ -101,6 +117,7 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
     if (!st)
         return MPI_ERR_NO_MEM;
     st->dup = MPI_COMM_NULL;
+    st->comm = MPI_COMM_NULL;
     st->poison = MPI_REQUEST_NULL;
     if ((rc = MPI_Comm_set_attr(comm, keyval, st)) != MPI_SUCCESS) {
         free(st);
