@@ -29,7 +29,9 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
 }
 
 #define MAX_CANDIDATES (8 + TOTEX_MPI_PAD_VARIANTS) /* 8, and padded forms when padding may pay */
-#define TRIAL_RUNS 3
+#define TRIAL_ROUNDS 3
+#define TRIAL_RUNS 2
+#define TRIAL_KEEP_BYTES (1 << 20) /* n blocks up to this size: a candidate keeps its buffers between rounds */
 #define CAND_DOUBLES 7 /* unit, idx, ports, chunks, predicted, steps, pad */
 #define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
 
@@ -162,30 +164,50 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     return rc;
 }
 
-/* time each candidate on the communicator: one untimed run (buffers, connections),
-   a barrier, then TRIAL_RUNS back-to-back runs (the barrier's skew shared out);
-   the slowest rank's time per run. Results stay in the plans' arenas: the
-   caller's buffers are not touched. */
+/* time each candidate on the communicator in TRIAL_ROUNDS rounds, the candidates in turn (a
+   different one first in each round): per candidate and round, one untimed run when its buffers
+   are not allocated (connections, pages), a barrier, then TRIAL_RUNS back-to-back runs (the barrier's
+   skew shared out); the slowest rank's time per run; of the rounds the fastest (a shared machine's
+   interruptions only ever add time, and they hit a candidate timed in one piece as a whole). A
+   candidate's buffers are kept between rounds when its n blocks take at most TRIAL_KEEP_BYTES (the
+   same on every rank: they must all make the same untimed runs), else freed after each of its
+   rounds, so that at most one large candidate holds buffers at a time. Results stay in the
+   plans' arenas: the caller's buffers are not touched. */
 static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **cand, int nc, const char *send,
                            double *worst)
 {
-    double t[MAX_CANDIDATES];
+    double t[MAX_CANDIDATES * TRIAL_ROUNDS], w[MAX_CANDIDATES * TRIAL_ROUNDS];
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < TRIAL_ROUNDS; r++)
+        for (int k = 0; k < nc; k++) {
+            const int c = (k + r) % nc;
+            t[c * TRIAL_ROUNDS + r] = -1;
+            if (!cand[c])
+                continue;
+            /* the same on every rank (a rank's own buffer sizes are not): n blocks of slot bytes */
+            const int keep = (double)cand[c]->slot * cand[c]->n <= TRIAL_KEEP_BYTES;
+            if (r == 0 || !keep)
+                rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Barrier(comm);
+            double t0 = MPI_Wtime();
+            for (int run = 0; run < TRIAL_RUNS && rc == MPI_SUCCESS; run++)
+                rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            t[c * TRIAL_ROUNDS + r] = (MPI_Wtime() - t0) / TRIAL_RUNS;
+            if (r == TRIAL_ROUNDS - 1 || !keep)
+                totex_mpi_plan_release(cand[c]);
+        }
+    if ((rc = MPI_Allreduce(t, w, nc * TRIAL_ROUNDS, MPI_DOUBLE, MPI_MAX, comm)) != MPI_SUCCESS)
+        return rc;
     for (int c = 0; c < nc; c++) {
-        t[c] = -1;
-        if (!cand[c])
-            continue;
-        int rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Barrier(comm);
-        double t0 = MPI_Wtime();
-        for (int r = 0; r < TRIAL_RUNS && rc == MPI_SUCCESS; r++)
-            rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        t[c] = (MPI_Wtime() - t0) / TRIAL_RUNS;
-        totex_mpi_plan_release(cand[c]); /* one candidate's buffers at a time */
+        worst[c] = w[c * TRIAL_ROUNDS];
+        for (int r = 1; r < TRIAL_ROUNDS; r++)
+            if (w[c * TRIAL_ROUNDS + r] < worst[c])
+                worst[c] = w[c * TRIAL_ROUNDS + r];
     }
-    return MPI_Allreduce(t, worst, nc, MPI_DOUBLE, MPI_MAX, comm);
+    return MPI_SUCCESS;
 }
 
 /* the size class of @p slot bytes: floor(log2(slot)) */
