@@ -12,6 +12,10 @@
  *  - its validity: never above the steps of schedules the simulator verified
  *    (load-greedy, a2), and never below average status
  *    (000 eq. (3), uniform weights);
+ *  - the exact optimum (src/exact, integer programming; with its default
+ *    options the solver also proves optimum - 1 steps infeasible, so a bound
+ *    above the optimum would make the search fail): the bound never exceeds
+ *    it, and meets it on mesh:2x3 (9), mesh:2x4 (16) and mesh:3x3 (18);
  *  - totex_bounds_compute reports it, with the witness, on meshes.
  */
 #include <math.h>
@@ -188,6 +192,32 @@ static void below_verified_schedules(void **state)
     }
 }
 
+static void meets_the_exact_optimum(void **state)
+{
+    (void)state;
+    if (!totex_exact_solvers()[0])
+        skip();
+    const char *specs[] = {"mesh:2x3", "mesh:2x4", "mesh:3x3"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        totex_network *net = ts_net(specs[i]);
+        uint64_t *w;
+        totex_bound b = forwarding(net, &w);
+        totex_exact_options opt = {0};
+        totex_exact_result r;
+        totex_error err = {{0}};
+        memset(&r, 0, sizeof r);
+        if (totex_exact_solve(net, TOTEX_PORTS_SINGLE, &opt, &r, &err) != TOTEX_OK)
+            fail_msg("%s: exact search: %s", specs[i], err.msg);
+        assert_true(r.optimal);
+        if (b.value != r.steps)
+            fail_msg("%s: forwarding bound %llu, exact optimum %llu", specs[i], (unsigned long long)b.value,
+                     (unsigned long long)r.steps);
+        totex_exact_result_free(&r);
+        free(w);
+        totex_network_free(net);
+    }
+}
+
 static void reported_by_bounds_compute(void **state)
 {
     (void)state;
@@ -222,6 +252,7 @@ int main(void)
         cmocka_unit_test(value_from_witness),
         cmocka_unit_test(reaches_the_lp),
         cmocka_unit_test(below_verified_schedules),
+        cmocka_unit_test(meets_the_exact_optimum),
         cmocka_unit_test(reported_by_bounds_compute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
