@@ -147,8 +147,9 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     p->n = (uint32_t)size;
     p->me = (uint32_t)rank;
     {
-        size_t blocks = arena_blocks((uint32_t)size);
-        p->arena_cap = slot > 0 && blocks > SIZE_MAX / (size_t)slot ? SIZE_MAX : blocks * (size_t)slot;
+        /* a padded message of one block takes c->pad bytes of the arena: count blocks at that size */
+        size_t blocks = arena_blocks((uint32_t)size), per = (size_t)(c->pad > slot ? c->pad : slot);
+        p->arena_cap = per > 0 && blocks > SIZE_MAX / per ? SIZE_MAX : blocks * per;
     }
     p->unit = c->unit;
     p->ports = c->ports;
