@@ -55,9 +55,9 @@ extern "C" {
  * time of a P-byte message. The model's best (up to 8, 12 with padded forms:
  * at most 4 unit-step ones, one per step count, each also in one message or
  * two chunks when the model chose otherwise) are built by every rank and
- * timed on the communicator with the caller's data, in 3 rounds taking the
+ * timed on the communicator with the caller's data, in 2 rounds taking the
  * candidates in turn (a different one first in each round): per candidate and
- * round, one untimed run when its buffers are not allocated, a barrier, 2 runs
+ * round, one untimed run when its buffers are not allocated, a barrier, 3 runs
  * back to back, the slowest rank's time per run; a candidate's time is its
  * fastest round (interruptions only add time); results kept in totex's own
  * buffers. The fastest candidate is kept. The model orders and prunes the

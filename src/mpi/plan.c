@@ -29,8 +29,8 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
 }
 
 #define MAX_CANDIDATES (8 + TOTEX_MPI_PAD_VARIANTS) /* 8, and padded forms when padding may pay */
-#define TRIAL_ROUNDS 3
-#define TRIAL_RUNS 2
+#define TRIAL_ROUNDS 2
+#define TRIAL_RUNS 3
 #define TRIAL_KEEP_BYTES (1 << 20) /* n blocks up to this size: a candidate keeps its buffers between rounds */
 #define CAND_DOUBLES 7 /* unit, idx, ports, chunks, predicted, steps, pad */
 #define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
