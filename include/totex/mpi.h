@@ -122,9 +122,20 @@ extern "C" {
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
- * and unpacked at the end. Buffers are kept with the plan and reused; the
- * arena keeps every block received (one node's moves: the sum of its
- * distances, sigma blocks, for a unit-step schedule).
+ * and unpacked at the end. Buffers are kept with the plan and reused.
+ * Memory per rank is O(n) blocks: the arena of received blocks that travel
+ * on reuses its bytes once the blocks in them have been sent on (and final
+ * blocks are copied to their place as soon as their message has arrived), so
+ * receives are posted in waves, each as soon as its bytes are free and at the
+ * latest before the sends of the next step: at most 2n blocks (more only when
+ * no free range fits a message; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
+ * bytes as soon as they are free) instead of every block received (the sum
+ * of a node's distances, n times the average distance). Gathered sends reuse
+ * their staging bytes the same way; a run whose caller takes the blocks from
+ * the plan (derived datatypes) also keeps n blocks for them. A step's
+ * receives and sends wait only for requests of earlier steps, and both ends
+ * post in step order: by induction on the step, no rank waits forever
+ * (src/mpi/exec.c).
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
  * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_WINDOW

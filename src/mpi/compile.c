@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "blockmap.h"
 #include "internal.h"
 
@@ -99,20 +100,28 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     p->req = calloc(nr + ns ? nr + ns : 1, sizeof *p->req);
     held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
     uint8_t *got = calloc(n, 1);
+    size_t *pending = calloc(nr ? nr : 1, sizeof *pending); /* per receive: its blocks not yet sent on */
     /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
     size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
     uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
-    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
+    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got || !pending ||
         (p->window && (!lane || !sent))) {
         free(hv);
         free(got);
+        free(pending);
         free(lane);
         free(sent);
         snprintf(why, cap, "out of memory compiling the schedule");
         return MPI_ERR_NO_MEM;
     }
     totex_mpi_blockmap where = {0};
-    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0;
+    /* arena and staging bytes reused once free (arena.h): a receive's bytes once every block
+       in it has been sent on (its finals are copied out when it completes, exec.c), a staged
+       send's once it has completed; reused from the next step on */
+    totex_mpi_arena arena, stage;
+    totex_mpi_arena_init(&arena, p->arena_cap);
+    totex_mpi_arena_init(&stage, p->arena_cap);
+    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0, nfin = 0;
     const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
@@ -121,6 +130,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
             x1++;
         const unsigned long long st = (unsigned long long)l->x[x0].step + 1;
+        const uint64_t step = l->x[x0].step;
         /* sends first: a block received in this step travels on from the next one */
         for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
             const totex_mpi_xfer *tr = &l->x[x];
@@ -132,6 +142,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                                    : NULL;
             for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
                 totex_mpi_send *sd = &p->sends[is];
+                sd->recv_before = ir;
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * len[ci]);
                 sd->piece_first = npieces;
@@ -162,17 +173,28 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
+                    if (recv != SIZE_MAX && --pending[recv] == 0 && /* its last block sent on: free after this send */
+                        totex_mpi_arena_give(&arena, p->recvs[recv].arena_off, (size_t)p->recvs[recv].bytes, step, is,
+                                             recv + 1)) {
+                        snprintf(why, cap, "out of memory compiling the schedule");
+                        rc = MPI_ERR_NO_MEM;
+                        break;
+                    }
                 }
                 sd->piece_count = npieces - sd->piece_first;
                 sd->dep_count = ndeps - sd->dep_first;
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
-                if (carried) { /* staged after the header, whatever its pieces */
+                if (carried) /* staged after the header, whatever its pieces */
                     p->carry_send = is - 1;
-                    p->stage_bytes += TOTEX_MPI_HDR_BYTES;
-                }
-                if (sd->piece_count > 1 || carried) {
-                    sd->stage_off = p->stage_bytes;
-                    p->stage_bytes += (size_t)sd->bytes;
+                if (rc == MPI_SUCCESS && (sd->piece_count > 1 || carried)) {
+                    const size_t hdr = carried ? TOTEX_MPI_HDR_BYTES : 0, need = (size_t)sd->bytes + hdr;
+                    size_t off, wr;
+                    if (totex_mpi_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
+                        totex_mpi_arena_give(&stage, off, need, step, is, 0)) {
+                        snprintf(why, cap, "out of memory compiling the schedule");
+                        rc = MPI_ERR_NO_MEM;
+                    }
+                    sd->stage_off = off + hdr;
                 }
             }
         }
@@ -181,22 +203,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             const totex_block *bl = l->b + tr->first;
             if (!tr->count || tr->to != me)
                 continue;
-            const size_t r0 = ir;
+            const size_t r0 = ir, f0 = nfin;
+            size_t onward = 0; /* its blocks not destined to this rank */
             int consecutive = 1;
             for (size_t k = 0; k < tr->count; k++)
                 if (bl[k].dst != me || bl[k].src != bl[0].src + k)
                     consecutive = 0;
-            for (int ci = 0; ci < c; ci++) {
-                totex_mpi_recv *rv = &p->recvs[ir++];
-                rv->peer = (int)tr->from;
-                rv->bytes = (int)(tr->count * len[ci]);
-                rv->arena_off = p->arena_bytes;
-                p->arena_bytes += (size_t)rv->bytes;
-                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1);
-                rv->place_off = (size_t)bl[0].src * slot + lo[ci];
-            }
-            if (carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX)
-                p->carry_recv = r0; /* arrives behind the header, copied to the arena */
             for (size_t k = 0; k < tr->count; k++) {
                 if (bl[k].dst == me) {
                     if (bl[k].src >= n || bl[k].src == me || got[bl[k].src]) {
@@ -206,8 +218,9 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         break;
                     }
                     got[bl[k].src] = 1;
-                    p->finals[bl[k].src] = (totex_mpi_final){r0, k};
+                    p->finals[nfin++] = (totex_mpi_final){bl[k].src, (uint32_t)k};
                 } else {
+                    onward++;
                     hv[ih] = (held){r0, k};
                     if (totex_mpi_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
@@ -215,6 +228,29 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         break;
                     }
                 }
+            }
+            const int carried = carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX;
+            if (carried)
+                p->carry_recv = r0; /* arrives behind the header, copied to the arena */
+            for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
+                totex_mpi_recv *rv = &p->recvs[ir];
+                rv->peer = (int)tr->from;
+                rv->bytes = (int)(tr->count * len[ci]);
+                rv->chunk = ci;
+                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1);
+                rv->place_off = (size_t)bl[0].src * slot + lo[ci];
+                rv->fin_first = f0;
+                rv->fin_count = nfin - f0;
+                pending[ir] = onward;
+                if ((!rv->in_place_ok || (carried && ci == 0)) &&
+                    (totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &rv->wait_sends,
+                                          &rv->wait_recvs) ||
+                     (!onward && /* only final blocks: free once they are copied out */
+                      totex_mpi_arena_give(&arena, rv->arena_off, (size_t)rv->bytes, step, 0, ir + 1)))) {
+                    snprintf(why, cap, "out of memory compiling the schedule");
+                    rc = MPI_ERR_NO_MEM;
+                }
+                ir++;
             }
         }
         x0 = x1;
@@ -225,6 +261,11 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             rc = MPI_ERR_INTERN;
         }
     totex_mpi_blockmap_clear(&where);
+    p->arena_bytes = arena.top;
+    p->stage_bytes = stage.top;
+    totex_mpi_arena_free(&arena);
+    totex_mpi_arena_free(&stage);
+    free(pending);
     free(hv);
     free(got);
     free(lane);

@@ -19,7 +19,10 @@
  *     T(c) = S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)).
  * The model's chunk count minimises T(c) over 1 .. TOTEX_MPI_MAX_CHUNKS with
  * chunks of at least TOTEX_MPI_MIN_CHUNK bytes. Combining schedule: its prediction by 002's
- * model under the wormhole all-port cost (totex_comb_rank(), t_s and t_c),
+ * model under the wormhole all-port cost (t_s and t_c): the algorithm's closed
+ * form (totex_comb_algorithm.predict, no schedule built) when it has one, else
+ * its schedule built and simulated once, only up to TOTEX_MPI_UNIT_FULL_MAX
+ * ranks (an O(n^2)-block schedule on rank 0),
  * but never below the link-load floor every total exchange pays, the status
  * of a node (the sum of its distances, in hops) times m t_l over its degree
  * (000 Section 3, bound (4): the multiport bound spread over the node's
@@ -114,18 +117,40 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         free(all);
         return 0;
     }
-    totex_comb_rank(net, cost, rows, count);
-    for (size_t r = 0; r < count && rows[r].status == TOTEX_OK; r++)
-        for (size_t i = 0; i < count; i++)
-            if (totex_comb_algorithm_get(i) == rows[r].algorithm) {
-                double t = rows[r].report.predicted_time;
-                all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k};
-                k++;
-            }
-    if (!k && rows[0].reason[0])
+    const uint32_t n = totex_network_nodes(net);
+    /* a combining algorithm by its closed form (predict: no schedule built) when it has one, else
+       built and simulated once, and then only up to TOTEX_MPI_UNIT_FULL_MAX ranks (O(n^2) blocks) */
+    for (size_t i = 0; i < count; i++) {
+        const totex_comb_algorithm *a = totex_comb_algorithm_get(i);
+        totex_comb_choice *row = &rows[i];
+        row->algorithm = a;
+        row->reason[0] = '\0';
+        totex_error err;
+        err.msg[0] = '\0';
+        if (a->predict) {
+            row->status = a->predict(net, cost, &row->report, &err);
+        } else if (n > TOTEX_MPI_UNIT_FULL_MAX) {
+            row->status = TOTEX_ENOTAPPLICABLE;
+            snprintf(err.msg, sizeof err.msg, "%s has no closed form: not ranked above %d ranks", a->name,
+                     TOTEX_MPI_UNIT_FULL_MAX);
+        } else {
+            totex_comb_schedule *sched = NULL;
+            row->status = a->build(net, cost, &sched, &err);
+            if (row->status == TOTEX_OK)
+                row->status = totex_comb_simulate(net, sched, cost, &row->report, NULL, &err);
+            totex_comb_schedule_free(sched);
+        }
+        if (row->status != TOTEX_OK) {
+            snprintf(row->reason, sizeof row->reason, "%s", err.msg);
+            continue;
+        }
+        double t = row->report.predicted_time;
+        all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k};
+        k++;
+    }
+    if (!k && count && rows[0].reason[0])
         snprintf(why, wcap, "no combining algorithm applies to %.200s: %.300s", totex_network_spec(net),
                  rows[0].reason);
-    const uint32_t n = totex_network_nodes(net);
     for (size_t u = 0; u < sizeof unit_cands / sizeof unit_cands[0]; u++) {
         totex_error err;
         const totex_algorithm *a = totex_algorithm_find(unit_cands[u].name, &err);

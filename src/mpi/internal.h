@@ -38,6 +38,8 @@ enum {
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
+#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 2 /* a plan's arena: at most this many blocks per rank before its bytes are
+                                             reused (arena.h; more only when no free bytes fit) */
 #define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
 
 typedef struct totex_mpi_options {
@@ -70,6 +72,10 @@ typedef struct totex_mpi_recv {
     size_t arena_off;    /* where it lands when not in place */
     size_t place_off;    /* where it lands in RECV when in place (all blocks final, consecutive sources) */
     int in_place_ok;
+    int chunk;           /* which chunk of its transfer it carries */
+    size_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
+                                      complete: its arena bytes are free again (arena.h) */
+    size_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
 } totex_mpi_recv;
 
 typedef struct totex_mpi_send {
@@ -78,11 +84,13 @@ typedef struct totex_mpi_send {
     size_t stage_off;                /* gathered here when more than one piece */
     size_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
                                         blocks (< nrecv), an earlier send on its link (nrecv + send index) */
+    size_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
+    size_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
 } totex_mpi_send;
 
-typedef struct totex_mpi_final { /* where block (i, me) is at the end: base ARENA, or in place */
-    size_t recv;                 /* index of the receive that brought its chunk 0 (chunk c: recv + c) */
-    size_t pos;                  /* its position among that transfer's blocks */
+typedef struct totex_mpi_final { /* a block (src, me) a receive brings */
+    uint32_t src;
+    uint32_t pos;                /* its position among that transfer's blocks */
 } totex_mpi_final;
 
 typedef struct totex_mpi_plan {
@@ -103,12 +111,15 @@ typedef struct totex_mpi_plan {
     totex_mpi_send *sends;       /* in step order */
     totex_mpi_piece *pieces;
     size_t *deps;
-    totex_mpi_final *finals;     /* [n]: finals[me] unused */
+    totex_mpi_final *finals;     /* [n - 1], by receive (totex_mpi_recv.fin_first) */
+    size_t arena_cap;            /* soft limit of the arena and of the staging area, bytes (set before compiling;
+                                    0: reuse bytes as soon as they are free) */
     size_t carry_recv;           /* first receive from rank - 1 if it may carry that rank's header, else SIZE_MAX */
     size_t carry_send;           /* first send to rank + 1 if it may carry this rank's header, else SIZE_MAX */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
-    char *gather;                /* slot bytes: a final block gathered from its chunks (totex_mpi_final_block) */
+    char *fin;                   /* n * slot bytes: the blocks for this rank when the caller takes them from the
+                                    plan (totex_mpi_final_block), allocated by such a run */
     MPI_Request *req;            /* [nrecv + nsend] */
 } totex_mpi_plan;
 
@@ -236,8 +247,7 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
  * left in the arena for the caller to unpack (totex_mpi_final_block()). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
-/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (gathered from
-   its chunks into p->gather when the plan has several: valid until the next call) */
+/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
 const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
 
 /* ---- cost model (cost.c; no MPI needed) ---- */

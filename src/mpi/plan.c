@@ -23,7 +23,7 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
     free(p->finals);
     free(p->arena);
     free(p->stage);
-    free(p->gather);
+    free(p->fin);
     free(p->req);
     free(p);
 }
@@ -113,6 +113,21 @@ static int unit_window(void)
     return (end && *end == '\0' && v >= 0 && v <= 64) ? (int)v : 1;
 }
 
+static int keep_share(void *ctx, uint32_t from, uint32_t to)
+{
+    return totex_mpi_local_keeps(ctx, from, to);
+}
+
+/* soft limit of a plan's arena, in blocks: TOTEX_ARENA_BLOCKS (0: reuse bytes as soon as they are
+   free, the tightest packing, for tests), default TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n */
+static size_t arena_blocks(uint32_t n)
+{
+    const char *s = getenv("TOTEX_ARENA_BLOCKS");
+    char *end = NULL;
+    long long v = s && *s ? strtoll(s, &end, 10) : -1;
+    return (end && *end == '\0' && v >= 0) ? (size_t)v : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
+}
+
 int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
                          int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap)
 {
@@ -124,6 +139,10 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     p->slot = slot;
     p->n = (uint32_t)size;
     p->me = (uint32_t)rank;
+    {
+        size_t blocks = arena_blocks((uint32_t)size);
+        p->arena_cap = slot > 0 && blocks > SIZE_MAX / (size_t)slot ? SIZE_MAX : blocks * (size_t)slot;
+    }
     p->unit = c->unit;
     p->ports = c->ports;
     totex_mpi_cand_name(c, p->label, sizeof p->label);
@@ -140,7 +159,8 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
         const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
         totex_comb_schedule *sched = NULL;
         p->algorithm = a->name;
-        ts = net ? a->build(net, cost, &sched, &err) : TOTEX_EINVAL;
+        /* this rank's share only (the schedule's O(n^2) blocks are never held) */
+        ts = net ? totex_comb_build_share(a, net, cost, keep_share, &l, &sched, &err) : TOTEX_EINVAL;
         if (ts == TOTEX_OK)
             ts = totex_mpi_local_from_comb(&l, sched, &err);
         totex_comb_schedule_free(sched);
