@@ -460,6 +460,8 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
     uint64_t t = 0;
     if (st == TOTEX_OK && !keys)
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory");
+    for (uint32_t u = 0; st == TOTEX_OK && u < G.n; u++)
+        keys[u].u = u;
     while (st == TOTEX_OK && G.left && t < limit) {
         size_t no = 0, nh = 0;
         uint32_t ns = 0;
@@ -486,11 +488,24 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
                 }
                 l[j] = (uint32_t)no++;
             }
-            keys[ns].key = (G.ls[u] << 20) | tie_hash(seed, u, t);
-            keys[ns].u = u;
-            ns++;
+            G.key[u] = (G.ls[u] << 20) | tie_hash(seed, u, t);
         }
-        qsort(keys, ns, sizeof *keys, key_cmp);
+        /* senders by decreasing key: insertion sort of last step's order (keys move little from step to step) */
+        for (uint32_t j = 0; j < G.n; j++) {
+            const uint32_t u = keys[j].u;
+            keys[j].key = G.held[u] ? G.key[u] : 0;
+        }
+        for (uint32_t j = 1; j < G.n; j++) {
+            bg_key v = keys[j];
+            uint32_t i = j;
+            while (i > 0 && key_cmp(&keys[i - 1], &v) > 0) {
+                keys[i] = keys[i - 1];
+                i--;
+            }
+            keys[i] = v;
+        }
+        while (ns < G.n && G.held[keys[ns].u])
+            ns++;
         /* a failed search leaves its receivers unable to reach a free one until the matching changes,
          * and it changes only along paths that avoid them: reset the marks after a success only */
         G.stamp++;
