@@ -86,7 +86,8 @@ static void not_applicable(void **state)
         const char *spec;
         totex_ports ports;
     } no[] = {{"mesh:3x4", TOTEX_PORTS_MULTI}, {"torus:4x4", TOTEX_PORTS_SINGLE}, {"path:9", TOTEX_PORTS_SINGLE},
-              {"mesh:32x64", TOTEX_PORTS_SINGLE}, {"path:3*ring:4", TOTEX_PORTS_SINGLE}};
+              {"mesh:32x64", TOTEX_PORTS_SINGLE}, {"path:3*ring:4", TOTEX_PORTS_SINGLE},
+              {"mesh:32x32", TOTEX_PORTS_SINGLE} /* 22M hops: above the cap */};
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
         totex_network *net = ts_net(no[i].spec);
         err.msg[0] = '\0';

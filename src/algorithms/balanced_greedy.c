@@ -35,8 +35,10 @@
  *          message one hop along its route, so it ends within S_G steps.
  * Optimal: not in general; measured in tests/test_balanced_greedy.c against
  *          the forwarding bound, A2 and load-greedy (simulator-verified).
- * Size:    n <= 1024 nodes; routes 1 byte per hop (S_G bytes), tables
- *          ~10 n^2 bytes, stacks n 2k (diameter + 1) 4 bytes.
+ * Size:    n <= 1024 nodes and S_G <= 2^23 hops (touchstone-delta: 4.2M hops,
+ *          1.7 s for predict and plan; mesh:32x32, 22M hops, would take
+ *          about 10 s); routes 1 byte per hop (S_G bytes), tables ~10 n^2
+ *          bytes, stacks n 2k (diameter + 1) 4 bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,7 @@
 
 #define BG_NONE UINT32_MAX
 #define BG_MAX_NODES 1024u
+#define BG_MAX_HOPS (UINT64_C(1) << 23) /* S_G: routes and run time grow with it (touchstone-delta: 4.2M, 1.7 s) */
 #define BG_ROUNDS 3 /* rip-up and reroute passes after the first routing */
 
 typedef struct bg_offer {
@@ -133,6 +136,11 @@ static totex_status bg_applies(const totex_network *net, totex_ports ports, tote
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "balanced-greedy keeps n^2 tables and stops at %u nodes; %s has %u (use greedy or a2)",
                           BG_MAX_NODES, totex_network_spec(net), totex_network_nodes(net));
+    uint64_t sg = 0;
+    if (totex_network_status_sum(net, &sg, NULL) != TOTEX_OK || sg > BG_MAX_HOPS)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "balanced-greedy stops at %llu hops in all (S_G; about 0.4 us per hop); %s needs %llu (use load-greedy, greedy or a2)",
+                          (unsigned long long)BG_MAX_HOPS, totex_network_spec(net), (unsigned long long)sg);
     return TOTEX_OK;
 }
 
