@@ -139,7 +139,7 @@ static void job(const char *const *args, void *out)
     int rc = MPI_ERR_INTERN;
     if (!strcmp(mode, "octr") || !strcmp(mode, "a2c")) {
         int unit = !strcmp(mode, "octr");
-        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0};
+        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0};
         rc = totex_mpi_plan_build(net, &cost, &c, n, rank, SLOT, &p, why, sizeof why);
     } else if (!strcmp(mode, "octr-full") || !strcmp(mode, "a2c-whole")) {
         totex_mpi_local l;
@@ -160,7 +160,7 @@ static void job(const char *const *args, void *out)
             compile_share(&p, &l, n, rank, mode[0] == 'o' ? "octr" : "a2c", why, sizeof why, &rc);
         totex_mpi_local_free(&l);
     } else if (!strcmp(mode, "rank0")) {
-        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c};
+        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0};
         totex_mpi_cand cands[8];
         rc = totex_mpi_rank_candidates(net, &cost, &lc, cands, 8, why, sizeof why) > 0 ? MPI_SUCCESS : MPI_ERR_ARG;
     } else {
