@@ -141,7 +141,7 @@ static void job(const char *const *args, void *out)
     int rc = MPI_ERR_INTERN;
     if (!strcmp(mode, "octr") || !strcmp(mode, "a2c") || !strcmp(mode, "a3c")) {
         int unit = !strcmp(mode, "octr");
-        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0};
+        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0};
         rc = totex_mpi_plan_build(net, &cost, &c, n, rank, SLOT, &p, why, sizeof why);
     } else if (!strcmp(mode, "octr-full") || !strcmp(mode, "a2c-whole") || !strcmp(mode, "a3c-whole")) {
         totex_mpi_local l;
@@ -163,7 +163,7 @@ static void job(const char *const *args, void *out)
                           &rc);
         totex_mpi_local_free(&l);
     } else if (!strcmp(mode, "rank0")) {
-        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c};
+        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0};
         totex_mpi_cand cands[8];
         rc = totex_mpi_rank_candidates(net, &cost, &lc, cands, 8, why, sizeof why) > 0 ? MPI_SUCCESS : MPI_ERR_ARG;
     } else {

@@ -47,13 +47,21 @@ extern "C" {
  * degree(0) that every total exchange pays; a unit-step schedule of S steps
  * split into c chunks of x = m / c bytes as
  * S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)), with c chosen to
- * minimise it (1 .. 16 chunks of at least 1 KiB). The model's best (up to 8:
+ * minimise it (1 .. 16 chunks of at least 1 KiB). Where the measurement
+ * found a message of P bytes (256 .. 4096) arriving sooner than an 8-byte one
+ * (below; SimGrid SMPI's default factors: P = 2048), the 4 best combining
+ * candidates are also offered with every message shorter than P padded to P
+ * bytes, each of their S start-up steps predicted to cost at least t_pad, the
+ * time of a P-byte message. The model's best (up to 8, 12 with padded forms:
  * at most 4 unit-step ones, one per step count, each also in one message or
- * two chunks when the model chose otherwise) are built by every rank and each
- * is timed once on the communicator with the caller's data (one untimed run,
- * a barrier, 3 runs back to back; the slowest rank's time per run; results
- * kept in totex's own buffers): the fastest is kept. The model orders and
- * prunes the candidates; the measurement settles what the model cannot see.
+ * two chunks when the model chose otherwise) are built by every rank and
+ * timed on the communicator with the caller's data, in 2 rounds taking the
+ * candidates in turn (a different one first in each round): per candidate and
+ * round, one untimed run when its buffers are not allocated, a barrier, 3 runs
+ * back to back, the slowest rank's time per run; a candidate's time is its
+ * fastest round (interruptions only add time); results kept in totex's own
+ * buffers. The fastest candidate is kept. The model orders and prunes the
+ * candidates; the measurement settles what the model cannot see.
  * The choice is made once per size class (blocks of 2^c .. 2^(c+1)-1 bytes):
  * a new block size of a class already seen compiles the class's choice for
  * its size without ranking or timing again (TOTEX_SIZE_CLASSES=0: every size
@@ -67,7 +75,12 @@ extern "C" {
  * attribute per block size (sendcount * size(sendtype) and packed bytes; at
  * most 64: the 65th block size empties the cache on every rank; freed by the
  * delete callback, or when the communicator is freed), so choosing and
- * timing happen at the first call of each block size only. The exchange
+ * timing happen at the first call of each block size only. A call on the
+ * communicator of the process's previous call takes its state, size and rank
+ * without MPI_Comm_get_attr (the delete callback forgets a freed
+ * communicator), and a predefined datatype's size, MPI_Pack_size and layout
+ * from the previous call (about 55 ns of Open MPI queries per call); not for
+ * calls from several threads at once. The exchange
  * runs on a private duplicate of @p comm (MPI_Comm_dup, errors returned), so
  * it never matches the caller's messages.
  *
@@ -101,7 +114,13 @@ extern "C" {
  * times, over 256 KiB, gives t_l, the time per byte of the link under several
  * flows (at most t_c). Both again with 8 KiB messages give t_c and t_l at
  * 8 KiB (chunk-sized messages), interpolated linearly in log2(size) between
- * 8 KiB and 64 KiB. Rank 0 broadcasts the values;
+ * 8 KiB and 64 KiB. Last, the median one-way times of 20 round trips of
+ * 256, 512, .. 4096 bytes and of 8 bytes: the size whose message arrived
+ * soonest, if at least 2% sooner than 8 bytes, is P, the size short messages
+ * may be padded to (a network or MPI library whose latency drops for larger
+ * messages; none where the time grows with the size: then nothing is padded);
+ * TOTEX_PAD=P (0 .. 4096, read on rank 0) sets it instead and pads every
+ * candidate (0: never). Rank 0 broadcasts the values;
  * they are cached with the plans on @p comm and reused for every block size.
  * The environment variables TOTEX_TS (seconds), TOTEX_TC and TOTEX_TL
  * (seconds/byte), read on rank 0, override the measured values; when TOTEX_TS
@@ -132,7 +151,9 @@ extern "C" {
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
- * and unpacked at the end. Buffers are kept with the plan and reused.
+ * and unpacked at the end. A padded plan sends a message shorter than P bytes
+ * as P bytes (staged, its tail zeroed) and receives it into the arena.
+ * Buffers are kept with the plan and reused.
  * Memory per rank is O(n) blocks: the arena of received blocks that travel
  * on reuses its bytes once the blocks in them have been sent on (and final
  * blocks are copied to their place as soon as their message has arrived), so
@@ -151,8 +172,8 @@ extern "C" {
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
  * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_WINDOW
- * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL when the costs are
- * measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
+ * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL, TOTEX_PAD when the
+ * costs are measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
  * check below off, as MPI libraries do: then a mismatch across ranks is
  * undefined behaviour, as in MPI, and a call sends no header.
  * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the

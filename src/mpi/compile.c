@@ -18,7 +18,11 @@
  * the c lanes of a link carries at most w messages at a time, in step order,
  * as the unit-step schedule has it, instead of every message whose data is
  * ready competing for the link at once (the rank's own blocks of all steps
- * from the start). */
+ * from the start).
+ *
+ * Padding: with p->pad > 0, a message shorter than p->pad bytes travels as
+ * p->pad bytes (staged, its tail zero; received into the arena, never in
+ * place), where a larger message arrives sooner than a short one (cost.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +52,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     const int c = chunks < 1 ? 1 : (long long)chunks > p->slot ? (int)(p->slot > 0 ? p->slot : 1) : chunks;
     p->chunks = c;
     p->window = window > 0 ? window : 0;
+    if (p->pad > TOTEX_MPI_PAD_MAX) /* carried behind the check's header: at most TOTEX_MPI_CARRY_MAX */
+        p->pad = TOTEX_MPI_PAD_MAX;
     p->steps = l->steps;
     size_t len[TOTEX_MPI_MAX_CHUNKS], lo[TOTEX_MPI_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
@@ -144,6 +150,9 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 sd->recv_before = ir;
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * len[ci]);
+                const int padded = sd->bytes < p->pad;
+                if (padded)
+                    sd->bytes = p->pad;
                 sd->piece_first = npieces;
                 sd->dep_first = ndeps;
                 if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
@@ -185,7 +194,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
                 if (carried) /* staged after the header, whatever its pieces */
                     p->carry_send = is - 1;
-                if (rc == MPI_SUCCESS && (sd->piece_count > 1 || carried)) {
+                if (rc == MPI_SUCCESS && (sd->piece_count > 1 || carried || padded)) {
                     const size_t hdr = carried ? TOTEX_MPI_HDR_BYTES : 0, need = (size_t)sd->bytes + hdr;
                     size_t off, wr;
                     if (totex_mpi_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
@@ -233,8 +242,11 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 totex_mpi_recv *rv = &p->recvs[ir];
                 rv->peer = (int)tr->from;
                 rv->bytes = (int)(tr->count * len[ci]);
+                const int padded = rv->bytes < p->pad;
+                if (padded)
+                    rv->bytes = p->pad;
                 rv->chunk = ci;
-                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1);
+                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1) && !padded;
                 rv->place_off = (size_t)bl[0].src * slot + lo[ci];
                 rv->fin_first = f0;
                 rv->fin_count = nfin - f0;

@@ -157,15 +157,17 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
         const char *buf;
         int carried = carry && i == p->carry_send;
-        if (sd->piece_count == 1 && !carried) {
+        if (sd->piece_count == 1 && !carried && pc->len == (size_t)sd->bytes) {
             buf = base[pc->base] + pc->off;
-        } else {
+        } else { /* gathered, or padded (compile.c): staged, a padded message's tail zero */
             char *to = p->stage + sd->stage_off;
             for (size_t k = 0; k < sd->piece_count; k++) {
                 memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
                 to += pc[k].len;
             }
             buf = p->stage + sd->stage_off;
+            if ((size_t)(to - buf) < (size_t)sd->bytes)
+                memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
         }
         if (carried) { /* this rank's header in front */
             char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
