@@ -89,9 +89,19 @@ extern "C" {
  * each rank translates node 0's moves to itself (src/mpi/translate.c),
  * O(moves of one node) time and memory; one without (a3, greedy, a2) is
  * streamed step by step through a filter that keeps this rank's hops. A
- * combining candidate is built whole on every rank. Rank 0 alone ranks the
- * candidates, which builds and simulates each combining algorithm once.
- * bench/mpi_plan_bench measures one rank's cost at 64 .. 1024 ranks.
+ * combining candidate is built keeping only this rank's share
+ * (totex_comb_build_share(): the algorithm's working state of one logical
+ * step, never the schedule's O(n^2) blocks). Rank 0 alone ranks the
+ * candidates: a combining algorithm by its closed form where it has one
+ * (totex_comb_algorithm.predict: a2c), else built and simulated once, and
+ * then only up to 256 ranks. Per rank, the program (the compiled schedule
+ * state) holds an entry per message and per block it sends on: O(the sum of
+ * the rank's distances) = O(n x average distance); the buffers are O(n)
+ * blocks (arena and staging below). Measured (bench/mpi_plan_bench, one rank
+ * of a 32x32 torus, 64 KiB blocks): octr 0.05 s, 6 MB of planning memory
+ * (2.9 MB of program), arena 1024 blocks; a2c 0.28 s, 9 MB (141 MB with the
+ * whole schedule), arena 2912 blocks and staging 1024; rank 0's ranking 2 ms
+ * (6.2 s and 200 MB building and simulating every combining algorithm).
  *
  * t_s, t_c and t_l: measured once per communicator, the first time a plan is made
  * on it: ranks 0 and 1 ping-pong on the private duplicate (2 warm-up round
@@ -123,9 +133,9 @@ extern "C" {
  * (src/mpi/compile.c): its receives and sends in step order (one MPI message
  * per transfer; for a unit-step schedule, the hops of one step that cross the
  * same link travel as one message), where each block it forwards lies, and
- * which receives each send waits for. A call posts every receive at once
- * (MPI_Irecv, one tag per cached plan, the same on every rank), then makes the
- * sends in step order, each one waiting only for the receives that brought
+ * which receives each send waits for. A call posts the receives (MPI_Irecv,
+ * one tag per cached plan, the same on every rank) in waves as their arena
+ * bytes are free (below) and makes the sends in step order, each one waiting only for the receives that brought
  * its blocks, gathering them into one message when they do not lie side by
  * side, and MPI_Isend'ing it; waiting for every request ends the exchange. A
  * block thus travels on only after it arrived, as in the schedule, with no
@@ -148,8 +158,10 @@ extern "C" {
  * on reuses its bytes once the blocks in them have been sent on (and final
  * blocks are copied to their place as soon as their message has arrived), so
  * receives are posted in waves, each as soon as its bytes are free and at the
- * latest before the sends of the next step: at most 2n blocks (more only when
- * no free range fits a message; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
+ * latest before the sends of the next step: n blocks before any byte is
+ * reused (more only when no free range fits a message: a2c about 3n, bruck,
+ * whose messages interleave blocks that leave at different steps, all its
+ * n/2 log2 n received blocks; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
  * bytes as soon as they are free) instead of every block received (the sum
  * of a node's distances, n times the average distance). Gathered sends reuse
  * their staging bytes the same way; a run whose caller takes the blocks from

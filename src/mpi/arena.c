@@ -61,27 +61,33 @@ int totex_mpi_arena_take(totex_mpi_arena *a, size_t bytes, uint64_t step, size_t
         a->top += bytes;
         return 0;
     }
-    /* first fit among runs of adjacent usable ranges; else a usable run that ends at the top, grown */
-    size_t at_top = SIZE_MAX;
+    /* among the runs of adjacent usable ranges that fit, the one freed earliest (its waits are
+       for the oldest requests, most likely complete already; ties: lowest address); else a
+       usable run that ends at the top, grown */
+    size_t best = SIZE_MAX, best_wait = SIZE_MAX, at_top = SIZE_MAX;
     for (size_t i = 0; i < a->nfree; i++) {
         if (a->free[i].avail > step)
             continue;
-        size_t j = i, hi = a->free[i].hi;
+        size_t j = i, hi = a->free[i].hi, wait = a->free[i].sends;
         while (hi - a->free[i].lo < bytes && j + 1 < a->nfree && a->free[j + 1].lo == hi &&
-               a->free[j + 1].avail <= step)
+               a->free[j + 1].avail <= step) {
             hi = a->free[++j].hi;
-        if (hi - a->free[i].lo >= bytes) {
-            *off = a->free[i].lo;
-            take_run(a, i, bytes, sends, recvs);
-            return 0;
+            wait = max_z(wait, a->free[j].sends);
         }
-        if (hi == a->top && at_top == SIZE_MAX)
+        if (hi - a->free[i].lo >= bytes) {
+            if (wait < best_wait) {
+                best = i;
+                best_wait = wait;
+            }
+        } else if (hi == a->top && at_top == SIZE_MAX) {
             at_top = i;
-        i = j;
+        }
     }
-    if (at_top != SIZE_MAX) {
-        *off = a->free[at_top].lo;
-        take_run(a, at_top, bytes, sends, recvs);
+    if (best == SIZE_MAX)
+        best = at_top;
+    if (best != SIZE_MAX) {
+        *off = a->free[best].lo;
+        take_run(a, best, bytes, sends, recvs);
         return 0;
     }
     *off = a->top;

@@ -9,8 +9,8 @@
  * first), so a step's users wait only for requests of earlier steps: the
  * order that keeps the executor free of deadlock (exec.c). New bytes come
  * from the top of the area while it stays within a soft limit (@c cap
- * bytes); past it, free ranges are reused first (lowest address first) and
- * the area grows only when none fits. Needs no MPI. */
+ * bytes); past it, free ranges are reused first (the one freed earliest:
+ * its waits are the oldest) and the area grows only when none fits. Needs no MPI. */
 #ifndef TOTEX_MPI_ARENA_H
 #define TOTEX_MPI_ARENA_H
 

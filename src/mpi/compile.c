@@ -35,6 +35,7 @@
 /* a block this rank holds (received, not final): receive of chunk 0, position in it */
 typedef struct held {
     size_t recv, pos;
+    size_t sent; /* chunks of it sent on so far: each leaves once (its arena bytes are then freed) */
 } held;
 
 size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
@@ -106,24 +107,22 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     p->req = calloc(nr + ns ? nr + ns : 1, sizeof *p->req);
     held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
     uint8_t *got = calloc(n, 1);
-    size_t *pending = calloc(nr ? nr : 1, sizeof *pending); /* per receive: its blocks not yet sent on */
     /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
     size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
     uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
-    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got || !pending ||
+    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
         (p->window && (!lane || !sent))) {
         free(hv);
         free(got);
-        free(pending);
         free(lane);
         free(sent);
         snprintf(why, cap, "out of memory compiling the schedule");
         return MPI_ERR_NO_MEM;
     }
     totex_mpi_blockmap where = {0};
-    /* arena and staging bytes reused once free (arena.h): a receive's bytes once every block
-       in it has been sent on (its finals are copied out when it completes, exec.c), a staged
-       send's once it has completed; reused from the next step on */
+    /* arena and staging bytes reused once free (arena.h): a relayed block's bytes once the
+       send that takes it on has completed, a final block's once its receive has completed (it
+       is copied out then, exec.c), a staged send's once it has completed; from the next step on */
     totex_mpi_arena arena, stage;
     totex_mpi_arena_init(&arena, p->arena_cap);
     totex_mpi_arena_init(&stage, p->arena_cap);
@@ -165,7 +164,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     uint32_t base = TOTEX_MPI_SEND;
                     size_t off = (size_t)bl[k].dst * slot + lo[ci], recv = SIZE_MAX, idx;
                     if (bl[k].src != me) {
-                        if (!totex_mpi_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx)) {
+                        if (!totex_mpi_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx) ||
+                            hv[idx].sent++ != (size_t)ci) {
                             snprintf(why, cap, "step %llu: rank %u does not hold block (%u, %u) (a bug of %s)", st, me,
                                      bl[k].src, bl[k].dst, p->algorithm);
                             rc = MPI_ERR_INTERN;
@@ -182,9 +182,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
-                    if (recv != SIZE_MAX && --pending[recv] == 0 && /* its last block sent on: free after this send */
-                        totex_mpi_arena_give(&arena, p->recvs[recv].arena_off, (size_t)p->recvs[recv].bytes, step, is,
-                                             recv + 1)) {
+                    if (recv != SIZE_MAX && /* its bytes are free once this send has completed */
+                        totex_mpi_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
                         rc = MPI_ERR_NO_MEM;
                         break;
@@ -213,7 +212,6 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             if (!tr->count || tr->to != me)
                 continue;
             const size_t r0 = ir, f0 = nfin;
-            size_t onward = 0; /* its blocks not destined to this rank */
             int consecutive = 1;
             for (size_t k = 0; k < tr->count; k++)
                 if (bl[k].dst != me || bl[k].src != bl[0].src + k)
@@ -229,8 +227,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     got[bl[k].src] = 1;
                     p->finals[nfin++] = (totex_mpi_final){bl[k].src, (uint32_t)k};
                 } else {
-                    onward++;
-                    hv[ih] = (held){r0, k};
+                    hv[ih] = (held){r0, k, 0};
                     if (totex_mpi_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
                         rc = MPI_ERR_NO_MEM;
@@ -253,15 +250,18 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 rv->place_off = (size_t)bl[0].src * slot + lo[ci];
                 rv->fin_first = f0;
                 rv->fin_count = nfin - f0;
-                pending[ir] = onward;
                 if ((!rv->in_place_ok || (carried && ci == 0)) &&
-                    (totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &rv->wait_sends,
-                                          &rv->wait_recvs) ||
-                     (!onward && /* only final blocks: free once they are copied out */
-                      totex_mpi_arena_give(&arena, rv->arena_off, (size_t)rv->bytes, step, 0, ir + 1)))) {
-                    snprintf(why, cap, "out of memory compiling the schedule");
+                    totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &rv->wait_sends,
+                                         &rv->wait_recvs))
                     rc = MPI_ERR_NO_MEM;
-                }
+                /* the bytes of its final blocks are free once they are copied out (when it completes);
+                   those of the others once the send that takes them on has completed (above) */
+                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && (!rv->in_place_ok || (carried && ci == 0)); f++)
+                    if (totex_mpi_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
+                                             ir + 1))
+                        rc = MPI_ERR_NO_MEM;
+                if (rc != MPI_SUCCESS)
+                    snprintf(why, cap, "out of memory compiling the schedule");
                 ir++;
             }
         }
@@ -277,7 +277,6 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     p->stage_bytes = stage.top;
     totex_mpi_arena_free(&arena);
     totex_mpi_arena_free(&stage);
-    free(pending);
     free(hv);
     free(got);
     free(lane);

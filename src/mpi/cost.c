@@ -148,12 +148,15 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         row->reason[0] = '\0';
         totex_error err;
         err.msg[0] = '\0';
-        if (a->predict) {
-            row->status = a->predict(net, cost, &row->report, &err);
+        row->status = a->predict ? a->predict(net, cost, &row->report, &err) : TOTEX_ENOTAPPLICABLE;
+        const int settled = a->predict && row->status != TOTEX_ENOTAPPLICABLE; /* predicted, or refused as build() */
+        if (settled) {
+            ;
         } else if (n > TOTEX_MPI_UNIT_FULL_MAX) {
             row->status = TOTEX_ENOTAPPLICABLE;
-            snprintf(err.msg, sizeof err.msg, "%s has no closed form: not ranked above %d ranks", a->name,
-                     TOTEX_MPI_UNIT_FULL_MAX);
+            if (!a->predict)
+                snprintf(err.msg, sizeof err.msg, "%s has no closed form: not ranked above %d ranks", a->name,
+                         TOTEX_MPI_UNIT_FULL_MAX);
         } else {
             totex_comb_schedule *sched = NULL;
             row->status = a->build(net, cost, &sched, &err);

@@ -8,8 +8,8 @@
  *  - every piece a send takes from the arena lies in the range of a receive
  *    it waits for (the blocks it forwards);
  *  - two receives whose arena ranges overlap: the later one waits for the
- *    earlier one (copied out) and for every send that reads the earlier one's
- *    range, and all of those belong to steps before its own;
+ *    earlier one (copied out) and for every send that takes on a block from
+ *    the overlapping bytes, and all of those belong to steps before its own;
  *  - two staged sends whose staging ranges overlap: the later one waits for
  *    the earlier one, of an earlier step;
  *  (a request waits, in effect, for what the requests before it waited for:
@@ -41,6 +41,10 @@ static int overlap(size_t a, size_t alen, size_t b, size_t blen)
     return alen && blen && a < b + blen && b < a + alen;
 }
 
+typedef struct read_of { /* a send taking on arena bytes of a receive */
+    size_t send, off, len;
+} read_of;
+
 /* check one rank's program p compiled from share l */
 static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_local *l)
 {
@@ -49,7 +53,6 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
     uint64_t *rstep = malloc((nr + 1) * sizeof *rstep), *sstep = malloc((ns + 1) * sizeof *sstep);
     size_t *r_r = malloc((nr + 1) * sizeof(size_t)), *r_s = malloc((nr + 1) * sizeof(size_t));
     size_t *s_r = malloc((ns + 1) * sizeof(size_t)), *s_s = malloc((ns + 1) * sizeof(size_t));
-    size_t *lastread = calloc(nr + 1, sizeof *lastread); /* per receive: its last reader send + 1 (0: none) */
     size_t ir = 0, is = 0;
     for (size_t x0 = 0; x0 < l->nx;) {
         size_t x1 = x0;
@@ -79,6 +82,8 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
         goto out;
     }
 #define USES_ARENA(r) (!p->recvs[r].in_place_ok || (r) == p->carry_recv)
+    read_of **reads = calloc(nr + 1, sizeof *reads);
+    size_t *nreads = calloc(nr + 1, sizeof *nreads), *capreads = calloc(nr + 1, sizeof *capreads);
     for (size_t s = 0; s < ns; s++) {
         const totex_mpi_send *sd = &p->sends[s];
         if (sd->recv_before != s_r[s])
@@ -92,22 +97,29 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
             if (q < nr ? q >= s_r[s] : q - nr >= s_s[s])
                 FAIL("FAIL %s rank %u: send %zu (step %llu) waits for request %zu of its own step or later\n", what,
                      p->me, s, (unsigned long long)sstep[s] + 1, q);
-            if (q < nr && lastread[q] < s + 1)
-                lastread[q] = s + 1;
         }
         for (size_t k = sd->piece_first; k < sd->piece_first + sd->piece_count; k++) {
             const totex_mpi_piece *pc = &p->pieces[k];
             if (pc->base != TOTEX_MPI_ARENA)
                 continue;
-            int inside = 0;
-            for (size_t d = sd->dep_first; d < sd->dep_first + sd->dep_count && !inside; d++) {
+            size_t from = SIZE_MAX; /* the latest receive it waits for whose range holds the piece */
+            for (size_t d = sd->dep_first; d < sd->dep_first + sd->dep_count; d++) {
                 size_t q = p->deps[d];
-                inside = q < nr && USES_ARENA(q) && pc->off >= p->recvs[q].arena_off &&
-                         pc->off + pc->len <= p->recvs[q].arena_off + (size_t)p->recvs[q].bytes;
+                if (q < nr && USES_ARENA(q) && pc->off >= p->recvs[q].arena_off &&
+                    pc->off + pc->len <= p->recvs[q].arena_off + (size_t)p->recvs[q].bytes &&
+                    (from == SIZE_MAX || q > from))
+                    from = q;
             }
-            if (!inside)
+            if (from == SIZE_MAX) {
                 FAIL("FAIL %s rank %u: send %zu takes arena bytes [%zu, %zu) from no receive it waits for\n", what,
                      p->me, s, pc->off, pc->off + pc->len);
+                continue;
+            }
+            if (nreads[from] == capreads[from]) {
+                capreads[from] = capreads[from] ? 2 * capreads[from] : 4;
+                reads[from] = realloc(reads[from], capreads[from] * sizeof **reads);
+            }
+            reads[from][nreads[from]++] = (read_of){s, pc->off, pc->len};
         }
     }
     /* the executor posts receives and makes sends in program order, each after the waits of
@@ -140,12 +152,22 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
             const totex_mpi_recv *ra = &p->recvs[a];
             if (!USES_ARENA(a) || !overlap(ra->arena_off, (size_t)ra->bytes, rb->arena_off, (size_t)rb->bytes))
                 continue;
-            if (eff_rr[b] <= a || eff_rs[b] < lastread[a] || rstep[a] >= rstep[b] ||
-                (lastread[a] && sstep[lastread[a] - 1] >= rstep[b]))
-                FAIL("FAIL %s rank %u: receive %zu (step %llu) reuses the arena bytes of receive %zu (step %llu, "
-                     "last sent on by send %zu) without waiting for them (waits: sends < %zu, receives < %zu)\n",
-                     what, p->me, b, (unsigned long long)rstep[b] + 1, a, (unsigned long long)rstep[a] + 1,
-                     lastread[a] ? lastread[a] - 1 : 0, eff_rs[b], eff_rr[b]);
+            /* the earlier receive is complete (its final blocks copied out) ... */
+            if (eff_rr[b] <= a || rstep[a] >= rstep[b])
+                FAIL("FAIL %s rank %u: receive %zu (step %llu) overwrites receive %zu (step %llu) without waiting for "
+                     "it\n",
+                     what, p->me, b, (unsigned long long)rstep[b] + 1, a, (unsigned long long)rstep[a] + 1);
+            /* ... and every send that takes on a block of it from the overlapping bytes has completed */
+            for (size_t k = 0; k < nreads[a]; k++) {
+                const read_of *rd = &reads[a][k];
+                if (!overlap(rd->off, rd->len, rb->arena_off, (size_t)rb->bytes))
+                    continue;
+                if (eff_rs[b] <= rd->send || sstep[rd->send] >= rstep[b])
+                    FAIL("FAIL %s rank %u: receive %zu (step %llu) overwrites arena bytes [%zu, %zu) of receive %zu "
+                         "that send %zu (step %llu) takes on, without waiting for that send (waits: sends < %zu)\n",
+                         what, p->me, b, (unsigned long long)rstep[b] + 1, rd->off, rd->off + rd->len, a, rd->send,
+                         (unsigned long long)sstep[rd->send] + 1, eff_rs[b]);
+            }
         }
     }
     /* staging: a send's staged bytes (with the header in front for the carrying send) */
@@ -171,6 +193,11 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
     free(eff_rs);
     free(eff_rr);
     free(eff_ss);
+    for (size_t r = 0; r < nr; r++)
+        free(reads[r]);
+    free(reads);
+    free(nreads);
+    free(capreads);
 #undef USES_ARENA
 out:
     free(rstep);
@@ -179,7 +206,6 @@ out:
     free(r_s);
     free(s_r);
     free(s_s);
-    free(lastread);
 }
 
 /* the share of rank me: unit-step algorithm (unit) or combining algorithm name */
