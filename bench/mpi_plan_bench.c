@@ -14,9 +14,11 @@
  *    baseline (same child kind, same run): its whole schedule expanded and
  *    streamed through the rank's filter, as for a schedule without a
  *    symmetric form;
- *  - a2c (message combining, what the model picks at small blocks on these
- *    tori): the rank's share only (totex_comb_build_share()); baseline: the
- *    whole schedule built, as every rank did before.
+ *  - a3c and a2c (message combining: the model's choice at small blocks on
+ *    these tori, a3c where it applies): a3c's share translated from node 0's
+ *    transfers (its plan_node0), a2c's share kept while building
+ *    (totex_comb_build_share()); baseline: the whole schedule built, as every
+ *    rank did before.
  *  - rank 0's ranking of the candidates (totex_mpi_rank_candidates(): closed
  *    forms where the algorithms have them); baseline: every combining
  *    algorithm built and simulated (totex_comb_rank()).
@@ -137,11 +139,11 @@ static void job(const char *const *args, void *out)
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     int rc = MPI_ERR_INTERN;
-    if (!strcmp(mode, "octr") || !strcmp(mode, "a2c")) {
+    if (!strcmp(mode, "octr") || !strcmp(mode, "a2c") || !strcmp(mode, "a3c")) {
         int unit = !strcmp(mode, "octr");
         totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0};
         rc = totex_mpi_plan_build(net, &cost, &c, n, rank, SLOT, &p, why, sizeof why);
-    } else if (!strcmp(mode, "octr-full") || !strcmp(mode, "a2c-whole")) {
+    } else if (!strcmp(mode, "octr-full") || !strcmp(mode, "a2c-whole") || !strcmp(mode, "a3c-whole")) {
         totex_mpi_local l;
         totex_mpi_local_init(&l, (uint32_t)n, (uint32_t)rank);
         totex_status ts;
@@ -151,13 +153,14 @@ static void job(const char *const *args, void *out)
             ts = totex_mpi_local_from_unit(&l, &hidden, net, TOTEX_PORTS_MULTI, NULL, &err);
         } else {
             totex_comb_schedule *s = NULL;
-            ts = totex_comb_algorithm_find("a2c", &err)->build(net, &cost, &s, &err);
+            ts = totex_comb_algorithm_find(mode[1] == '2' ? "a2c" : "a3c", &err)->build(net, &cost, &s, &err);
             if (ts == TOTEX_OK)
                 ts = totex_mpi_local_from_comb(&l, s, &err);
             totex_comb_schedule_free(s);
         }
         if (ts == TOTEX_OK)
-            compile_share(&p, &l, n, rank, mode[0] == 'o' ? "octr" : "a2c", why, sizeof why, &rc);
+            compile_share(&p, &l, n, rank, mode[0] == 'o' ? "octr" : mode[1] == '2' ? "a2c" : "a3c", why, sizeof why,
+                          &rc);
         totex_mpi_local_free(&l);
     } else if (!strcmp(mode, "rank0")) {
         totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0};
@@ -199,8 +202,9 @@ static void job(const char *const *args, void *out)
 int main(int argc, char **argv)
 {
     static const char *dflt[] = {"ring:8*ring:8", "ring:16*ring:16", "ring:32*ring:32", "ring:8*ring:8*ring:16"};
-    static const char *modes[][2] = {{"octr", "octr-full"}, {"a2c", "a2c-whole"}, {"rank0", "rank0-built"}};
-    enum { NM = 3 };
+    static const char *modes[][2] = {
+        {"octr", "octr-full"}, {"a2c", "a2c-whole"}, {"a3c", "a3c-whole"}, {"rank0", "rank0-built"}};
+    enum { NM = 4 };
     const char *const *specs = argc > 1 ? (const char *const *)argv + 1 : dflt;
     int ns = argc > 1 ? argc - 1 : 4;
     printf("mpi_plan_bench: one rank's first call (planning and buffers), 64 KiB blocks, forked child per row\n");
@@ -222,12 +226,13 @@ int main(int argc, char **argv)
         snprintf(rk, sizeof rk, "%d", n / 2 + 1);
         result now[NM];
         for (int m = 0; m < NM; m++) {
-            const char *a_new[] = {specs[i], m == 2 ? "0" : rk, modes[m][0]},
-                       *a_old[] = {specs[i], m == 2 ? "0" : rk, modes[m][1]};
+            const char *a_new[] = {specs[i], m == NM - 1 ? "0" : rk, modes[m][0]},
+                       *a_old[] = {specs[i], m == NM - 1 ? "0" : rk, modes[m][1]};
             result nw, old;
             if (!bench_forked(job, a_new, &nw, sizeof nw) || !nw.ok) {
-                fprintf(stderr, "mpi_plan_bench: %s %s failed\n", specs[i], modes[m][0]);
-                return 1;
+                printf("%-22s %5d %-6s does not apply\n", specs[i], n, modes[m][0]);
+                now[m] = (result){0};
+                continue;
             }
             if (!bench_forked(job, a_old, &old, sizeof old) || !old.ok)
                 old.seconds = old.peak_kib = -1;
@@ -244,18 +249,19 @@ int main(int argc, char **argv)
             continue;
         }
         for (int m = 0; m < NM; m++)
-            printf("    growth from %s, %s: n x%.0f, plan time x%.1f, plan memory x%.1f, peak memory x%.1f, program "
+            if (now[m].ok && first[m].ok)
+                printf("    growth from %s, %s: n x%.0f, plan time x%.1f, plan memory x%.1f, peak memory x%.1f, program "
                    "x%.1f, arena x%.1f\n",
                    specs[0], modes[m][0], (double)n / n_first,
                    now[m].seconds / (first[m].seconds > 0 ? first[m].seconds : 1e-9),
                    (double)now[m].plan_kib / (first[m].plan_kib > 0 ? (double)first[m].plan_kib : 1),
                    (double)now[m].peak_kib / (first[m].peak_kib > 0 ? (double)first[m].peak_kib : 1),
-                   m < 2 ? now[m].prog_bytes / first[m].prog_bytes : 0,
-                   m < 2 && first[m].arena_bytes > 0 ? now[m].arena_bytes / first[m].arena_bytes : 0);
+                   m < NM - 1 ? now[m].prog_bytes / first[m].prog_bytes : 0,
+                   m < NM - 1 && first[m].arena_bytes > 0 ? now[m].arena_bytes / first[m].arena_bytes : 0);
     }
     printf("octr: node 0's moves translated to the rank (baseline octr-full: the whole schedule streamed through\n"
-           "the rank's filter); a2c: the rank's share of the combining schedule (baseline a2c-whole: the whole\n"
-           "schedule built); rank0: rank 0 ranks the candidates by closed forms (baseline: every combining schedule\n"
+           "the rank's filter); a2c: the rank's share kept while building; a3c: node 0's transfers translated to\n"
+           "the rank (baselines *-whole: the whole schedule built); rank0: rank 0 ranks the candidates by closed forms (baseline: every combining schedule\n"
            "built and simulated). plan KiB: growth of the child's peak RSS while planning; peak: the same with the\n"
            "first run's buffers (arena, staging) allocated and touched; x mem: baseline plan KiB / plan KiB;\n"
            "prog: the compiled program's arrays; arena / stage: blocks of relayed / gathered data kept (bytes\n"

@@ -288,6 +288,22 @@ typedef struct totex_comb_algorithm {
      */
     totex_status (*predict)(const totex_network *net, const totex_comb_cost *cost, totex_comb_report *rep,
                             totex_error *err);
+    /**
+     * Node 0's transfers of build()'s schedule (every step and rearrangement, in
+     * order; the other nodes' transfers left out), made without building the
+     * rest, for a schedule invariant under translation on @p net: node x's
+     * transfers are node 0's with every node id (ends, block sources and
+     * destinations) shifted by x coordinate-wise modulo the factor sizes, so
+     * every node's share follows from node 0's (totex_alltoall: O(node 0's
+     * blocks) per rank instead of building the O(n^2)-block schedule). Within a
+     * transfer the blocks may come in another order than build()'s. NULL when
+     * the algorithm has none; TOTEX_ENOTAPPLICABLE with the reason where its
+     * schedule is not translation invariant, and build()'s refusals.
+     * tests/mpi/test_translate.c compares every node's translated share with
+     * the built schedule.
+     */
+    totex_status (*plan_node0)(const totex_network *net, const totex_comb_cost *cost, totex_comb_schedule **out,
+                               totex_error *err);
 } totex_comb_algorithm;
 
 /** A filter of transfers for totex_comb_build_share(): nonzero keeps the transfer @p from -> @p to. */

@@ -196,8 +196,46 @@ done:
  * memory, instead of the schedule's O(n^2) blocks. Paths and odd sides are
  * not translation invariant: build the schedule.
  */
+static totex_status a3c_translated(const totex_network *net, const totex_comb_cost *cost, totex_comb_report *rep,
+                                   totex_comb_schedule *node0, totex_error *err);
+
 static totex_status a3c_predict(const totex_network *net, const totex_comb_cost *cost, totex_comb_report *rep,
                                 totex_error *err)
+{
+    return a3c_translated(net, cost, rep, NULL, err);
+}
+
+/* node 0's transfers: the blocks of source 0 that move by offset e in a step, each shifted back by
+   the node c it leaves (block (0, b) at c is, translated by -c, block (-c, b - c) at node 0) */
+static totex_status a3c_plan_node0(const totex_network *net, const totex_comb_cost *cost, totex_comb_schedule **out,
+                                   totex_error *err)
+{
+    totex_comb_schedule *s = totex_comb_schedule_new();
+    *out = NULL;
+    if (!s)
+        return totex_fail(err, TOTEX_ENOMEM, "out of memory planning a3c's node 0 on %s", totex_network_spec(net));
+    totex_status st = a3c_translated(net, cost, NULL, s, err);
+    if (st == TOTEX_OK)
+        *out = s;
+    else
+        totex_comb_schedule_free(s);
+    return st;
+}
+
+/* node id of coordinates (coord(u) - coord(c)) mod m, per factor */
+static uint32_t shift_back(const totex_network *net, uint32_t u, uint32_t c)
+{
+    uint32_t id = 0;
+    for (uint32_t d = 0; d < totex_network_dims(net); d++) {
+        const uint32_t m = totex_factor_nodes(totex_network_factor(net, d));
+        id += ((totex_network_coord(net, u, d) + m - totex_network_coord(net, c, d)) % m) * totex_network_stride(net, d);
+    }
+    return id;
+}
+
+/* predict (rep) or node 0's transfers (node0) by following the blocks of source 0 */
+static totex_status a3c_translated(const totex_network *net, const totex_comb_cost *cost, totex_comb_report *rep,
+                                   totex_comb_schedule *node0, totex_error *err)
 {
     const uint32_t n = totex_network_nodes(net), k = totex_network_dims(net), h = k / 2;
     if (cost->ports != TOTEX_COMB_ALL_PORT)
@@ -223,11 +261,12 @@ static totex_status a3c_predict(const totex_network *net, const totex_comb_cost 
     uint32_t *cur = malloc(sizeof *cur * (size_t)n);
     uint8_t *cls = malloc((size_t)n);
     uint64_t *count = calloc((size_t)k * m, sizeof *count); /* per dimension and offset: moving blocks */
-    if (!cur || !cls || !count) {
-        free(cur);
-        free(cls);
-        free(count);
-        return totex_fail(err, TOTEX_ENOMEM, "out of memory predicting a3c on %s", totex_network_spec(net));
+    move *mv = node0 ? malloc(sizeof *mv * (size_t)n) : NULL;
+    totex_block *buf = node0 ? malloc(sizeof *buf * (size_t)n) : NULL;
+    totex_status st = TOTEX_OK;
+    if (!cur || !cls || !count || (node0 && (!mv || !buf))) {
+        st = totex_fail(err, TOTEX_ENOMEM, "out of memory following a3c's blocks on %s", totex_network_spec(net));
+        goto done;
     }
     for (uint32_t b = 0; b < n; b++) {
         uint32_t sum = 0;
@@ -256,6 +295,12 @@ static totex_status a3c_predict(const totex_network *net, const totex_comb_cost 
                         continue;
                     const uint32_t off = (totex_network_coord(net, to, d) + m - totex_network_coord(net, cur[b], d)) % m;
                     count[(size_t)d * m + off]++;
+                    if (node0) { /* node 0's move: (-c, b - c) to the node at offset off along d */
+                        mv[moved].from = 0;
+                        mv[moved].to = off * totex_network_stride(net, d);
+                        mv[moved].b.src = shift_back(net, 0, cur[b]);
+                        mv[moved].b.dst = shift_back(net, b, cur[b]);
+                    }
                     moved++;
                     cur[b] = to;
                 }
@@ -263,10 +308,24 @@ static totex_status a3c_predict(const totex_network *net, const totex_comb_cost 
                 if (moved || rearr) {
                     r.steps++;
                     r.rearranged_blocks += rearr;
+                    if (node0 && ((st = totex_comb_begin_step(node0, err)) != TOTEX_OK ||
+                                  (rearr && (st = totex_comb_rearrange(node0, rearr, err)) != TOTEX_OK)))
+                        goto done;
                 }
                 rearr = 0;
                 if (!moved)
                     continue;
+                if (node0) { /* one transfer per offset, its blocks in the order followed */
+                    for (size_t q = 0; q < k * (size_t)m; q++) {
+                        const uint32_t to = (uint32_t)(q % m) * totex_network_stride(net, (uint32_t)(q / m));
+                        size_t c = 0;
+                        for (size_t x = 0; x < moved && count[q]; x++)
+                            if (mv[x].to == to)
+                                buf[c++] = mv[x].b;
+                        if (c && (st = totex_comb_add_transfer(node0, 0, to, buf, c, err)) != TOTEX_OK)
+                            goto done;
+                    }
+                }
                 uint64_t largest = 0;
                 for (size_t q = 0; q < (size_t)k * m; q++) {
                     if (count[q] > largest)
@@ -280,9 +339,6 @@ static totex_status a3c_predict(const totex_network *net, const totex_comb_cost 
                 r.max_route_hops = 1;
             }
         }
-    free(cur);
-    free(cls);
-    free(count);
     r.blocks_delivered = (uint64_t)n * (n - 1);
     r.time_startup = (double)r.startups * cost->t_s;
     r.time_transmission = (double)r.blocks_transmitted * cost->m * cost->t_c;
@@ -291,7 +347,13 @@ static totex_status a3c_predict(const totex_network *net, const totex_comb_cost 
     r.predicted_time = r.time_startup + r.time_transmission + r.time_propagation + r.time_rearrangement;
     if (rep)
         *rep = r;
-    return TOTEX_OK;
+done:
+    free(cur);
+    free(cls);
+    free(count);
+    free(mv);
+    free(buf);
+    return st;
 }
 
 const totex_comb_algorithm totex_comb_a3 = {
@@ -302,4 +364,5 @@ const totex_comb_algorithm totex_comb_a3 = {
             "m-1 (path, k2, complete); all-port only",
     .build = a3c_build,
     .predict = a3c_predict,
+    .plan_node0 = a3c_plan_node0,
 };

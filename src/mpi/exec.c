@@ -141,6 +141,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     size_t nreq = p->nrecv + p->nsend;
     for (size_t i = 0; i < nreq; i++)
         req[i] = MPI_REQUEST_NULL;
+    if (carry && p->carry_recv != SIZE_MAX) /* before any wait: the header may come first */
+        totex_mpi_guard_expect(g, p->recvs[p->carry_recv].bytes);
     rc = post_recvs(&x, 0);
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];

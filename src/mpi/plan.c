@@ -168,10 +168,16 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
         const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
         totex_comb_schedule *sched = NULL;
         p->algorithm = a->name;
-        /* this rank's share only (the schedule's O(n^2) blocks are never held) */
-        ts = net ? totex_comb_build_share(a, net, cost, keep_share, &l, &sched, &err) : TOTEX_EINVAL;
-        if (ts == TOTEX_OK)
-            ts = totex_mpi_local_from_comb(&l, sched, &err);
+        /* this rank's share only (the schedule's O(n^2) blocks are never held): node 0's transfers
+           translated when the schedule is translation invariant, else the share of the built one */
+        ts = net && a->plan_node0 ? a->plan_node0(net, cost, &sched, &err) : TOTEX_ENOTAPPLICABLE;
+        if (ts == TOTEX_OK) {
+            ts = totex_mpi_local_from_node0(&l, net, sched, &err);
+        } else {
+            ts = net ? totex_comb_build_share(a, net, cost, keep_share, &l, &sched, &err) : TOTEX_EINVAL;
+            if (ts == TOTEX_OK)
+                ts = totex_mpi_local_from_comb(&l, sched, &err);
+        }
         totex_comb_schedule_free(sched);
     }
     int rc;
