@@ -69,7 +69,7 @@ static void job(const char *const *args, void *out)
     size_t idx = 0;
     while (totex_algorithm_get(idx) != octr)
         idx++;
-    totex_mpi_cand c = {1, (int)idx, TOTEX_PORTS_MULTI, 1, 0, 0, 0};
+    totex_mpi_cand c = {1, (int)idx, TOTEX_PORTS_MULTI, 1, 0, 0, 0, 0};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     int rc = MPI_ERR_INTERN;
@@ -86,7 +86,7 @@ static void job(const char *const *args, void *out)
             p->n = (uint32_t)n;
             p->me = (uint32_t)rank;
             p->algorithm = "octr";
-            rc = totex_mpi_compile(p, &l, 1, 1, why, sizeof why);
+            rc = totex_mpi_compile(p, &l, 1, 1, 0, why, sizeof why);
         }
         totex_mpi_local_free(&l);
     } else {

@@ -114,11 +114,11 @@ XML
     spec=$(echo "$t" | tr 'x' '\n' | awk '{printf "%s%s", (NR > 1 ? "*" : ""), ($1 == 2 ? "k2" : "ring:" $1)}')
     cut=$("$build/totex" bounds "$spec" --ports multi 2>/dev/null | grep -Eo 'cut +[0-9]+ steps' | awk '{print $2}')
     ran=$out/ran-$t.txt
-    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
+    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunks\{0,1\} per transfer, lanes staggered).*/\1 \3\/\5s/p; t; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
         "$out/log-$t-totex.txt" 2>/dev/null >"$ran" || : >"$ran"
     echo
     echo "torus $t ($n ranks, $spec, cut bound ${cut:-?} steps): simulated us per call; ratio = totex / best SMPI algorithm;"
-    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; ran = what totex ran (unit-step: NAME/CHUNKS)"
+    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; ran = what totex ran (unit-step: NAME/CHUNKS, s: lanes staggered)"
     if ! awk -v algs="$(echo "totex totex_nocheck $algs" | tr ' ' '\n' | while read -r i; do grep -q "^$i " "$raw" && printf '%s ' "$i"; done)" -v maxr="${SMPI_MAX_RATIO:-0}" -v cut="${cut:-0}" -v ranf="$ran" '
         $2 == "FAILED" { failed[$1] = 1; next }
         { t[$1, $2] = $3; if ($4 != "ok") bad[$1, $2] = 1; sizes[$2] = 1 }

@@ -241,6 +241,55 @@ int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
     return g->code;
 }
 
+int totex_mpi_guard_waitany(totex_mpi_guard *g, MPI_Request **r, size_t count)
+{
+    MPI_Request set[TOTEX_MPI_MAX_QUEUES + 2];
+    if (count > TOTEX_MPI_MAX_QUEUES)
+        return g ? totex_mpi_guard_fail(g, MPI_ERR_INTERN) : MPI_ERR_INTERN;
+    for (;;) {
+        if (g && g->code != MPI_SUCCESS)
+            return g->code;
+        size_t hdr = SIZE_MAX; /* position of the header's request in set */
+        for (size_t i = 0; i < count; i++) {
+            if (*r[i] == MPI_REQUEST_NULL)
+                return MPI_SUCCESS;
+            set[i] = *r[i];
+            if (g && r[i] == g->in)
+                hdr = i;
+        }
+        size_t k = count;
+        if (g && hdr == SIZE_MAX) {
+            hdr = k;
+            set[k++] = *g->in;
+        }
+        if (g)
+            set[k++] = g->st->poison;
+        int idx = MPI_UNDEFINED;
+        MPI_Status status;
+        int rc = MPI_Waitany((int)k, set, &idx, &status);
+        for (size_t i = 0; i < count; i++)
+            *r[i] = set[i];
+        if (!g)
+            return rc;
+        if (hdr >= count)
+            *g->in = set[hdr];
+        g->st->poison = set[k - 1];
+        if (idx != MPI_UNDEFINED && (size_t)idx == hdr) { /* the header (and the data it may carry) */
+            if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS)
+                return rc;
+            if (hdr < count)
+                return MPI_SUCCESS;
+        } else if (rc != MPI_SUCCESS) {
+            return totex_mpi_guard_fail(g, rc);
+        } else if (idx != MPI_UNDEFINED && (size_t)idx == k - 1) {
+            if ((rc = watched(g, 2)) != MPI_SUCCESS)
+                return rc;
+        } else {
+            return MPI_SUCCESS;
+        }
+    }
+}
+
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)
 {
     if (!g)

@@ -37,7 +37,46 @@ size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
     return (size_t)(p->slot * i / p->chunks);
 }
 
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap)
+/* the send queues exec.c issues from: one per peer (the sends to a peer leave in
+   the order the peer posted its receives), or one for all when there are more
+   than TOTEX_MPI_MAX_QUEUES peers */
+static int make_queues(totex_mpi_plan *p, char *why, size_t cap)
+{
+    uint32_t *q = calloc(p->n, sizeof *q); /* peer -> queue + 1 */
+    size_t *tail = calloc(TOTEX_MPI_MAX_QUEUES, sizeof *tail);
+    p->qhead = calloc(TOTEX_MPI_MAX_QUEUES, sizeof *p->qhead);
+    if (!q || !tail || !p->qhead) {
+        free(q);
+        free(tail);
+        snprintf(why, cap, "out of memory compiling the schedule");
+        return MPI_ERR_NO_MEM;
+    }
+    size_t nq = 0;
+    for (size_t i = 0; i < p->nsend && nq <= TOTEX_MPI_MAX_QUEUES; i++)
+        if (!q[p->sends[i].peer] && nq++ < TOTEX_MPI_MAX_QUEUES)
+            q[p->sends[i].peer] = (uint32_t)nq;
+    if (nq > TOTEX_MPI_MAX_QUEUES) /* one queue: the sends in step order */
+        for (uint32_t r = 0; r < p->n; r++)
+            q[r] = 1;
+    p->nqueue = 0;
+    for (size_t i = 0; i < p->nsend; i++) {
+        const size_t k = q[p->sends[i].peer] - 1;
+        p->sends[i].next = SIZE_MAX;
+        if (k + 1 > p->nqueue) {
+            p->nqueue = k + 1;
+            p->qhead[k] = i;
+        } else {
+            p->sends[tail[k]].next = i;
+        }
+        tail[k] = i;
+    }
+    free(q);
+    free(tail);
+    return MPI_SUCCESS;
+}
+
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
+                      size_t cap)
 {
     const uint32_t me = p->me, n = p->n, pred_rank = (me + n - 1) % n;
     const size_t slot = (size_t)p->slot;
@@ -89,6 +128,34 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             }
         }
     }
+    /* stagger (c > 1): every link carries first a zero-byte kick, both ways
+       where both ways carry data; lanes 1 .. c - 1 of a link start when the
+       kick from its peer arrives, one latency after lane 0. Both ends of a
+       link then run lanes 1 .. c - 1 behind lane 0 by about the same time, so
+       the latency of one lane's next message overlaps another lane's transfer
+       instead of every lane starting, and paying its latency, at once (exec.c
+       issues each send as soon as its inputs are there). */
+    p->stagger = stagger && c > 1 && n > 1;
+    size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick receive + 1 */
+    uint8_t *kick_to = p->stagger ? calloc(n, 1) : NULL;
+    size_t nkr = 0, nks = 0;
+    if (p->stagger && (!kick || !kick_to)) {
+        free(kick);
+        free(kick_to);
+        snprintf(why, cap, "out of memory compiling the schedule");
+        return MPI_ERR_NO_MEM;
+    }
+    for (size_t x = 0; p->stagger && x < l->nx; x++) {
+        const totex_mpi_xfer *tr = &l->x[x];
+        if (tr->count && tr->to == me && !kick[tr->from])
+            kick[tr->from] = ++nkr;
+        if (tr->count && tr->from == me && !kick_to[tr->to]) {
+            kick_to[tr->to] = 1;
+            nks++;
+        }
+    }
+    nr += nkr;
+    ns += nks;
     p->nrecv = nr;
     p->nsend = ns;
     p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
@@ -104,6 +171,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
     if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
         (p->window && (!lane || !sent))) {
+        free(kick);
+        free(kick_to);
         free(hv);
         free(got);
         free(lane);
@@ -116,6 +185,13 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
+    for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks: first on their links */
+        if (kick[r])
+            p->recvs[kick[r] - 1] = (totex_mpi_recv){(int)r, 0, 0, 0, 0};
+        if (kick_to[r])
+            p->sends[is++] = (totex_mpi_send){(int)r, 0, 0, 0, 0, 0, 0, SIZE_MAX};
+    }
+    ir = nkr;
     for (size_t x0 = 0; x0 < l->nx && rc == MPI_SUCCESS;) {
         size_t x1 = x0;
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
@@ -138,6 +214,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 sd->dep_first = ndeps;
                 if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
                     p->deps[ndeps++] = nr + ln[ci] - 1;
+                else if (kick && ci > 0 && kick[tr->to]) /* a lane's first transfer on this link */
+                    p->deps[ndeps++] = kick[tr->to] - 1;
                 if (ln)
                     ln[ci] = is + 1;
                 is++;
@@ -224,10 +302,14 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             snprintf(why, cap, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
             rc = MPI_ERR_INTERN;
         }
+    if (rc == MPI_SUCCESS)
+        rc = make_queues(p, why, cap);
     totex_mpi_blockmap_clear(&where);
     free(hv);
     free(got);
     free(lane);
     free(sent);
+    free(kick);
+    free(kick_to);
     return rc; /* the arena and the staging area are allocated by the first run */
 }

@@ -33,6 +33,37 @@ static int in_place(const totex_mpi_plan *p, size_t r, int recv_raw, int carry)
     return recv_raw && p->recvs[r].in_place_ok && !(carry && r == p->carry_recv);
 }
 
+/* make send i (its inputs are there): gathered into the staging area when its
+   pieces do not lie side by side, or behind this rank's header when it carries it */
+static int issue(totex_mpi_plan *p, size_t i, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry,
+                 const char *const base[3], MPI_Request *req)
+{
+    const totex_mpi_send *sd = &p->sends[i];
+    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
+    const char *buf;
+    int carried = carry && i == p->carry_send, rc;
+    if (sd->piece_count == 1 && !carried) {
+        buf = base[pc->base] + pc->off;
+    } else {
+        char *to = p->stage + sd->stage_off;
+        for (size_t k = 0; k < sd->piece_count; k++) {
+            memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
+            to += pc[k].len;
+        }
+        buf = p->stage + sd->stage_off;
+    }
+    if (carried) { /* this rank's header in front */
+        char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
+        memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
+        rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, comm,
+                       &req[p->nrecv + i]);
+        totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
+        return rc;
+    }
+    return p->window ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
+                     : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
+}
+
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw)
 {
@@ -62,37 +93,46 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         else
             rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, tag, comm, &req[r]);
     }
-    for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
-        const totex_mpi_send *sd = &p->sends[i];
-        for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
-            rc = totex_mpi_guard_wait(g, carry && p->deps[sd->dep_first + d] == p->carry_recv
-                                             ? g->in
-                                             : &req[p->deps[sd->dep_first + d]]);
-        if (rc != MPI_SUCCESS)
-            break;
-        const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
-        const char *buf;
-        int carried = carry && i == p->carry_send;
-        if (sd->piece_count == 1 && !carried) {
-            buf = base[pc->base] + pc->off;
-        } else {
-            char *to = p->stage + sd->stage_off;
-            for (size_t k = 0; k < sd->piece_count; k++) {
-                memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
-                to += pc[k].len;
+    /* the sends: each queue (the sends to one peer) in order, a send leaving as
+       soon as the requests it depends on have completed, whatever the other
+       queues wait for */
+    size_t cur[TOTEX_MPI_MAX_QUEUES], dcur[TOTEX_MPI_MAX_QUEUES], left = p->nsend;
+    for (size_t q = 0; q < p->nqueue; q++) {
+        cur[q] = p->qhead[q];
+        dcur[q] = 0;
+    }
+    while (left && rc == MPI_SUCCESS) {
+        MPI_Request *wait[TOTEX_MPI_MAX_QUEUES];
+        size_t nwait = 0;
+        for (size_t q = 0; q < p->nqueue && rc == MPI_SUCCESS; q++) {
+            while (cur[q] != SIZE_MAX && rc == MPI_SUCCESS) {
+                const size_t i = cur[q];
+                const totex_mpi_send *sd = &p->sends[i];
+                MPI_Request *blocker = NULL;
+                for (; dcur[q] < sd->dep_count; dcur[q]++) {
+                    const size_t d = p->deps[sd->dep_first + dcur[q]];
+                    MPI_Request *r = carry && d == p->carry_recv ? g->in : &req[d];
+                    if (*r != MPI_REQUEST_NULL) {
+                        blocker = r;
+                        break;
+                    }
+                }
+                if (blocker) { /* once in the list: two copies of one handle would outlive its completion */
+                    size_t w = 0;
+                    while (w < nwait && wait[w] != blocker)
+                        w++;
+                    if (w == nwait)
+                        wait[nwait++] = blocker;
+                    break;
+                }
+                rc = issue(p, i, comm, tag, g, carry, base, req);
+                left--;
+                cur[q] = sd->next;
+                dcur[q] = 0;
             }
-            buf = p->stage + sd->stage_off;
         }
-        if (carried) { /* this rank's header in front */
-            char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
-            memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
-            rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, comm,
-                           &req[p->nrecv + i]);
-            totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
-        } else {
-            rc = p->window ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
-                           : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
-        }
+        if (left && rc == MPI_SUCCESS)
+            rc = totex_mpi_guard_waitany(g, wait, nwait);
     }
     if (rc == MPI_SUCCESS)
         rc = totex_mpi_guard_waitall(g, req, nreq);

@@ -37,7 +37,9 @@ enum {
 #define TOTEX_MPI_UNIT_TAGS 30000
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
+#define TOTEX_MPI_MAX_STAGGERED 3 /* most chunks the model staggers (cost.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
+#define TOTEX_MPI_MAX_QUEUES 32 /* send queues (one per peer) the executor issues from out of order (exec.c) */
 #define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
 
 typedef struct totex_mpi_options {
@@ -78,6 +80,7 @@ typedef struct totex_mpi_send {
     size_t stage_off;                /* gathered here when more than one piece */
     size_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
                                         blocks (< nrecv), an earlier send on its link (nrecv + send index) */
+    size_t next;                     /* the next send of its queue (to the same peer), SIZE_MAX: none */
 } totex_mpi_send;
 
 typedef struct totex_mpi_final { /* where block (i, me) is at the end: base ARENA, or in place */
@@ -99,6 +102,9 @@ typedef struct totex_mpi_plan {
     int window;                  /* transfers in flight per link and lane (compile.c), 0: no limit */
     uint64_t steps;
     size_t nrecv, nsend;
+    size_t nqueue;               /* send queues: sends to one peer, issued in order (1: all sends in one queue) */
+    size_t *qhead;               /* [nqueue]: first send of each queue */
+    int stagger;                 /* lanes 1 .. chunks - 1 start behind a zero-byte message (recv 0, send 0) */
     totex_mpi_recv *recvs;       /* in step order */
     totex_mpi_send *sends;       /* in step order */
     totex_mpi_piece *pieces;
@@ -142,7 +148,7 @@ typedef struct totex_mpi_state {
        class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
     struct {
         int known;
-        int unit, idx, chunks; /* the totex_mpi_cand chosen (below) */
+        int unit, idx, chunks, stagger; /* the totex_mpi_cand chosen (below) */
         uint32_t ports;
         uint64_t steps;
         double predicted;
@@ -215,6 +221,10 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request 
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
 int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r);
+/* wait until one of *r[0 .. count) completes (count <= TOTEX_MPI_MAX_QUEUES; it becomes
+   MPI_REQUEST_NULL), watching the header and the poison the same way (g NULL: MPI_Waitany);
+   one of r may be g->in; MPI code */
+int totex_mpi_guard_waitany(totex_mpi_guard *g, MPI_Request **r, size_t count);
 /* wait for all of r[0 .. count) and the header exchange the same way (g NULL: MPI_Waitall) */
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count);
 /* every rank's {sig, slot} equal? (log2 n rounds of point-to-point messages, poison watched);
@@ -249,16 +259,20 @@ typedef struct totex_mpi_cand {
     double predicted; /* seconds */
     uint64_t steps;   /* unit-step: predicted steps */
     int order;        /* tie-break */
+    int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0 */
 } totex_mpi_cand;
 /* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_MPI_COST_CHUNK bytes */
 typedef struct totex_mpi_linkcost {
     double t_s, t_c, t_l, t_c_chunk, t_l_chunk;
 } totex_mpi_linkcost;
 #define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
-/* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in @p chunks chunks */
-double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, const totex_mpi_linkcost *lc);
-/* the model's chunk count for blocks of @p slot bytes (argmin of totex_mpi_unit_time over 1 .. TOTEX_MPI_MAX_CHUNKS) */
-int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc);
+/* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in
+   @p chunks chunks, lanes staggered (@p stagger nonzero, chunks > 1) or not */
+double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_mpi_linkcost *lc);
+/* the model's chunk count for blocks of @p slot bytes, lanes staggered or not (argmin of
+   totex_mpi_unit_time over 1 .. TOTEX_MPI_MAX_CHUNKS, over 2 .. when staggered; 1 when
+   staggered and the block is too small for two chunks) */
+int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost *lc);
 /* link-load floor of any total exchange: status(0) * slot * t_l / degree(0), seconds */
 double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc);
 /* the unit-step candidate named @p name and its port model, or NULL (not a candidate) */
@@ -281,7 +295,8 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
  * (at most slot and TOTEX_MPI_MAX_CHUNKS; p->chunks says how many), at most
  * @p window transfers per link and chunk lane in flight (0: no limit). MPI error
  * code, with what went wrong in why[cap]. Needs no running MPI. */
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap);
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
+                      size_t cap);
 /* first byte of chunk @p i within a block (i = p->chunks: slot) */
 size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i);
 
