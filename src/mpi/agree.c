@@ -136,11 +136,22 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     return g->code;
 }
 
+void totex_mpi_guard_expect(totex_mpi_guard *g, int bytes)
+{
+    g->carry_bytes = bytes;
+    g->carry_expect = 1;
+}
+
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out)
 {
     if (to) {
         g->carry_to = to;
         g->carry_bytes = bytes;
+        g->carry_expect = 1;
+        if (g->carry_held) { /* the header came first, found equal: its data now goes to its place */
+            memcpy(to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)bytes);
+            g->carry_held = 0;
+        }
     }
     if (out)
         g->out = out;
@@ -191,7 +202,7 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
     int count = -1, pr = (g->rank + g->n - 1) % g->n;
     if (rc == MPI_SUCCESS)
         MPI_Get_count(status, MPI_BYTE, &count);
-    const int want = TOTEX_MPI_HDR_BYTES + (g->carry_to ? g->carry_bytes : 0);
+    const int want = TOTEX_MPI_HDR_BYTES + (g->carry_expect ? g->carry_bytes : 0);
     if (count >= TOTEX_MPI_HDR_BYTES)
         memcpy(g->pred, g->st->hdr_buf, sizeof g->pred);
     if (count == want ||
@@ -200,6 +211,8 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
         /* as expected, or a header that differs: say how */
         if ((rc = watched(g, 1)) == MPI_SUCCESS && g->carry_to) /* the data behind an equal header */
             memcpy(g->carry_to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)g->carry_bytes);
+        else if (rc == MPI_SUCCESS && g->carry_expect && count == want)
+            g->carry_held = 1; /* its destination is not known yet (totex_mpi_guard_carry) */
         return rc;
     }
     if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {
@@ -239,55 +252,6 @@ int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
         }
     }
     return g->code;
-}
-
-int totex_mpi_guard_waitany(totex_mpi_guard *g, MPI_Request **r, size_t count)
-{
-    MPI_Request set[TOTEX_MPI_MAX_QUEUES + 2];
-    if (count > TOTEX_MPI_MAX_QUEUES)
-        return g ? totex_mpi_guard_fail(g, MPI_ERR_INTERN) : MPI_ERR_INTERN;
-    for (;;) {
-        if (g && g->code != MPI_SUCCESS)
-            return g->code;
-        size_t hdr = SIZE_MAX; /* position of the header's request in set */
-        for (size_t i = 0; i < count; i++) {
-            if (*r[i] == MPI_REQUEST_NULL)
-                return MPI_SUCCESS;
-            set[i] = *r[i];
-            if (g && r[i] == g->in)
-                hdr = i;
-        }
-        size_t k = count;
-        if (g && hdr == SIZE_MAX) {
-            hdr = k;
-            set[k++] = *g->in;
-        }
-        if (g)
-            set[k++] = g->st->poison;
-        int idx = MPI_UNDEFINED;
-        MPI_Status status;
-        int rc = MPI_Waitany((int)k, set, &idx, &status);
-        for (size_t i = 0; i < count; i++)
-            *r[i] = set[i];
-        if (!g)
-            return rc;
-        if (hdr >= count)
-            *g->in = set[hdr];
-        g->st->poison = set[k - 1];
-        if (idx != MPI_UNDEFINED && (size_t)idx == hdr) { /* the header (and the data it may carry) */
-            if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS)
-                return rc;
-            if (hdr < count)
-                return MPI_SUCCESS;
-        } else if (rc != MPI_SUCCESS) {
-            return totex_mpi_guard_fail(g, rc);
-        } else if (idx != MPI_UNDEFINED && (size_t)idx == k - 1) {
-            if ((rc = watched(g, 2)) != MPI_SUCCESS)
-                return rc;
-        } else {
-            return MPI_SUCCESS;
-        }
-    }
 }
 
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)

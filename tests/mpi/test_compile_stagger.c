@@ -1,15 +1,14 @@
 /* The program compile.c makes of a unit-step schedule with staggered lanes
  * (issue 11 item 2), checked on its structure for every rank of several
- * tori (octr and greedy-sym, multiport, 3 chunks): one zero-byte kick to
- * every peer this rank sends to, ahead of every other message to that peer
- * in its send queue; one zero-byte kick receive from every peer that sends
- * to this rank, posted before any other receive from it; the first message
- * of lanes 1 and 2 to a peer waits for the kick from that peer (when it sends
- * one) and lane 0's does not; every send sits in exactly one queue, and a
- * queue holds the sends to one peer in the order they were compiled (the
- * order the peer posts its receives). Unstaggered, the same program has no
- * kick and the same data messages. The peers are taken from the network's
- * own neighbour lists, not from the program. Runs without MPI (no mpirun). */
+ * tori (octr and greedy-sym, multiport, 3 chunks of 3000-byte blocks): one
+ * zero-byte kick to every peer this rank sends to, before any data send; one
+ * zero-byte kick receive from every peer that sends to this rank, posted
+ * before any other receive; then, step by step as the rank's share of the
+ * schedule has them, chunk 0 of every transfer from this rank, then chunk 1,
+ * then chunk 2 (peer and bytes), staggered and unstaggered alike; the first
+ * message of lanes 1 and 2 to a peer waits for the kick from that peer (when
+ * it sends one), no other message does. Peers must be neighbours in the
+ * network (totex_network_adjacent). Runs without MPI (no mpirun). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,37 +27,43 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
 {
     const uint32_t n = totex_network_nodes(net);
     const int c = 3;
+    const long long slot = 3000;
     totex_mpi_plan p[2];
     int ok[2] = {0, 0};
+    totex_mpi_local l;
+    totex_error err;
+    totex_mpi_local_init(&l, n, me);
+    if (totex_mpi_local_from_unit(&l, a, net, TOTEX_PORTS_MULTI, NULL, &err) != TOTEX_OK) {
+        FAIL("%s %s rank %u: share: %s\n", a->name, spec, me, err.msg);
+        totex_mpi_local_free(&l);
+        return;
+    }
     for (int sg = 0; sg < 2; sg++) {
         memset(&p[sg], 0, sizeof p[sg]);
-        p[sg].slot = 3000;
+        p[sg].slot = slot;
         p[sg].n = n;
         p[sg].me = me;
         p[sg].algorithm = a->name;
-        totex_mpi_local l;
-        totex_error err;
-        totex_mpi_local_init(&l, n, me);
         char why[300] = "";
-        if (totex_mpi_local_from_unit(&l, a, net, TOTEX_PORTS_MULTI, NULL, &err) != TOTEX_OK)
-            FAIL("%s %s rank %u: share: %s\n", a->name, spec, me, err.msg);
-        else if (totex_mpi_compile(&p[sg], &l, c, 1, sg, why, sizeof why) != MPI_SUCCESS)
+        if (totex_mpi_compile(&p[sg], &l, c, 1, sg, why, sizeof why) != MPI_SUCCESS)
             FAIL("%s %s rank %u: compile: %s\n", a->name, spec, me, why);
         else
             ok[sg] = 1;
-        totex_mpi_local_free(&l);
     }
     if (!ok[0] || !ok[1])
         goto out;
     const totex_mpi_plan *s = &p[1], *u = &p[0];
-    /* kicks: zero-byte sends and receives, one per neighbour that is a peer */
+    /* peers: who this rank sends to and receives from, by the share; all neighbours in the network */
     size_t kicks_out = 0, kicks_in = 0;
     size_t *kick_recv = calloc(n, sizeof *kick_recv); /* peer -> kick receive + 1 */
     uint8_t *sends_to = calloc(n, 1), *recvs_from = calloc(n, 1);
-    for (size_t i = 0; i < u->nsend; i++)
-        sends_to[u->sends[i].peer] = 1;
-    for (size_t r = 0; r < u->nrecv; r++)
-        recvs_from[u->recvs[r].peer] = 1;
+    for (size_t x = 0; x < l.nx; x++)
+        if (l.x[x].count) {
+            if (l.x[x].from == me)
+                sends_to[l.x[x].to] = 1;
+            if (l.x[x].to == me)
+                recvs_from[l.x[x].from] = 1;
+        }
     for (uint32_t q = 0; q < n; q++) {
         if ((sends_to[q] || recvs_from[q]) && !totex_network_adjacent(net, me, q))
             FAIL("%s %s rank %u: a unit-step message to or from %u, not a neighbour\n", a->name, spec, me, q);
@@ -71,50 +76,59 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
     for (size_t r = 0; r < s->nrecv; r++) {
         const int q = s->recvs[r].peer;
         if (s->recvs[r].bytes == 0) {
-            if (kick_recv[q])
-                FAIL("%s %s rank %u: two kicks from %d\n", a->name, spec, me, q);
+            if (kick_recv[q] || r >= kicks_in)
+                FAIL("%s %s rank %u: a second kick from %d, or one after data\n", a->name, spec, me, q);
             kick_recv[q] = r + 1;
         } else if (!kick_recv[q]) {
             FAIL("%s %s rank %u: receive %zu from %d posted before its kick\n", a->name, spec, me, r, q);
         }
     }
-    /* queues: every send once; one peer per queue, in compile order; kick first; lanes 1, 2 behind the kick */
-    uint8_t *seen = calloc(s->nsend ? s->nsend : 1, 1);
-    for (size_t qi = 0; qi < s->nqueue; qi++) {
-        size_t prev = SIZE_MAX, data = 0;
-        int peer = -1;
-        for (size_t i = s->qhead[qi]; i != SIZE_MAX; i = s->sends[i].next) {
-            const totex_mpi_send *sd = &s->sends[i];
-            if (i >= s->nsend || seen[i]) {
-                FAIL("%s %s rank %u: send %zu twice in the queues or out of range\n", a->name, spec, me, i);
-                break;
-            }
-            seen[i] = 1;
-            if (peer < 0)
-                peer = sd->peer;
-            if (sd->peer != peer || (prev != SIZE_MAX && i < prev))
-                FAIL("%s %s rank %u: queue %zu mixes peers or goes back\n", a->name, spec, me, qi);
-            if ((prev == SIZE_MAX) != (sd->bytes == 0))
-                FAIL("%s %s rank %u: the kick to %d is not the first send in its queue\n", a->name, spec, me, peer);
-            if (sd->bytes > 0) {
-                const int lane = (int)(data++ % (size_t)c);
+    for (size_t i = 0; i < kicks_out && i < s->nsend; i++)
+        if (s->sends[i].bytes != 0 || !sends_to[s->sends[i].peer])
+            FAIL("%s %s rank %u: send %zu is not a kick to a peer\n", a->name, spec, me, i);
+    /* data sends: per step, chunk 0 of every transfer from this rank, then chunk 1, then 2,
+       in both programs; lanes 1, 2 of a link wait for its kick at their first message */
+    size_t is = kicks_out, iu = 0;
+    uint8_t *lane_seen = calloc((size_t)n * c, 1);
+    for (size_t x0 = 0; x0 < l.nx;) {
+        size_t x1 = x0;
+        while (x1 < l.nx && l.x[x1].step == l.x[x0].step)
+            x1++;
+        for (int ci = 0; ci < c; ci++)
+            for (size_t x = x0; x < x1; x++) {
+                const totex_mpi_xfer *tr = &l.x[x];
+                if (!tr->count || tr->from != me)
+                    continue;
+                const int bytes = (int)(tr->count * (size_t)(slot * (ci + 1) / c - slot * ci / c));
+                if (is >= s->nsend || iu >= u->nsend || s->sends[is].peer != (int)tr->to ||
+                    s->sends[is].bytes != bytes || u->sends[iu].peer != (int)tr->to || u->sends[iu].bytes != bytes) {
+                    FAIL("%s %s rank %u: step %llu chunk %d to %u: not the next send (lane by lane)\n", a->name, spec,
+                         me, (unsigned long long)tr->step, ci, tr->to);
+                    goto done;
+                }
+                const totex_mpi_send *sd = &s->sends[is];
                 int waits_kick = 0;
                 for (size_t d = 0; d < sd->dep_count; d++)
-                    waits_kick |= kick_recv[peer] && s->deps[sd->dep_first + d] == kick_recv[peer] - 1;
-                const int first_of_lane = data <= (size_t)c;
-                if (first_of_lane && lane > 0 && kick_recv[peer] && !waits_kick)
-                    FAIL("%s %s rank %u: lane %d's first send to %d does not wait for its kick\n", a->name, spec, me,
-                         lane, peer);
-                if (lane == 0 && waits_kick)
-                    FAIL("%s %s rank %u: lane 0 to %d waits for the kick\n", a->name, spec, me, peer);
+                    waits_kick |= kick_recv[tr->to] && s->deps[sd->dep_first + d] == kick_recv[tr->to] - 1;
+                for (size_t d = 0; d < u->sends[iu].dep_count; d++)
+                    if (u->deps[u->sends[iu].dep_first + d] >= u->nrecv + u->nsend)
+                        FAIL("%s %s rank %u: a dependency out of range\n", a->name, spec, me);
+                const int first = !lane_seen[(size_t)tr->to * c + ci];
+                lane_seen[(size_t)tr->to * c + ci] = 1;
+                if (first && ci > 0 && kick_recv[tr->to] && !waits_kick)
+                    FAIL("%s %s rank %u: lane %d's first send to %u does not wait for its kick\n", a->name, spec, me,
+                         ci, tr->to);
+                if ((!first || ci == 0) && waits_kick)
+                    FAIL("%s %s rank %u: a send to %u of lane %d waits for the kick\n", a->name, spec, me, tr->to, ci);
+                is++;
+                iu++;
             }
-            prev = i;
-        }
+        x0 = x1;
     }
-    for (size_t i = 0; i < s->nsend; i++)
-        if (!seen[i])
-            FAIL("%s %s rank %u: send %zu in no queue\n", a->name, spec, me, i);
-    free(seen);
+    if (is != s->nsend || iu != u->nsend)
+        FAIL("%s %s rank %u: %zu, %zu sends left over\n", a->name, spec, me, s->nsend - is, u->nsend - iu);
+done:
+    free(lane_seen);
     free(kick_recv);
     free(sends_to);
     free(recvs_from);
@@ -126,8 +140,8 @@ out:
         free(p[sg].deps);
         free(p[sg].finals);
         free(p[sg].req);
-        free(p[sg].qhead);
     }
+    totex_mpi_local_free(&l);
 }
 
 int main(void)
