@@ -27,14 +27,15 @@
  * blocks hide nothing), and the kick delays lanes 1 .. c - 1 by one t_s
  * (added once). h is fitted, not derived: on SimGrid SMPI's 4x4 torus with
  * flat factors (bench/smpi/run.sh), octr at 64 KiB spends 1.17 us per step
- * beyond the link time unstaggered, 0.88 us staggered in 2 chunks and 0.78 us
- * in 3: 0.75 and 0.67 of it, h's values; in 4 chunks 0.84 (h says 0.63): the
- * lanes behind one kick start together, so staggering is only modelled up to
+ * beyond the link time unstaggered, 0.79 us staggered in 2 chunks (0.68 of
+ * it; h says 0.75) and 1.02 us in 3 (0.87; h says 0.67): the lanes behind
+ * one kick start together, so staggering is only offered up to
  * TOTEX_MPI_MAX_STAGGERED chunks. The model's chunk count minimises T(c) over
  * 1 .. TOTEX_MPI_MAX_CHUNKS (2 .. TOTEX_MPI_MAX_STAGGERED when staggered)
  * with chunks of at least TOTEX_MPI_MIN_CHUNK bytes; the timed trial sees
- * each unit-step schedule staggered in 2 and in 3 chunks, and unstaggered in
- * the model's chunks and in one (or two) chunks. Combining schedule: its prediction by 002's
+ * each unit-step schedule staggered (2 .. TOTEX_MPI_MAX_STAGGERED chunks),
+ * and unstaggered in the model's chunks and in one (or two) chunks.
+ * Combining schedule: its prediction by 002's
  * model under the wormhole all-port cost (t_s and t_c): the algorithm's closed
  * form (totex_comb_algorithm.predict, no schedule built) when it has one, else
  * its schedule built and simulated once, only up to TOTEX_MPI_UNIT_FULL_MAX
@@ -153,7 +154,7 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
     const long long slot = (long long)cost->m;
     const double floor_t = totex_mpi_link_floor(net, slot, lc);
     totex_comb_choice *rows = calloc(count, sizeof *rows);
-    size_t total = 2 * count + 4 * (sizeof unit_cands / sizeof unit_cands[0]);
+    size_t total = 2 * count + (TOTEX_MPI_MAX_STAGGERED + 1) * (sizeof unit_cands / sizeof unit_cands[0]);
     totex_mpi_cand *all = calloc(total, sizeof *all);
     if (!rows || !all) {
         snprintf(why, wcap, "out of memory ranking the algorithms");
@@ -220,11 +221,19 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         size_t ai = 0;
         while (totex_algorithm_get(ai) != a)
             ai++;
-        /* staggered in 2 and 3 chunks, unstaggered in the model's chunks and in one
-           message per transfer (two chunks when the model says one) */
+        /* staggered in 2 .. TOTEX_MPI_MAX_STAGGERED chunks, unstaggered in the model's chunks
+           and in one message per transfer (two chunks when the model says one) */
         const int cu = totex_mpi_model_chunks(slot, 0, lc), alt = cu > 1 ? 1 : 2;
-        const int var[4][2] = {{2, 1}, {3, 1}, {cu, 0}, {alt, 0}};
-        for (int v = 0; v < 4; v++) {
+        int var[TOTEX_MPI_MAX_STAGGERED + 1][2], nv = 0;
+        for (int cs = 2; cs <= TOTEX_MPI_MAX_STAGGERED; cs++) {
+            var[nv][0] = cs;
+            var[nv++][1] = 1;
+        }
+        var[nv][0] = cu;
+        var[nv++][1] = 0;
+        var[nv][0] = alt;
+        var[nv++][1] = 0;
+        for (int v = 0; v < nv; v++) {
             if (var[v][0] > 1 && slot / var[v][0] < TOTEX_MPI_MIN_CHUNK)
                 continue;
             all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, var[v][0],
