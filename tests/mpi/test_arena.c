@@ -279,7 +279,7 @@ int main(void)
                         p->algorithm = algs[ai].name;
                         p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
                         char why[300] = "";
-                        if (totex_mpi_compile(p, &l, chunks, algs[ai].unit, why, sizeof why) != MPI_SUCCESS) {
+                        if (totex_mpi_compile(p, &l, chunks, algs[ai].unit, 0, why, sizeof why) != MPI_SUCCESS) {
                             FAIL("FAIL %s rank %u: %s\n", what, me, why);
                         } else {
                             check(what, p, &l);
