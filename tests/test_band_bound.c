@@ -118,10 +118,12 @@ static void touchstone_above_average_status(void **state)
     size_t count, best;
     totex_error err = {{0}};
     assert_int_equal(totex_bounds_compute(net, TOTEX_PORTS_SINGLE, b, &count, &best, &err), TOTEX_OK);
-    assert_int_equal(b[best].kind, TOTEX_BOUND_BAND);
-    assert_int_equal(b[best].value, 8338);
+    assert_int_equal(bound_of(net, TOTEX_BOUND_BAND), 8338);
     assert_int_equal(bound_of(net, TOTEX_BOUND_AVERAGE_STATUS), 8176);
-    assert_non_null(strstr(b[best].witness, "9..22"));
+    assert_true(b[best].value >= 8338); /* the forwarding bound (forwarding.c) may be higher */
+    for (size_t i = 0; i < count; i++)
+        if (b[i].kind == TOTEX_BOUND_BAND)
+            assert_non_null(strstr(b[i].witness, "9..22"));
     /* multiport and tori: no band bound */
     assert_int_equal(totex_bounds_compute(net, TOTEX_PORTS_MULTI, b, &count, &best, &err), TOTEX_OK);
     for (size_t i = 0; i < count; i++)

@@ -610,9 +610,13 @@ static void test_compute_layout(void **state)
             totex_error err = {{0}};
             assert_int_equal(totex_bounds_compute(net, ports, b, &count, &best, &err), TOTEX_OK);
             if (ports == TOTEX_PORTS_SINGLE) {
-                /* a path dimension of >= 3 nodes adds the band bound (band.c) */
+                /* a path dimension of >= 3 nodes adds the band bound (band.c); a file graph
+                 * the forwarding bound (forwarding.c; on a path alone relay is already optimal) */
                 int band = !strcmp(specs[i], "path:8");
-                assert_int_equal(count, 4 + band);
+                int fw = !strncmp(specs[i], "file:", 5);
+                assert_int_equal(count, 4 + band + fw);
+                if (fw)
+                    assert_int_equal(b[4 + band].kind, TOTEX_BOUND_FORWARDING);
                 assert_int_equal(b[0].kind, TOTEX_BOUND_AVERAGE_STATUS);
                 assert_int_equal(b[1].kind, TOTEX_BOUND_CUT);
                 assert_int_equal(b[2].kind, TOTEX_BOUND_RECEIVE);

@@ -23,7 +23,9 @@
 # bound in steps, from `totex bounds --ports multi`, times block / 10 GB/s:
 # no schedule moving whole blocks over these links can beat it), totex /
 # limit, and what totex ran (its TOTEX_VERBOSE=2 line: a combining algorithm,
-# or a unit-step schedule/chunks). At 256 ranks and more (DESIGN.md "Measuring
+# or a unit-step schedule/chunks; NAME+padP: its messages under P bytes padded
+# to P, where the cost measurement found a P-byte message faster than an 8-byte
+# one, as SMPI's default factors have it). At 256 ranks and more (DESIGN.md "Measuring
 # at scale") run one call, TOTEX_TUNE=0, and leave basic_linear and pair out:
 # TOTEX_TUNE=0 SMPI_ALGORITHMS="bruck ompi" bench/smpi/run.sh build 1 8 16x16.
 # SMPI_IMPLS="..." runs only those implementations (totex, totex_nocheck, SMPI
@@ -70,7 +72,7 @@ bin=$out/smpi_alltoall_bench
 smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" \
     "$here/smpi_alltoall_bench.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
     "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c "$root"/src/mpi/agree.c \
-    "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c \
+    "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c "$root"/src/mpi/arena.c \
     $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/smpicc.log" ||
     { cat "$out/smpicc.log" >&2; exit 1; }
 algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}
@@ -114,7 +116,7 @@ XML
     spec=$(echo "$t" | tr 'x' '\n' | awk '{printf "%s%s", (NR > 1 ? "*" : ""), ($1 == 2 ? "k2" : "ring:" $1)}')
     cut=$("$build/totex" bounds "$spec" --ports multi 2>/dev/null | grep -Eo 'cut +[0-9]+ steps' | awk '{print $2}')
     ran=$out/ran-$t.txt
-    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
+    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) ([^)]*padded to \([0-9]*\)).*/\1 \2+pad\3/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
         "$out/log-$t-totex.txt" 2>/dev/null >"$ran" || : >"$ran"
     echo
     echo "torus $t ($n ranks, $spec, cut bound ${cut:-?} steps): simulated us per call; ratio = totex / best SMPI algorithm;"

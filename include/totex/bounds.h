@@ -13,6 +13,7 @@
  * | TOTEX_BOUND_RELAY        | single-port, k-port | a node sends its n-1 messages plus every message it separates (cut vertex), at most min(k, deg) per step |
  * | TOTEX_BOUND_EXACT        | all models     | the exact search's proved optimum or lower bound (integer programming, totex/exact.h; `totex bounds --exact`) |
  * | TOTEX_BOUND_BAND         | single-port    | a band U of consecutive coordinates of a path dimension makes at least X sends (each message's fewest moves from U-nodes), at most |U| per step: ceil(X / |U|) (000 eq. (3) on a node subset; src/bounds/band.c) |
+ * | TOTEX_BOUND_FORWARDING   | single-port    | node weights w: a hop u->v costs w_u + w_v, a step at most 2W; T >= sum over messages of the cheapest path / 2W (000 eq. (3) weighted; the dual of the min-max node load LP; src/bounds/forwarding.c) |
  */
 #ifndef TOTEX_BOUNDS_H
 #define TOTEX_BOUNDS_H
@@ -29,10 +30,11 @@ typedef enum totex_bound_kind {
     TOTEX_BOUND_RECEIVE = 2,
     TOTEX_BOUND_RELAY = 3,
     TOTEX_BOUND_EXACT = 4, /**< proved by the exact search (totex/exact.h), never by totex_bounds_compute() */
-    TOTEX_BOUND_BAND = 5
+    TOTEX_BOUND_BAND = 5,
+    TOTEX_BOUND_FORWARDING = 6
 } totex_bound_kind;
 
-/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay", "exact", "band" ("?" if unknown). Static string. */
+/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay", "exact", "band", "forwarding" ("?" if unknown). Static string. */
 const char *totex_bound_kind_name(totex_bound_kind k);
 
 /** One lower bound and the witness that proves it. */
@@ -100,12 +102,13 @@ totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_ou
                                         uint32_t *largest_out, totex_error *err);
 
 /** Maximum number of bounds totex_bounds_compute() returns. */
-#define TOTEX_MAX_BOUNDS 5
+#define TOTEX_MAX_BOUNDS 6
 
 /**
  * Every lower bound for total exchange on @p net under @p ports, in steps.
- * Single-port: average-status, cut, receive, relay, and band when a
- * dimension is a path (4 or 5 bounds). Multiport: cut, receive (2 bounds). Each bound carries its witness.
+ * Single-port: average-status, cut, receive, relay, band when a
+ * dimension is a path of >= 3 nodes, and forwarding when
+ * totex_bound_forwarding_weights() applies (4 to 6 bounds). Multiport: cut, receive (2 bounds). Each bound carries its witness.
  * @param out   caller's array of TOTEX_MAX_BOUNDS entries, filled in that order
  * @param count number written
  * @param best  index in @p out of the largest bound (the first on ties)
@@ -116,6 +119,29 @@ totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_ou
  */
 totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, totex_bound *out,
                                   size_t *count, size_t *best, totex_error *err);
+
+/**
+ * The single-port forwarding bound (src/bounds/forwarding.c): integer node
+ * weights w found by a search (exponentiated supergradient ascent over cheapest-path
+ * routings), and the bound they prove: a hop u->v costs w_u + w_v, the hops
+ * of one single-port step cost at most 2W (W = sum w), so
+ * T >= sum over ordered pairs (s, d) of the cheapest s-d path / 2W, in steps.
+ * Applies to networks with a path factor of >= 3 nodes or a file-graph
+ * factor, with 3 <= n <= 1024 nodes, except a path alone (vertex-transitive
+ * networks gain nothing over average status, a path nothing over relay).
+ * Deterministic; O(R n |E| log n) time, R rounds (400 up to 64 nodes, 120
+ * up to 256, 40 up to 512, else 20; touchstone-delta 0.3 s); O(n + |E|)
+ * memory. The last result of the thread is remembered when @p weights is NULL.
+ * @param weights NULL, or the caller's array of n entries: receives w
+ *                (every entry <= 2^20), the witness a checker needs
+ * @param out     kind TOTEX_BOUND_FORWARDING, value (rounded up), exact
+ *                (X / 2W) and the witness text (X, W, the weight profile)
+ * @return TOTEX_OK; TOTEX_EINVAL for NULL @p net or @p out;
+ *         TOTEX_ENOTAPPLICABLE (with the reason) outside the sizes above;
+ *         TOTEX_ENOMEM.
+ */
+totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *weights, totex_bound *out,
+                                            totex_error *err);
 
 #ifdef __cplusplus
 }

@@ -276,7 +276,53 @@ typedef struct totex_comb_algorithm {
      */
     totex_status (*build)(const totex_network *net, const totex_comb_cost *cost, totex_comb_schedule **out,
                           totex_error *err);
+    /**
+     * The report totex_comb_simulate() gives for build()'s schedule under @p cost
+     * (steps, start-ups, blocks transmitted, rearranged blocks, times in seconds),
+     * computed from the algorithm's step structure without building the schedule:
+     * for ranking the algorithm where its O(n^2)-block schedule is too large to
+     * build (totex_alltoall at 1024 ranks). NULL when the algorithm has none;
+     * TOTEX_ENOTAPPLICABLE with the reason where the form does not cover the
+     * network, and build()'s refusals otherwise. tests/test_comb_predict.c
+     * compares it with the simulator's report of the built schedule.
+     */
+    totex_status (*predict)(const totex_network *net, const totex_comb_cost *cost, totex_comb_report *rep,
+                            totex_error *err);
+    /**
+     * Node 0's transfers of build()'s schedule (every step and rearrangement, in
+     * order; the other nodes' transfers left out), made without building the
+     * rest, for a schedule invariant under translation on @p net: node x's
+     * transfers are node 0's with every node id (ends, block sources and
+     * destinations) shifted by x coordinate-wise modulo the factor sizes, so
+     * every node's share follows from node 0's (totex_alltoall: O(node 0's
+     * blocks) per rank instead of building the O(n^2)-block schedule). Within a
+     * transfer the blocks may come in another order than build()'s. NULL when
+     * the algorithm has none; TOTEX_ENOTAPPLICABLE with the reason where its
+     * schedule is not translation invariant, and build()'s refusals.
+     * tests/mpi/test_translate.c compares every node's translated share with
+     * the built schedule.
+     */
+    totex_status (*plan_node0)(const totex_network *net, const totex_comb_cost *cost, totex_comb_schedule **out,
+                               totex_error *err);
 } totex_comb_algorithm;
+
+/** A filter of transfers for totex_comb_build_share(): nonzero keeps the transfer @p from -> @p to. */
+typedef int (*totex_comb_keep_fn)(void *ctx, uint32_t from, uint32_t to);
+
+/**
+ * Build @p a's schedule on @p net under @p cost (as a->build()) but store only
+ * the transfers @p keep accepts (called with @p ctx); every step and
+ * rearrangement is kept, in order, so step numbers are those of the whole
+ * schedule. For one node's share of a schedule (totex_alltoall: the transfers
+ * that leave or reach a rank): memory of that share plus the algorithm's
+ * working state (a logical step at a time) instead of the whole schedule's
+ * O(n^2) blocks; the time is still that of building the whole schedule. The
+ * result is not a complete schedule: do not simulate it.
+ * @return as a->build(); the caller frees *out.
+ */
+totex_status totex_comb_build_share(const totex_comb_algorithm *a, const totex_network *net,
+                                    const totex_comb_cost *cost, totex_comb_keep_fn keep, void *ctx,
+                                    totex_comb_schedule **out, totex_error *err);
 
 /** Number of registered combining algorithms. */
 size_t totex_comb_algorithm_count(void);

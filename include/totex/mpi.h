@@ -47,13 +47,21 @@ extern "C" {
  * degree(0) that every total exchange pays; a unit-step schedule of S steps
  * split into c chunks of x = m / c bytes as
  * S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)), with c chosen to
- * minimise it (1 .. 16 chunks of at least 1 KiB). The model's best (up to 8:
+ * minimise it (1 .. 16 chunks of at least 1 KiB). Where the measurement
+ * found a message of P bytes (256 .. 4096) arriving sooner than an 8-byte one
+ * (below; SimGrid SMPI's default factors: P = 2048), the 4 best combining
+ * candidates are also offered with every message shorter than P padded to P
+ * bytes, each of their S start-up steps predicted to cost at least t_pad, the
+ * time of a P-byte message. The model's best (up to 8, 12 with padded forms:
  * at most 4 unit-step ones, one per step count, each also in one message or
- * two chunks when the model chose otherwise) are built by every rank and each
- * is timed once on the communicator with the caller's data (one untimed run,
- * a barrier, 3 runs back to back; the slowest rank's time per run; results
- * kept in totex's own buffers): the fastest is kept. The model orders and
- * prunes the candidates; the measurement settles what the model cannot see.
+ * two chunks when the model chose otherwise) are built by every rank and
+ * timed on the communicator with the caller's data, in 2 rounds taking the
+ * candidates in turn (a different one first in each round): per candidate and
+ * round, one untimed run when its buffers are not allocated, a barrier, 3 runs
+ * back to back, the slowest rank's time per run; a candidate's time is its
+ * fastest round (interruptions only add time); results kept in totex's own
+ * buffers. The fastest candidate is kept. The model orders and prunes the
+ * candidates; the measurement settles what the model cannot see.
  * The choice is made once per size class (blocks of 2^c .. 2^(c+1)-1 bytes):
  * a new block size of a class already seen compiles the class's choice for
  * its size without ranking or timing again (TOTEX_SIZE_CLASSES=0: every size
@@ -67,7 +75,12 @@ extern "C" {
  * attribute per block size (sendcount * size(sendtype) and packed bytes; at
  * most 64: the 65th block size empties the cache on every rank; freed by the
  * delete callback, or when the communicator is freed), so choosing and
- * timing happen at the first call of each block size only. The exchange
+ * timing happen at the first call of each block size only. A call on the
+ * communicator of the process's previous call takes its state, size and rank
+ * without MPI_Comm_get_attr (the delete callback forgets a freed
+ * communicator), and a predefined datatype's size, MPI_Pack_size and layout
+ * from the previous call (about 55 ns of Open MPI queries per call); not for
+ * calls from several threads at once. The exchange
  * runs on a private duplicate of @p comm (MPI_Comm_dup, errors returned), so
  * it never matches the caller's messages.
  *
@@ -76,9 +89,19 @@ extern "C" {
  * each rank translates node 0's moves to itself (src/mpi/translate.c),
  * O(moves of one node) time and memory; one without (a3, greedy, a2) is
  * streamed step by step through a filter that keeps this rank's hops. A
- * combining candidate is built whole on every rank. Rank 0 alone ranks the
- * candidates, which builds and simulates each combining algorithm once.
- * bench/mpi_plan_bench measures one rank's cost at 64 .. 1024 ranks.
+ * combining candidate is built keeping only this rank's share
+ * (totex_comb_build_share(): the algorithm's working state of one logical
+ * step, never the schedule's O(n^2) blocks). Rank 0 alone ranks the
+ * candidates: a combining algorithm by its closed form where it has one
+ * (totex_comb_algorithm.predict: a2c), else built and simulated once, and
+ * then only up to 256 ranks. Per rank, the program (the compiled schedule
+ * state) holds an entry per message and per block it sends on: O(the sum of
+ * the rank's distances) = O(n x average distance); the buffers are O(n)
+ * blocks (arena and staging below). Measured (bench/mpi_plan_bench, one rank
+ * of a 32x32 torus, 64 KiB blocks): octr 0.05 s, 6 MB of planning memory
+ * (2.9 MB of program), arena 1024 blocks; a2c 0.28 s, 9 MB (141 MB with the
+ * whole schedule), arena 2912 blocks and staging 1024; rank 0's ranking 2 ms
+ * (6.2 s and 200 MB building and simulating every combining algorithm).
  *
  * t_s, t_c and t_l: measured once per communicator, the first time a plan is made
  * on it: ranks 0 and 1 ping-pong on the private duplicate (2 warm-up round
@@ -91,7 +114,13 @@ extern "C" {
  * times, over 256 KiB, gives t_l, the time per byte of the link under several
  * flows (at most t_c). Both again with 8 KiB messages give t_c and t_l at
  * 8 KiB (chunk-sized messages), interpolated linearly in log2(size) between
- * 8 KiB and 64 KiB. Rank 0 broadcasts the values;
+ * 8 KiB and 64 KiB. Last, the median one-way times of 20 round trips of
+ * 256, 512, .. 4096 bytes and of 8 bytes: the size whose message arrived
+ * soonest, if at least 2% sooner than 8 bytes, is P, the size short messages
+ * may be padded to (a network or MPI library whose latency drops for larger
+ * messages; none where the time grows with the size: then nothing is padded);
+ * TOTEX_PAD=P (0 .. 4096, read on rank 0) sets it instead and pads every
+ * candidate (0: never). Rank 0 broadcasts the values;
  * they are cached with the plans on @p comm and reused for every block size.
  * The environment variables TOTEX_TS (seconds), TOTEX_TC and TOTEX_TL
  * (seconds/byte), read on rank 0, override the measured values; when TOTEX_TS
@@ -104,9 +133,9 @@ extern "C" {
  * (src/mpi/compile.c): its receives and sends in step order (one MPI message
  * per transfer; for a unit-step schedule, the hops of one step that cross the
  * same link travel as one message), where each block it forwards lies, and
- * which receives each send waits for. A call posts every receive at once
- * (MPI_Irecv, one tag per cached plan, the same on every rank), then makes the
- * sends in step order, each one waiting only for the receives that brought
+ * which receives each send waits for. A call posts the receives (MPI_Irecv,
+ * one tag per cached plan, the same on every rank) in waves as their arena
+ * bytes are free (below) and makes the sends in step order, each one waiting only for the receives that brought
  * its blocks, gathering them into one message when they do not lie side by
  * side, and MPI_Isend'ing it; waiting for every request ends the exchange. A
  * block thus travels on only after it arrived, as in the schedule, with no
@@ -122,14 +151,29 @@ extern "C" {
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
- * and unpacked at the end. Buffers are kept with the plan and reused; the
- * arena keeps every block received (one node's moves: the sum of its
- * distances, sigma blocks, for a unit-step schedule).
+ * and unpacked at the end. A padded plan sends a message shorter than P bytes
+ * as P bytes (staged, its tail zeroed) and receives it into the arena.
+ * Buffers are kept with the plan and reused.
+ * Memory per rank is O(n) blocks: the arena of received blocks that travel
+ * on reuses its bytes once the blocks in them have been sent on (and final
+ * blocks are copied to their place as soon as their message has arrived), so
+ * receives are posted in waves, each as soon as its bytes are free and at the
+ * latest before the sends of the next step: n blocks before any byte is
+ * reused (more only when no free range fits a message: a2c about 3n, bruck,
+ * whose messages interleave blocks that leave at different steps, all its
+ * n/2 log2 n received blocks; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
+ * bytes as soon as they are free) instead of every block received (the sum
+ * of a node's distances, n times the average distance). Gathered sends reuse
+ * their staging bytes the same way; a run whose caller takes the blocks from
+ * the plan (derived datatypes) also keeps n blocks for them. A step's
+ * receives and sends wait only for requests of earlier steps, and both ends
+ * post in step order: by induction on the step, no rank waits forever
+ * (src/mpi/exec.c).
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
  * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_WINDOW
- * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL when the costs are
- * measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
+ * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL, TOTEX_PAD when the
+ * costs are measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
  * check below off, as MPI libraries do: then a mismatch across ranks is
  * undefined behaviour, as in MPI, and a call sends no header.
  * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the

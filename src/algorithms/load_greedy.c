@@ -37,8 +37,11 @@
  *          8338: ratio 1.219).
  *
  * Size:    n <= 1024: the step costs O(n k n/64) and the tables 14 n^2 bytes
- *          (mesh:32x64 would take minutes; touchstone-delta, 512 nodes, ~1.5 s
- *          per run).
+ *          (mesh:32x64 would take minutes; touchstone-delta, 512 nodes, ~0.6 s
+ *          of CPU per run since seed 0 radix-sorts its offers, ~1.5 s before).
+ *          Balanced-greedy (balanced_greedy.c) beats it on every mesh of its
+ *          tests (touchstone-delta 9200); this one stays for paths and for
+ *          meshes above balanced-greedy's size limit.
  *
  * Data: per node, its waiting messages in buckets by destination (a linked
  * stack over one 4-byte link per message), a bit set of the non-empty
@@ -258,6 +261,49 @@ static inline uint32_t tie_hash(uint32_t seed, uint32_t u, uint32_t v, uint64_t 
     return (uint32_t)x;
 }
 
+/*
+ * The order of offer_cmp() when every tie is 0 (seed 0), by an LSD radix sort
+ * of 62-bit keys: (2^21-1 - weight, 2^11-1 - dist, u, rank of v among u's
+ * neighbours by id, offer index); held < 2^21 and dist < 2^11 (n <= 1024),
+ * u < 2^10, rank < 2^5 (S <= 20), index < 2^15. Equal to qsort with
+ * offer_cmp, without its calls (the sort was most of a run's time).
+ */
+static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg_offer *scratch)
+{
+    uint64_t diff = 0;
+    for (size_t i = 0; i < no; i++) {
+        const lg_offer *o = &G->offers[i];
+        uint32_t s = 0, rank;
+        while (G->nbr[(size_t)o->u * G->S + s] != o->v)
+            s++;
+        rank = s % 2 ? G->k - 1 - s / 2 : G->k + s / 2; /* v ascending: -stride_{k-1} .. -stride_0, +stride_0 .. */
+        key[i] = ((((((UINT64_C(1) << 21) - 1 - o->weight) << 11 | ((1u << 11) - 1 - o->dist)) << 10 | o->u) << 5 |
+                   rank) << 15) | i;
+        diff |= key[i] ^ key[0];
+    }
+    size_t cnt[256];
+    for (uint32_t shift = 0; shift < 64; shift += 8) {
+        if (!((diff >> shift) & 0xFF))
+            continue; /* every key has the same digit here */
+        memset(cnt, 0, sizeof cnt);
+        for (size_t i = 0; i < no; i++)
+            cnt[(key[i] >> shift) & 0xFF]++;
+        for (size_t d = 0, at = 0; d < 256; d++) {
+            size_t c = cnt[d];
+            cnt[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < no; i++)
+            tmp[cnt[(key[i] >> shift) & 0xFF]++] = key[i];
+        uint64_t *sw = key;
+        key = tmp;
+        tmp = sw;
+    }
+    for (size_t i = 0; i < no; i++)
+        scratch[i] = G->offers[key[i] & 0x7FFF];
+    memcpy(G->offers, scratch, sizeof *scratch * no);
+}
+
 /* Run with tie-break @p seed (0: node ids); stop early (steps_out = UINT64_MAX) past @p limit steps. */
 static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t seed, uint64_t limit,
                            uint64_t *steps_out, totex_error *err)
@@ -267,6 +313,13 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
     const size_t n = G.n;
     uint32_t *posof = st == TOTEX_OK ? malloc(sizeof *posof * n * n) : NULL; /* posof[v * n + d] */
     uint64_t t = 0;
+    /* radix keys (2 x offers) and scratch offers for seed 0; NULL: qsort (fits only while S <= 20) */
+    uint64_t *rk = st == TOTEX_OK && !seed && G.S <= 20 ? malloc(sizeof *rk * 2 * n * G.S) : NULL;
+    lg_offer *ro = rk ? malloc(sizeof *ro * n * G.S) : NULL;
+    if (!ro) {
+        free(rk);
+        rk = NULL;
+    }
     if (st == TOTEX_OK && !posof)
         st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory");
     if (st == TOTEX_OK)
@@ -294,7 +347,10 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
                 o->p = p;
             }
         }
-        qsort(G.offers, no, sizeof *G.offers, offer_cmp);
+        if (seed || !rk)
+            qsort(G.offers, no, sizeof *G.offers, offer_cmp);
+        else
+            sort_offers_seed0(&G, no, rk, rk + no, ro);
         memset(G.sent, 0, n);
         memset(G.got, 0, n);
         for (size_t i = 0; i < no; i++) {
@@ -336,6 +392,8 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
         t++;
     }
     free(posof);
+    free(rk);
+    free(ro);
     lg_free(&G);
     if (st == TOTEX_OK)
         *steps_out = G.left ? UINT64_MAX : t;

@@ -5,7 +5,8 @@
  *  - receive: a node receives n-1 messages, one per step (single-port) or one
  *    per incident link per step (multiport, 000 Section 1 / 003 Section 2);
  *  - cut (cut.c): 000 eq. (4); relay (relay.c): cut vertices, single-port;
- *  - band (band.c): single-port, a band of a path dimension's coordinates.
+ *  - band (band.c): single-port, a band of a path dimension's coordinates;
+ *  - forwarding (forwarding.c): single-port, weighted nodes (sends and receives).
  * k-port (k >= 2, 001 Section 7: a node uses at most k of its links per step):
  *  - average status: every message crosses at least its distance, so S_G link
  *    traversals, and node v makes at most min(k, deg v) of them per step:
@@ -34,6 +35,7 @@ const char *totex_bound_kind_name(totex_bound_kind k)
     case TOTEX_BOUND_RELAY: return "relay";
     case TOTEX_BOUND_EXACT: return "exact";
     case TOTEX_BOUND_BAND: return "band";
+    case TOTEX_BOUND_FORWARDING: return "forwarding";
     }
     return "?";
 }
@@ -249,6 +251,11 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
             return st;
         c++;
         c += (size_t)totex_bound_band(net, &out[c]);
+        if (totex_bound_forwarding_applies(net)) {
+            if ((st = totex_bound_forwarding_weights(net, NULL, &out[c], err)) != TOTEX_OK)
+                return st;
+            c++;
+        }
     } else if (ports != TOTEX_PORTS_MULTI) {
         if ((st = bound_relay_kport(net, totex_ports_k(ports), &out[c], err)) != TOTEX_OK)
             return st;

@@ -13,6 +13,9 @@ totex_status totex_bound_relay(const totex_network *net, totex_bound *out, totex
 /* Single-port band bound on products with a path factor (band.c): 1 and *out filled when one applies, else 0. */
 int totex_bound_band(const totex_network *net, totex_bound *out);
 
+/* Nonzero when the forwarding bound (forwarding.c) applies: a path (>= 3 nodes) or graph factor, 3 <= n <= 1024. */
+int totex_bound_forwarding_applies(const totex_network *net);
+
 /* printf into b->witness, truncating silently at its size (bounds.c). */
 void totex_witness(totex_bound *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

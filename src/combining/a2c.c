@@ -261,6 +261,152 @@ done:
     return totex_pack_end(st, c.p, s, out);
 }
 
+/*
+ * The report of a2c_build()'s schedule without building it: the same pipeline
+ * per dimension, followed on the m^2 (origin, destination) coordinate pairs of
+ * a line only. Every node at position p sends, per direction, the low * high
+ * blocks of each pair that is at p and moves that way; every step is one
+ * contention-free schedule step (one-hop transfers on distinct directed
+ * links), so its largest transfer is the largest of those messages. Not for
+ * file factors (their rounds are packed along routes: build them).
+ */
+static totex_status a2c_predict(const totex_network *net, const totex_comb_cost *cost, totex_comb_report *rep,
+                                totex_error *err)
+{
+    const uint32_t n = totex_network_nodes(net), k = totex_network_dims(net);
+    const int all = cost->ports == TOTEX_COMB_ALL_PORT;
+    totex_comb_report r;
+    memset(&r, 0, sizeof r);
+    if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)
+        return totex_fail(err, TOTEX_ENOMEM, "a2c on %s: %u nodes exceed the combining limit of %llu blocks",
+                          totex_network_spec(net), n, (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
+    uint32_t maxm = 2;
+    for (uint32_t d = 0; d < k; d++) {
+        const totex_factor *f = totex_network_factor(net, d);
+        if (totex_factor_get_kind(f) == TOTEX_FACTOR_GRAPH)
+            return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                              "a2c's closed form does not cover the file factor of %s (build the schedule)",
+                              totex_network_spec(net));
+        if (totex_factor_nodes(f) > maxm)
+            maxm = totex_factor_nodes(f);
+    }
+    a2c_ctx c = {0};
+    c.pos = malloc(sizeof *c.pos * (size_t)maxm * maxm);
+    c.dir = malloc((size_t)maxm * maxm);
+    c.moved = malloc((size_t)maxm * maxm);
+    uint64_t *count = malloc(sizeof *count * 2 * (size_t)maxm); /* per position and direction: moving pairs */
+    totex_status st = TOTEX_OK;
+    if (!c.pos || !c.dir || !c.moved || !count) {
+        st = totex_fail(err, TOTEX_ENOMEM, "out of memory predicting a2c on %s", totex_network_spec(net));
+        goto done;
+    }
+    int first = 1;
+    for (uint32_t dd = k; dd-- > 0;) {
+        const totex_factor *f = totex_network_factor(net, dd);
+        const totex_factor_kind kind = totex_factor_get_kind(f);
+        const uint32_t m = totex_factor_nodes(f);
+        if (m < 2)
+            continue;
+        const uint64_t per_pair = n / m; /* low * high blocks per (origin, destination) pair */
+        uint64_t rearr = first ? 0 : n;
+        first = 0;
+        if (kind != TOTEX_FACTOR_RING && kind != TOTEX_FACTOR_PATH) { /* m - 1 direct rounds */
+            for (uint32_t round = 1; round < m; round++) {
+                r.steps++;
+                r.startups++;
+                r.rearranged_blocks += rearr;
+                rearr = 0;
+                r.blocks_transmitted += per_pair;
+                r.transfers += n;
+                r.block_hops += (uint64_t)n * per_pair;
+                r.route_hops_sum++;
+                r.max_route_hops = 1;
+            }
+            continue;
+        }
+        const int ring = kind == TOTEX_FACTOR_RING, alternate = !all && (!ring || m % 2 == 0);
+        int phase = 0;
+        uint64_t step = 0;
+        c.m = m;
+        for (uint32_t o = 0; o < m; o++)
+            for (uint32_t t = 0; t < m; t++) {
+                uint32_t delta = (t + m - o) % m;
+                int d;
+                if (!ring)
+                    d = t > o ? 1 : -1;
+                else if (2 * delta < m)
+                    d = 1;
+                else if (2 * delta > m)
+                    d = -1;
+                else
+                    d = alternate && o % 2 ? -1 : 1;
+                c.pos[o * m + t] = o;
+                c.dir[o * m + t] = (int8_t)d;
+            }
+        while (!all_home(&c)) {
+            const unsigned mask = all || alternate ? 3u : phase ? 2u : 1u;
+            const int parity = alternate ? (int)(step % 2) : -1;
+            uint32_t moved = 0;
+            memset(count, 0, sizeof *count * 2 * (size_t)m);
+            for (uint32_t i = 0; i < m * m; i++) {
+                const uint32_t p = c.pos[i], t = i % m;
+                const int d = c.dir[i];
+                c.moved[i] = 0;
+                if (p == t || d == 0 || !(mask & (d > 0 ? 1u : 2u)))
+                    continue;
+                if (parity >= 0 && (d > 0 ? p : nb(&c, p, -1)) % 2 != (uint32_t)parity)
+                    continue;
+                c.moved[i] = 1;
+                count[2 * p + (d > 0 ? 0 : 1)]++;
+                moved++;
+            }
+            step++;
+            if (moved == 0) {
+                if (!alternate && !all && phase == 0) {
+                    phase = 1;
+                    continue;
+                }
+                if (alternate && step < 3)
+                    continue;
+                st = totex_fail(err, TOTEX_EINVAL, "internal error: a2c pipeline stalled on %s",
+                                totex_network_spec(net));
+                goto done;
+            }
+            uint64_t largest = 0;
+            for (uint32_t i = 0; i < 2 * m; i++) {
+                if (count[i] > largest)
+                    largest = count[i];
+                r.transfers += count[i] ? per_pair : 0; /* the n / m nodes at that position send it */
+                r.block_hops += count[i] * per_pair * per_pair;
+            }
+            r.steps++;
+            r.startups++;
+            r.rearranged_blocks += rearr;
+            rearr = 0;
+            r.blocks_transmitted += largest * per_pair;
+            r.route_hops_sum++;
+            r.max_route_hops = 1;
+            for (uint32_t i = 0; i < m * m; i++)
+                if (c.moved[i])
+                    c.pos[i] = nb(&c, c.pos[i], c.dir[i]);
+        }
+    }
+    r.blocks_delivered = (uint64_t)n * (n - 1);
+    r.time_startup = (double)r.startups * cost->t_s;
+    r.time_transmission = (double)r.blocks_transmitted * cost->m * cost->t_c;
+    r.time_propagation = cost->switching == TOTEX_SWITCH_STORE_FORWARD ? (double)r.route_hops_sum * cost->t_l : 0.0;
+    r.time_rearrangement = (double)r.rearranged_blocks * cost->m * cost->rho;
+    r.predicted_time = r.time_startup + r.time_transmission + r.time_propagation + r.time_rearrangement;
+    if (rep)
+        *rep = r;
+done:
+    free(c.pos);
+    free(c.dir);
+    free(c.moved);
+    free(count);
+    return st;
+}
+
 const totex_comb_algorithm totex_comb_a2 = {
     .name = "a2c",
     .title = "A2 with combining: dimensions last to first, combined message-shift pipeline per dimension",
@@ -268,4 +414,5 @@ const totex_comb_algorithm totex_comb_a2 = {
     .cost = "sum_d S_d t_s + sum_d B_d m t_c + (k-1) n m rho; S_d = m_d-1 (complete, k2, odd ring one-port, path "
             "all-port, even path one-port), floor(m_d/2) (ring all-port, even ring one-port), m_d (odd path one-port)",
     .build = a2c_build,
+    .predict = a2c_predict,
 };

@@ -21,6 +21,8 @@ typedef struct ctransfer {
 } ctransfer;
 
 struct totex_comb_schedule {
+    totex_comb_keep_fn keep; /* NULL: every transfer is stored; else only those it keeps (a share) */
+    void *keep_ctx;
     cstep *steps;
     size_t nsteps, capsteps;
     ctransfer *transfers;
@@ -41,7 +43,31 @@ void totex_comb_cost_default(totex_comb_cost *c)
     c->ports = TOTEX_COMB_ONE_PORT;
 }
 
-totex_comb_schedule *totex_comb_schedule_new(void) { return calloc(1, sizeof(totex_comb_schedule)); }
+/* the filter of totex_comb_build_share(), picked up by the schedules made while it runs */
+static _Thread_local totex_comb_keep_fn share_keep;
+static _Thread_local void *share_ctx;
+
+totex_comb_schedule *totex_comb_schedule_new(void)
+{
+    totex_comb_schedule *s = calloc(1, sizeof(totex_comb_schedule));
+    if (s) {
+        s->keep = share_keep;
+        s->keep_ctx = share_ctx;
+    }
+    return s;
+}
+
+totex_status totex_comb_build_share(const totex_comb_algorithm *a, const totex_network *net,
+                                    const totex_comb_cost *cost, totex_comb_keep_fn keep, void *ctx,
+                                    totex_comb_schedule **out, totex_error *err)
+{
+    share_keep = keep;
+    share_ctx = ctx;
+    totex_status st = a->build(net, cost, out, err);
+    share_keep = NULL;
+    share_ctx = NULL;
+    return st;
+}
 
 void totex_comb_schedule_free(totex_comb_schedule *s)
 {
@@ -125,6 +151,8 @@ totex_status totex_comb_add_transfer(totex_comb_schedule *s, uint32_t from, uint
     ctransfer *t;
     if (s->nsteps == 0)
         return totex_fail(err, TOTEX_EINVAL, "combining schedule: add a transfer after totex_comb_begin_step()");
+    if (s->keep && !s->keep(s->keep_ctx, from, to))
+        return TOTEX_OK;
     if (!grow((void **)&s->transfers, &s->captransfers, s->ntransfers + 1, sizeof *s->transfers) ||
         (count && !grow((void **)&s->blocks, &s->capblocks, s->nblocks + count, sizeof *s->blocks)))
         return totex_fail(err, TOTEX_ENOMEM, "out of memory adding a transfer of %zu blocks to a combining schedule",

@@ -136,11 +136,22 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     return g->code;
 }
 
+void totex_mpi_guard_expect(totex_mpi_guard *g, int bytes)
+{
+    g->carry_bytes = bytes;
+    g->carry_expect = 1;
+}
+
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out)
 {
     if (to) {
         g->carry_to = to;
         g->carry_bytes = bytes;
+        g->carry_expect = 1;
+        if (g->carry_held) { /* the header came first, found equal: its data now goes to its place */
+            memcpy(to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)bytes);
+            g->carry_held = 0;
+        }
     }
     if (out)
         g->out = out;
@@ -191,7 +202,7 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
     int count = -1, pr = (g->rank + g->n - 1) % g->n;
     if (rc == MPI_SUCCESS)
         MPI_Get_count(status, MPI_BYTE, &count);
-    const int want = TOTEX_MPI_HDR_BYTES + (g->carry_to ? g->carry_bytes : 0);
+    const int want = TOTEX_MPI_HDR_BYTES + (g->carry_expect ? g->carry_bytes : 0);
     if (count >= TOTEX_MPI_HDR_BYTES)
         memcpy(g->pred, g->st->hdr_buf, sizeof g->pred);
     if (count == want ||
@@ -200,6 +211,8 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
         /* as expected, or a header that differs: say how */
         if ((rc = watched(g, 1)) == MPI_SUCCESS && g->carry_to) /* the data behind an equal header */
             memcpy(g->carry_to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)g->carry_bytes);
+        else if (rc == MPI_SUCCESS && g->carry_expect && count == want)
+            g->carry_held = 1; /* its destination is not known yet (totex_mpi_guard_carry) */
         return rc;
     }
     if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {

@@ -25,6 +25,27 @@ static int raw_layout(MPI_Datatype t, int tsize)
     return lb == 0 && tlb == 0 && ext == tsize && text == tsize;
 }
 
+/* size, MPI_Pack_size of @p count elements and raw layout of @p t into *out (out->known: t is a
+   predefined datatype, whose facts may be kept for the next call); taken from @p kept without an
+   MPI call when it holds them for (t, count). MPI code of MPI_Pack_size. */
+static int type_facts(const totex_mpi_typefacts *kept, MPI_Datatype t, int count, MPI_Comm comm,
+                      totex_mpi_typefacts *out)
+{
+    if (kept && kept->known && kept->type == t && kept->count == count) {
+        *out = *kept;
+        return MPI_SUCCESS;
+    }
+    *out = (totex_mpi_typefacts){.type = t, .count = count};
+    MPI_Type_size(t, &out->size);
+    int rc = MPI_Pack_size(count, t, comm, &out->pack);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    out->raw = raw_layout(t, out->size);
+    int ni = 0, na = 0, nd = 0, combiner = 0;
+    out->known = MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED;
+    return MPI_SUCCESS;
+}
+
 /* TOTEX_CHECK=0 turns the cross-rank agreement off (read once per process, at the first call) */
 static int cross_check_on(void)
 {
@@ -161,11 +182,16 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     int rc, size = 0, rank = 0, inter = 0;
     if (comm == MPI_COMM_NULL)
         return fail(MPI_ERR_COMM, -1, "MPI_COMM_NULL communicator");
-    if ((rc = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS)
+    /* the communicator of the last call: its state, size and rank without asking MPI again */
+    totex_mpi_state *st = totex_mpi_state_last(comm);
+    if (st) {
+        size = st->size;
+        rank = st->rank;
+    } else if ((rc = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS) {
         return rc;
+    }
     if (inter) {
         if (opt->fallback) {
-            totex_mpi_state *st = NULL;
             MPI_Comm_rank(comm, &rank);
             if (opt->verbose && totex_mpi_state_get(comm, &st) == MPI_SUCCESS && !st->verbose_done) {
                 st->verbose_done = 1;
@@ -177,8 +203,10 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         }
         return fail(MPI_ERR_COMM, -1, "intercommunicators are not supported (use an intracommunicator)");
     }
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
+    if (!st) {
+        MPI_Comm_size(comm, &size);
+        MPI_Comm_rank(comm, &rank);
+    }
 
     int in_place = sendbuf == MPI_IN_PLACE;
     if (in_place) {
@@ -190,6 +218,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     int bad = 0;
     const char *msg = NULL;
     int ssize = 0, rsize = 0, pack = 0;
+    totex_mpi_typefacts sf = {0}, rf = {0};
     if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL) {
         bad = MPI_ERR_TYPE;
         msg = "MPI_DATATYPE_NULL datatype";
@@ -197,12 +226,16 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         bad = MPI_ERR_COUNT;
         msg = "negative count";
     } else {
-        MPI_Type_size(sendtype, &ssize);
-        MPI_Type_size(recvtype, &rsize);
+        int src = type_facts(st ? &st->facts[0] : NULL, sendtype, sendcount, comm, &sf);
+        if (type_facts(st ? &st->facts[1] : NULL, recvtype, recvcount, comm, &rf) != MPI_SUCCESS)
+            rf.known = 0; /* only its size and layout count */
+        ssize = sf.size;
+        rsize = rf.size;
+        pack = sf.pack;
         if ((long long)sendcount * ssize != (long long)recvcount * rsize) {
             bad = MPI_ERR_COUNT;
             msg = "sendcount * size(sendtype) differs from recvcount * size(recvtype)";
-        } else if ((rc = MPI_Pack_size(sendcount, sendtype, comm, &pack)) != MPI_SUCCESS) {
+        } else if (src != MPI_SUCCESS) {
             bad = MPI_ERR_TYPE;
             msg = "MPI_Pack_size failed on the send datatype";
         } else if (sendcount && ssize && (!sendbuf || !recvbuf)) {
@@ -217,9 +250,17 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (!check && sig == 0)
         return MPI_SUCCESS;
 
-    totex_mpi_state *st = NULL;
-    if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
-        return rc;
+    if (!st) {
+        if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
+            return rc;
+        totex_mpi_state_remember(st, comm, size, rank);
+    }
+    if (!bad) { /* a predefined datatype's facts serve the next call */
+        if (sf.known)
+            st->facts[0] = sf;
+        if (rf.known)
+            st->facts[1] = rf;
+    }
     if (size == 1) {
         if (opt->verbose && !st->verbose_done) {
             st->verbose_done = 1;
@@ -239,8 +280,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         return rc;
     /* raw layouts (in place the send blocks must be copied out before the receive buffer is written) */
     const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, rank, slot, sig,
-                    !bad && !in_place && pack == sig && raw_layout(sendtype, ssize),
-                    !bad && pack == sig && raw_layout(recvtype, rsize)};
+                    !bad && !in_place && pack == sig && sf.raw, !bad && pack == sig && rf.raw};
     totex_mpi_plan *p = st->plans;
     while (p && !(p->slot == slot && p->sig == sig))
         p = p->next;

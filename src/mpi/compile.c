@@ -18,18 +18,24 @@
  * the c lanes of a link carries at most w messages at a time, in step order,
  * as the unit-step schedule has it, instead of every message whose data is
  * ready competing for the link at once (the rank's own blocks of all steps
- * from the start). */
+ * from the start).
+ *
+ * Padding: with p->pad > 0, a message shorter than p->pad bytes travels as
+ * p->pad bytes (staged, its tail zero; received into the arena, never in
+ * place), where a larger message arrives sooner than a short one (cost.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "blockmap.h"
 #include "internal.h"
 
 /* a block this rank holds (received, not final): receive of chunk 0, position in it */
 typedef struct held {
     size_t recv, pos;
+    size_t sent; /* chunks of it sent on so far: each leaves once (its arena bytes are then freed) */
 } held;
 
 size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
@@ -46,6 +52,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     const int c = chunks < 1 ? 1 : (long long)chunks > p->slot ? (int)(p->slot > 0 ? p->slot : 1) : chunks;
     p->chunks = c;
     p->window = window > 0 ? window : 0;
+    if (p->pad > TOTEX_MPI_PAD_MAX) /* carried behind the check's header: at most TOTEX_MPI_CARRY_MAX */
+        p->pad = TOTEX_MPI_PAD_MAX;
     p->steps = l->steps;
     size_t len[TOTEX_MPI_MAX_CHUNKS], lo[TOTEX_MPI_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
@@ -112,7 +120,13 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         return MPI_ERR_NO_MEM;
     }
     totex_mpi_blockmap where = {0};
-    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0;
+    /* arena and staging bytes reused once free (arena.h): a relayed block's bytes once the
+       send that takes it on has completed, a final block's once its receive has completed (it
+       is copied out then, exec.c), a staged send's once it has completed; from the next step on */
+    totex_mpi_arena arena, stage;
+    totex_mpi_arena_init(&arena, p->arena_cap);
+    totex_mpi_arena_init(&stage, p->arena_cap);
+    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0, nfin = 0;
     const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
@@ -121,6 +135,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
             x1++;
         const unsigned long long st = (unsigned long long)l->x[x0].step + 1;
+        const uint64_t step = l->x[x0].step;
         /* sends first: a block received in this step travels on from the next one */
         for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
             const totex_mpi_xfer *tr = &l->x[x];
@@ -132,8 +147,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                                    : NULL;
             for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
                 totex_mpi_send *sd = &p->sends[is];
+                sd->recv_before = ir;
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * len[ci]);
+                const int padded = sd->bytes < p->pad;
+                if (padded)
+                    sd->bytes = p->pad;
                 sd->piece_first = npieces;
                 sd->dep_first = ndeps;
                 if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
@@ -145,7 +164,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     uint32_t base = TOTEX_MPI_SEND;
                     size_t off = (size_t)bl[k].dst * slot + lo[ci], recv = SIZE_MAX, idx;
                     if (bl[k].src != me) {
-                        if (!totex_mpi_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx)) {
+                        if (!totex_mpi_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx) ||
+                            hv[idx].sent++ != (size_t)ci) {
                             snprintf(why, cap, "step %llu: rank %u does not hold block (%u, %u) (a bug of %s)", st, me,
                                      bl[k].src, bl[k].dst, p->algorithm);
                             rc = MPI_ERR_INTERN;
@@ -162,17 +182,27 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
+                    if (recv != SIZE_MAX && /* its bytes are free once this send has completed */
+                        totex_mpi_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
+                        snprintf(why, cap, "out of memory compiling the schedule");
+                        rc = MPI_ERR_NO_MEM;
+                        break;
+                    }
                 }
                 sd->piece_count = npieces - sd->piece_first;
                 sd->dep_count = ndeps - sd->dep_first;
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
-                if (carried) { /* staged after the header, whatever its pieces */
+                if (carried) /* staged after the header, whatever its pieces */
                     p->carry_send = is - 1;
-                    p->stage_bytes += TOTEX_MPI_HDR_BYTES;
-                }
-                if (sd->piece_count > 1 || carried) {
-                    sd->stage_off = p->stage_bytes;
-                    p->stage_bytes += (size_t)sd->bytes;
+                if (rc == MPI_SUCCESS && (sd->piece_count > 1 || carried || padded)) {
+                    const size_t hdr = carried ? TOTEX_MPI_HDR_BYTES : 0, need = (size_t)sd->bytes + hdr;
+                    size_t off, wr;
+                    if (totex_mpi_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
+                        totex_mpi_arena_give(&stage, off, need, step, is, 0)) {
+                        snprintf(why, cap, "out of memory compiling the schedule");
+                        rc = MPI_ERR_NO_MEM;
+                    }
+                    sd->stage_off = off + hdr;
                 }
             }
         }
@@ -181,22 +211,11 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             const totex_block *bl = l->b + tr->first;
             if (!tr->count || tr->to != me)
                 continue;
-            const size_t r0 = ir;
+            const size_t r0 = ir, f0 = nfin;
             int consecutive = 1;
             for (size_t k = 0; k < tr->count; k++)
                 if (bl[k].dst != me || bl[k].src != bl[0].src + k)
                     consecutive = 0;
-            for (int ci = 0; ci < c; ci++) {
-                totex_mpi_recv *rv = &p->recvs[ir++];
-                rv->peer = (int)tr->from;
-                rv->bytes = (int)(tr->count * len[ci]);
-                rv->arena_off = p->arena_bytes;
-                p->arena_bytes += (size_t)rv->bytes;
-                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1);
-                rv->place_off = (size_t)bl[0].src * slot + lo[ci];
-            }
-            if (carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX)
-                p->carry_recv = r0; /* arrives behind the header, copied to the arena */
             for (size_t k = 0; k < tr->count; k++) {
                 if (bl[k].dst == me) {
                     if (bl[k].src >= n || bl[k].src == me || got[bl[k].src]) {
@@ -206,15 +225,44 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         break;
                     }
                     got[bl[k].src] = 1;
-                    p->finals[bl[k].src] = (totex_mpi_final){r0, k};
+                    p->finals[nfin++] = (totex_mpi_final){bl[k].src, (uint32_t)k};
                 } else {
-                    hv[ih] = (held){r0, k};
+                    hv[ih] = (held){r0, k, 0};
                     if (totex_mpi_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
                         rc = MPI_ERR_NO_MEM;
                         break;
                     }
                 }
+            }
+            const int carried = carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX;
+            if (carried)
+                p->carry_recv = r0; /* arrives behind the header, copied to the arena */
+            for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
+                totex_mpi_recv *rv = &p->recvs[ir];
+                rv->peer = (int)tr->from;
+                rv->bytes = (int)(tr->count * len[ci]);
+                const int padded = rv->bytes < p->pad;
+                if (padded)
+                    rv->bytes = p->pad;
+                rv->chunk = ci;
+                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1) && !padded;
+                rv->place_off = (size_t)bl[0].src * slot + lo[ci];
+                rv->fin_first = f0;
+                rv->fin_count = nfin - f0;
+                if ((!rv->in_place_ok || (carried && ci == 0)) &&
+                    totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &rv->wait_sends,
+                                         &rv->wait_recvs))
+                    rc = MPI_ERR_NO_MEM;
+                /* the bytes of its final blocks are free once they are copied out (when it completes);
+                   those of the others once the send that takes them on has completed (above) */
+                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && (!rv->in_place_ok || (carried && ci == 0)); f++)
+                    if (totex_mpi_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
+                                             ir + 1))
+                        rc = MPI_ERR_NO_MEM;
+                if (rc != MPI_SUCCESS)
+                    snprintf(why, cap, "out of memory compiling the schedule");
+                ir++;
             }
         }
         x0 = x1;
@@ -225,6 +273,10 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             rc = MPI_ERR_INTERN;
         }
     totex_mpi_blockmap_clear(&where);
+    p->arena_bytes = arena.top;
+    p->stage_bytes = stage.top;
+    totex_mpi_arena_free(&arena);
+    totex_mpi_arena_free(&stage);
     free(hv);
     free(got);
     free(lane);

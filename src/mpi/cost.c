@@ -19,11 +19,25 @@
  *     T(c) = S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)).
  * The model's chunk count minimises T(c) over 1 .. TOTEX_MPI_MAX_CHUNKS with
  * chunks of at least TOTEX_MPI_MIN_CHUNK bytes. Combining schedule: its prediction by 002's
- * model under the wormhole all-port cost (totex_comb_rank(), t_s and t_c),
+ * model under the wormhole all-port cost (t_s and t_c): the algorithm's closed
+ * form (totex_comb_algorithm.predict, no schedule built) when it has one, else
+ * its schedule built and simulated once, only up to TOTEX_MPI_UNIT_FULL_MAX
+ * ranks (an O(n^2)-block schedule on rank 0),
  * but never below the link-load floor every total exchange pays, the status
  * of a node (the sum of its distances, in hops) times m t_l over its degree
  * (000 Section 3, bound (4): the multiport bound spread over the node's
- * links). Needs no MPI. */
+ * links).
+ *
+ * Padding: when a message of P bytes (16 .. 4096) arrived sooner than an
+ * 8-byte one in the measurement (state.c; e.g. SMPI's calibrated factors give
+ * messages of 1426 .. 3483 bytes a latency factor of 1.61 against 2.01 below
+ * 257 bytes), each of the best combining candidates whose blocks are shorter
+ * than P is also offered with every message shorter than P padded to P
+ * bytes: each of its S start-up steps then costs at least t_pad, the measured
+ * time of a P-byte message:
+ *     T_pad = S max(t_pad, t_s + B m t_c / S) + rearrangement,
+ * B the blocks transmitted (002 Table 1), floored as above. The timed trial
+ * decides between a candidate and its padded form. Needs no MPI. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +88,14 @@ int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc)
     return best;
 }
 
+double totex_mpi_padded_time(const totex_comb_report *r, const totex_comb_cost *cost, const totex_mpi_linkcost *lc)
+{
+    if (!r->startups)
+        return r->predicted_time;
+    const double s = (double)r->startups, step = cost->t_s + (double)r->blocks_transmitted * cost->m * cost->t_c / s;
+    return r->predicted_time - r->time_startup - r->time_transmission + s * (lc->t_pad > step ? lc->t_pad : step);
+}
+
 double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc)
 {
     uint32_t deg = totex_network_degree(net, 0);
@@ -106,7 +128,7 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
     const long long slot = (long long)cost->m;
     const double floor_t = totex_mpi_link_floor(net, slot, lc);
     totex_comb_choice *rows = calloc(count, sizeof *rows);
-    size_t total = count + 2 * (sizeof unit_cands / sizeof unit_cands[0]);
+    size_t total = 2 * count + 2 * (sizeof unit_cands / sizeof unit_cands[0]);
     totex_mpi_cand *all = calloc(total, sizeof *all);
     if (!rows || !all) {
         snprintf(why, wcap, "out of memory ranking the algorithms");
@@ -114,18 +136,52 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         free(all);
         return 0;
     }
-    totex_comb_rank(net, cost, rows, count);
-    for (size_t r = 0; r < count && rows[r].status == TOTEX_OK; r++)
-        for (size_t i = 0; i < count; i++)
-            if (totex_comb_algorithm_get(i) == rows[r].algorithm) {
-                double t = rows[r].report.predicted_time;
-                all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k};
-                k++;
-            }
-    if (!k && rows[0].reason[0])
+    const uint32_t n = totex_network_nodes(net);
+    /* padding forced (TOTEX_PAD): every combining candidate padded; measured: the best few also padded */
+    const int pad = lc->pad > slot ? lc->pad : 0, forced = lc->pad_forced ? lc->pad : 0;
+    /* a combining algorithm by its closed form (predict: no schedule built) when it has one, else
+       built and simulated once, and then only up to TOTEX_MPI_UNIT_FULL_MAX ranks (O(n^2) blocks) */
+    for (size_t i = 0; i < count; i++) {
+        const totex_comb_algorithm *a = totex_comb_algorithm_get(i);
+        totex_comb_choice *row = &rows[i];
+        row->algorithm = a;
+        row->reason[0] = '\0';
+        totex_error err;
+        err.msg[0] = '\0';
+        row->status = a->predict ? a->predict(net, cost, &row->report, &err) : TOTEX_ENOTAPPLICABLE;
+        const int settled = a->predict && row->status != TOTEX_ENOTAPPLICABLE; /* predicted, or refused as build() */
+        if (settled) {
+            ;
+        } else if (n > TOTEX_MPI_UNIT_FULL_MAX) {
+            row->status = TOTEX_ENOTAPPLICABLE;
+            if (!a->predict)
+                snprintf(err.msg, sizeof err.msg, "%s has no closed form: not ranked above %d ranks", a->name,
+                         TOTEX_MPI_UNIT_FULL_MAX);
+        } else {
+            totex_comb_schedule *sched = NULL;
+            row->status = a->build(net, cost, &sched, &err);
+            if (row->status == TOTEX_OK)
+                row->status = totex_comb_simulate(net, sched, cost, &row->report, NULL, &err);
+            totex_comb_schedule_free(sched);
+        }
+        if (row->status != TOTEX_OK) {
+            snprintf(row->reason, sizeof row->reason, "%s", err.msg);
+            continue;
+        }
+        double t = forced && pad ? totex_mpi_padded_time(&row->report, cost, lc) : row->report.predicted_time;
+        all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, forced};
+        k++;
+    }
+    /* the padded forms of the model's best combining candidates */
+    qsort(all, k, sizeof *all, by_time);
+    for (size_t b = 0, kc = k; pad && !forced && b < kc && b < TOTEX_MPI_PAD_VARIANTS; b++) {
+        double t = totex_mpi_padded_time(&rows[all[b].idx].report, cost, lc);
+        all[k] = (totex_mpi_cand){0, all[b].idx, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, pad};
+        k++;
+    }
+    if (!k && count && rows[0].reason[0])
         snprintf(why, wcap, "no combining algorithm applies to %.200s: %.300s", totex_network_spec(net),
                  rows[0].reason);
-    const uint32_t n = totex_network_nodes(net);
     for (size_t u = 0; u < sizeof unit_cands / sizeof unit_cands[0]; u++) {
         totex_error err;
         const totex_algorithm *a = totex_algorithm_find(unit_cands[u].name, &err);
@@ -141,7 +197,7 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
             ai++;
         int c = totex_mpi_model_chunks(slot, lc);
         all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, c, totex_mpi_unit_time(steps, slot, c, lc), steps,
-                                  (int)k};
+                                  (int)k, forced};
         k++;
         /* the trial also sees the same schedule in one message per transfer, or in two chunks */
         int alt = c > 1 ? 1 : 2;
@@ -154,15 +210,17 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         }
     }
     qsort(all, k, sizeof *all, by_time);
-    /* keep room for the combining algorithms: at most half the list unit-step, and of
+    /* keep room for the combining algorithms: at most half the list unit-step (at most 4), and of
        unit-step schedules with the same steps and port model only the best-placed one */
-    size_t kept = 0, units = 0;
+    size_t kept = 0, units = 0, unit_cap = (cap < 8 ? cap : 8) / 2;
+    if (unit_cap < 1)
+        unit_cap = 1;
     for (size_t i = 0; i < k && kept < cap; i++) {
         int dup = 0;
         for (size_t j = 0; all[i].unit && j < kept; j++)
             dup |= out[j].unit && out[j].idx != all[i].idx && out[j].steps == all[i].steps &&
                    out[j].ports == all[i].ports;
-        if (all[i].unit && (dup || 2 * (units + 1) > cap + (cap == 1)))
+        if (all[i].unit && (dup || units + 1 > unit_cap))
             continue;
         units += all[i].unit != 0;
         out[kept++] = all[i];
@@ -175,9 +233,12 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
 
 void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap)
 {
+    int len;
     if (!c->unit)
-        snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
+        len = snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
     else
-        snprintf(out, cap, "%s/%s/%d chunk%s", totex_algorithm_get((size_t)c->idx)->name,
-                 c->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port", c->chunks, c->chunks > 1 ? "s" : "");
+        len = snprintf(out, cap, "%s/%s/%d chunk%s", totex_algorithm_get((size_t)c->idx)->name,
+                       c->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port", c->chunks, c->chunks > 1 ? "s" : "");
+    if (c->pad && len >= 0 && (size_t)len < cap)
+        snprintf(out + len, cap - (size_t)len, "/padded to %d B", c->pad);
 }

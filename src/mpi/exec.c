@@ -1,18 +1,38 @@
 /* Executor of totex_alltoall: runs the program plan.c compiled for this rank.
  *
- * Every receive of the schedule is posted at once (MPI_Irecv, in step order,
- * one tag for the whole plan); then the sends are made in step order, each one
- * waiting only for the receives that brought its blocks, gathered into one
- * message when its blocks do not lie side by side, and MPI_Isend'ed; waiting
- * for every request ends the exchange. This keeps the schedule's data flow (a
- * block travels on only after it arrived) without a barrier between steps:
- * a step starts on a rank as soon as its own inputs are there. Messages
+ * The program's sends and receives are in step order (one tag for the whole
+ * plan). Each send waits only for the receives that brought its blocks (and,
+ * for a unit-step plan, for the link's previous transfer), is gathered into
+ * one message when its blocks do not lie side by side, and is MPI_Isend'ed:
+ * a block travels on only after it arrived, with no barrier between steps. A
+ * step starts on a rank as soon as its own inputs are there. Messages
  * between two ranks match in step order (MPI's non-overtaking rule: both
- * sides post them in step order under one tag). Final blocks of one transfer
- * from consecutive sources land directly in the receive buffer when it takes
- * raw bytes. With the cross-rank check on, every wait also watches the
- * check's header and poison (agree.c); on a failure the pending receives are
- * cancelled and the pending sends freed. */
+ * sides post them in step order under one tag).
+ *
+ * Receives are posted in waves: the arena of received blocks is O(n) blocks
+ * (compile.c, arena.h), its bytes reused once the blocks in them have been
+ * sent on (those sends completed) or copied out (final blocks, copied to
+ * their place when their receive completes). A receive is posted as soon as
+ * its bytes are free without waiting; at the latest before the first send of
+ * a later step, after waiting for the requests that free its bytes.
+ *
+ * Why this cannot deadlock (on every rank the program is in step order, and
+ * a receive or staged send of step t reuses only bytes freed by requests of
+ * steps before t, arena.h): by induction on t, suppose every rank has made
+ * every send and posted every receive of the steps before t and each of those
+ * requests completes. A rank then reaches the end of step t: its waits there
+ * are for requests of earlier steps (the receives that brought the blocks, the
+ * link's previous transfer, the requests that free the bytes). So every send
+ * and receive of step t is made on every rank, and each one is matched by its
+ * peer's (the k-th message from a rank to another is the k-th receive that
+ * one posts from it, both of step t) and completes. The cross-rank check's
+ * header and poison are watched by every wait as before.
+ *
+ * Final blocks of one transfer from consecutive sources land directly in the
+ * receive buffer (or in the plan's final area when the caller takes the
+ * blocks from the plan). With the cross-rank check on, every wait also
+ * watches the check's header and poison (agree.c); on a failure the pending
+ * receives are cancelled and the pending sends freed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +43,76 @@ void totex_mpi_plan_release(totex_mpi_plan *p)
 {
     free(p->arena);
     free(p->stage);
-    free(p->gather);
-    p->arena = p->stage = p->gather = NULL;
+    free(p->fin);
+    p->arena = p->stage = p->fin = NULL;
 }
 
-/* receive r lands in the caller's receive buffer */
-static int in_place(const totex_mpi_plan *p, size_t r, int recv_raw, int carry)
+/* one run of a plan: what has been posted, completed, copied out */
+typedef struct run {
+    totex_mpi_plan *p;
+    MPI_Comm comm;
+    int tag, carry;
+    totex_mpi_guard *g;
+    char *out;           /* where the blocks for this rank go: block from i at i * slot */
+    size_t posted;       /* receives [0, posted) posted */
+    size_t rdone, sdone; /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
+} run;
+
+/* receive r lands in its place in run->out */
+static int in_place(const run *x, size_t r)
 {
-    return recv_raw && p->recvs[r].in_place_ok && !(carry && r == p->carry_recv);
+    return x->p->recvs[r].in_place_ok && !(x->carry && r == x->p->carry_recv);
+}
+
+/* wait for sends [0, upto) */
+static int sends_done(run *x, size_t upto)
+{
+    int rc = MPI_SUCCESS;
+    for (; x->sdone < upto && rc == MPI_SUCCESS; x->sdone++)
+        rc = totex_mpi_guard_wait(x->g, &x->p->req[x->p->nrecv + x->sdone]);
+    return rc;
+}
+
+/* wait for receives [0, upto) and copy their final blocks to their place */
+static int recvs_done(run *x, size_t upto)
+{
+    const totex_mpi_plan *p = x->p;
+    const size_t slot = (size_t)p->slot;
+    int rc = MPI_SUCCESS;
+    for (; x->rdone < upto && rc == MPI_SUCCESS; x->rdone++) {
+        const size_t r = x->rdone;
+        const totex_mpi_recv *rv = &p->recvs[r];
+        rc = totex_mpi_guard_wait(x->g, x->carry && r == p->carry_recv ? x->g->in : &p->req[r]);
+        if (rc != MPI_SUCCESS || in_place(x, r))
+            continue;
+        const size_t lo = totex_mpi_chunk_lo(p, rv->chunk), len = totex_mpi_chunk_lo(p, rv->chunk + 1) - lo;
+        for (size_t f = rv->fin_first; f < rv->fin_first + rv->fin_count; f++)
+            memcpy(x->out + p->finals[f].src * slot + lo, p->arena + rv->arena_off + p->finals[f].pos * len, len);
+    }
+    return rc;
+}
+
+/* post receives [posted, must) (waiting until their bytes are free), then the
+   following ones as long as their bytes are free without waiting */
+static int post_recvs(run *x, size_t must)
+{
+    totex_mpi_plan *p = x->p;
+    int rc = MPI_SUCCESS;
+    while (x->posted < p->nrecv && rc == MPI_SUCCESS) {
+        const size_t r = x->posted;
+        const totex_mpi_recv *rv = &p->recvs[r];
+        if (r >= must && (rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
+            break;
+        if ((rc = sends_done(x, rv->wait_sends)) != MPI_SUCCESS || (rc = recvs_done(x, rv->wait_recvs)) != MPI_SUCCESS)
+            break;
+        char *dst = in_place(x, r) ? x->out + rv->place_off : p->arena + rv->arena_off;
+        if (x->carry && r == p->carry_recv) /* behind rank - 1's header: the check's receive brings it */
+            totex_mpi_guard_carry(x->g, dst, rv->bytes, NULL);
+        else
+            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, x->tag, x->comm, &p->req[r]);
+        x->posted++;
+    }
+    return rc;
 }
 
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
@@ -38,50 +120,56 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
 {
     carry = carry && g;
     int rc = MPI_SUCCESS;
-    if (!p->arena) {
-        p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
-        p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
-        p->gather = p->chunks > 1 ? malloc((size_t)p->slot) : NULL;
-        if (!p->arena || !p->stage || (p->chunks > 1 && !p->gather)) {
+    if (!p->arena || (!recv_raw && !p->fin)) {
+        const size_t fin_bytes = recv_raw ? 0 : (size_t)p->n * (size_t)p->slot;
+        if (!p->arena) {
+            p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
+            p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
+        }
+        if (!recv_raw)
+            p->fin = malloc(fin_bytes ? fin_bytes : 1);
+        if (!p->arena || !p->stage || (!recv_raw && !p->fin)) {
             totex_mpi_plan_release(p);
-            fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu bytes of buffers\n", p->arena_bytes,
-                    p->stage_bytes);
+            fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu + %zu bytes of buffers\n", p->arena_bytes,
+                    p->stage_bytes, fin_bytes);
             return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
         }
     }
-    const char *base[3] = {send, p->arena, recv};
+    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0};
+    const char *base[3] = {send, p->arena, x.out};
     MPI_Request *req = p->req;
     size_t nreq = p->nrecv + p->nsend;
     for (size_t i = 0; i < nreq; i++)
         req[i] = MPI_REQUEST_NULL;
-    for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++) {
-        const totex_mpi_recv *rv = &p->recvs[r];
-        char *dst = in_place(p, r, recv_raw, carry) ? recv + rv->place_off : p->arena + rv->arena_off;
-        if (carry && r == p->carry_recv) /* behind rank - 1's header: the check's receive brings it */
-            totex_mpi_guard_carry(g, dst, rv->bytes, NULL);
-        else
-            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, tag, comm, &req[r]);
-    }
+    if (carry && p->carry_recv != SIZE_MAX) /* before any wait: the header may come first */
+        totex_mpi_guard_expect(g, p->recvs[p->carry_recv].bytes);
+    rc = post_recvs(&x, 0);
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];
+        if ((rc = post_recvs(&x, sd->recv_before)) != MPI_SUCCESS)
+            break;
         for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
             rc = totex_mpi_guard_wait(g, carry && p->deps[sd->dep_first + d] == p->carry_recv
                                              ? g->in
                                              : &req[p->deps[sd->dep_first + d]]);
+        if (rc == MPI_SUCCESS)
+            rc = sends_done(&x, sd->wait_sends); /* its staging bytes are free */
         if (rc != MPI_SUCCESS)
             break;
         const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
         const char *buf;
         int carried = carry && i == p->carry_send;
-        if (sd->piece_count == 1 && !carried) {
+        if (sd->piece_count == 1 && !carried && pc->len == (size_t)sd->bytes) {
             buf = base[pc->base] + pc->off;
-        } else {
+        } else { /* gathered, or padded (compile.c): staged, a padded message's tail zero */
             char *to = p->stage + sd->stage_off;
             for (size_t k = 0; k < sd->piece_count; k++) {
                 memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
                 to += pc[k].len;
             }
             buf = p->stage + sd->stage_off;
+            if ((size_t)(to - buf) < (size_t)sd->bytes)
+                memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
         }
         if (carried) { /* this rank's header in front */
             char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
@@ -95,34 +183,21 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         }
     }
     if (rc == MPI_SUCCESS)
+        rc = post_recvs(&x, p->nrecv);
+    if (rc == MPI_SUCCESS)
         rc = totex_mpi_guard_waitall(g, req, nreq);
     else if (g)
         rc = totex_mpi_guard_fail(g, rc);
+    if (rc == MPI_SUCCESS)
+        rc = recvs_done(&x, p->nrecv); /* the final blocks not yet copied out */
     if (rc != MPI_SUCCESS) { /* do not wait for receives whose senders may never send */
         totex_mpi_drop(req, p->nrecv, req + p->nrecv, p->nsend);
         return rc;
     }
-    if (!recv_raw)
-        return rc;
-    const size_t slot = (size_t)p->slot;
-    for (uint32_t i = 0; i < p->n; i++)
-        for (int c = 0; i != p->me && c < p->chunks; c++) {
-            const size_t r = p->finals[i].recv + (size_t)c, lo = totex_mpi_chunk_lo(p, c),
-                         len = totex_mpi_chunk_lo(p, c + 1) - lo;
-            if (!in_place(p, r, recv_raw, carry))
-                memcpy(recv + i * slot + lo, p->arena + p->recvs[r].arena_off + p->finals[i].pos * len, len);
-        }
     return MPI_SUCCESS;
 }
 
 const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i)
 {
-    const totex_mpi_final *f = &p->finals[i];
-    if (p->chunks == 1)
-        return p->arena + p->recvs[f->recv].arena_off + f->pos * (size_t)p->slot;
-    for (int c = 0; c < p->chunks; c++) {
-        const size_t lo = totex_mpi_chunk_lo(p, c), len = totex_mpi_chunk_lo(p, c + 1) - lo;
-        memcpy(p->gather + lo, p->arena + p->recvs[f->recv + (size_t)c].arena_off + f->pos * len, len);
-    }
-    return p->gather;
+    return p->fin + (size_t)i * (size_t)p->slot;
 }

@@ -38,7 +38,11 @@ enum {
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
+#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 1 /* a plan's arena: at most this many blocks per rank before its bytes are
+                                             reused (arena.h; more only when no free bytes fit) */
 #define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
+#define TOTEX_MPI_PAD_VARIANTS 4 /* padded forms offered: of the model's best this many combining candidates */
+#define TOTEX_MPI_PAD_MAX 4096   /* bytes: the most a short message is padded to (at most TOTEX_MPI_CARRY_MAX) */
 
 typedef struct totex_mpi_options {
     int fallback; /* nonzero: return TOTEX_MPI_FALLBACK (silently) where totex does not apply (intercommunicators) */
@@ -70,6 +74,10 @@ typedef struct totex_mpi_recv {
     size_t arena_off;    /* where it lands when not in place */
     size_t place_off;    /* where it lands in RECV when in place (all blocks final, consecutive sources) */
     int in_place_ok;
+    int chunk;           /* which chunk of its transfer it carries */
+    size_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
+                                      complete: its arena bytes are free again (arena.h) */
+    size_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
 } totex_mpi_recv;
 
 typedef struct totex_mpi_send {
@@ -78,11 +86,13 @@ typedef struct totex_mpi_send {
     size_t stage_off;                /* gathered here when more than one piece */
     size_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
                                         blocks (< nrecv), an earlier send on its link (nrecv + send index) */
+    size_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
+    size_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
 } totex_mpi_send;
 
-typedef struct totex_mpi_final { /* where block (i, me) is at the end: base ARENA, or in place */
-    size_t recv;                 /* index of the receive that brought its chunk 0 (chunk c: recv + c) */
-    size_t pos;                  /* its position among that transfer's blocks */
+typedef struct totex_mpi_final { /* a block (src, me) a receive brings */
+    uint32_t src;
+    uint32_t pos;                /* its position among that transfer's blocks */
 } totex_mpi_final;
 
 typedef struct totex_mpi_plan {
@@ -97,18 +107,23 @@ typedef struct totex_mpi_plan {
     uint32_t ports;              /* port model of a unit-step schedule */
     int chunks;                  /* messages per transfer (compile.c), >= 1 */
     int window;                  /* transfers in flight per link and lane (compile.c), 0: no limit */
+    int pad;                     /* set by the caller before compiling: a message shorter than this many bytes
+                                    travels as pad bytes (its tail zero), 0: none (compile.c) */
     uint64_t steps;
     size_t nrecv, nsend;
     totex_mpi_recv *recvs;       /* in step order */
     totex_mpi_send *sends;       /* in step order */
     totex_mpi_piece *pieces;
     size_t *deps;
-    totex_mpi_final *finals;     /* [n]: finals[me] unused */
+    totex_mpi_final *finals;     /* [n - 1], by receive (totex_mpi_recv.fin_first) */
+    size_t arena_cap;            /* soft limit of the arena and of the staging area, bytes (set before compiling;
+                                    0: reuse bytes as soon as they are free) */
     size_t carry_recv;           /* first receive from rank - 1 if it may carry that rank's header, else SIZE_MAX */
     size_t carry_send;           /* first send to rank + 1 if it may carry this rank's header, else SIZE_MAX */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
-    char *gather;                /* slot bytes: a final block gathered from its chunks (totex_mpi_final_block) */
+    char *fin;                   /* n * slot bytes: the blocks for this rank when the caller takes them from the
+                                    plan (totex_mpi_final_block), allocated by such a run */
     MPI_Request *req;            /* [nrecv + nsend] */
 } totex_mpi_plan;
 
@@ -119,7 +134,18 @@ void totex_mpi_plan_release(totex_mpi_plan *p);
 /* ---- per-communicator state (state.c) ---- */
 typedef struct totex_mpi_guard totex_mpi_guard; /* the cross-rank check of one call (agree.c) */
 
+/* what a call needs to know of @c count elements of a predefined datatype (alltoall.c), kept
+   from the last call: a predefined datatype's handle never names another type */
+typedef struct totex_mpi_typefacts {
+    MPI_Datatype type;
+    int count, size, pack, raw; /* MPI_Type_size, MPI_Pack_size of count, contiguous bytes from offset 0 */
+    int known;
+} totex_mpi_typefacts;
+
 typedef struct totex_mpi_state {
+    MPI_Comm comm;           /* the communicator the state is cached on, */
+    int size, rank;          /* its size and this rank (an intracommunicator) */
+    totex_mpi_typefacts facts[2]; /* of the last call's send and receive datatypes, when predefined */
     MPI_Comm dup;            /* private duplicate the exchange runs on (MPI_COMM_NULL until made / once freed) */
     totex_mpi_plan *plans;   /* one per block size seen (at most TOTEX_MPI_MAX_PLANS, newest first) */
     int nplans;
@@ -138,11 +164,15 @@ typedef struct totex_mpi_state {
     double t_l;              /* seconds/byte of a link under concurrent flows: measured unless TOTEX_TL */
     double t_c_chunk, t_l_chunk; /* t_c and t_l measured with TOTEX_MPI_COST_CHUNK-byte messages (else t_c, t_l) */
     int ts_measured, tc_measured, tl_measured;
+    int pad;                 /* bytes: a message of pad bytes arrived sooner than an 8-byte one (0: none did),
+                                or TOTEX_PAD */
+    double t_pad;            /* seconds: one-way time of a pad-byte message (measured; t_s when set) */
+    int pad_measured, pad_forced; /* pad came from the measurement / from TOTEX_PAD */
     /* the choice per size class (blocks of 2^c .. 2^(c+1) - 1 bytes): a new block size of a known
        class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
     struct {
         int known;
-        int unit, idx, chunks; /* the totex_mpi_cand chosen (below) */
+        int unit, idx, chunks, pad; /* the totex_mpi_cand chosen (below) */
         uint32_t ports;
         uint64_t steps;
         double predicted;
@@ -155,6 +185,12 @@ typedef struct totex_mpi_state {
 
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
+/* the state of the communicator of this process's last totex call if it is @p comm, else NULL
+   (no MPI call: MPI_Comm_get_attr costs a quarter of a small call on Open MPI; the delete callback
+   forgets a freed communicator). Not for concurrent calls from several threads (nor is the rest). */
+totex_mpi_state *totex_mpi_state_last(MPI_Comm comm);
+/* remember @p st (of intracommunicator @p comm, @p size ranks, this one @p rank) for totex_mpi_state_last */
+void totex_mpi_state_remember(totex_mpi_state *st, MPI_Comm comm, int size, int rank);
 /* make st->dup (a duplicate of comm with MPI_ERRORS_RETURN) if not yet made;
    with @p check, post the poison receive of the cross-rank check on it (collective) */
 int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check);
@@ -196,6 +232,8 @@ struct totex_mpi_guard {
     MPI_Request *in, *out;      /* the requests carrying the headers: &hdr[0], and &hdr[1] or the executor's send */
     char *carry_to;             /* where the message carried behind rank - 1's header goes (NULL: none) */
     int carry_bytes;            /* its bytes */
+    int carry_expect;           /* a message of carry_bytes is due behind the header (known before carry_to) */
+    int carry_held;             /* it arrived before carry_to was known: waiting in st->hdr_buf */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
     int code;                   /* MPI_SUCCESS until the call failed */
@@ -211,6 +249,10 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
    copied there once the header is found equal; NULL: none) and its send carrying this
    rank's header (NULL: none) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
+/* a message of @p bytes bytes is due behind rank - 1's header, its destination given later by
+   totex_mpi_guard_carry() (the executor posts receives in waves: the header may arrive first, and
+   the data then waits in the state's header buffer until its destination is known) */
+void totex_mpi_guard_expect(totex_mpi_guard *g, int bytes);
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
@@ -236,8 +278,7 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
  * left in the arena for the caller to unpack (totex_mpi_final_block()). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
-/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (gathered from
-   its chunks into p->gather when the plan has several: valid until the next call) */
+/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
 const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
 
 /* ---- cost model (cost.c; no MPI needed) ---- */
@@ -249,10 +290,14 @@ typedef struct totex_mpi_cand {
     double predicted; /* seconds */
     uint64_t steps;   /* unit-step: predicted steps */
     int order;        /* tie-break */
+    int pad;          /* messages shorter than this many bytes padded to it (0: none) */
 } totex_mpi_cand;
 /* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_MPI_COST_CHUNK bytes */
 typedef struct totex_mpi_linkcost {
     double t_s, t_c, t_l, t_c_chunk, t_l_chunk;
+    int pad;      /* bytes: short messages may be padded to this size (0: padding never pays); */
+    double t_pad; /* seconds: one-way time of a pad-byte message */
+    int pad_forced; /* TOTEX_PAD: every candidate padded to pad, no unpadded variants */
 } totex_mpi_linkcost;
 #define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
 /* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in @p chunks chunks */
@@ -263,11 +308,15 @@ int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc);
 double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc);
 /* the unit-step candidate named @p name and its port model, or NULL (not a candidate) */
 const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *ports);
-/* every candidate that applies to @p net (cost->m = slot bytes, cost->t_s, cost->t_c; link t_l),
-   by increasing predicted time, at most @p cap into @p out; 0 with why[] when none applies */
+/* every candidate that applies to @p net (cost->m = slot bytes, cost->t_s, cost->t_c; link t_l;
+   padding lc->pad), by increasing predicted time, at most @p cap into @p out (at most half of
+   them, and at most 4, unit-step); 0 with why[] when none applies */
 size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
                                  const totex_mpi_linkcost *lc, totex_mpi_cand *out, size_t cap, char *why, size_t wcap);
-/* "direct", "octr/multiport/3 chunks" */
+/* predicted seconds of combining schedule @p r (002's model, cost @p cost) with every message shorter
+   than lc->pad bytes padded to it: each start-up step costs at least t_pad, the time of a pad-byte message */
+double totex_mpi_padded_time(const totex_comb_report *r, const totex_comb_cost *cost, const totex_mpi_linkcost *lc);
+/* "direct", "octr/multiport/3 chunks", "direct/padded to 2048 B" */
 void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap);
 
 /* (plan.c) build @p c's schedule on @p net, take this rank's share and compile it into a new

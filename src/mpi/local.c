@@ -114,6 +114,64 @@ totex_status totex_mpi_local_from_comb(totex_mpi_local *l, const totex_comb_sche
     return TOTEX_OK;
 }
 
+/* node u shifted by node x: coordinates added modulo the factor sizes (sign -1: subtracted) */
+static uint32_t shift(const totex_network *net, uint32_t u, uint32_t x, int sign)
+{
+    uint32_t id = 0;
+    for (uint32_t d = 0; d < totex_network_dims(net); d++) {
+        const uint32_t m = totex_factor_nodes(totex_network_factor(net, d));
+        const uint32_t cu = totex_network_coord(net, u, d), cx = totex_network_coord(net, x, d);
+        id += ((sign > 0 ? cu + cx : cu + m - cx) % m) * totex_network_stride(net, d);
+    }
+    return id;
+}
+
+/* node 0's transfer t shifted by x, appended to step @p step */
+static int add_shifted(totex_mpi_local *l, const totex_network *net, uint64_t step, const totex_transfer *t, uint32_t x,
+                       totex_block *buf)
+{
+    for (size_t b = 0; b < t->count; b++)
+        buf[b] = (totex_block){shift(net, t->blocks[b].src, x, 1), shift(net, t->blocks[b].dst, x, 1)};
+    return totex_mpi_local_add(l, step, x, shift(net, t->to, x, 1), buf, t->count);
+}
+
+totex_status totex_mpi_local_from_node0(totex_mpi_local *l, const totex_network *net, const totex_comb_schedule *node0,
+                                        totex_error *err)
+{
+    const uint64_t steps = totex_comb_steps(node0);
+    const uint32_t me = l->me, pred = (l->me + l->n - 1) % l->n;
+    totex_block *buf = NULL;
+    size_t cap = 0;
+    for (uint64_t st = 0; st < steps; st++) {
+        const size_t nt = totex_comb_step_transfers(node0, st);
+        for (size_t t = 0; t < nt; t++) {
+            totex_transfer tr;
+            totex_comb_get_transfer(node0, st, t, &tr);
+            if (!tr.count)
+                continue;
+            if (tr.count > cap) {
+                totex_block *q = realloc(buf, tr.count * sizeof *q);
+                if (!q)
+                    goto nomem;
+                buf = q;
+                cap = tr.count;
+            }
+            /* the one from this rank, the one from rank - 1, the one into this rank (from me - offset) */
+            const uint32_t into = shift(net, me, tr.to, -1);
+            if (add_shifted(l, net, st, &tr, me, buf) || (pred != me && add_shifted(l, net, st, &tr, pred, buf)) ||
+                (into != me && into != pred && add_shifted(l, net, st, &tr, into, buf)))
+                goto nomem;
+        }
+    }
+    l->steps = steps;
+    free(buf);
+    return TOTEX_OK;
+nomem:
+    free(buf);
+    snprintf(err->msg, sizeof err->msg, "out of memory translating node 0's transfers to rank %u", me);
+    return TOTEX_ENOMEM;
+}
+
 typedef struct filter {
     totex_mpi_local *l;
     uint64_t step;

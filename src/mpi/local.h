@@ -4,7 +4,7 @@
  * rank, and both ends decide that from rank - 1's sends), in step order; in a
  * step, in the order every rank sees them, so that the two ends of a link
  * post their messages in the same order. Made from a combining schedule
- * (plan.c), from a unit-step schedule streamed through a filtering sink, or
+ * (plan.c) or node 0's transfers of a translation-invariant one, from a unit-step schedule streamed through a filtering sink, or
  * from node 0's moves of a symmetric schedule translated to this rank
  * (translate.c, 001 Theorem 2) without building the whole schedule.
  * Needs no MPI: the per-rank bench (bench/bench_mpi_plan.c) builds it for any
@@ -60,5 +60,11 @@ totex_status totex_mpi_local_from_unit(totex_mpi_local *l, const totex_algorithm
    TOTEX_OK, TOTEX_EINVAL (a move out of range), TOTEX_ENOMEM */
 totex_status totex_mpi_local_translate(totex_mpi_local *l, const totex_task *t, const totex_sym_schedule *s,
                                        totex_error *err);
+
+/* this rank's share of a translation-invariant combining schedule from node 0's transfers
+   (totex_comb_algorithm.plan_node0): node x's transfers are node 0's shifted by x coordinate-wise
+   on @p net's factors. O(node 0's blocks) per step; TOTEX_OK or TOTEX_ENOMEM */
+totex_status totex_mpi_local_from_node0(totex_mpi_local *l, const totex_network *net, const totex_comb_schedule *node0,
+                                        totex_error *err);
 
 #endif

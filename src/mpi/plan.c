@@ -23,14 +23,16 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
     free(p->finals);
     free(p->arena);
     free(p->stage);
-    free(p->gather);
+    free(p->fin);
     free(p->req);
     free(p);
 }
 
-#define MAX_CANDIDATES 8
+#define MAX_CANDIDATES (8 + TOTEX_MPI_PAD_VARIANTS) /* 8, and padded forms when padding may pay */
+#define TRIAL_ROUNDS 2
 #define TRIAL_RUNS 3
-#define CAND_DOUBLES 6 /* unit, idx, ports, chunks, predicted, steps */
+#define TRIAL_KEEP_BYTES (1 << 20) /* n blocks up to this size: a candidate keeps its buffers between rounds */
+#define CAND_DOUBLES 7 /* unit, idx, ports, chunks, predicted, steps, pad */
 #define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
 
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
@@ -76,16 +78,20 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             else
                 c[k++] = (totex_mpi_cand){1, (int)ai, ports, ch,
                                           totex_mpi_unit_time(steps, (long long)cost->m, ch, lc),
-                                          steps, 0};
+                                          steps, 0, lc->pad_forced ? lc->pad : 0};
         } else if (!a) {
             snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
                      err.msg);
         }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
             if (totex_comb_algorithm_get(i) == a)
-                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0};
+                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0};
     } else {
-        k = totex_mpi_rank_candidates(net, cost, lc, c, tuning_on() ? MAX_CANDIDATES : 1, why, cap);
+        /* padded forms take extra places in the trial (only where padding may pay: lc->pad > 0) */
+        const size_t places = !tuning_on() ? 1
+                              : lc->pad > (long long)cost->m && !lc->pad_forced ? MAX_CANDIDATES
+                                                                                 : MAX_CANDIDATES - TOTEX_MPI_PAD_VARIANTS;
+        k = totex_mpi_rank_candidates(net, cost, lc, c, places, why, cap);
         for (size_t i = 0; fc && i < k; i++)
             if (c[i].unit)
                 c[i].chunks = fc;
@@ -101,6 +107,7 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         m[3] = c[i].chunks;
         m[4] = c[i].predicted;
         m[5] = (double)c[i].steps;
+        m[6] = c[i].pad;
     }
 }
 
@@ -111,6 +118,21 @@ static int unit_window(void)
     char *end = NULL;
     long v = s && *s ? strtol(s, &end, 10) : -1;
     return (end && *end == '\0' && v >= 0 && v <= 64) ? (int)v : 1;
+}
+
+static int keep_share(void *ctx, uint32_t from, uint32_t to)
+{
+    return totex_mpi_local_keeps(ctx, from, to);
+}
+
+/* soft limit of a plan's arena, in blocks: TOTEX_ARENA_BLOCKS (0: reuse bytes as soon as they are
+   free, the tightest packing, for tests), default TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n */
+static size_t arena_blocks(uint32_t n)
+{
+    const char *s = getenv("TOTEX_ARENA_BLOCKS");
+    char *end = NULL;
+    long long v = s && *s ? strtoll(s, &end, 10) : -1;
+    return (end && *end == '\0' && v >= 0) ? (size_t)v : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
 }
 
 int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
@@ -124,8 +146,14 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     p->slot = slot;
     p->n = (uint32_t)size;
     p->me = (uint32_t)rank;
+    {
+        /* a padded message of one block takes c->pad bytes of the arena: count blocks at that size */
+        size_t blocks = arena_blocks((uint32_t)size), per = (size_t)(c->pad > slot ? c->pad : slot);
+        p->arena_cap = per > 0 && blocks > SIZE_MAX / per ? SIZE_MAX : blocks * per;
+    }
     p->unit = c->unit;
     p->ports = c->ports;
+    p->pad = c->pad;
     totex_mpi_cand_name(c, p->label, sizeof p->label);
     totex_error err;
     err.msg[0] = '\0';
@@ -140,9 +168,16 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
         const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
         totex_comb_schedule *sched = NULL;
         p->algorithm = a->name;
-        ts = net ? a->build(net, cost, &sched, &err) : TOTEX_EINVAL;
-        if (ts == TOTEX_OK)
-            ts = totex_mpi_local_from_comb(&l, sched, &err);
+        /* this rank's share only (the schedule's O(n^2) blocks are never held): node 0's transfers
+           translated when the schedule is translation invariant, else the share of the built one */
+        ts = net && a->plan_node0 ? a->plan_node0(net, cost, &sched, &err) : TOTEX_ENOTAPPLICABLE;
+        if (ts == TOTEX_OK) {
+            ts = totex_mpi_local_from_node0(&l, net, sched, &err);
+        } else {
+            ts = net ? totex_comb_build_share(a, net, cost, keep_share, &l, &sched, &err) : TOTEX_EINVAL;
+            if (ts == TOTEX_OK)
+                ts = totex_mpi_local_from_comb(&l, sched, &err);
+        }
         totex_comb_schedule_free(sched);
     }
     int rc;
@@ -156,30 +191,50 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     return rc;
 }
 
-/* time each candidate on the communicator: one untimed run (buffers, connections),
-   a barrier, then TRIAL_RUNS back-to-back runs (the barrier's skew shared out);
-   the slowest rank's time per run. Results stay in the plans' arenas: the
-   caller's buffers are not touched. */
+/* time each candidate on the communicator in TRIAL_ROUNDS rounds, the candidates in turn (a
+   different one first in each round): per candidate and round, one untimed run when its buffers
+   are not allocated (connections, pages), a barrier, then TRIAL_RUNS back-to-back runs (the barrier's
+   skew shared out); the slowest rank's time per run; of the rounds the fastest (a shared machine's
+   interruptions only ever add time, and they hit a candidate timed in one piece as a whole). A
+   candidate's buffers are kept between rounds when its n blocks take at most TRIAL_KEEP_BYTES (the
+   same on every rank: they must all make the same untimed runs), else freed after each of its
+   rounds, so that at most one large candidate holds buffers at a time. Results stay in the
+   plans' arenas: the caller's buffers are not touched. */
 static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **cand, int nc, const char *send,
                            double *worst)
 {
-    double t[MAX_CANDIDATES];
+    double t[MAX_CANDIDATES * TRIAL_ROUNDS], w[MAX_CANDIDATES * TRIAL_ROUNDS];
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < TRIAL_ROUNDS; r++)
+        for (int k = 0; k < nc; k++) {
+            const int c = (k + r) % nc;
+            t[c * TRIAL_ROUNDS + r] = -1;
+            if (!cand[c])
+                continue;
+            /* the same on every rank (a rank's own buffer sizes are not): n blocks of slot bytes */
+            const int keep = (double)cand[c]->slot * cand[c]->n <= TRIAL_KEEP_BYTES;
+            if (r == 0 || !keep)
+                rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Barrier(comm);
+            double t0 = MPI_Wtime();
+            for (int run = 0; run < TRIAL_RUNS && rc == MPI_SUCCESS; run++)
+                rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            t[c * TRIAL_ROUNDS + r] = (MPI_Wtime() - t0) / TRIAL_RUNS;
+            if (r == TRIAL_ROUNDS - 1 || !keep)
+                totex_mpi_plan_release(cand[c]);
+        }
+    if ((rc = MPI_Allreduce(t, w, nc * TRIAL_ROUNDS, MPI_DOUBLE, MPI_MAX, comm)) != MPI_SUCCESS)
+        return rc;
     for (int c = 0; c < nc; c++) {
-        t[c] = -1;
-        if (!cand[c])
-            continue;
-        int rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Barrier(comm);
-        double t0 = MPI_Wtime();
-        for (int r = 0; r < TRIAL_RUNS && rc == MPI_SUCCESS; r++)
-            rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        t[c] = (MPI_Wtime() - t0) / TRIAL_RUNS;
-        totex_mpi_plan_release(cand[c]); /* one candidate's buffers at a time */
+        worst[c] = w[c * TRIAL_ROUNDS];
+        for (int r = 1; r < TRIAL_ROUNDS; r++)
+            if (w[c * TRIAL_ROUNDS + r] < worst[c])
+                worst[c] = w[c * TRIAL_ROUNDS + r];
     }
-    return MPI_Allreduce(t, worst, nc, MPI_DOUBLE, MPI_MAX, comm);
+    return MPI_SUCCESS;
 }
 
 /* the size class of @p slot bytes: floor(log2(slot)) */
@@ -214,8 +269,9 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     totex_comb_cost cost = *base;
     cost.t_s = st->size_class[cls].t_s;
     cost.t_c = st->size_class[cls].t_c;
-    totex_mpi_cand c = {st->size_class[cls].unit,  st->size_class[cls].idx,       st->size_class[cls].ports,
-                        st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps, 0};
+    totex_mpi_cand c = {st->size_class[cls].unit,   st->size_class[cls].idx,       st->size_class[cls].ports,
+                        st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps,
+                        0,                          st->size_class[cls].pad};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     int bad = net ? totex_mpi_plan_build(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
@@ -269,7 +325,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
-        const totex_mpi_linkcost lc = {st->t_s, st->t_c, st->t_l, st->t_c_chunk, st->t_l_chunk};
+        const totex_mpi_linkcost lc = {st->t_s,       st->t_c,   st->t_l,   st->t_c_chunk,
+                                       st->t_l_chunk, st->pad, st->t_pad, st->pad_forced};
         choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
@@ -288,7 +345,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     bad[MAX_CANDIDATES] = nc == 0 ? MPI_ERR_ARG : 0;
     for (int c = 0; c < nc; c++) {
         const double *m = msg + 4 + CAND_DOUBLES * c;
-        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c};
+        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6]};
         bad[c] = totex_mpi_plan_build(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
     }
     totex_network_free(net);
@@ -329,7 +386,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                 pick = c;
     }
     if (verbose && (verbose > 1 || !st->verbose_done) && rank == 0) {
-        char cw[200], times[600] = "", what[160];
+        char cw[320], times[900] = "", what[224];
         totex_mpi_cost_words(st, cw, sizeof cw);
         size_t len = 0;
         for (int c = 0; left > 1 && c < nc && len < sizeof times; c++)
@@ -337,13 +394,16 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                 len += (size_t)snprintf(times + len, sizeof times - len, "%s%s %.3g s", len ? ", " : "",
                                         cand[c]->label, t[c]);
         const totex_mpi_plan *pp = cand[pick];
+        char padw[64] = "";
+        if (pp->pad)
+            snprintf(padw, sizeof padw, ", messages under %d bytes padded to %d", pp->pad, pp->pad);
         if (pp->unit)
-            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer)",
+            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer%s)",
                      pp->algorithm, pp->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port",
-                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "");
+                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "", padw);
         else
-            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps)", pp->algorithm,
-                     (unsigned long long)pp->steps);
+            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s)", pp->algorithm,
+                     (unsigned long long)pp->steps, padw);
         const char *forced = getenv("TOTEX_ALGORITHM");
         char first[64];
         totex_mpi_cand_name(&cd[0], first, sizeof first);
@@ -366,6 +426,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         st->size_class[cls].unit = cd[pick].unit;
         st->size_class[cls].idx = cd[pick].idx;
         st->size_class[cls].chunks = cd[pick].chunks;
+        st->size_class[cls].pad = cd[pick].pad;
         st->size_class[cls].ports = cd[pick].ports;
         st->size_class[cls].steps = cd[pick].steps;
         st->size_class[cls].predicted = cd[pick].predicted;

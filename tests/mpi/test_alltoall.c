@@ -5,7 +5,8 @@
  * on the world and 3-D communicators), MPI_INT, an MPI_Type_vector
  * (non-contiguous) type, an MPI_Type_create_struct of an int and a double with
  * a gap, MPI_IN_PLACE. Also MPI_Alltoall (intercepted when libtotex_pmpi.so is
- * preloaded), mismatched counts, and on 4 and 8 ranks totex_alltoall_unit()
+ * preloaded), mismatched counts, communicators split off and freed one after the
+ * other, and on 4 and 8 ranks totex_alltoall_unit()
  * with every applicable unit-step algorithm on a periodic 2 x (size/2)
  * Cartesian communicator, single-port and multiport. */
 #include <stdio.h>
@@ -186,6 +187,20 @@ int main(int argc, char **argv)
                      periodic ? "periodic" : "open");
             run(cart, name, nd == 3);
             MPI_Comm_free(&cart);
+        }
+
+    /* communicators of other sizes made and freed one after the other (Open MPI gives a freed handle
+       to the next one): totex keeps the last communicator's state, size and rank, which must not
+       outlive it. A duplicate of the world, then halves by rank parity, then thirds, each twice. */
+    for (int parts = 1; parts <= 3 && parts <= wsize; parts++)
+        for (int again = 0; again < 2; again++) {
+            MPI_Comm sub;
+            MPI_Comm_split(MPI_COMM_WORLD, rank % parts, rank, &sub);
+            char name[64];
+            snprintf(name, sizeof name, "split into %d, %s", parts, again ? "again" : "first");
+            check(sub, name, MPI_BYTE, 8, 0);
+            check(sub, name, MPI_INT, 3, 1);
+            MPI_Comm_free(&sub);
         }
 
     if (wsize == 4 || wsize == 8)

@@ -1,6 +1,7 @@
 /* totex_alltoall running unit-step schedules (issue 11 item 1) through the
  * data-flow executor, byte for byte against PMPI_Alltoall: every unit-step
- * candidate (octr, sym2, a3, greedy-sym, greedy multiport; a2 single-port),
+ * candidate (octr, sym2, a3, greedy-sym, greedy multiport; a2 single-port)
+ * and a3c (message combining, each rank's share translated from node 0's),
  * forced with TOTEX_ALGORITHM, on every communicator of the test where it
  * applies (MPI_COMM_WORLD's virtual torus, periodic 1-D, 2-D, 3-D Cartesian
  * and 2 x (size/2)), one message per transfer and 3 chunks per transfer
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "totex/algorithm.h"
+#include "totex/combining.h"
 #include "totex/mpi.h"
 
 #include "mpi_support.h"
@@ -71,7 +73,9 @@ static void spec_of(const int *dims, int nd, char *spec, size_t cap)
 static const struct {
     const char *name;
     totex_ports ports;
-} algs[] = {{"octr", 0}, {"sym2", 0}, {"a3", 0}, {"greedy-sym", 0}, {"greedy", 0}, {"a2", 1}};
+    int comb; /* a combining algorithm planned per rank from node 0's transfers (a3c on tori of even sides) */
+} algs[] = {{"octr", 0, 0},   {"sym2", 0, 0}, {"a3", 0, 0}, {"greedy-sym", 0, 0},
+            {"greedy", 0, 0}, {"a2", 1, 0},   {"a3c", 0, 1}};
 
 int main(int argc, char **argv)
 {
@@ -101,12 +105,22 @@ int main(int argc, char **argv)
                 continue; /* one rank: a local copy, no schedule */
             totex_error err;
             totex_network *net = totex_network_parse(spec, &err);
-            const totex_algorithm *alg = totex_algorithm_find(algs[a].name, &err);
-            int applies = net && alg && alg->applies(net, algs[a].ports, &err) == TOTEX_OK;
+            int applies = 0;
+            if (algs[a].comb) {
+                const totex_comb_algorithm *ca = totex_comb_algorithm_find(algs[a].name, &err);
+                totex_comb_cost cost;
+                totex_comb_cost_default(&cost);
+                cost.ports = TOTEX_COMB_ALL_PORT;
+                totex_comb_report rep;
+                applies = net && ca && ca->predict(net, &cost, &rep, &err) == TOTEX_OK;
+            } else {
+                const totex_algorithm *alg = totex_algorithm_find(algs[a].name, &err);
+                applies = net && alg && alg->applies(net, algs[a].ports, &err) == TOTEX_OK;
+            }
             totex_network_free(net);
             if (!applies)
                 continue;
-            for (int chunks = 1; chunks <= 3; chunks += 2) {
+            for (int chunks = 1; chunks <= (algs[a].comb ? 1 : 3); chunks += 2) {
                 MPI_Comm comm;
                 if (shape == 0)
                     MPI_Comm_dup(MPI_COMM_WORLD, &comm);

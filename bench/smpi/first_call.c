@@ -1,0 +1,105 @@
+/*
+ * First call of totex_alltoall at scale on SimGrid SMPI (issue 11 item 3,
+ * DESIGN.md "Measuring at scale"): one call on a periodic Cartesian
+ * communicator laid over the simulated torus, with whatever TOTEX_TUNE,
+ * TOTEX_ALGORITHM... say (first_call.sh runs it with TOTEX_TUNE=0). SMPI runs
+ * every rank in one process, so memory is measured on that process: the
+ * growth of its peak RSS during the call (planning of every rank, buffers,
+ * the exchange) and of its RSS after it (what the ranks keep: plans, arenas,
+ * the cached state), each also divided by the number of ranks. Prints
+ *   first_call RANKS DIMS BLOCK sim_s WALL_s PEAK_KIB KEPT_KIB PEAK_PER_RANK_KIB KEPT_PER_RANK_KIB ok|WRONG
+ * Usage: first_call D1xD2[xD3] [BLOCK_BYTES]  (product of the sides = ranks)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mpi.h>
+
+#include "totex/mpi.h"
+
+static unsigned char expect(int src, int dst, long i) { return (unsigned char)(src * 131 + dst * 29 + i * 7 + (i >> 8)); }
+
+static long status_kib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    size_t kl = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0)
+            v = atol(line + kl + 1);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int dims[3] = {1, 1, 1}, nd = argc > 1 ? sscanf(argv[1], "%dx%dx%d", &dims[0], &dims[1], &dims[2]) : 0;
+    long block = argc > 2 ? atol(argv[2]) : 8;
+    int periods[3] = {1, 1, 1}, rdims[3];
+    if (nd < 1 || dims[0] * dims[1] * dims[2] != size || block < 1) {
+        if (rank == 0)
+            fprintf(stderr, "usage: %s D1xD2[xD3] [BLOCK_BYTES] (product of the sides = ranks)\n", argv[0]);
+        MPI_Finalize();
+        return 2;
+    }
+    for (int i = 0; i < nd; i++) /* rank r on simulated host node-r (SimGrid numbers the first side fastest) */
+        rdims[i] = dims[nd - 1 - i];
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, nd, rdims, periods, 0, &cart);
+    size_t cap = (size_t)size * (size_t)block;
+    unsigned char *send = malloc(cap), *recv = malloc(cap);
+    if (!send || !recv)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int d = 0; d < size; d++)
+        for (long i = 0; i < block; i++)
+            send[(size_t)d * block + i] = expect(rank, d, i);
+    memset(recv, 0, cap);
+    long rss0 = 0;
+    double w0 = 0;
+    MPI_Barrier(cart);
+    if (rank == 0) { /* every rank's buffers are allocated: reset the peak to the current RSS */
+        FILE *f = fopen("/proc/self/clear_refs", "w");
+        if (f) {
+            fputs("5", f);
+            fclose(f);
+        }
+        rss0 = status_kib("VmRSS:");
+        w0 = wall();
+    }
+    MPI_Barrier(cart);
+    double t0 = MPI_Wtime();
+    int rc = totex_alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart);
+    double t = MPI_Wtime() - t0, tmax = 0;
+    int bad = rc != MPI_SUCCESS;
+    for (int s = 0; s < size && !bad; s++)
+        for (long i = 0; i < block; i++)
+            bad |= recv[(size_t)s * block + i] != expect(s, rank, i);
+    int anybad = 0;
+    MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, cart);
+    MPI_Reduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, 0, cart);
+    if (rank == 0) {
+        long peak = status_kib("VmHWM:") - rss0, kept = status_kib("VmRSS:") - rss0;
+        printf("first_call %d %s %ld %.6g %.2f %ld %ld %.1f %.1f %s\n", size, argv[1], block, tmax, wall() - w0, peak,
+               kept, (double)peak / size, (double)kept / size, anybad ? "WRONG" : "ok");
+    }
+    free(send);
+    free(recv);
+    MPI_Comm_free(&cart);
+    MPI_Finalize();
+    return anybad ? 1 : 0;
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# First call of totex_alltoall at scale on SimGrid SMPI (issue 11 item 3;
+# DESIGN.md "Measuring at scale": one call, TOTEX_TUNE=0, small blocks): per
+# torus, the simulated time of the call, the wall time, and the growth of the
+# SMPI process's peak RSS during it and of its RSS after it (all ranks live in
+# that one process), in total and per rank. Same platform as run.sh (TORUS
+# cluster, 10 GB/s, 1 us, split-duplex).
+#
+# Usage: bench/smpi/first_call.sh [BUILD_DIR [BLOCK_BYTES [TORUS...]]]
+#        defaults: build 8 8x8 16x16 32x32 8x8x16
+# Environment passed to the ranks as set: TOTEX_TUNE (default 0), TOTEX_ALGORITHM,
+# TOTEX_VERBOSE (default 1), TOTEX_CHECK. Needs libsimgrid-dev and BUILD_DIR/libtotex.a.
+set -eu
+build=${1:-build}
+block=${2:-8}
+[ $# -gt 2 ] && shift 2 || set --
+[ $# -gt 0 ] || set -- 8x8 16x16 32x32 8x8x16
+case $block in ''|*[!0-9]*) echo "first_call: BLOCK_BYTES '$block' is not a byte count" >&2; exit 2 ;; esac
+for t in "$@"; do
+    echo "$t" | grep -Eq '^[1-9][0-9]*(x[1-9][0-9]*){1,2}$' ||
+        { echo "first_call: torus '$t' is not 2 or 3 sides joined by x (e.g. 32x32)" >&2; exit 2; }
+done
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+command -v smpicc >/dev/null || { echo "first_call: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
+[ -f "$build/libtotex.a" ] || { echo "first_call: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
+out=${SMPI_OUT:-$build/smpi}
+mkdir -p "$out"
+bin=$out/first_call
+smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" \
+    "$here/first_call.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
+    "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c "$root"/src/mpi/agree.c \
+    "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c \
+    "$root"/src/mpi/arena.c $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/first_call_cc.log" ||
+    { cat "$out/first_call_cc.log" >&2; exit 1; }
+echo "first_call: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), one call of $block-byte blocks," \
+     "TOTEX_TUNE=${TOTEX_TUNE:-0}${TOTEX_ALGORITHM:+, TOTEX_ALGORITHM=$TOTEX_ALGORITHM}"
+printf '%-8s %6s %12s %9s %12s %12s %12s %12s %s\n' torus ranks "sim us" "wall s" "peak KiB" "kept KiB" \
+    "peak/rank" "kept/rank" check
+status=0
+for t in "$@"; do
+    n=$(echo "$t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')
+    params=$(echo "$t" | tr 'x' ',')
+    plat=$out/torus-$t.xml
+    cat >"$plat" <<XML
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="torus-$t" topology="TORUS" topo_parameters="$params" prefix="node-" radical="0-$((n - 1))" suffix=""
+             speed="1Gf" bw="10GBps" lat="1us" sharing_policy="SPLITDUPLEX" loopback_bw="100GBps" loopback_lat="0"/>
+  </zone>
+</platform>
+XML
+    hosts=$out/hosts-$t
+    i=0; : >"$hosts"
+    while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
+    log=$out/first_call-$t.txt
+    if TOTEX_TUNE=${TOTEX_TUNE:-0} TOTEX_VERBOSE=${TOTEX_VERBOSE:-1} smpirun -np "$n" -platform "$plat" -hostfile "$hosts" \
+        --cfg=smpi/simulate-computation:no --log=root.thresh:critical "$bin" "$t" "$block" >"$log" 2>&1; then
+        awk -v t="$t" '$1 == "first_call" { printf "%-8s %6d %12.2f %9.2f %12d %12d %12.1f %12.1f %s\n", t, $2, $5 * 1e6, $6, $7, $8, $9, $10, $11 }' "$log"
+    else
+        echo "$t: FAILED (see $log)"
+        status=1
+    fi
+    grep -m1 '^totex: MPI_Alltoall' "$log" | sed 's/^/    /' || true
+done
+exit $status

@@ -1,0 +1,109 @@
+/*
+ * Balanced-greedy (src/algorithms/balanced_greedy.c, issue 13 item 2):
+ * single-port meshes. Every schedule is replayed in full by the simulator
+ * (an independent check of every hop); its steps must
+ *  - never go below the best lower bound (src/bounds: average status, band,
+ *    forwarding) and meet it on mesh:3x3 (18) and mesh:3x4 (28), where the
+ *    forwarding bound equals the exact optimum (tests/test_forwarding_bound.c
+ *    checks that against the integer program);
+ *  - beat A2 (000 Section 4) and load-greedy, both planned and simulated here;
+ *  - stay within 1.15 of the best bound on touchstone-delta (16 x 32);
+ * and the automatic choice must pick a schedule that good on 3x3 and 3x4.
+ */
+#include "support.h"
+
+static uint64_t steps_of(const char *spec, const char *algo, uint64_t *bound)
+{
+    totex_error err = {{0}};
+    totex_network *net = ts_net(spec);
+    const totex_algorithm *a = algo ? totex_algorithm_find(algo, &err) : NULL;
+    totex_plan_result res;
+    if (algo)
+        assert_non_null(a);
+    if (totex_plan_and_verify(net, TOTEX_PORTS_SINGLE, a, 0, &res, &err) != TOTEX_OK)
+        fail_msg("%s on %s: %s", algo ? algo : "auto", spec, err.msg);
+    assert_true(res.verified);
+    assert_true(res.full_simulation);
+    assert_int_equal(res.predicted_steps, res.sim.steps);
+    if (bound)
+        *bound = res.bounds[res.best_bound].value;
+    const uint64_t steps = res.sim.steps;
+    totex_plan_result_release(&res);
+    totex_network_free(net);
+    return steps;
+}
+
+static void optimal_on_small_meshes(void **state)
+{
+    (void)state;
+    uint64_t bound;
+    assert_int_equal(steps_of("mesh:3x3", "balanced-greedy", &bound), 18);
+    assert_int_equal(bound, 18);
+    assert_int_equal(steps_of("mesh:3x4", "balanced-greedy", &bound), 28);
+    assert_int_equal(bound, 28);
+    uint64_t steps = steps_of("mesh:2x5", "balanced-greedy", &bound);
+    assert_int_equal(steps, bound);
+    /* the automatic choice (any algorithm) is that good too */
+    assert_true(steps_of("mesh:3x3", NULL, NULL) <= 18);
+    assert_true(steps_of("mesh:3x4", NULL, NULL) <= 28);
+}
+
+static void beats_a2_and_load_greedy(void **state)
+{
+    (void)state;
+    const char *specs[] = {"mesh:4x6", "mesh:5x7", "mesh:6x6", "mesh:3x2x4", "mesh:8x16", "mesh:4x4x4"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        uint64_t bound, bg = steps_of(specs[i], "balanced-greedy", &bound);
+        uint64_t a2 = steps_of(specs[i], "a2", NULL), lg = steps_of(specs[i], "load-greedy", NULL);
+        if (bg >= a2 || bg >= lg || bg < bound || (double)bg > 1.07 * (double)bound)
+            fail_msg("%s: balanced-greedy %llu, a2 %llu, load-greedy %llu, bound %llu", specs[i],
+                     (unsigned long long)bg, (unsigned long long)a2, (unsigned long long)lg,
+                     (unsigned long long)bound);
+    }
+    /* valid where every schedule meets average status */
+    uint64_t bound, steps = steps_of("mesh:2x2x2", "balanced-greedy", &bound);
+    assert_int_equal(steps, bound);
+}
+
+static void touchstone_within_115(void **state)
+{
+    (void)state;
+    uint64_t bound, bg = steps_of("touchstone-delta", "balanced-greedy", &bound);
+    assert_true(bound >= 8338); /* band (8338), or the forwarding bound above it */
+    assert_true(bg >= bound);
+    if ((double)bg > 1.15 * (double)bound)
+        fail_msg("touchstone-delta: %llu steps, bound %llu: ratio %.4f", (unsigned long long)bg,
+                 (unsigned long long)bound, (double)bg / (double)bound);
+}
+
+static void not_applicable(void **state)
+{
+    (void)state;
+    const totex_algorithm *a = totex_algorithm_find("balanced-greedy", NULL);
+    totex_error err = {{0}};
+    assert_non_null(a);
+    const struct {
+        const char *spec;
+        totex_ports ports;
+    } no[] = {{"mesh:3x4", TOTEX_PORTS_MULTI}, {"torus:4x4", TOTEX_PORTS_SINGLE}, {"path:9", TOTEX_PORTS_SINGLE},
+              {"mesh:32x64", TOTEX_PORTS_SINGLE}, {"path:3*ring:4", TOTEX_PORTS_SINGLE},
+              {"mesh:32x32", TOTEX_PORTS_SINGLE} /* 22M hops: above the cap */};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        totex_network *net = ts_net(no[i].spec);
+        err.msg[0] = '\0';
+        assert_int_equal(a->applies(net, no[i].ports, &err), TOTEX_ENOTAPPLICABLE);
+        assert_true(err.msg[0] != '\0');
+        totex_network_free(net);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(optimal_on_small_meshes),
+        cmocka_unit_test(beats_a2_and_load_greedy),
+        cmocka_unit_test(touchstone_within_115),
+        cmocka_unit_test(not_applicable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
