@@ -136,12 +136,6 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     return g->code;
 }
 
-void totex_mpi_guard_expect(totex_mpi_guard *g, int bytes)
-{
-    g->carry_bytes = bytes;
-    g->carry_expect = 1;
-}
-
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out)
 {
     if (to) {

@@ -234,8 +234,8 @@ struct totex_mpi_guard {
     MPI_Request *in, *out;      /* the requests carrying the headers: &hdr[0], and &hdr[1] or the executor's send */
     char *carry_to;             /* where the message carried behind rank - 1's header goes (NULL: none) */
     int carry_bytes;            /* its bytes */
-    int carry_expect;           /* a message of carry_bytes is due behind the header (known before carry_to) */
-    int carry_held;             /* it arrived before carry_to was known: waiting in st->hdr_buf */
+    int carry_expect;           /* a message of carry_bytes is due behind the header (set with carry_to) */
+    int carry_held;             /* it arrived before carry_to was set: waiting in st->hdr_buf */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
     int code;                   /* MPI_SUCCESS until the call failed */
@@ -251,10 +251,6 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
    copied there once the header is found equal; NULL: none) and its send carrying this
    rank's header (NULL: none) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
-/* a message of @p bytes bytes is due behind rank - 1's header, its destination given later by
-   totex_mpi_guard_carry() (the executor posts receives in waves: the header may arrive first, and
-   the data then waits in the state's header buffer until its destination is known) */
-void totex_mpi_guard_expect(totex_mpi_guard *g, int bytes);
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
