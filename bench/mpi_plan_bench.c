@@ -114,7 +114,7 @@ static void compile_share(totex_mpi_plan **pp, totex_mpi_local *l, int n, int ra
     p->me = (uint32_t)rank;
     p->algorithm = name;
     p->arena_cap = (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * (size_t)n * (size_t)SLOT;
-    *rc = totex_mpi_compile(p, l, 1, strcmp(name, "octr") == 0, why, cap);
+    *rc = totex_mpi_compile(p, l, 1, strcmp(name, "octr") == 0, 0, why, cap);
 }
 
 /* args = {SPEC, RANK, MODE}: MODE octr, octr-full, a2c, a2c-whole, rank0, rank0-built */
@@ -141,7 +141,7 @@ static void job(const char *const *args, void *out)
     int rc = MPI_ERR_INTERN;
     if (!strcmp(mode, "octr") || !strcmp(mode, "a2c") || !strcmp(mode, "a3c")) {
         int unit = !strcmp(mode, "octr");
-        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0};
+        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0, 0};
         rc = totex_mpi_plan_build(net, &cost, &c, n, rank, SLOT, &p, why, sizeof why);
     } else if (!strcmp(mode, "octr-full") || !strcmp(mode, "a2c-whole") || !strcmp(mode, "a3c-whole")) {
         totex_mpi_local l;

@@ -58,6 +58,38 @@ totex_sink totex_schedule_sink(totex_schedule *s);
 /** Stream every step of @p s into @p sink, in order. Returns the first non-OK status of the sink. */
 totex_status totex_schedule_replay(const totex_schedule *s, totex_sink sink, totex_error *err);
 
+/**
+ * A consumer sink run on its own thread (src/schedule/sink_thread.c, issue 13):
+ * the producer's sink copies each step (16 bytes per hop) into one of four
+ * buffers of 2^15 hops (512 KiB; a larger step grows its buffer), and the
+ * worker thread calls the consumer's step function on every step, in the
+ * producer's order and grouping, so the consumer's results do not depend on
+ * timing. Used to replay a schedule in the simulator on one core while the
+ * algorithm plans on the other.
+ */
+typedef struct totex_sink_thread totex_sink_thread;
+
+/**
+ * Start a worker thread feeding @p consumer (its ctx must stay valid until
+ * totex_sink_thread_finish(); the consumer is called only from the worker).
+ * @return the handle (owned by the caller: totex_sink_thread_finish() frees it),
+ *         or NULL with @p err filled (TOTEX_ENOMEM) when memory or a thread cannot be had.
+ */
+totex_sink_thread *totex_sink_thread_start(totex_sink consumer, totex_error *err);
+/**
+ * The producer's sink. Its step copies the hops and returns at once (it waits
+ * only while all four buffers are full); once the consumer has failed it
+ * returns the consumer's status and message (e.g. TOTEX_EVIOLATION), or
+ * TOTEX_ENOMEM when a step larger than a buffer cannot be held.
+ */
+totex_sink totex_sink_thread_sink(totex_sink_thread *t);
+/**
+ * Hand over what is buffered, wait until the consumer has taken every step,
+ * stop the thread and free @p t (NULL accepted: TOTEX_OK). @return the
+ * consumer's first non-OK status, its message in @p err, else TOTEX_OK.
+ */
+totex_status totex_sink_thread_finish(totex_sink_thread *t, totex_error *err);
+
 #ifdef __cplusplus
 }
 #endif

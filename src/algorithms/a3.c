@@ -48,6 +48,7 @@ static totex_status a3_compose(const totex_schedule *sa, uint32_t N, totex_sink 
 {
     const uint64_t ta = totex_schedule_steps(sa);
     totex_hop *out = NULL;
+    uint32_t *lsrc = NULL, *orot = NULL; /* per hop of A's step */
     size_t cap = 0;
     totex_status st = TOTEX_OK;
     for (uint32_t r = 1; r <= N && st == TOTEX_OK; r++) {
@@ -57,7 +58,13 @@ static totex_status a3_compose(const totex_schedule *sa, uint32_t N, totex_sink 
             size_t need = 2 * cnt * N;
             if (need > cap) {
                 totex_hop *b = realloc(out, sizeof *b * need);
-                if (!b) {
+                uint32_t *l2 = realloc(lsrc, sizeof *l2 * (cnt ? cnt : 1));
+                lsrc = l2 ? l2 : lsrc;
+                uint32_t *o2 = realloc(orot, sizeof *o2 * (cnt ? cnt : 1));
+                orot = o2 ? o2 : orot;
+                if (!b || !l2 || !o2) {
+                    free(b ? b : out);
+                    out = NULL;
                     st = totex_fail(err, TOTEX_ENOMEM, "out of memory expanding a step of A3");
                     break;
                 }
@@ -65,32 +72,35 @@ static totex_status a3_compose(const totex_schedule *sa, uint32_t N, totex_sink 
                 cap = need;
             }
             size_t o = 0;
-            /* A-exchange r in every copy A_j = (*, u_j) */
+            /* per hop of A's step: l, the copy offset of its message's source (A-exchange r > 1), and o_r(l) of
+               its B-exchange, computed once rather than per copy (no division in the loops over copies) */
+            for (size_t x = 0; x < cnt; x++) {
+                const uint32_t l = (h[x].dst + N - h[x].src) % N;
+                lsrc[x] = r > 1 ? rot_inv(l, r - 1, N) : 0; /* o_(r-1)(l) = x_dst - i_src */
+                orot[x] = r < N ? rot(l, r, N) : 0;
+            }
+            /* A-exchange r in every copy A_j = (*, u_j): the message's source copy is j - l (mod N) */
             for (uint32_t j = 0; j < N; j++) {
-                const uint64_t base = (uint64_t)N * j;
+                const uint32_t base = N * j;
                 for (size_t x = 0; x < cnt; x++) {
-                    uint32_t srccopy = j;
-                    if (r > 1) {
-                        uint32_t off = (h[x].dst + N - h[x].src) % N; /* o_(r-1)(l) = x_dst - i_src */
-                        uint32_t l = rot_inv(off, r - 1, N);
-                        srccopy = (j + N - l) % N;
-                    }
-                    out[o].from = (uint32_t)(h[x].from + base);
-                    out[o].to = (uint32_t)(h[x].to + base);
+                    const uint32_t srccopy = j >= lsrc[x] ? j - lsrc[x] : j + N - lsrc[x];
+                    out[o].from = h[x].from + base;
+                    out[o].to = h[x].to + base;
                     out[o].src = h[x].src + N * srccopy;
-                    out[o].dst = (uint32_t)(h[x].dst + base);
+                    out[o].dst = h[x].dst + base;
                     o++;
                 }
             }
             /* B-exchange r in every copy B_i = (v_i, *) */
             for (size_t x = 0; x < cnt; x++) {
-                const uint32_t l = (h[x].dst + N - h[x].src) % N;
-                const uint32_t o_r = r < N ? rot(l, r, N) : 0;
+                const uint32_t from = N * h[x].from, to = N * h[x].to, src = N * h[x].src, dst = N * h[x].dst;
+                const uint32_t o_r = orot[x];
                 for (uint32_t i = 0; i < N; i++) {
-                    out[o].from = i + N * h[x].from;
-                    out[o].to = i + N * h[x].to;
-                    out[o].src = i + N * h[x].src;
-                    out[o].dst = (uint32_t)((i + o_r) % N) + N * h[x].dst;
+                    const uint32_t d = i + o_r;
+                    out[o].from = i + from;
+                    out[o].to = i + to;
+                    out[o].src = i + src;
+                    out[o].dst = (d >= N ? d - N : d) + dst;
                     o++;
                 }
             }
@@ -98,6 +108,8 @@ static totex_status a3_compose(const totex_schedule *sa, uint32_t N, totex_sink 
         }
     }
     free(out);
+    free(lsrc);
+    free(orot);
     return st;
 }
 

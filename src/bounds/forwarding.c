@@ -443,10 +443,10 @@ totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *
             at += (size_t)w;
         }
         totex_witness(out,
-                      "node weights w (integers, W = %" PRIu64 "; %% of W per coordinate of dimension %u: %s): a hop u->v "
-                      "costs w_u + w_v, a single-port step at most 2W; every message's cheapest path summed: X = %" PRIu64
-                      ", T >= X/2W = %.4f (weighted 000 eq. (3), sends and receives)",
-                      W, dim, prof, X, out->exact);
+                      "node weights w (integers, W = %" PRIu64 "): a hop u->v costs w_u + w_v, a single-port step at most "
+                      "2W; every message's cheapest path summed: X = %" PRIu64 ", T >= X/2W = %.4f (000 eq. (3) weighted, "
+                      "sends and receives); %% of W per coordinate of dimension %u: %s",
+                      W, X, out->exact, dim, prof);
     }
     if (weights)
         memcpy(weights, wi, sizeof *wi * n);

@@ -40,6 +40,57 @@ static totex_status fits_in_full(const totex_network *net, const totex_algorithm
                       (unsigned long long)limit);
 }
 
+/*
+ * From this many messages on, the simulator replays on its own thread while
+ * the algorithm plans (src/schedule/sink_thread.c): below it a thread buys
+ * nothing worth its start.
+ */
+#define THREADED_REPLAY_MESSAGES (UINT64_C(1) << 20)
+
+typedef totex_status (*producer_fn)(const void *a, const void *b, totex_sink sink, totex_error *err);
+
+/*
+ * Run @p produce(a, b, sink) into @p sink, through a worker thread for
+ * networks of at least THREADED_REPLAY_MESSAGES messages (same steps, same
+ * order: the same result). The consumer's failure wins over the producer's
+ * (a violation is the cause; the producer only saw it passed back).
+ */
+static totex_status run_into(const totex_network *net, producer_fn produce, const void *a, const void *b,
+                             totex_sink sink, totex_error *err)
+{
+    totex_sink_thread *th = NULL;
+    if (totex_network_messages(net) >= THREADED_REPLAY_MESSAGES)
+        th = totex_sink_thread_start(sink, NULL); /* when no thread can be had, replay on this one */
+    if (!th)
+        return produce(a, b, sink, err);
+    totex_status st = produce(a, b, totex_sink_thread_sink(th), err);
+    totex_error e2 = {{0}};
+    totex_status st2 = totex_sink_thread_finish(th, &e2);
+    if (st2 != TOTEX_OK) {
+        st = st2;
+        if (err)
+            *err = e2;
+    }
+    return st;
+}
+
+typedef struct algo_args {
+    const totex_network *net;
+    totex_ports ports;
+    const totex_algorithm *algo;
+} algo_args;
+
+static totex_status produce_plan(const void *a, const void *unused, totex_sink sink, totex_error *err)
+{
+    const algo_args *x = a;
+    return x->algo->plan(x->net, x->ports, sink, err);
+}
+
+static totex_status produce_expand(const void *task, const void *s, totex_sink sink, totex_error *err)
+{
+    return totex_sym_expand(task, s, sink, err);
+}
+
 /* Stream the schedule through a fresh simulator: every message, every hop (a phase of @p prog). */
 static totex_status verify_full(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
                                 uint64_t max_messages, totex_progress *prog, totex_plan_result *out,
@@ -50,7 +101,8 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
     if (!sim)
         return TOTEX_ENOMEM;
     totex_progress_phase(prog, algo->name, out->predicted_steps);
-    st = algo->plan(net, ports, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+    algo_args args = {net, ports, algo};
+    st = run_into(net, produce_plan, &args, NULL, totex_progress_sink(prog, totex_sim_sink(sim)), err);
     if (st == TOTEX_OK)
         st = totex_sim_finish(sim, &out->sim, err);
     totex_sim_free(sim);
@@ -75,6 +127,8 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
     totex_sym_report rep;
     char label[64];
     totex_status st = algo->plan_symmetric(net, ports, &task, &s, err);
+    if (st == TOTEX_OK && algo->costly_predict)
+        out->predicted_steps = totex_sym_steps(s);
     if (st == TOTEX_OK) {
         snprintf(label, sizeof label, "%s: certifying at one node", algo->name);
         totex_progress_phase(prog, label, totex_sym_steps(s));
@@ -92,7 +146,7 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
             } else {
                 snprintf(label, sizeof label, "%s: replaying every node", algo->name);
                 totex_progress_phase(prog, label, totex_sym_steps(s));
-                st = totex_sym_expand(task, s, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+                st = run_into(net, produce_expand, task, s, totex_progress_sink(prog, totex_sim_sink(sim)), err);
                 if (st == TOTEX_OK)
                     st = totex_sim_finish(sim, &full, err);
                 totex_sim_free(sim);
@@ -161,7 +215,12 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
     out->algorithm = algo;
     /* progress on stderr when enabled: one meter for the job, its second of silence from here */
     totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, algo->name, 0, NULL, 0) : NULL;
-    if ((st = algo->predict(net, ports, &out->predicted_steps, err)) != TOTEX_OK) {
+    /*
+     * A costly prediction is a run of the whole algorithm (issue 13 item 3):
+     * plan first and take the count from that run (the algorithm's memo, or
+     * the symmetric schedule's steps) instead of running it twice.
+     */
+    if (!algo->costly_predict && (st = algo->predict(net, ports, &out->predicted_steps, err)) != TOTEX_OK) {
         totex_progress_free(prog);
         return st;
     }
@@ -169,6 +228,8 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
         st = verify_symmetric(net, ports, algo, max_messages, prog, out, err);
     else
         st = verify_full(net, ports, algo, max_messages, prog, out, err);
+    if (st == TOTEX_OK && algo->costly_predict && !algo->plan_symmetric)
+        st = algo->predict(net, ports, &out->predicted_steps, err);
     totex_progress_free(prog);
     out->plan_seconds = now_seconds() - t0;
     out->verified = st == TOTEX_OK;
@@ -209,9 +270,13 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
     size_t count = totex_algorithm_count();
     uint64_t *pred = calloc(count, sizeof *pred);
     unsigned char *ok = calloc(count, 1);
-    if (!pred || !ok) {
+    totex_plan_result *done = calloc(count, sizeof *done); /* costly candidates, planned and verified once */
+    unsigned char *has = calloc(count, 1);
+    if (!pred || !ok || !done || !has) {
         free(pred);
         free(ok);
+        free(done);
+        free(has);
         return totex_fail(err, TOTEX_ENOMEM, "out of memory");
     }
     /* the best lower bound: once a cheap prediction meets it, costly predictions cannot win on steps */
@@ -220,7 +285,20 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
     uint64_t lower = 0;
     if (totex_bounds_compute(net, ports, bnd, &nb, &ib, NULL) == TOTEX_OK && nb)
         lower = bnd[ib].value;
-    for (int pass = 0; pass < 2; pass++)
+    /*
+     * Without a lower bound on the average delay (001 appendix: vertex-transitive
+     * products only) no result is ever proved optimal, so a candidate whose
+     * prediction ties is always replayed: a costly prediction (a run of the
+     * whole algorithm) is then replaced by planning and verifying it once.
+     */
+    int provable = 0;
+    {
+        totex_task *task = totex_task_total_exchange(net, NULL);
+        double dl;
+        provable = task && totex_delay_lower_bound(task, ports, &dl, NULL) == TOTEX_OK;
+        totex_task_free(task);
+    }
+    for (int pass = 0; pass < 2 && last != TOTEX_EVIOLATION; pass++)
     for (size_t i = 0; i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
         totex_error e2;
@@ -231,8 +309,26 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             continue;
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
-        else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK)
-            st1 = a->predict(net, ports, &pred[i], &e2);
+        else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
+            if (!pass || provable) {
+                st1 = a->predict(net, ports, &pred[i], &e2);
+            } else {
+                /*
+                 * A costly prediction runs the whole algorithm: plan and verify it
+                 * instead, once (issue 13 item 3); its simulated steps are its
+                 * prediction, and the result is kept for the choice below.
+                 */
+                st1 = totex_plan_and_verify(net, ports, a, max_messages, &done[i], &e2);
+                if (st1 == TOTEX_OK) {
+                    has[i] = 1;
+                    pred[i] = done[i].sim.steps;
+                } else if (st1 == TOTEX_EVIOLATION) {
+                    why = e2;
+                    last = st1;
+                    break; /* a schedule failed verification: report it, never hide it */
+                }
+            }
+        }
         if (st1 != TOTEX_OK) {
             /* when nothing runs, say first what a larger limit would change (issue 15) */
             if (!why.msg[0] || (st1 == TOTEX_ENOMEM && last != TOTEX_ENOMEM)) {
@@ -251,6 +347,8 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
      * first, full replays after: once a result is optimal under both criteria
      * (steps = the best lower bound and average delay = its lower bound, 001
      * appendix), no other candidate can be better, so none is replayed.
+     * Costly candidates were already planned and verified above: their results
+     * are taken as they are.
      */
     for (int cheap = 1; cheap >= 0 && last != TOTEX_EVIOLATION; cheap--)
     for (size_t i = 0; i < count; i++) {
@@ -259,17 +357,23 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         const totex_algorithm *a = totex_algorithm_get(i);
         if (!ok[i] || (objective == TOTEX_OBJECTIVE_STEPS && pred[i] != fewest) || (a->plan_symmetric != NULL) != cheap)
             continue;
-        if (found && proved_optimal(out, lower)) {
-            out->skipped++;
-            continue;
+        if (has[i]) {
+            r = done[i];
+            has[i] = 0;
+        } else {
+            if (found && proved_optimal(out, lower)) {
+                out->skipped++;
+                continue;
+            }
+            last = totex_plan_and_verify(net, ports, a, max_messages, &r, &e2);
+            if (last != TOTEX_OK) {
+                why = e2;
+                if (last == TOTEX_EVIOLATION)
+                    break; /* a schedule failed verification: report it, never hide it */
+                continue;
+            }
         }
-        last = totex_plan_and_verify(net, ports, a, max_messages, &r, &e2);
-        if (last != TOTEX_OK) {
-            why = e2;
-            if (last == TOTEX_EVIOLATION)
-                break; /* a schedule failed verification: report it, never hide it */
-            continue;
-        }
+        last = TOTEX_OK;
         if (!found || better(&r, out, objective)) {
             if (found)
                 totex_plan_result_release(out);
@@ -279,8 +383,13 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         }
         found = 1;
     }
+    for (size_t i = 0; i < count; i++)
+        if (has[i])
+            totex_plan_result_release(&done[i]); /* planned, verified and not chosen */
     free(pred);
     free(ok);
+    free(done);
+    free(has);
     if (last == TOTEX_EVIOLATION) {
         if (err)
             *err = why;

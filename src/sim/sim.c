@@ -5,7 +5,14 @@
  * network (adjacency) and the port model; it never trusts an algorithm.
  *
  * State: for each ordered pair (src, dst), src != dst, the node holding the
- * message (4 bytes, indexed dst * n + src). Per step, a first pass checks
+ * message (4 bytes), indexed by the offset (dst - src) mod n, then by src: a
+ * schedule made of translated copies of one pattern (A3's B-exchanges, an
+ * expanded symmetric schedule) moves messages of one offset from consecutive
+ * sources in the same step, so they share cache lines (on mesh:64x64, A3's
+ * replay ran in 0.55 of the time of the layout by destination). Links are
+ * found in a table of each node's neighbours by slot (networks of at most
+ * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
+ * factors' adjacency). Per step, a first pass checks
  * every hop against the state at the start of the step (store-and-forward:
  * a message moves at most one link per step) and the port rules; a second
  * pass applies the hops, detecting a message moved twice (duplicated), and
@@ -27,7 +34,11 @@
 
 #include "common/error.h"
 
+#ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
+#endif
+/* a node's neighbours are looked up in a table when it has at most this many link slots */
+#define SIM_TABLE_SLOTS 16
 
 /* where a message is, XOR its source: anonymous memory is zero, so 0 means "at its source" */
 typedef uint32_t msg_state;
@@ -42,6 +53,8 @@ struct totex_sim {
     uint32_t slots;                    /* link slots per node */
     uint8_t kind[TOTEX_MAX_DIMS];      /* factor kind per dimension (adjacency in closed form) */
     uint16_t *coords;                  /* n * k coordinates */
+    uint32_t *nbr;                     /* n * slots: the neighbour across each link slot, UINT32_MAX for none;
+                                          NULL when slots > SIM_TABLE_SLOTS */
     msg_state *state;                  /* n * n */
     size_t state_bytes;
     uint32_t *send_stamp, *recv_stamp; /* single-port and k-port: step of the node's last send / receive */
@@ -54,6 +67,31 @@ struct totex_sim {
     uint32_t peak_node;
     totex_sim_fault fault;
 };
+
+/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source */
+static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst)
+{
+    const uint32_t d = dst >= src ? dst - src : dst - src + n;
+    return (size_t)d * n + src;
+}
+
+/* Link slot (within dimension dim's slots) of the link from coordinate a to b, UINT32_MAX when not adjacent. */
+static uint32_t link_rank(const totex_sim *sim, uint32_t dim, uint32_t a, uint32_t b)
+{
+    const uint32_t m = sim->m[dim];
+    switch (sim->kind[dim]) {
+    case TOTEX_FACTOR_PATH:
+        return b + 1 == a ? 0 : b == a + 1 ? (a > 0) : UINT32_MAX;
+    case TOTEX_FACTOR_RING:
+        return b == (a + 1 == m ? 0 : a + 1) ? 0 : a == (b + 1 == m ? 0 : b + 1) ? 1 : UINT32_MAX;
+    case TOTEX_FACTOR_K2:
+        return a != b ? 0 : UINT32_MAX;
+    case TOTEX_FACTOR_COMPLETE:
+        return a == b ? UINT32_MAX : b < a ? b : b - 1;
+    default:
+        return totex_factor_neighbor_rank(totex_network_factor(sim->net, dim), a, b);
+    }
+}
 
 const char *totex_violation_name(totex_violation v)
 {
@@ -80,6 +118,7 @@ void totex_sim_free(totex_sim *sim)
     if (sim->state)
         munmap(sim->state, sim->state_bytes);
     free(sim->coords);
+    free(sim->nbr);
     free(sim->send_stamp);
     free(sim->recv_stamp);
     free(sim->send_count);
@@ -128,6 +167,22 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->queue[v] = n - 1;
         for (uint32_t i = 0; i < sim->k; i++)
             sim->coords[(size_t)v * sim->k + i] = (uint16_t)totex_network_coord(net, v, i);
+    }
+    if (sim->slots <= SIM_TABLE_SLOTS) {
+        sim->nbr = malloc(sizeof *sim->nbr * ((size_t)n * sim->slots + 1));
+        if (!sim->nbr)
+            goto nomem;
+        memset(sim->nbr, 0xff, sizeof *sim->nbr * ((size_t)n * sim->slots + 1));
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t i = 0; i < sim->k; i++) {
+                const totex_factor *f = totex_network_factor(net, i);
+                const uint32_t a = sim->coords[(size_t)v * sim->k + i], deg = totex_factor_degree(f, a);
+                for (uint32_t r = 0; r < deg; r++) {
+                    const uint32_t b = totex_factor_neighbor(f, a, r), rank = link_rank(sim, i, a, b);
+                    if (rank != UINT32_MAX && rank < totex_factor_max_degree(f))
+                        sim->nbr[(size_t)v * sim->slots + sim->link_off[i] + rank] = v - a * sim->stride[i] + b * sim->stride[i];
+                }
+            }
     }
     if (ports != TOTEX_PORTS_MULTI) {
         sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
@@ -216,47 +271,42 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
         if (h->src == h->dst)
             return violation(sim, TOTEX_VIOL_SELF_MESSAGE, h->from, h,
                              "a node has no message for itself in total exchange", err);
-        /* adjacency: exactly one coordinate differs and is adjacent in its factor */
-        const uint16_t *cf = sim->coords + (size_t)h->from * k, *ct = sim->coords + (size_t)h->to * k;
-        int dim = -1;
-        for (uint32_t i = 0; i < k; i++) {
-            if (cf[i] != ct[i]) {
-                if (dim >= 0) {
-                    dim = -2;
-                    break;
-                }
-                dim = (int)i;
-            }
-        }
         if (x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(sim->state + (size_t)p->dst * n + p->src, 1, 3);
+                __builtin_prefetch(sim->state + state_index(n, p->src, p->dst), 1, 3);
         }
-        uint32_t rank = UINT32_MAX;
-        if (dim >= 0) {
-            const uint32_t a = cf[dim], b = ct[dim], m = sim->m[dim];
-            switch (sim->kind[dim]) {
-            case TOTEX_FACTOR_PATH:
-                rank = b + 1 == a ? 0 : b == a + 1 ? (a > 0) : UINT32_MAX;
-                break;
-            case TOTEX_FACTOR_RING:
-                rank = b == (a + 1 == m ? 0 : a + 1) ? 0 : a == (b + 1 == m ? 0 : b + 1) ? 1 : UINT32_MAX;
-                break;
-            case TOTEX_FACTOR_K2:
-                rank = 0;
-                break;
-            case TOTEX_FACTOR_COMPLETE:
-                rank = b < a ? b : b - 1;
-                break;
-            default:
-                rank = totex_factor_neighbor_rank(totex_network_factor(sim->net, (uint32_t)dim), a, b);
+        /* the link's slot at h->from: its index in the neighbour table, else the one coordinate that differs */
+        uint32_t slot = UINT32_MAX;
+        if (sim->nbr) {
+            const uint32_t *nb = sim->nbr + (size_t)h->from * sim->slots;
+            for (uint32_t j = 0; j < sim->slots; j++)
+                if (nb[j] == h->to) {
+                    slot = j;
+                    break;
+                }
+        } else {
+            const uint16_t *cf = sim->coords + (size_t)h->from * k, *ct = sim->coords + (size_t)h->to * k;
+            int dim = -1;
+            for (uint32_t i = 0; i < k; i++) {
+                if (cf[i] != ct[i]) {
+                    if (dim >= 0) {
+                        dim = -2;
+                        break;
+                    }
+                    dim = (int)i;
+                }
+            }
+            if (dim >= 0) {
+                const uint32_t rank = link_rank(sim, (uint32_t)dim, cf[dim], ct[dim]);
+                if (rank != UINT32_MAX)
+                    slot = sim->link_off[dim] + rank;
             }
         }
-        if (rank == UINT32_MAX)
+        if (slot == UINT32_MAX)
             return violation(sim, TOTEX_VIOL_NOT_LINK, h->from, h, "the two nodes are not neighbours", err);
 
-        const uint32_t loc = sim->state[(size_t)h->dst * n + h->src] ^ h->src;
+        const uint32_t loc = sim->state[state_index(n, h->src, h->dst)] ^ h->src;
         if (loc == h->dst) /* delivered messages never move again, even from their destination */
             return violation(sim, TOTEX_VIOL_DELIVERED, h->from, h, "the message is already at its destination", err);
         if (loc != h->from) {
@@ -273,8 +323,8 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
             sim->send_stamp[h->from] = stamp;
             sim->recv_stamp[h->to] = stamp;
         } else {
-            uint32_t *slot = sim->link_stamp + (size_t)h->from * sim->slots + sim->link_off[dim] + rank;
-            if (*slot == stamp)
+            uint32_t *ls = sim->link_stamp + (size_t)h->from * sim->slots + slot;
+            if (*ls == stamp)
                 return violation(sim, TOTEX_VIOL_LINK_BUSY, h->from, h,
                                  sim->ports == TOTEX_PORTS_MULTI
                                      ? "multiport: the directed link already carries a message in this step"
@@ -304,13 +354,13 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 sim->send_count[h->from]++;
                 sim->recv_count[h->to]++;
             }
-            *slot = stamp;
+            *ls = stamp;
         }
         sim->queue[h->from]--;
     }
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
-        msg_state *ms = sim->state + (size_t)h->dst * n + h->src;
+        msg_state *ms = sim->state + state_index(n, h->src, h->dst);
         if ((*ms ^ h->src) != h->from)
             return violation(sim, TOTEX_VIOL_DUPLICATE, h->from, h,
                              "the message is sent twice in this step (duplicated)", err);
@@ -353,9 +403,8 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
                           (unsigned long long)sim->fault.step);
     if (sim->arrivals != totex_network_messages(sim->net)) {
         for (uint32_t d = 0; d < n; d++) {
-            const msg_state *row = sim->state + (size_t)d * n;
             for (uint32_t s = 0; s < n; s++) {
-                uint32_t loc = row[s] ^ s;
+                uint32_t loc = sim->state[state_index(n, s, d)] ^ s;
                 if (s != d && loc != d) {
                     totex_hop h = {loc, loc, s, d};
                     char detail[160];

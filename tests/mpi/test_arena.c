@@ -281,7 +281,7 @@ int main(void)
                         p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
                         p->pad = tight && chunks == 3 ? 512 : 0; /* short messages padded (chunks of ~333 bytes) */
                         char why[300] = "";
-                        if (totex_mpi_compile(p, &l, chunks, algs[ai].unit, why, sizeof why) != MPI_SUCCESS) {
+                        if (totex_mpi_compile(p, &l, chunks, algs[ai].unit, 0, why, sizeof why) != MPI_SUCCESS) {
                             FAIL("FAIL %s rank %u: %s\n", what, me, why);
                         } else {
                             check(what, p, &l);
