@@ -335,6 +335,16 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             rc = MPI_ERR_INTERN;
         }
     totex_mpi_blockmap_clear(&where);
+    /* pieces and dependencies were sized for one per block sent; runs of blocks merged into one
+       piece leave most of that unused: give it back (a per-rank program of O(messages + runs)) */
+    if (rc == MPI_SUCCESS) {
+        totex_mpi_piece *pq = realloc(p->pieces, (npieces ? npieces : 1) * sizeof *pq);
+        size_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
+        if (pq)
+            p->pieces = pq;
+        if (dq)
+            p->deps = dq;
+    }
     p->arena_bytes = arena.top;
     p->stage_bytes = stage.top;
     totex_mpi_arena_free(&arena);
