@@ -3,8 +3,8 @@
 # all-to-all algorithm on simulated torus platforms, blocks 8 B .. 64 KiB.
 #
 # Usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]]
-#        defaults: build 3 65536 4x4 8x8 4x4x4; SMPI_ALGORITHMS="..." narrows the
-#        SMPI algorithms. Exit 1 if totex fails or delivers a wrong result, or
+#        defaults: build 3 65536 4x4 8x8 4x4x4 16x16 8x8x8; SMPI_ALGORITHMS="..."
+#        narrows the SMPI algorithms. Exit 1 if totex fails or delivers a wrong result, or
 #        (SMPI_MAX_RATIO=R) if totex's worst ratio to the best SMPI algorithm
 #        exceeds R: the simulated times are deterministic, so CI can bound them.
 # Needs libsimgrid-dev (smpicc, smpirun; apt-get install libsimgrid-dev) and
@@ -25,9 +25,12 @@
 # limit, and what totex ran (its TOTEX_VERBOSE=2 line: a combining algorithm,
 # or a unit-step schedule/chunks; NAME+padP: its messages under P bytes padded
 # to P, where the cost measurement found a P-byte message faster than an 8-byte
-# one, as SMPI's default factors have it). At 256 ranks and more (DESIGN.md "Measuring
-# at scale") run one call, TOTEX_TUNE=0, and leave basic_linear and pair out:
-# TOTEX_TUNE=0 SMPI_ALGORITHMS="bruck ompi" bench/smpi/run.sh build 1 8 16x16.
+# one, as SMPI's default factors have it; NAME/Cs: lanes staggered). A torus of
+# SMPI_SCALE_RANKS (default 256) ranks or more (DESIGN.md "Measuring at scale")
+# runs MAX_BLOCK only, one call, totex with TOTEX_TUNE=0 and without
+# totex_nocheck, and of the SMPI algorithms (unless SMPI_ALGORITHMS says) only
+# bruck and ompi, basic_linear and pair simulating n(n-1) flows:
+# bench/smpi/run.sh build 1 65536 16x16 takes minutes per implementation.
 # SMPI_IMPLS="..." runs only those implementations (totex, totex_nocheck, SMPI
 # algorithm names) and SMPI_APPEND=1 adds their results to the torus's raw file
 # instead of starting it afresh (a long run in parts; the table covers them all).
@@ -43,7 +46,9 @@ build=${1:-build}
 iters=${2:-3}
 maxb=${3:-65536}
 [ $# -gt 3 ] && shift 3 || set --
-[ $# -gt 0 ] || set -- 4x4 8x8 4x4x4
+[ $# -gt 0 ] || set -- 4x4 8x8 4x4x4 16x16 8x8x8
+scale=${SMPI_SCALE_RANKS:-256}
+case $scale in ''|*[!0-9]*) echo "smpi bench: SMPI_SCALE_RANKS '$scale' is not a rank count" >&2; exit 2 ;; esac
 usage="usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]], e.g. build 3 65536 4x4 4x4x4"
 case $iters in ''|*[!0-9]*) echo "smpi bench: ITERS '$iters' is not a positive integer; $usage" >&2; exit 2 ;; esac
 case $maxb in ''|*[!0-9]*) echo "smpi bench: MAX_BLOCK '$maxb' is not a byte count; $usage" >&2; exit 2 ;; esac
@@ -97,7 +102,13 @@ XML
     while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
     raw=$out/raw-$t.txt
     [ "${SMPI_APPEND:-0}" = 1 ] || : >"$raw"
-    for impl in ${SMPI_IMPLS:-totex totex_nocheck $algs}; do
+    # at scale: MAX_BLOCK only, one call, the model's choice, few-flow SMPI algorithms
+    impls=${SMPI_IMPLS:-totex totex_nocheck $algs}; titers=$iters; one=""; tune=${TOTEX_TUNE:-}
+    if [ "$n" -ge "$scale" ]; then
+        impls=${SMPI_IMPLS:-totex ${SMPI_ALGORITHMS:-bruck ompi}}; titers=1; one=one; tune=0
+        echo "torus $t: $n ranks >= SMPI_SCALE_RANKS=$scale: $maxb-byte blocks only, 1 call, TOTEX_TUNE=0, implementations: $impls"
+    fi
+    for impl in $impls; do
         check=1; cfg="--cfg=smpi/alltoall:basic_linear"
         case $impl in
             totex) args="totex" ;;
@@ -106,8 +117,9 @@ XML
         esac
         log=$out/log-$t-$impl.txt
         # shellcheck disable=SC2086
-        if TOTEX_CHECK=$check TOTEX_VERBOSE=2 smpirun -np "$n" -platform "$plat" -hostfile "$hosts" "$cfg" --cfg=smpi/simulate-computation:no ${SMPI_CFG:-} \
-            --log=root.thresh:critical "$bin" "$args" "$t" "$iters" "$maxb" >"$log" 2>&1; then
+        if TOTEX_TUNE=$tune TOTEX_CHECK=$check TOTEX_VERBOSE=2 smpirun -np "$n" -platform "$plat" -hostfile "$hosts" "$cfg" \
+            --cfg=smpi/simulate-computation:no ${SMPI_CFG:-} --log=root.thresh:critical "$bin" "$args" "$t" "$titers" \
+            "$maxb" $one >"$log" 2>&1; then
             grep -E "^(totex|mpi) " "$log" | sed "s/^[a-z]* /$impl /" >>"$raw"
         else
             echo "$impl FAILED" >>"$raw"
@@ -116,12 +128,12 @@ XML
     spec=$(echo "$t" | tr 'x' '\n' | awk '{printf "%s%s", (NR > 1 ? "*" : ""), ($1 == 2 ? "k2" : "ring:" $1)}')
     cut=$("$build/totex" bounds "$spec" --ports multi 2>/dev/null | grep -Eo 'cut +[0-9]+ steps' | awk '{print $2}')
     ran=$out/ran-$t.txt
-    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) ([^)]*padded to \([0-9]*\)).*/\1 \2+pad\3/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
+    sed -n 's/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunks\{0,1\} per transfer, lanes staggered[,)].*/\1 \3\/\5s/p; t; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: \(algorithm\|unit-step schedule\) \([a-z0-9-]*\) ([^)]*\(multiport\|single-port\), [0-9]* steps, \([0-9]*\) chunk.*/\1 \3\/\5/p; t; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) ([^)]*padded to \([0-9]*\)).*/\1 \2+pad\3/p; s/^totex: MPI_Alltoall on [0-9]* ranks, network [^,]*, \([0-9]*\)-byte blocks: algorithm \([a-z0-9-]*\) .*/\1 \2/p' \
         "$out/log-$t-totex.txt" 2>/dev/null >"$ran" || : >"$ran"
     echo
     echo "torus $t ($n ranks, $spec, cut bound ${cut:-?} steps): simulated us per call; ratio = totex / best SMPI algorithm;"
-    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; ran = what totex ran (unit-step: NAME/CHUNKS)"
-    if ! awk -v algs="$(echo "totex totex_nocheck $algs" | tr ' ' '\n' | while read -r i; do grep -q "^$i " "$raw" && printf '%s ' "$i"; done)" -v maxr="${SMPI_MAX_RATIO:-0}" -v cut="${cut:-0}" -v ranf="$ran" '
+    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; ran = what totex ran (unit-step: NAME/CHUNKS, s: lanes staggered)"
+    if ! awk -v algs="$(echo "totex totex_nocheck $algs $impls" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | while read -r i; do grep -q "^$i " "$raw" && printf '%s ' "$i"; done)" -v maxr="${SMPI_MAX_RATIO:-0}" -v cut="${cut:-0}" -v ranf="$ran" '
         $2 == "FAILED" { failed[$1] = 1; next }
         { t[$1, $2] = $3; if ($4 != "ok") bad[$1, $2] = 1; sizes[$2] = 1 }
         END {

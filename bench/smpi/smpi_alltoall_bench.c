@@ -2,10 +2,11 @@
  * SimGrid SMPI benchmark (issue 5 item 6): times one all-to-all
  * implementation on a Cartesian communicator laid over the simulated torus.
  * Built with smpicc and run by bench/smpi/run.sh once per implementation:
- *   smpi_alltoall_bench totex D1xD2[xD3] [ITERS [MAX_BLOCK]]  -> totex_alltoall
- *   smpi_alltoall_bench mpi   D1xD2[xD3] [ITERS [MAX_BLOCK]]  -> MPI_Alltoall, i.e. the
+ *   smpi_alltoall_bench totex D1xD2[xD3] [ITERS [MAX_BLOCK [one]]]  -> totex_alltoall
+ *   smpi_alltoall_bench mpi   D1xD2[xD3] [ITERS [MAX_BLOCK [one]]]  -> MPI_Alltoall, i.e. the
  *       SMPI algorithm chosen with --cfg=smpi/alltoall:NAME
- * Per block size (8 B * 4^k up to MAX_BLOCK, then MAX_BLOCK; default 65536): one untimed call
+ * Per block size (8 B * 4^k up to MAX_BLOCK, then MAX_BLOCK; default 65536;
+ * "one": MAX_BLOCK only, for tori of hundreds of ranks): one untimed call
  * (totex plans and caches there), then ITERS (default 3) calls after a barrier;
  * the slowest rank's simulated time per call is printed as
  *   "<impl> <block bytes> <seconds per call> <check>"
@@ -35,10 +36,11 @@ int main(int argc, char **argv)
         nd = sscanf(argv[2], "%dx%dx%d", &dims[0], &dims[1], &dims[2]);
     int iters = argc > 3 ? atoi(argv[3]) : 3;
     long maxb = argc > 4 ? atol(argv[4]) : 65536;
+    int one = argc > 5 && strcmp(argv[5], "one") == 0;
     if ((!use_totex && strcmp(impl, "mpi") != 0) || nd < 1 || dims[0] * dims[1] * dims[2] != size || iters < 1 ||
         maxb < 8) {
         if (rank == 0)
-            fprintf(stderr, "usage: %s totex|mpi D1xD2[xD3] (product = ranks) [ITERS [MAX_BLOCK]]\n", argv[0]);
+            fprintf(stderr, "usage: %s totex|mpi D1xD2[xD3] (product = ranks) [ITERS [MAX_BLOCK [one]]]\n", argv[0]);
         MPI_Finalize();
         return 2;
     }
@@ -56,9 +58,9 @@ int main(int argc, char **argv)
     int status = 0;
     long sizes[16];
     int ns = 0;
-    for (long b = 8; b <= maxb && ns < 15; b *= 4)
+    for (long b = 8; !one && b <= maxb && ns < 15; b *= 4)
         sizes[ns++] = b;
-    if (sizes[ns - 1] != maxb)
+    if (!ns || sizes[ns - 1] != maxb)
         sizes[ns++] = maxb;
     for (int si = 0; si < ns; si++) {
         long block = sizes[si];

@@ -43,7 +43,8 @@ size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
     return (size_t)(p->slot * i / p->chunks);
 }
 
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap)
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
+                      size_t cap)
 {
     const uint32_t me = p->me, n = p->n, pred_rank = (me + n - 1) % n;
     const size_t slot = (size_t)p->slot;
@@ -68,7 +69,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
        Both ends decide from the same share. carry[0]: link from rank - 1 (a
        decision of rank - 1's sends), carry[1]: link to rank + 1 (of this rank's). */
     const uint32_t ends[2][2] = {{pred_rank, me}, {me, (me + 1) % n}};
-    int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1};
+    int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1}, started[2] = {0, 0};
+    uint64_t first_step[2] = {0, 0};
+    /* staggered lanes (below): sends of lanes 1 .. c - 1 wait for kicks, and a
+       step's lane-0 sends come before them; a header rides only on a message of
+       its sender's first step */
+    p->stagger = stagger && c > 1 && n > 1;
     for (size_t x = 0; x < l->nx; x++) {
         const totex_mpi_xfer *tr = &l->x[x];
         const totex_block *bl = l->b + tr->first;
@@ -91,12 +97,45 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 continue;
             for (size_t k = 0; k < tr->count; k++)
                 own_so_far[e] &= bl[k].src == tr->from;
+            if (!started[e]) {
+                started[e] = 1;
+                first_step[e] = tr->step;
+            }
+            if (p->stagger && tr->step != first_step[e])
+                own_so_far[e] = 0;
             if (tr->to == ends[e][1]) {
                 decided[e] = 1;
                 carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_MPI_CARRY_MAX;
             }
         }
     }
+    /* stagger (c > 1): every link carries first a zero-byte kick, both ways
+       where both ways carry data; lanes 1 .. c - 1 of a link start when the
+       kick from its peer arrives, one latency after lane 0. Both ends of a
+       link then run lanes 1 .. c - 1 behind lane 0 by about the same time, so
+       the latency of one lane's next message overlaps another lane's transfer
+       instead of every lane starting, and paying its latency, at once (exec.c
+       issues each send as soon as its inputs are there). */
+    size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick receive + 1 */
+    uint8_t *kick_to = p->stagger ? calloc(n, 1) : NULL;
+    size_t nkr = 0, nks = 0;
+    if (p->stagger && (!kick || !kick_to)) {
+        free(kick);
+        free(kick_to);
+        snprintf(why, cap, "out of memory compiling the schedule");
+        return MPI_ERR_NO_MEM;
+    }
+    for (size_t x = 0; p->stagger && x < l->nx; x++) {
+        const totex_mpi_xfer *tr = &l->x[x];
+        if (tr->count && tr->to == me && !kick[tr->from])
+            kick[tr->from] = ++nkr;
+        if (tr->count && tr->from == me && !kick_to[tr->to]) {
+            kick_to[tr->to] = 1;
+            nks++;
+        }
+    }
+    nr += nkr;
+    ns += nks;
     p->nrecv = nr;
     p->nsend = ns;
     p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
@@ -112,6 +151,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
     if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
         (p->window && (!lane || !sent))) {
+        free(kick);
+        free(kick_to);
         free(hv);
         free(got);
         free(lane);
@@ -130,22 +171,34 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
+    for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks: first on their links */
+        if (kick[r])
+            p->recvs[kick[r] - 1] = (totex_mpi_recv){.peer = (int)r};
+        if (kick_to[r])
+            p->sends[is++] = (totex_mpi_send){.peer = (int)r, .dep_first = ndeps};
+    }
+    ir = nkr;
     for (size_t x0 = 0; x0 < l->nx && rc == MPI_SUCCESS;) {
         size_t x1 = x0;
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
             x1++;
         const unsigned long long st = (unsigned long long)l->x[x0].step + 1;
         const uint64_t step = l->x[x0].step;
-        /* sends first: a block received in this step travels on from the next one */
-        for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
-            const totex_mpi_xfer *tr = &l->x[x];
-            const totex_block *bl = l->b + tr->first;
-            if (!tr->count || tr->from != me)
-                continue;
-            size_t *ln = p->window ? lane + ((size_t)tr->to * (size_t)p->window + sent[tr->to]++ % (size_t)p->window) *
-                                                (size_t)c
-                                   : NULL;
-            for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
+        /* sends first: a block received in this step travels on from the next one;
+           lane by lane (chunk 0 of every transfer, then chunk 1, ...), so that a
+           step's lane-0 sends never wait behind a later lane's (a link carries one
+           transfer per step: its messages keep the order (step, chunk) either way) */
+        for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++)
+            for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
+                const totex_mpi_xfer *tr = &l->x[x];
+                const totex_block *bl = l->b + tr->first;
+                if (!tr->count || tr->from != me)
+                    continue;
+                size_t *ln = NULL;
+                if (p->window) { /* counted once per transfer, at its chunk 0 */
+                    const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1;
+                    ln = lane + ((size_t)tr->to * (size_t)p->window + q % (size_t)p->window) * (size_t)c;
+                }
                 totex_mpi_send *sd = &p->sends[is];
                 sd->recv_before = ir;
                 sd->peer = (int)tr->to;
@@ -157,6 +210,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 sd->dep_first = ndeps;
                 if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
                     p->deps[ndeps++] = nr + ln[ci] - 1;
+                else if (kick && ci > 0 && kick[tr->to]) /* a lane's first transfer on this link */
+                    p->deps[ndeps++] = kick[tr->to] - 1;
                 if (ln)
                     ln[ci] = is + 1;
                 is++;
@@ -182,7 +237,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
-                    if (recv != SIZE_MAX && /* its bytes are free once this send has completed */
+                    if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
                         totex_mpi_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
                         rc = MPI_ERR_NO_MEM;
@@ -205,7 +260,6 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     sd->stage_off = off + hdr;
                 }
             }
-        }
         for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
             const totex_mpi_xfer *tr = &l->x[x];
             const totex_block *bl = l->b + tr->first;
@@ -250,16 +304,24 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 rv->place_off = (size_t)bl[0].src * slot + lo[ci];
                 rv->fin_first = f0;
                 rv->fin_count = nfin - f0;
-                if ((!rv->in_place_ok || (carried && ci == 0)) &&
-                    totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &rv->wait_sends,
-                                         &rv->wait_recvs))
+                const int behind_hdr = carried && ci == 0;
+                if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
+                    rv->arena_off = arena.top;
+                    arena.top += (size_t)rv->bytes;
+                } else if (!rv->in_place_ok && totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off,
+                                                                    &rv->wait_sends, &rv->wait_recvs)) {
                     rc = MPI_ERR_NO_MEM;
+                }
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
-                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && (!rv->in_place_ok || (carried && ci == 0)); f++)
+                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && !rv->in_place_ok && !behind_hdr; f++)
                     if (totex_mpi_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
                                              ir + 1))
                         rc = MPI_ERR_NO_MEM;
+                if (padded && rc == MPI_SUCCESS && !behind_hdr && /* the padding's bytes, once it has arrived */
+                    totex_mpi_arena_give(&arena, rv->arena_off + tr->count * len[ci],
+                                         (size_t)rv->bytes - tr->count * len[ci], step, 0, ir + 1))
+                    rc = MPI_ERR_NO_MEM;
                 if (rc != MPI_SUCCESS)
                     snprintf(why, cap, "out of memory compiling the schedule");
                 ir++;
@@ -281,5 +343,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     free(got);
     free(lane);
     free(sent);
+    free(kick);
+    free(kick_to);
     return rc; /* the arena and the staging area are allocated by the first run */
 }

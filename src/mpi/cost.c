@@ -14,11 +14,28 @@
  *
  * Unit-step schedule of S steps (one block of m bytes per link per step,
  * multiport; per port under k-port), each transfer split into c chunks of
- * x = m / c bytes that travel as concurrent flows, each extra message costing
- * TOTEX_MPI_CHUNK_OVERHEAD t_s:
- *     T(c) = S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)).
- * The model's chunk count minimises T(c) over 1 .. TOTEX_MPI_MAX_CHUNKS with
- * chunks of at least TOTEX_MPI_MIN_CHUNK bytes. Combining schedule: its prediction by 002's
+ * x = m / c bytes that travel as concurrent flows (lanes), each extra message
+ * costing TOTEX_MPI_CHUNK_OVERHEAD t_s:
+ *     T(c) = S (t_s (1 + 0.05 (c - 1)) h + m max(t_l(x), t_c(x) / c)),
+ * h = 1 when the lanes start together: every step of a link pays a start-up
+ * while no lane moves data (a relayed chunk leaves when it has arrived, and
+ * the chunks of a step arrive together). Staggered lanes (compile.c: lanes
+ * 1 .. c - 1 start one latency behind lane 0) overlap lane 0's start-up with
+ * the others' transfer and the others' with lane 0's: h = (1 + 1 / c) / 2,
+ * but the part hidden, (1 - h) t_s (1 + 0.05 (c - 1)), never exceeds the
+ * others' transfer time, (c - 1) / c of the step's m max(..) term (small
+ * blocks hide nothing), and the kick delays lanes 1 .. c - 1 by one t_s
+ * (added once). h is fitted, not derived: on SimGrid SMPI's 4x4 torus with
+ * flat factors (bench/smpi/run.sh), octr at 64 KiB spends 1.17 us per step
+ * beyond the link time unstaggered, 0.79 us staggered in 2 chunks (0.68 of
+ * it; h says 0.75) and 1.02 us in 3 (0.87; h says 0.67): the lanes behind
+ * one kick start together, so staggering is only offered up to
+ * TOTEX_MPI_MAX_STAGGERED chunks. The model's chunk count minimises T(c) over
+ * 1 .. TOTEX_MPI_MAX_CHUNKS (2 .. TOTEX_MPI_MAX_STAGGERED when staggered)
+ * with chunks of at least TOTEX_MPI_MIN_CHUNK bytes; the timed trial sees
+ * each unit-step schedule staggered (2 .. TOTEX_MPI_MAX_STAGGERED chunks),
+ * and unstaggered in the model's chunks and in one (or two) chunks.
+ * Combining schedule: its prediction by 002's
  * model under the wormhole all-port cost (t_s and t_c): the algorithm's closed
  * form (totex_comb_algorithm.predict, no schedule built) when it has one, else
  * its schedule built and simulated once, only up to TOTEX_MPI_UNIT_FULL_MAX
@@ -64,23 +81,32 @@ static double at_size(double x, double small, double big)
     return small + (big - small) * f;
 }
 
-double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, const totex_mpi_linkcost *lc)
+double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_mpi_linkcost *lc)
 {
     const int c = chunks < 1 ? 1 : chunks;
     const double x = (double)slot / c;
     double per_byte = at_size(x, lc->t_c_chunk, lc->t_c) / c, link = at_size(x, lc->t_l_chunk, lc->t_l);
     if (per_byte < link)
         per_byte = link;
-    return (double)steps * (lc->t_s * (1 + TOTEX_MPI_CHUNK_OVERHEAD * (c - 1)) + (double)slot * per_byte);
+    const double start = lc->t_s * (1 + TOTEX_MPI_CHUNK_OVERHEAD * (c - 1)), move = (double)slot * per_byte;
+    double hidden = 0;
+    if (stagger && c > 1) { /* the others' transfer covers part of a lane's start-up, never more than it lasts */
+        hidden = start * (1 - (1 + 1.0 / c) / 2);
+        if (hidden > move * (c - 1) / c)
+            hidden = move * (c - 1) / c;
+    }
+    /* staggered: lanes 1 .. c - 1 start behind the kick, one start-up late */
+    return (double)steps * (start - hidden + move) + (stagger && c > 1 ? lc->t_s : 0);
 }
 
-int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc)
+int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost *lc)
 {
     int best = 1;
-    double tbest = totex_mpi_unit_time(1, slot, 1, lc);
-    for (int c = 2; c <= TOTEX_MPI_MAX_CHUNKS && slot / c >= TOTEX_MPI_MIN_CHUNK; c++) {
-        double t = totex_mpi_unit_time(1, slot, c, lc);
-        if (t < tbest) {
+    double tbest = 0;
+    const int most = stagger ? TOTEX_MPI_MAX_STAGGERED : TOTEX_MPI_MAX_CHUNKS;
+    for (int c = stagger ? 2 : 1; c <= most && (c == 1 || slot / c >= TOTEX_MPI_MIN_CHUNK); c++) {
+        double t = totex_mpi_unit_time(1, slot, c, stagger, lc);
+        if (best == 1 || t < tbest) {
             tbest = t;
             best = c;
         }
@@ -128,7 +154,7 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
     const long long slot = (long long)cost->m;
     const double floor_t = totex_mpi_link_floor(net, slot, lc);
     totex_comb_choice *rows = calloc(count, sizeof *rows);
-    size_t total = 2 * count + 2 * (sizeof unit_cands / sizeof unit_cands[0]);
+    size_t total = 2 * count + (TOTEX_MPI_MAX_STAGGERED + 1) * (sizeof unit_cands / sizeof unit_cands[0]);
     totex_mpi_cand *all = calloc(total, sizeof *all);
     if (!rows || !all) {
         snprintf(why, wcap, "out of memory ranking the algorithms");
@@ -169,14 +195,14 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
             continue;
         }
         double t = forced && pad ? totex_mpi_padded_time(&row->report, cost, lc) : row->report.predicted_time;
-        all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, forced};
+        all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, forced, 0};
         k++;
     }
     /* the padded forms of the model's best combining candidates */
     qsort(all, k, sizeof *all, by_time);
     for (size_t b = 0, kc = k; pad && !forced && b < kc && b < TOTEX_MPI_PAD_VARIANTS; b++) {
         double t = totex_mpi_padded_time(&rows[all[b].idx].report, cost, lc);
-        all[k] = (totex_mpi_cand){0, all[b].idx, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, pad};
+        all[k] = (totex_mpi_cand){0, all[b].idx, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, pad, 0};
         k++;
     }
     if (!k && count && rows[0].reason[0])
@@ -195,17 +221,24 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         size_t ai = 0;
         while (totex_algorithm_get(ai) != a)
             ai++;
-        int c = totex_mpi_model_chunks(slot, lc);
-        all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, c, totex_mpi_unit_time(steps, slot, c, lc), steps,
-                                  (int)k, forced};
-        k++;
-        /* the trial also sees the same schedule in one message per transfer, or in two chunks */
-        int alt = c > 1 ? 1 : 2;
-        if (alt != c && slot / alt >= TOTEX_MPI_MIN_CHUNK) {
-            all[k] = all[k - 1];
-            all[k].chunks = alt;
-            all[k].predicted = totex_mpi_unit_time(steps, slot, alt, lc);
-            all[k].order = (int)k;
+        /* staggered in 2 .. TOTEX_MPI_MAX_STAGGERED chunks, unstaggered in the model's chunks
+           and in one message per transfer (two chunks when the model says one) */
+        const int cu = totex_mpi_model_chunks(slot, 0, lc), alt = cu > 1 ? 1 : 2;
+        int var[TOTEX_MPI_MAX_STAGGERED + 1][2], nv = 0;
+        for (int cs = 2; cs <= TOTEX_MPI_MAX_STAGGERED; cs++) {
+            var[nv][0] = cs;
+            var[nv++][1] = 1;
+        }
+        var[nv][0] = cu;
+        var[nv++][1] = 0;
+        var[nv][0] = alt;
+        var[nv++][1] = 0;
+        for (int v = 0; v < nv; v++) {
+            if (var[v][0] > 1 && slot / var[v][0] < TOTEX_MPI_MIN_CHUNK)
+                continue;
+            all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, var[v][0],
+                                      totex_mpi_unit_time(steps, slot, var[v][0], var[v][1], lc), steps, (int)k,
+                                      forced, var[v][1]};
             k++;
         }
     }
@@ -237,8 +270,9 @@ void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap)
     if (!c->unit)
         len = snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
     else
-        len = snprintf(out, cap, "%s/%s/%d chunk%s", totex_algorithm_get((size_t)c->idx)->name,
-                       c->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port", c->chunks, c->chunks > 1 ? "s" : "");
+        len = snprintf(out, cap, "%s/%s/%d chunk%s%s", totex_algorithm_get((size_t)c->idx)->name,
+                       c->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port", c->chunks, c->chunks > 1 ? "s" : "",
+                       c->stagger ? " staggered" : "");
     if (c->pad && len >= 0 && (size_t)len < cap)
         snprintf(out + len, cap - (size_t)len, "/padded to %d B", c->pad);
 }

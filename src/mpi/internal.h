@@ -37,6 +37,7 @@ enum {
 #define TOTEX_MPI_UNIT_TAGS 30000
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
+#define TOTEX_MPI_MAX_STAGGERED 2 /* most chunks the model staggers (cost.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
 #define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 1 /* a plan's arena: at most this many blocks per rank before its bytes are
                                              reused (arena.h; more only when no free bytes fit) */
@@ -111,6 +112,7 @@ typedef struct totex_mpi_plan {
                                     travels as pad bytes (its tail zero), 0: none (compile.c) */
     uint64_t steps;
     size_t nrecv, nsend;
+    int stagger;                 /* lanes 1 .. chunks - 1 start behind a zero-byte kick per link (compile.c) */
     totex_mpi_recv *recvs;       /* in step order */
     totex_mpi_send *sends;       /* in step order */
     totex_mpi_piece *pieces;
@@ -172,7 +174,7 @@ typedef struct totex_mpi_state {
        class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
     struct {
         int known;
-        int unit, idx, chunks, pad; /* the totex_mpi_cand chosen (below) */
+        int unit, idx, chunks, pad, stagger; /* the totex_mpi_cand chosen (below) */
         uint32_t ports;
         uint64_t steps;
         double predicted;
@@ -291,6 +293,7 @@ typedef struct totex_mpi_cand {
     uint64_t steps;   /* unit-step: predicted steps */
     int order;        /* tie-break */
     int pad;          /* messages shorter than this many bytes padded to it (0: none) */
+    int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0 */
 } totex_mpi_cand;
 /* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_MPI_COST_CHUNK bytes */
 typedef struct totex_mpi_linkcost {
@@ -300,10 +303,13 @@ typedef struct totex_mpi_linkcost {
     int pad_forced; /* TOTEX_PAD: every candidate padded to pad, no unpadded variants */
 } totex_mpi_linkcost;
 #define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
-/* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in @p chunks chunks */
-double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, const totex_mpi_linkcost *lc);
-/* the model's chunk count for blocks of @p slot bytes (argmin of totex_mpi_unit_time over 1 .. TOTEX_MPI_MAX_CHUNKS) */
-int totex_mpi_model_chunks(long long slot, const totex_mpi_linkcost *lc);
+/* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in
+   @p chunks chunks, lanes staggered (@p stagger nonzero, chunks > 1) or not */
+double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_mpi_linkcost *lc);
+/* the model's chunk count for blocks of @p slot bytes, lanes staggered or not (argmin of
+   totex_mpi_unit_time over 1 .. TOTEX_MPI_MAX_CHUNKS, over 2 .. when staggered; 1 when
+   staggered and the block is too small for two chunks) */
+int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost *lc);
 /* link-load floor of any total exchange: status(0) * slot * t_l / degree(0), seconds */
 double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc);
 /* the unit-step candidate named @p name and its port model, or NULL (not a candidate) */
@@ -330,7 +336,8 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
  * (at most slot and TOTEX_MPI_MAX_CHUNKS; p->chunks says how many), at most
  * @p window transfers per link and chunk lane in flight (0: no limit). MPI error
  * code, with what went wrong in why[cap]. Needs no running MPI. */
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, char *why, size_t cap);
+int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
+                      size_t cap);
 /* first byte of chunk @p i within a block (i = p->chunks: slot) */
 size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i);
 

@@ -32,7 +32,7 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
 #define TRIAL_ROUNDS 2
 #define TRIAL_RUNS 3
 #define TRIAL_KEEP_BYTES (1 << 20) /* n blocks up to this size: a candidate keeps its buffers between rounds */
-#define CAND_DOUBLES 7 /* unit, idx, ports, chunks, predicted, steps, pad */
+#define CAND_DOUBLES 8 /* unit, idx, ports, chunks, predicted, steps, pad, stagger */
 #define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
 
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
@@ -51,6 +51,14 @@ static int forced_chunks(void)
     return (end && *end == '\0' && v >= 1 && v <= TOTEX_MPI_MAX_CHUNKS) ? (int)v : 0;
 }
 
+/* TOTEX_STAGGER=0|1 forces unstaggered or staggered lanes on unit-step candidates of more
+   than one chunk; -1 when unset or invalid (the model's candidates, both kinds timed) */
+static int forced_stagger(void)
+{
+    const char *s = getenv("TOTEX_STAGGER");
+    return s && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] - '0' : -1;
+}
+
 /* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, t_l, candidates...} */
 static void choose_candidates(const totex_network *net, const char *spec, const totex_comb_cost *cost,
                               const totex_mpi_linkcost *lc,
@@ -58,7 +66,7 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
 {
     totex_error err = *perr;
     const char *forced = getenv("TOTEX_ALGORITHM");
-    const int fc = forced_chunks();
+    const int fc = forced_chunks(), fs = forced_stagger();
     totex_mpi_cand c[MAX_CANDIDATES];
     size_t k = 0;
     if (!net) {
@@ -72,29 +80,33 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             size_t ai = 0;
             while (totex_algorithm_get(ai) != u)
                 ai++;
-            int ch = fc ? fc : totex_mpi_model_chunks((long long)cost->m, lc);
+            /* the model's chunks (staggered unless TOTEX_STAGGER=0 says otherwise) */
+            int ch = fc ? fc : totex_mpi_model_chunks((long long)cost->m, fs != 0, lc);
+            int sg = ch > 1 && fs != 0;
             if (u->applies(net, ports, &err) != TOTEX_OK || u->predict(net, ports, &steps, &err) != TOTEX_OK)
                 snprintf(why, cap, "TOTEX_ALGORITHM=%.40s on %.200s: %.300s", forced, spec, err.msg);
             else
                 c[k++] = (totex_mpi_cand){1, (int)ai, ports, ch,
-                                          totex_mpi_unit_time(steps, (long long)cost->m, ch, lc),
-                                          steps, 0, lc->pad_forced ? lc->pad : 0};
+                                          totex_mpi_unit_time(steps, (long long)cost->m, ch, sg, lc),
+                                          steps, 0, lc->pad_forced ? lc->pad : 0, sg};
         } else if (!a) {
             snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
                      err.msg);
         }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
             if (totex_comb_algorithm_get(i) == a)
-                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0};
+                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
     } else {
         /* padded forms take extra places in the trial (only where padding may pay: lc->pad > 0) */
         const size_t places = !tuning_on() ? 1
                               : lc->pad > (long long)cost->m && !lc->pad_forced ? MAX_CANDIDATES
                                                                                  : MAX_CANDIDATES - TOTEX_MPI_PAD_VARIANTS;
         k = totex_mpi_rank_candidates(net, cost, lc, c, places, why, cap);
-        for (size_t i = 0; fc && i < k; i++)
-            if (c[i].unit)
-                c[i].chunks = fc;
+        for (size_t i = 0; i < k; i++)
+            if (c[i].unit) {
+                c[i].chunks = fc ? fc : c[i].chunks;
+                c[i].stagger = fs >= 0 ? fs && c[i].chunks > 1 : c[i].stagger && c[i].chunks > 1;
+            }
         if (!k && !why[0])
             snprintf(why, cap, "no algorithm applies to %.200s", spec);
     }
@@ -108,6 +120,7 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         m[4] = c[i].predicted;
         m[5] = (double)c[i].steps;
         m[6] = c[i].pad;
+        m[7] = c[i].stagger;
     }
 }
 
@@ -185,7 +198,8 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
         snprintf(why, cap, "algorithm %s on %s: %s", p->algorithm, net ? totex_network_spec(net) : "?", err.msg);
         rc = ts == TOTEX_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
     } else {
-        rc = totex_mpi_compile(p, &l, c->unit ? c->chunks : 1, c->unit ? unit_window() : 0, why, cap);
+        rc = totex_mpi_compile(p, &l, c->unit ? c->chunks : 1, c->unit ? unit_window() : 0, c->unit && c->stagger, why,
+                               cap);
     }
     totex_mpi_local_free(&l);
     return rc;
@@ -271,7 +285,7 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     cost.t_c = st->size_class[cls].t_c;
     totex_mpi_cand c = {st->size_class[cls].unit,   st->size_class[cls].idx,       st->size_class[cls].ports,
                         st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps,
-                        0,                          st->size_class[cls].pad};
+                        0,                          st->size_class[cls].pad,       st->size_class[cls].stagger};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     int bad = net ? totex_mpi_plan_build(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
@@ -345,7 +359,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     bad[MAX_CANDIDATES] = nc == 0 ? MPI_ERR_ARG : 0;
     for (int c = 0; c < nc; c++) {
         const double *m = msg + 4 + CAND_DOUBLES * c;
-        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6]};
+        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6],
+                                 (int)m[7]};
         bad[c] = totex_mpi_plan_build(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
     }
     totex_network_free(net);
@@ -398,9 +413,10 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         if (pp->pad)
             snprintf(padw, sizeof padw, ", messages under %d bytes padded to %d", pp->pad, pp->pad);
         if (pp->unit)
-            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer%s)",
+            snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer%s%s)",
                      pp->algorithm, pp->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port",
-                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "", padw);
+                     (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "",
+                     pp->stagger ? ", lanes staggered" : "", padw);
         else
             snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s)", pp->algorithm,
                      (unsigned long long)pp->steps, padw);
@@ -427,6 +443,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         st->size_class[cls].idx = cd[pick].idx;
         st->size_class[cls].chunks = cd[pick].chunks;
         st->size_class[cls].pad = cd[pick].pad;
+        st->size_class[cls].stagger = cd[pick].stagger;
         st->size_class[cls].ports = cd[pick].ports;
         st->size_class[cls].steps = cd[pick].steps;
         st->size_class[cls].predicted = cd[pick].predicted;

@@ -6,6 +6,8 @@
  * applies (MPI_COMM_WORLD's virtual torus, periodic 1-D, 2-D, 3-D Cartesian
  * and 2 x (size/2)), one message per transfer and 3 chunks per transfer
  * (TOTEX_CHUNKS: unequal chunks at 8 and 4099 bytes, relayed chunk by chunk),
+ * the chunks' lanes staggered behind a zero-byte kick per link and not
+ * (TOTEX_STAGGER=1, 0),
  * blocks of 1, 8, 1000, 4099 bytes, MPI_INT, a vector and a struct type with
  * gaps, MPI_IN_PLACE. Whether an algorithm applies is asked of the algorithm
  * registry on the network this test derives from the communicator itself. On
@@ -120,7 +122,9 @@ int main(int argc, char **argv)
             totex_network_free(net);
             if (!applies)
                 continue;
-            for (int chunks = 1; chunks <= (algs[a].comb ? 1 : 3); chunks += 2) {
+            /* 1 chunk; 3 chunks with staggered lanes; 3 chunks unstaggered (combining: 1 chunk) */
+            for (int v = 0; v < (algs[a].comb ? 1 : 3); v++) {
+                const int chunks = v ? 3 : 1, stagger = v == 1;
                 MPI_Comm comm;
                 if (shape == 0)
                     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -130,9 +134,10 @@ int main(int argc, char **argv)
                 snprintf(cs, sizeof cs, "%d", chunks);
                 setenv("TOTEX_ALGORITHM", algs[a].name, 1);
                 setenv("TOTEX_CHUNKS", cs, 1);
+                setenv("TOTEX_STAGGER", stagger ? "1" : "0", 1);
                 char what[200];
-                snprintf(what, sizeof what, "%s (%d chunk%s) on %s%s", algs[a].name, chunks, chunks > 1 ? "s" : "",
-                         spec, shape == 0 ? " (world)" : "");
+                snprintf(what, sizeof what, "%s (%d chunk%s%s) on %s%s", algs[a].name, chunks, chunks > 1 ? "s" : "",
+                         stagger ? ", staggered" : "", spec, shape == 0 ? " (world)" : "");
                 if (rank == 0)
                     printf("test_unit_exec: %s\n", what);
                 static const int bytes[] = {1, 8, 1000, 4099};
@@ -160,6 +165,7 @@ int main(int argc, char **argv)
         }
     unsetenv("TOTEX_ALGORITHM");
     unsetenv("TOTEX_CHUNKS");
+    unsetenv("TOTEX_STAGGER");
     if (wsize > 1 && (!ran || !ran_chunked)) {
         fprintf(stderr, "FAIL rank %d: no unit-step schedule applied (%d runs, %d chunked)\n", rank, ran, ran_chunked);
         failures++;
