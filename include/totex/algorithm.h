@@ -41,6 +41,16 @@ typedef struct totex_algorithm {
     /** 1 when predict() has to run the whole algorithm on the full network (automatic choice skips it once
         another algorithm's prediction already meets the best lower bound). */
     int costly_predict;
+    /**
+     * With costly_predict: 1 when the automatic choice should plan and verify
+     * the algorithm at once instead of predicting it and planning it again,
+     * on networks where no result can be proved optimal (no delay bound):
+     * its prediction is a run of the whole construction and it usually wins
+     * where it applies (pipeline on meshes, issue 13 item 3). 0: predict
+     * first, so that a candidate that loses is never replayed (greedy on
+     * mesh:32x64 single-port predicts in 32 s and loses to a2).
+     */
+    int plan_instead_of_predict;
 } totex_algorithm;
 
 /** Number of registered algorithms. */

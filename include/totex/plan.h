@@ -93,9 +93,10 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * would cost minutes on large networks (issue 13: torus:16x16x16x8).
  * Where no result can be proved optimal that way (no average-delay bound: the
  * network is not a vertex-transitive product, e.g. a mesh), an algorithm whose
- * prediction is a run of the whole algorithm (costly_predict) is planned and
- * verified once instead of predicted and then planned again; its measured
- * steps stand for its prediction (issue 13 item 3).
+ * prediction is a run of the whole algorithm and which usually wins where it
+ * applies (plan_instead_of_predict: pipeline) is planned and verified once
+ * instead of predicted and then planned again; its measured steps stand for
+ * its prediction (issue 13 item 3).
  * Replays of at least 2^20 messages run the simulator on a second thread
  * (totex_sink_thread_start()), the algorithm on the calling one.
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.

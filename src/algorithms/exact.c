@@ -125,4 +125,5 @@ const totex_algorithm totex_algorithm_exact = {
     exact_plan,
     NULL,
     1,
+    0,
 };

@@ -585,4 +585,5 @@ const totex_algorithm totex_algorithm_pipeline = {
     .predict = pl_predict,
     .plan = pl_plan,
     .costly_predict = 1,
+    .plan_instead_of_predict = 1, /* at the cut bound on 495 of 496 meshes R x C, 2 <= R <= C <= 32 */
 };

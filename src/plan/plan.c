@@ -288,8 +288,9 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
     /*
      * Without a lower bound on the average delay (001 appendix: vertex-transitive
      * products only) no result is ever proved optimal, so a candidate whose
-     * prediction ties is always replayed: a costly prediction (a run of the
-     * whole algorithm) is then replaced by planning and verifying it once.
+     * prediction ties is always replayed: there a costly prediction (a run of
+     * the whole algorithm) of an algorithm that usually wins where it applies
+     * (plan_instead_of_predict) is replaced by planning and verifying it once.
      */
     int provable = 0;
     {
@@ -310,7 +311,7 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
         else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
-            if (!pass || provable) {
+            if (!pass || provable || !a->plan_instead_of_predict) {
                 st1 = a->predict(net, ports, &pred[i], &e2);
             } else {
                 /*
