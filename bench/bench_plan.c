@@ -10,6 +10,9 @@
  * replay touches once), reported as the ratio "x copy".
  *
  * usage: bench_plan [SPEC PORTS ALGO]...   (ALGO: auto or a name; default: the list below)
+ *        bench_plan presets                 (every preset of `totex machines` under single-port,
+ *                                            multiport, 2-port and 3-port, algorithm auto)
+ * Before/after ratios against another build: bench/plan_before_after.sh.
  * BENCH_PLAN_CAP=S stops a job after S seconds of wall time (default 300; it
  * is then reported as over the cap).
  * Target: every job under 5 s and 1 GiB (issue 13).
@@ -89,7 +92,23 @@ int main(int argc, char **argv)
     };
     const char **jobs = defaults;
     int njobs = (int)(sizeof defaults / sizeof defaults[0] / 3);
-    if (argc > 1) {
+    const char **preset_jobs = NULL;
+    if (argc == 2 && !strcmp(argv[1], "presets")) {
+        static const char *const ports[] = {"single", "multi", "k:2", "k:3"};
+        size_t np = sizeof ports / sizeof ports[0], m = totex_machine_count();
+        preset_jobs = malloc(sizeof *preset_jobs * 3 * np * m);
+        if (!preset_jobs)
+            return 2;
+        njobs = 0;
+        for (size_t i = 0; i < m; i++)
+            for (size_t p = 0; p < np; p++) {
+                preset_jobs[3 * njobs] = totex_machine_get(i)->name;
+                preset_jobs[3 * njobs + 1] = ports[p];
+                preset_jobs[3 * njobs + 2] = "auto";
+                njobs++;
+            }
+        jobs = preset_jobs;
+    } else if (argc > 1) {
         if ((argc - 1) % 3) {
             fprintf(stderr, "usage: %s [SPEC PORTS ALGO]...   (PORTS single|multi|k:N, ALGO auto or a name)\n",
                     argv[0]);
@@ -128,5 +147,6 @@ int main(int argc, char **argv)
            "system time (the wall time on a shared machine includes waiting for a core); peak MiB = the child's ru_maxrss;\n"
            "x copy = plan+ver / memcpy of the simulator's state (4 B per message), same child;\n"
            "verified: full = every message replayed, one node = symmetric certificate (001 Theorem 2).\n");
+    free(preset_jobs);
     return over;
 }

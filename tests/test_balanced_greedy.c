@@ -87,7 +87,8 @@ static void not_applicable(void **state)
         totex_ports ports;
     } no[] = {{"mesh:3x4", TOTEX_PORTS_MULTI}, {"torus:4x4", TOTEX_PORTS_SINGLE}, {"path:9", TOTEX_PORTS_SINGLE},
               {"mesh:32x64", TOTEX_PORTS_SINGLE}, {"path:3*ring:4", TOTEX_PORTS_SINGLE},
-              {"mesh:32x32", TOTEX_PORTS_SINGLE} /* 22M hops: above the cap */};
+              {"mesh:32x32", TOTEX_PORTS_SINGLE} /* 22M hops x 4: above the cap */,
+              {"mesh:2x2x2x2x2x2x2x2x2x2", TOTEX_PORTS_SINGLE} /* 5.2M hops x 20 */};
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
         totex_network *net = ts_net(no[i].spec);
         err.msg[0] = '\0';

@@ -7,13 +7,15 @@
  * growth of its peak RSS during the call (planning of every rank, buffers,
  * the exchange) and of its RSS after it (what the ranks keep: plans, arenas,
  * the cached state), each also divided by the number of ranks. Prints
- *   first_call RANKS DIMS BLOCK sim_s WALL_s PEAK_KIB KEPT_KIB PEAK_PER_RANK_KIB KEPT_PER_RANK_KIB ok|WRONG
- * Usage: first_call D1xD2[xD3] [BLOCK_BYTES]  (product of the sides = ranks)
+ *   first_call totex|smpi RANKS DIMS BLOCK sim_s CPU_s PEAK_KIB KEPT_KIB PEAK_PER_RANK_KIB KEPT_PER_RANK_KIB ok|WRONG
+ * (CPU_s: the process's CPU time during the call, every rank's planning included)
+ * Usage: first_call D1xD2[xD3] [BLOCK_BYTES [mpi]]  (product of the sides = ranks;
+ *        mpi: MPI_Alltoall instead, SMPI's algorithm of --cfg=smpi/alltoall, the baseline)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/resource.h>
 
 #include <mpi.h>
 
@@ -35,11 +37,13 @@ static long status_kib(const char *key)
     return v;
 }
 
-static double wall(void)
+/* CPU seconds of the process (every rank: SMPI runs them in it; its clocks are simulated) */
+static double cpu(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
 int main(int argc, char **argv)
@@ -50,6 +54,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int dims[3] = {1, 1, 1}, nd = argc > 1 ? sscanf(argv[1], "%dx%dx%d", &dims[0], &dims[1], &dims[2]) : 0;
     long block = argc > 2 ? atol(argv[2]) : 8;
+    const int mpi = argc > 3 && strcmp(argv[3], "mpi") == 0;
     int periods[3] = {1, 1, 1}, rdims[3];
     if (nd < 1 || dims[0] * dims[1] * dims[2] != size || block < 1) {
         if (rank == 0)
@@ -79,11 +84,12 @@ int main(int argc, char **argv)
             fclose(f);
         }
         rss0 = status_kib("VmRSS:");
-        w0 = wall();
+        w0 = cpu();
     }
     MPI_Barrier(cart);
     double t0 = MPI_Wtime();
-    int rc = totex_alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart);
+    int rc = mpi ? MPI_Alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart)
+                 : totex_alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart);
     double t = MPI_Wtime() - t0, tmax = 0;
     int bad = rc != MPI_SUCCESS;
     for (int s = 0; s < size && !bad; s++)
@@ -94,7 +100,7 @@ int main(int argc, char **argv)
     MPI_Reduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, 0, cart);
     if (rank == 0) {
         long peak = status_kib("VmHWM:") - rss0, kept = status_kib("VmRSS:") - rss0;
-        printf("first_call %d %s %ld %.6g %.2f %ld %ld %.1f %.1f %s\n", size, argv[1], block, tmax, wall() - w0, peak,
+        printf("first_call %s %d %s %ld %.6g %.2f %ld %ld %.1f %.1f %s\n", mpi ? "smpi" : "totex", size, argv[1], block, tmax, cpu() - w0, peak,
                kept, (double)peak / size, (double)kept / size, anybad ? "WRONG" : "ok");
     }
     free(send);

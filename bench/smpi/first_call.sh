@@ -1,10 +1,13 @@
 #!/bin/sh
 # First call of totex_alltoall at scale on SimGrid SMPI (issue 11 item 3;
 # DESIGN.md "Measuring at scale": one call, TOTEX_TUNE=0, small blocks): per
-# torus, the simulated time of the call, the wall time, and the growth of the
+# torus, the simulated time of the call, the CPU time of the process (all ranks'
+# planning), and the growth of the
 # SMPI process's peak RSS during it and of its RSS after it (all ranks live in
-# that one process), in total and per rank. Same platform as run.sh (TORUS
-# cluster, 10 GB/s, 1 us, split-duplex).
+# that one process), in total and per rank; baseline in the same run: one call
+# of SMPI's own MPI_Alltoall (SMPI_BASELINE, default bruck: basic_linear and
+# pair are too slow to simulate past 128 ranks), the same measurements. Same
+# platform as run.sh (TORUS cluster, 10 GB/s, 1 us, split-duplex).
 #
 # Usage: bench/smpi/first_call.sh [BUILD_DIR [BLOCK_BYTES [TORUS...]]]
 #        defaults: build 8 8x8 16x16 32x32 8x8x16
@@ -35,8 +38,8 @@ smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include
     { cat "$out/first_call_cc.log" >&2; exit 1; }
 echo "first_call: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), one call of $block-byte blocks," \
      "TOTEX_TUNE=${TOTEX_TUNE:-0}${TOTEX_ALGORITHM:+, TOTEX_ALGORITHM=$TOTEX_ALGORITHM}"
-printf '%-8s %6s %12s %9s %12s %12s %12s %12s %s\n' torus ranks "sim us" "wall s" "peak KiB" "kept KiB" \
-    "peak/rank" "kept/rank" check
+printf '%-8s %-6s %6s %12s %9s %12s %12s %12s %12s %s\n' torus impl ranks "sim us" "cpu s" "peak KiB" \
+    "kept KiB" "peak/rank" "kept/rank" check
 status=0
 for t in "$@"; do
     n=$(echo "$t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')
@@ -55,14 +58,20 @@ XML
     hosts=$out/hosts-$t
     i=0; : >"$hosts"
     while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
-    log=$out/first_call-$t.txt
-    if TOTEX_TUNE=${TOTEX_TUNE:-0} TOTEX_VERBOSE=${TOTEX_VERBOSE:-1} smpirun -np "$n" -platform "$plat" -hostfile "$hosts" \
-        --cfg=smpi/simulate-computation:no --log=root.thresh:critical "$bin" "$t" "$block" >"$log" 2>&1; then
-        awk -v t="$t" '$1 == "first_call" { printf "%-8s %6d %12.2f %9.2f %12d %12d %12.1f %12.1f %s\n", t, $2, $5 * 1e6, $6, $7, $8, $9, $10, $11 }' "$log"
-    else
-        echo "$t: FAILED (see $log)"
-        status=1
-    fi
-    grep -m1 '^totex: MPI_Alltoall' "$log" | sed 's/^/    /' || true
+    for impl in totex smpi; do
+        log=$out/first_call-$t-$impl.txt
+        cfg="--cfg=smpi/alltoall:${SMPI_BASELINE:-bruck}"
+        arg=""
+        [ "$impl" = smpi ] && arg=mpi
+        # shellcheck disable=SC2086
+        if TOTEX_TUNE=${TOTEX_TUNE:-0} TOTEX_VERBOSE=${TOTEX_VERBOSE:-1} smpirun -np "$n" -platform "$plat" -hostfile "$hosts" \
+            "$cfg" --cfg=smpi/simulate-computation:no --log=root.thresh:critical "$bin" "$t" "$block" $arg >"$log" 2>&1; then
+            awk -v t="$t" '$1 == "first_call" { printf "%-8s %-6s %6d %12.2f %9.2f %12d %12d %12.1f %12.1f %s\n", t, $2, $3, $6 * 1e6, $7, $8, $9, $10, $11, $12 }' "$log"
+        else
+            echo "$t $impl: FAILED (see $log)"
+            status=1
+        fi
+        [ "$impl" = totex ] && { grep -m1 '^totex: MPI_Alltoall' "$log" | sed 's/^/    /' || true; }
+    done
 done
 exit $status

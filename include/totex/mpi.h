@@ -96,12 +96,15 @@ extern "C" {
  * each rank translates node 0's moves to itself (src/mpi/translate.c),
  * O(moves of one node) time and memory; one without (a3, greedy, a2) is
  * streamed step by step through a filter that keeps this rank's hops. A
- * combining candidate is built keeping only this rank's share
- * (totex_comb_build_share(): the algorithm's working state of one logical
- * step, never the schedule's O(n^2) blocks). Rank 0 alone ranks the
+ * combining candidate whose schedule is translation invariant (a3c on tori of
+ * even sides: totex_comb_algorithm.plan_node0) is node 0's transfers
+ * translated to the rank, O(n) memory; another is built keeping only this
+ * rank's share (totex_comb_build_share(): the algorithm's working state of one
+ * logical step, never the schedule's O(n^2) blocks). Rank 0 alone ranks the
  * candidates: a combining algorithm by its closed form where it has one
- * (totex_comb_algorithm.predict: a2c), else built and simulated once, and
- * then only up to 256 ranks. Per rank, the program (the compiled schedule
+ * (totex_comb_algorithm.predict: a2c, and a3c on tori of even sides), else
+ * built and simulated once, and then only up to 256 ranks (above, bruck,
+ * dimwise, pairwise and direct are not candidates). Per rank, the program (the compiled schedule
  * state) holds an entry per message and per block it sends on: O(the sum of
  * the rank's distances) = O(n x average distance); the buffers are O(n)
  * blocks (arena and staging below). Measured (bench/mpi_plan_bench, one rank

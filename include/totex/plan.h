@@ -22,7 +22,9 @@ typedef struct totex_plan_result {
     const char *name;                /**< what the user wrote (preset or spec); NULL: the canonical spec */
     totex_ports ports;
     const totex_algorithm *algorithm;/**< static */
-    uint64_t predicted_steps;        /**< from the algorithm's formula, in steps */
+    uint64_t predicted_steps;        /**< from the algorithm's formula, in steps; for an algorithm whose
+                                          prediction runs it (costly_predict), the count of the run that
+                                          produced the schedule (planned once, not twice: issue 13) */
     totex_bound bounds[TOTEX_MAX_BOUNDS + 1]; /**< + 1: room for a bound the caller adds (the exact bound, totex/exact.h) */
     size_t bound_count;
     size_t best_bound;               /**< index of the largest bound */
@@ -89,6 +91,13 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * average-delay bound (001 appendix), the remaining candidates are not planned
  * (counted in out->skipped): none could be better, and a full replay of each
  * would cost minutes on large networks (issue 13: torus:16x16x16x8).
+ * Where no result can be proved optimal that way (no average-delay bound: the
+ * network is not a vertex-transitive product, e.g. a mesh), an algorithm whose
+ * prediction is a run of the whole algorithm (costly_predict) is planned and
+ * verified once instead of predicted and then planned again; its measured
+ * steps stand for its prediction (issue 13 item 3).
+ * Replays of at least 2^20 messages run the simulator on a second thread
+ * (totex_sink_thread_start()), the algorithm on the calling one.
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.
  */
 totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,

@@ -40,9 +40,10 @@
  *          forwarding bound, so optimal), 2x5 25 (optimal), 4x6 84 (bound
  *          82), 6x6 150 (147), 8x16 1142 (1079), 4x4x4 242 (240),
  *          touchstone-delta 9200 (8611: 1.068; load-greedy 10168, A2 12240).
- * Size:    n <= 1024 nodes and S_G <= 2^23 hops (touchstone-delta: 4.2M hops,
- *          1.7 s of CPU for predict and plan; mesh:32x32, 22M hops, takes
- *          far longer); routes 1 byte per hop (S_G bytes), tables ~10 n^2
+ * Size:    n <= 1024 nodes and S_G x 2k <= 2^26 (touchstone-delta: 4.2M hops
+ *          x 4, 1.7 s of CPU for predict and plan; mesh:3x3x3x3x3x3 2.8M x 12,
+ *          2.2 s; refused: mesh:32x32, 22M x 4, 23 s in auto, and the 10-cube
+ *          as mesh:2x..x2, 5.2M x 20, 9.4 s); routes 1 byte per hop (S_G bytes), tables ~10 n^2
  *          bytes, stacks n 2k (diameter + 1) 4 bytes.
  */
 #include <stdlib.h>
@@ -53,7 +54,8 @@
 
 #define BG_NONE UINT32_MAX
 #define BG_MAX_NODES 1024u
-#define BG_MAX_HOPS (UINT64_C(1) << 23) /* S_G: routes and run time grow with it (touchstone-delta: 4.2M, 1.7 s) */
+/* S_G x 2k: the routes grow with S_G, the run with steps x n x 2k ~ S_G x 2k (touchstone-delta: 4.2M x 4, 1.7 s) */
+#define BG_MAX_WORK (UINT64_C(1) << 26)
 #define BG_ROUNDS 3 /* rip-up and reroute passes after the first routing */
 
 typedef struct bg_offer {
@@ -142,10 +144,13 @@ static totex_status bg_applies(const totex_network *net, totex_ports ports, tote
                           "balanced-greedy keeps n^2 tables and stops at %u nodes; %s has %u (use greedy or a2)",
                           BG_MAX_NODES, totex_network_spec(net), totex_network_nodes(net));
     uint64_t sg = 0;
-    if (totex_network_status_sum(net, &sg, NULL) != TOTEX_OK || sg > BG_MAX_HOPS)
+    const uint64_t slots = 2 * (uint64_t)totex_network_dims(net);
+    if (totex_network_status_sum(net, &sg, NULL) != TOTEX_OK || sg > BG_MAX_WORK / slots)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "balanced-greedy stops at %llu hops in all (S_G; about 0.4 us per hop); %s needs %llu (use load-greedy, greedy or a2)",
-                          (unsigned long long)BG_MAX_HOPS, totex_network_spec(net), (unsigned long long)sg);
+                          "balanced-greedy stops at %llu hops x links per node (S_G x 2k, its work); %s has %llu x %llu "
+                          "(use load-greedy, greedy or a2)",
+                          (unsigned long long)BG_MAX_WORK, totex_network_spec(net), (unsigned long long)sg,
+                          (unsigned long long)slots);
     return TOTEX_OK;
 }
 

@@ -48,7 +48,8 @@
  * when planning a stack of 64-byte chunks of 16-bit sources), and per outgoing
  * Y link a bit mask over the rest nodes ordered by decreasing distance from
  * it: the link's furthest message is the mask's lowest bit. Memory: about
- * 2 bytes per waiting message, n * m_Y counts and m_Y^2 table entries.
+ * 2 bytes per waiting message, n * m_Y buckets (count and top chunk side by side,
+ * 8 bytes: one cache line for both) and m_Y^2 table entries.
  * Work per step: O(hops + n * links per node).
  */
 #include <stdlib.h>
@@ -71,6 +72,11 @@ typedef struct pl_chunk {
     uint16_t src[PL_CH];
 } pl_chunk;
 
+/* a bucket's count and, when planning, its top chunk (1 + index, 0: none), side by side: one cache line for both */
+typedef struct pl_bucket {
+    uint32_t cnt, head;
+} pl_bucket;
+
 typedef struct pl {
     uint32_t n, mx, my, dx, strx;
     uint32_t nr;                /* rest dimensions */
@@ -88,8 +94,7 @@ typedef struct pl {
     uint64_t F;                 /* its steps */
     uint32_t W;                 /* mask words per (node, slot): ceil(my / 64) */
     int ids;                    /* 1: keep the messages (planning); 0: counts only (predicting the steps) */
-    uint32_t *cnt;              /* n * my: waiting messages per (node, destination rest node) */
-    uint32_t *head;             /* n * my: 1 + the bucket's top chunk, 0 when empty (ids only) */
+    pl_bucket *bk;              /* n * my: per (node, destination rest node), its count and top chunk */
     pl_chunk *chunk;            /* the pool of chunks */
     uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
     uint64_t *mask;             /* n * S * W */
@@ -113,8 +118,7 @@ static void pl_free(pl *P)
     free(P->pos);
     free(P->slot2);
     free(P->par);
-    free(P->cnt);
-    free(P->head);
+    free(P->bk);
     free(P->chunk);
     free(P->mask);
     free(P->buf);
@@ -152,19 +156,20 @@ static uint32_t chunk_new(pl *P, uint32_t below)
 static inline int push(pl *P, uint32_t v, uint32_t r, uint32_t q, uint32_t src)
 {
     size_t b = (size_t)v * P->my + q;
-    if (!P->cnt[b]++) {
+    pl_bucket *const k = &P->bk[b];
+    if (!k->cnt++) {
         const size_t rq = (size_t)r * P->my + q;
         const uint32_t s = P->slot2[(size_t)P->par[v] * P->my * P->my + rq], p = P->pos[rq];
         P->mask[((size_t)v * P->S + s) * P->W + p / 64] |= UINT64_C(1) << (p % 64);
     }
     P->queued++;
     if (P->ids) {
-        uint32_t h = P->head[b];
+        uint32_t h = k->head;
         if (!h || P->chunk[h - 1].n == PL_CH) {
             uint32_t c = chunk_new(P, h);
             if (c == UINT32_MAX)
                 return -1;
-            P->head[b] = h = c + 1;
+            k->head = h = c + 1;
         }
         pl_chunk *ch = &P->chunk[h - 1];
         ch->src[ch->n++] = (uint16_t)src;
@@ -183,15 +188,16 @@ static inline uint32_t pop(pl *P, uint32_t v, uint32_t r, uint32_t s, uint32_t *
         const uint32_t p = 64 * w + (uint32_t)__builtin_ctzll(m[w]), d = P->perm[(size_t)r * P->my + p];
         const size_t b = (size_t)v * P->my + d;
         uint32_t id = 0;
-        if (!--P->cnt[b])
+        pl_bucket *const k = &P->bk[b];
+        if (!--k->cnt)
             m[w] &= m[w] - 1;
         P->queued--;
         if (P->ids) {
-            uint32_t h = P->head[b];
+            uint32_t h = k->head;
             pl_chunk *ch = &P->chunk[h - 1];
             id = ch->src[--ch->n];
             if (!ch->n) {
-                P->head[b] = ch->below;
+                k->head = ch->below;
                 ch->below = P->chunk_free;
                 P->chunk_free = h;
             }
@@ -345,12 +351,11 @@ static totex_status pl_setup(pl *P, const totex_network *net, int ids, totex_err
     P->pos = malloc(sizeof *P->pos * my * my);
     P->slot2 = malloc(2 * my * my);
     P->par = malloc(sizeof *P->par * n);
-    P->cnt = calloc(n * my, sizeof *P->cnt);
-    P->head = ids ? calloc(n * my, sizeof *P->head) : NULL;
+    P->bk = calloc(n * my, sizeof *P->bk);
     P->mask = calloc(n * P->S * P->W, sizeof *P->mask);
     P->buf = malloc(sizeof *P->buf * (P->cap ? P->cap : 1));
     if (!P->xh || !P->arr || !P->xoff || !P->aoff || !P->pend || !P->roff || !P->rc || !P->rn || !P->perm ||
-        !P->pos || !P->slot2 || !P->par || !P->cnt || (ids && !P->head) || !P->mask || !P->buf)
+        !P->pos || !P->slot2 || !P->par || !P->bk || !P->mask || !P->buf)
         return totex_fail(err, TOTEX_ENOMEM, "pipeline: out of memory for %u nodes", P->n);
     uint64_t nxh = 0, na = 0;
     for (uint64_t s = 0; s < P->F; s++) {

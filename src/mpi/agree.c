@@ -258,7 +258,17 @@ int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)
 {
     if (!g)
         return MPI_Waitall((int)count, r, MPI_STATUSES_IGNORE);
-    for (size_t i = 0; i < count && g->code == MPI_SUCCESS; i++)
+    /* all done already (often, for a rank that gets its time slice late): one call instead of one per
+       request (Open MPI, 4 ranks on 2 overloaded cores, 8 and 32 B, direct: totex / MPI_Alltoall 1.30 ->
+       1.11 .. 1.24 with the check, 1.10 .. 1.17 without; noisy).
+       Not under SimGrid SMPI, which charges every MPI_Test* call simulated time (smpi/test: 100 us) */
+    int flag = 0;
+#ifndef SMPI_H
+    int rc = count ? MPI_Testall((int)count, r, &flag, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        return totex_mpi_guard_fail(g, rc);
+#endif
+    for (size_t i = 0; !flag && i < count && g->code == MPI_SUCCESS; i++)
         totex_mpi_guard_wait(g, &r[i]);
     if (g->code == MPI_SUCCESS)
         totex_mpi_guard_wait(g, g->out);

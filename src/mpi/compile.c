@@ -237,7 +237,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                         p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
-                    if (recv != SIZE_MAX && /* its bytes are free once this send has completed */
+                    if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
                         totex_mpi_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
                         rc = MPI_ERR_NO_MEM;
@@ -304,16 +304,24 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 rv->place_off = (size_t)bl[0].src * slot + lo[ci];
                 rv->fin_first = f0;
                 rv->fin_count = nfin - f0;
-                if ((!rv->in_place_ok || (carried && ci == 0)) &&
-                    totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &rv->wait_sends,
-                                         &rv->wait_recvs))
+                const int behind_hdr = carried && ci == 0;
+                if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
+                    rv->arena_off = arena.top;
+                    arena.top += (size_t)rv->bytes;
+                } else if (!rv->in_place_ok && totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off,
+                                                                    &rv->wait_sends, &rv->wait_recvs)) {
                     rc = MPI_ERR_NO_MEM;
+                }
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
-                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && (!rv->in_place_ok || (carried && ci == 0)); f++)
+                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && !rv->in_place_ok && !behind_hdr; f++)
                     if (totex_mpi_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
                                              ir + 1))
                         rc = MPI_ERR_NO_MEM;
+                if (padded && rc == MPI_SUCCESS && !behind_hdr && /* the padding's bytes, once it has arrived */
+                    totex_mpi_arena_give(&arena, rv->arena_off + tr->count * len[ci],
+                                         (size_t)rv->bytes - tr->count * len[ci], step, 0, ir + 1))
+                    rc = MPI_ERR_NO_MEM;
                 if (rc != MPI_SUCCESS)
                     snprintf(why, cap, "out of memory compiling the schedule");
                 ir++;

@@ -106,9 +106,7 @@ static int post_recvs(run *x, size_t must)
         if ((rc = sends_done(x, rv->wait_sends)) != MPI_SUCCESS || (rc = recvs_done(x, rv->wait_recvs)) != MPI_SUCCESS)
             break;
         char *dst = in_place(x, r) ? x->out + rv->place_off : p->arena + rv->arena_off;
-        if (x->carry && r == p->carry_recv) /* behind rank - 1's header: the check's receive brings it */
-            totex_mpi_guard_carry(x->g, dst, rv->bytes, NULL);
-        else
+        if (!(x->carry && r == p->carry_recv)) /* (behind rank - 1's header: registered at the start) */
             rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, x->tag, x->comm, &p->req[r]);
         x->posted++;
     }
@@ -141,8 +139,10 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     size_t nreq = p->nrecv + p->nsend;
     for (size_t i = 0; i < nreq; i++)
         req[i] = MPI_REQUEST_NULL;
-    if (carry && p->carry_recv != SIZE_MAX) /* before any wait: the header may come first */
-        totex_mpi_guard_expect(g, p->recvs[p->carry_recv].bytes);
+    /* the message behind rank - 1's header: the check's receive may bring it during any wait, so
+       its place (arena bytes of its own, never reused: compile.c) is registered before any */
+    if (carry && p->carry_recv != SIZE_MAX)
+        totex_mpi_guard_carry(g, p->arena + p->recvs[p->carry_recv].arena_off, p->recvs[p->carry_recv].bytes, NULL);
     rc = post_recvs(&x, 0);
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];

@@ -2,7 +2,8 @@
  * on every rank's compiled program without MPI, for unit-step schedules (octr,
  * sym2, a3, greedy-sym multiport; a2 single-port) and combining ones (direct,
  * bruck, dimwise), 1 and 3 chunks, with the tightest arena (bytes reused as
- * soon as they are free) and the default one. For each program, from its
+ * soon as they are free; with 3 chunks, short messages padded to 512 bytes)
+ * and the default one. For each program, from its
  * sends' pieces and dependencies and its receives' arena ranges (not from the
  * allocator's bookkeeping):
  *  - every piece a send takes from the arena lies in the range of a receive
@@ -278,6 +279,7 @@ int main(void)
                         p->me = me;
                         p->algorithm = algs[ai].name;
                         p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
+                        p->pad = tight && chunks == 3 ? 512 : 0; /* short messages padded (chunks of ~333 bytes) */
                         char why[300] = "";
                         if (totex_mpi_compile(p, &l, chunks, algs[ai].unit, 0, why, sizeof why) != MPI_SUCCESS) {
                             FAIL("FAIL %s rank %u: %s\n", what, me, why);

@@ -1,0 +1,169 @@
+/* Padding of short messages (issue 11; src/mpi/cost.c, compile.c), without
+ * MPI running (no mpirun):
+ * - the ranking offers the padded form of the model's 4 best combining
+ *   candidates when a P-byte message arrives sooner than an 8-byte one and
+ *   the blocks are shorter than P, and none otherwise (P = 0, blocks of P
+ *   bytes or more); a padded candidate's prediction equals the formula of
+ *   cost.c applied by this test to the combining simulator's report of the
+ *   same schedule, S max(t_pad, t_s + B m t_c / S) + rearrangement, floored
+ *   at the link load;
+ * - a plan compiled with padding sends and receives every message shorter
+ *   than P as P bytes, receives none of them in place, and compiles the same
+ *   messages at their own sizes without padding. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "FAIL: " __VA_ARGS__);                                                                     \
+            fprintf(stderr, "\n");                                                                                     \
+            failures++;                                                                                                \
+        }                                                                                                              \
+    } while (0)
+
+static size_t count_padded(const totex_mpi_cand *c, size_t k, int pad)
+{
+    size_t p = 0;
+    for (size_t i = 0; i < k; i++)
+        p += c[i].pad == pad && pad > 0;
+    return p;
+}
+
+static void ranking(const char *spec, long long slot, double t_pad)
+{
+    totex_error err;
+    totex_network *net = totex_network_parse(spec, &err);
+    if (!net) {
+        CHECK(0, "%s: %s", spec, err.msg);
+        return;
+    }
+    totex_comb_cost cost;
+    totex_comb_cost_default(&cost);
+    cost.switching = TOTEX_SWITCH_WORMHOLE;
+    cost.ports = TOTEX_COMB_ALL_PORT;
+    cost.m = (double)slot;
+    cost.t_s = 2.02e-6; /* SimGrid SMPI's default factors on the bench's torus (bench/smpi/run.sh) */
+    cost.t_c = 2.53e-10;
+    const totex_mpi_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0};
+    totex_mpi_cand c[16];
+    char why[600] = "";
+    size_t k = totex_mpi_rank_candidates(net, &cost, &lc, c, 12, why, sizeof why);
+    CHECK(k > 0, "%s, %lld B: no candidate (%s)", spec, slot, why);
+    size_t padded = count_padded(c, k, 2048);
+    if (slot < 2048)
+        CHECK(padded == TOTEX_MPI_PAD_VARIANTS, "%s, %lld B: %zu padded candidates, not %d", spec, slot, padded,
+              TOTEX_MPI_PAD_VARIANTS);
+    else
+        CHECK(padded == 0, "%s, %lld B: %zu padded candidates for blocks of at least the padded size", spec, slot,
+              padded);
+    const double floor_t = totex_mpi_link_floor(net, slot, &lc);
+    for (size_t i = 0; i < k; i++) {
+        if (!c[i].pad)
+            continue;
+        CHECK(!c[i].unit, "%s: a unit-step candidate padded without TOTEX_PAD", spec);
+        int plain = 0;
+        for (size_t j = 0; j < k; j++)
+            plain |= !c[j].unit && !c[j].pad && c[j].idx == c[i].idx;
+        CHECK(plain, "%s, %lld B: padded %s without its own form among the candidates", spec, slot,
+              totex_comb_algorithm_get((size_t)c[i].idx)->name);
+        /* the formula, from the simulator's report of the same schedule */
+        const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c[i].idx);
+        totex_comb_schedule *s = NULL;
+        totex_comb_report r;
+        if (a->build(net, &cost, &s, &err) != TOTEX_OK || totex_comb_simulate(net, s, &cost, &r, NULL, &err) != TOTEX_OK) {
+            CHECK(0, "%s: %s: %s", spec, a->name, err.msg);
+            totex_comb_schedule_free(s);
+            continue;
+        }
+        totex_comb_schedule_free(s);
+        const double S = (double)r.startups, step = cost.t_s + (double)r.blocks_transmitted * cost.m * cost.t_c / S;
+        double want = S * (lc.t_pad > step ? lc.t_pad : step) + r.time_rearrangement + r.time_propagation;
+        if (want < floor_t)
+            want = floor_t;
+        CHECK(fabs(c[i].predicted - want) <= 1e-9 * want, "%s, %lld B: padded %s predicted %.6g s, formula %.6g s",
+              spec, slot, a->name, c[i].predicted, want);
+    }
+    /* nothing padded when no larger message arrives sooner */
+    totex_mpi_linkcost none = lc;
+    none.pad = 0;
+    k = totex_mpi_rank_candidates(net, &cost, &none, c, 12, why, sizeof why);
+    for (size_t i = 0; i < k; i++)
+        CHECK(c[i].pad == 0, "%s, %lld B: padded without padding measured", spec, slot);
+    totex_network_free(net);
+}
+
+/* compile rank @p rank's share of @p alg on @p spec with blocks of @p slot bytes, padded to @p pad */
+static void compiled(const char *spec, const char *alg, uint32_t rank, long long slot, int pad)
+{
+    totex_error err;
+    totex_network *net = totex_network_parse(spec, &err);
+    const totex_comb_algorithm *a = totex_comb_algorithm_find(alg, &err);
+    if (!net || !a) {
+        CHECK(0, "%s %s: %s", spec, alg, err.msg);
+        totex_network_free(net);
+        return;
+    }
+    size_t idx = 0;
+    while (totex_comb_algorithm_get(idx) != a)
+        idx++;
+    totex_comb_cost cost;
+    totex_comb_cost_default(&cost);
+    cost.switching = TOTEX_SWITCH_WORMHOLE;
+    cost.ports = TOTEX_COMB_ALL_PORT;
+    cost.m = (double)slot;
+    const uint32_t n = totex_network_nodes(net);
+    totex_mpi_plan *p[2] = {NULL, NULL};
+    char why[600] = "";
+    for (int v = 0; v < 2; v++) {
+        totex_mpi_cand c = {0, (int)idx, 0, 1, 0, 0, 0, v ? pad : 0};
+        int rc = totex_mpi_plan_build(net, &cost, &c, (int)n, (int)rank, slot, &p[v], why, sizeof why);
+        CHECK(rc == MPI_SUCCESS, "%s %s rank %u: %s", spec, alg, rank, why);
+    }
+    if (p[0] && p[1] && p[0]->nrecv == p[1]->nrecv && p[0]->nsend == p[1]->nsend) {
+        size_t short_msgs = 0;
+        for (size_t r = 0; r < p[0]->nrecv; r++) {
+            const int own = p[0]->recvs[r].bytes, wire = p[1]->recvs[r].bytes;
+            short_msgs += own < pad;
+            CHECK(wire == (own < pad ? pad : own), "%s %s rank %u: receive %zu of %d bytes travels as %d", spec, alg,
+                  rank, r, own, wire);
+            CHECK(own >= pad || !p[1]->recvs[r].in_place_ok, "%s %s rank %u: a padded receive lands in place", spec,
+                  alg, rank);
+        }
+        for (size_t i = 0; i < p[0]->nsend; i++) {
+            const int own = p[0]->sends[i].bytes, wire = p[1]->sends[i].bytes;
+            CHECK(wire == (own < pad ? pad : own), "%s %s rank %u: send %zu of %d bytes travels as %d", spec, alg,
+                  rank, i, own, wire);
+        }
+        CHECK(short_msgs > 0, "%s %s rank %u: no message shorter than %d bytes to pad (test too weak)", spec, alg,
+              rank, pad);
+    } else if (p[0] && p[1]) {
+        CHECK(0, "%s %s rank %u: padding changed the messages (%zu/%zu receives, %zu/%zu sends)", spec, alg, rank,
+              p[0]->nrecv, p[1]->nrecv, p[0]->nsend, p[1]->nsend);
+    }
+    totex_mpi_plan_free(p[0]);
+    totex_mpi_plan_free(p[1]);
+    totex_network_free(net);
+}
+
+int main(void)
+{
+    static const char *specs[] = {"ring:4*ring:4", "ring:8*ring:8", "ring:4*ring:4*ring:4", "ring:7", "k2*ring:3"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++)
+        for (long long slot = 8; slot <= 4096; slot *= 8) {
+            ranking(specs[s], slot, 1.95e-6); /* measured under SMPI: sooner than t_s */
+            ranking(specs[s], slot, 4e-6);    /* later than t_s: the padded forms predicted slower */
+        }
+    compiled("ring:4*ring:4", "dimwise", 5, 8, 2048);
+    compiled("ring:4*ring:4", "direct", 0, 100, 1000);
+    compiled("ring:7", "bruck", 3, 1, 4096);
+    compiled("ring:3*ring:3", "a2c", 8, 300, 2048);
+    printf("test_pad_model: %s (%d failures)\n", failures ? "FAILED" : "ok", failures);
+    return failures ? 1 : 0;
+}
