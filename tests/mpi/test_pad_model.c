@@ -122,7 +122,7 @@ static void compiled(const char *spec, const char *alg, uint32_t rank, long long
     totex_mpi_plan *p[2] = {NULL, NULL};
     char why[600] = "";
     for (int v = 0; v < 2; v++) {
-        totex_mpi_cand c = {0, (int)idx, 0, 1, 0, 0, 0, v ? pad : 0};
+        totex_mpi_cand c = {0, (int)idx, 0, 1, 0, 0, 0, v ? pad : 0, 0};
         int rc = totex_mpi_plan_build(net, &cost, &c, (int)n, (int)rank, slot, &p[v], why, sizeof why);
         CHECK(rc == MPI_SUCCESS, "%s %s rank %u: %s", spec, alg, rank, why);
     }
