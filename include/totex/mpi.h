@@ -46,15 +46,19 @@ extern "C" {
  * bytes per block), never below the link-load floor status(0) * m * t_l /
  * degree(0) that every total exchange pays; a unit-step schedule of S steps
  * split into c chunks of x = m / c bytes as
- * S (t_s (1 + 0.05 (c - 1)) + m max(t_l(x), t_c(x) / c)), with c chosen to
- * minimise it (1 .. 16 chunks of at least 1 KiB). Where the measurement
+ * S (t_s (1 + 0.05 (c - 1)) h + m max(t_l(x), t_c(x) / c)), with c chosen to
+ * minimise it (1 .. 16 chunks of at least 1 KiB); h = 1, or with staggered
+ * lanes (below; 2 chunks) h = (1 + 1/c) / 2, the start-up hidden never more
+ * than the other lanes' transfer time, plus one t_s for the kick (h fitted to
+ * SimGrid SMPI's flat-factor 4x4 torus, src/mpi/cost.c). Where the measurement
  * found a message of P bytes (256 .. 4096) arriving sooner than an 8-byte one
  * (below; SimGrid SMPI's default factors: P = 2048), the 4 best combining
  * candidates are also offered with every message shorter than P padded to P
  * bytes, each of their S start-up steps predicted to cost at least t_pad, the
  * time of a P-byte message. The model's best (up to 8, 12 with padded forms:
- * at most 4 unit-step ones, one per step count, each also in one message or
- * two chunks when the model chose otherwise) are built by every rank and
+ * at most 4 unit-step ones, one per step count, each in 2 staggered chunks,
+ * in the model's chunks unstaggered, and in one message or two chunks when
+ * the model chose otherwise) are built by every rank and
  * timed on the communicator with the caller's data, in 2 rounds taking the
  * candidates in turn (a different one first in each round): per candidate and
  * round, one untimed run when its buffers are not allocated, a barrier, 3 runs
@@ -67,10 +71,13 @@ extern "C" {
  * its size without ranking or timing again (TOTEX_SIZE_CLASSES=0: every size
  * in full). TOTEX_TUNE=0 keeps the model's first choice without timing;
  * TOTEX_ALGORITHM=NAME forces one (a combining or a unit-step name) and
- * TOTEX_CHUNKS=C (1 .. 16) the chunks of unit-step candidates. In practice
- * (bench/smpi/run.sh, simulated tori, docs/tutorial.md section 8): unit-step
- * schedules win at large blocks (32 KiB and up on 4x4 and 4x4x4 tori),
- * combining algorithms (direct, dimwise, bruck...) at small ones. The plan
+ * TOTEX_CHUNKS=C (1 .. 16) the chunks of unit-step candidates, TOTEX_STAGGER=1
+ * or 0 staggered lanes or not (of candidates with more than one chunk). In
+ * practice (bench/smpi/run.sh, simulated tori, docs/tutorial.md section 8):
+ * unit-step schedules win at large blocks (32 KiB and up on 4x4 and 4x4x4
+ * tori; with flat factors in 2 staggered chunks, with SMPI's default factors
+ * in 4 to 8 unstaggered ones), combining algorithms (direct, dimwise,
+ * bruck...) at small ones. The plan
  * (this rank's compiled program, below) is cached on @p comm with an MPI
  * attribute per block size (sendcount * size(sendtype) and packed bytes; at
  * most 64: the 65th block size empties the cache on every rank; freed by the
@@ -154,8 +161,14 @@ extern "C" {
  * steps do not crowd the relayed ones off the link. Chunks: with c > 1 every
  * transfer of a unit-step plan is c messages, chunk i carrying bytes
  * [m i / c, m (i + 1) / c) of each block, travelling as concurrent messages
- * (one lane per chunk, each in step order); a relayed chunk moves on as soon
- * as it has arrived, not waiting for the rest of its block. Blocks of a
+ * (one lane per chunk, each in step order; a step's chunk-0 messages are
+ * made before its chunk-1 ones); a relayed chunk moves on as soon as it has
+ * arrived, not waiting for the rest of its block. Staggered lanes: every link
+ * first carries a zero-byte kick each way, and lanes 1 .. c - 1 of a link
+ * start when the kick from its peer has arrived, one latency after lane 0,
+ * so that one lane's start-up overlaps another's transfer instead of every
+ * lane paying it at once in every step (a relayed chunk leaves when it has
+ * arrived, so lanes that start together stay together). Blocks of a
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
@@ -179,7 +192,7 @@ extern "C" {
  * (src/mpi/exec.c).
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
- * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_WINDOW
+ * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_STAGGER, TOTEX_WINDOW
  * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL, TOTEX_PAD when the
  * costs are measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
  * check below off, as MPI libraries do: then a mismatch across ranks is
