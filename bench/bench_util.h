@@ -12,6 +12,21 @@
 #include <time.h>
 #include <unistd.h>
 
+/* kibibytes of the /proc/self/status field @p key (e.g. "VmHWM:"), -1 if absent */
+static inline long status_kib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    size_t kl = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0)
+            v = atol(line + kl + 1);
+    if (f)
+        fclose(f);
+    return v;
+}
+
 /* seconds, monotonic */
 static inline double bench_now(void)
 {

@@ -51,20 +51,6 @@ typedef struct result {
     size_t nsend, nrecv;
 } result;
 
-static long status_kib(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long v = -1;
-    size_t kl = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, key, kl) == 0)
-            v = atol(line + kl + 1);
-    if (f)
-        fclose(f);
-    return v;
-}
-
 /* reset the peak RSS to the current RSS (Linux >= 4.0); its value */
 static long reset_peak(void)
 {

@@ -20,22 +20,9 @@
 #include <mpi.h>
 
 #include "totex/mpi.h"
+#include "bench_util.h"
 
 static unsigned char expect(int src, int dst, long i) { return (unsigned char)(src * 131 + dst * 29 + i * 7 + (i >> 8)); }
-
-static long status_kib(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long v = -1;
-    size_t kl = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, key, kl) == 0)
-            v = atol(line + kl + 1);
-    if (f)
-        fclose(f);
-    return v;
-}
 
 /* CPU seconds of the process (every rank: SMPI runs them in it; its clocks are simulated) */
 static double cpu(void)

@@ -24,13 +24,14 @@ for t in "$@"; do
         { echo "first_call: torus '$t' is not 2 or 3 sides joined by x (e.g. 32x32)" >&2; exit 2; }
 done
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/platform.sh"
 root=$(cd "$here/../.." && pwd)
 command -v smpicc >/dev/null || { echo "first_call: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
 [ -f "$build/libtotex.a" ] || { echo "first_call: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
 out=${SMPI_OUT:-$build/smpi}
 mkdir -p "$out"
 bin=$out/first_call
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" \
+smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" -I"$root/bench" \
     "$here/first_call.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
     "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c "$root"/src/mpi/agree.c \
     "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c \
@@ -42,22 +43,7 @@ printf '%-8s %-6s %6s %12s %9s %12s %12s %12s %12s %s\n' torus impl ranks "sim u
     "kept KiB" "peak/rank" "kept/rank" check
 status=0
 for t in "$@"; do
-    n=$(echo "$t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')
-    params=$(echo "$t" | tr 'x' ',')
-    plat=$out/torus-$t.xml
-    cat >"$plat" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="world" routing="Full">
-    <cluster id="torus-$t" topology="TORUS" topo_parameters="$params" prefix="node-" radical="0-$((n - 1))" suffix=""
-             speed="1Gf" bw="10GBps" lat="1us" sharing_policy="SPLITDUPLEX" loopback_bw="100GBps" loopback_lat="0"/>
-  </zone>
-</platform>
-XML
-    hosts=$out/hosts-$t
-    i=0; : >"$hosts"
-    while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
+    smpi_torus_platform "$out" "$t"
     for impl in totex smpi; do
         log=$out/first_call-$t-$impl.txt
         cfg="--cfg=smpi/alltoall:${SMPI_BASELINE:-bruck}"

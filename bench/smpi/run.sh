@@ -67,6 +67,7 @@ for t in "$@"; do
     fi
 done
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/platform.sh"
 root=$(cd "$here/../.." && pwd)
 command -v smpicc >/dev/null || { echo "smpi bench: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
 [ -f "$build/libtotex.a" ] || { echo "smpi bench: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
@@ -84,22 +85,7 @@ algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}
 status=0
 echo "smpi bench: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), $iters calls per size, simulated time"
 for t in "$@"; do
-    n=$(echo "$t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')
-    params=$(echo "$t" | tr 'x' ',')
-    plat=$out/torus-$t.xml
-    cat >"$plat" <<XML
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="world" routing="Full">
-    <cluster id="torus-$t" topology="TORUS" topo_parameters="$params" prefix="node-" radical="0-$((n - 1))" suffix=""
-             speed="1Gf" bw="10GBps" lat="1us" sharing_policy="SPLITDUPLEX" loopback_bw="100GBps" loopback_lat="0"/>
-  </zone>
-</platform>
-XML
-    hosts=$out/hosts-$t
-    i=0; : >"$hosts"
-    while [ $i -lt "$n" ]; do echo "node-$i" >>"$hosts"; i=$((i + 1)); done
+    smpi_torus_platform "$out" "$t"
     raw=$out/raw-$t.txt
     [ "${SMPI_APPEND:-0}" = 1 ] || : >"$raw"
     # at scale: MAX_BLOCK only, one call, the model's choice, few-flow SMPI algorithms
