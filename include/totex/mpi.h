@@ -182,8 +182,7 @@ extern "C" {
  * latest before the sends of the next step: n blocks before any byte is
  * reused (more only when no free range fits a message: a2c about 3n, bruck,
  * whose messages interleave blocks that leave at different steps, all its
- * n/2 log2 n received blocks; by default never below 64 MiB, below which every
- * receive is posted at once; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
+ * n/2 log2 n received blocks; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
  * bytes as soon as they are free) instead of every block received (the sum
  * of a node's distances, n times the average distance). Gathered sends reuse
  * their staging bytes the same way; a run whose caller takes the blocks from

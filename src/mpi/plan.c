@@ -139,15 +139,13 @@ static int keep_share(void *ctx, uint32_t from, uint32_t to)
 }
 
 /* soft limit of a plan's arena, in blocks: TOTEX_ARENA_BLOCKS (0: reuse bytes as soon as they are
-   free, the tightest packing, for tests), default TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n blocks but
-   at least TOTEX_MPI_ARENA_FREE_BYTES; *set: the variable decided */
-static size_t arena_blocks(uint32_t n, int *set)
+   free, the tightest packing, for tests), default TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n */
+static size_t arena_blocks(uint32_t n)
 {
     const char *s = getenv("TOTEX_ARENA_BLOCKS");
     char *end = NULL;
     long long v = s && *s ? strtoll(s, &end, 10) : -1;
-    *set = end && *end == '\0' && v >= 0;
-    return *set ? (size_t)v : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
+    return (end && *end == '\0' && v >= 0) ? (size_t)v : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
 }
 
 int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
@@ -163,14 +161,8 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     p->me = (uint32_t)rank;
     {
         /* a padded message of one block takes c->pad bytes of the arena: count blocks at that size */
-        int set;
-        size_t blocks = arena_blocks((uint32_t)size, &set), per = (size_t)(c->pad > slot ? c->pad : slot);
+        size_t blocks = arena_blocks((uint32_t)size), per = (size_t)(c->pad > slot ? c->pad : slot);
         p->arena_cap = per > 0 && blocks > SIZE_MAX / per ? SIZE_MAX : blocks * per;
-        /* by default bytes are reused (receives posted in waves) only past TOTEX_MPI_ARENA_FREE_BYTES:
-           under MPICH at 4 oversubscribed ranks the waves hung intermittently (2 of 4 runs of
-           test_unit_exec; 0 of 3 with every receive posted at once), cause not yet found */
-        if (!set && p->arena_cap < (size_t)TOTEX_MPI_ARENA_FREE_BYTES)
-            p->arena_cap = (size_t)TOTEX_MPI_ARENA_FREE_BYTES;
     }
     p->unit = c->unit;
     p->ports = c->ports;
