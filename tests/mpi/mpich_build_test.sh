@@ -56,10 +56,9 @@ mpi_tests=$(sed -n 's/^add_executable(\(test_mpi_[a-z0-9_]*\) .*/\1/p' "$here/CM
 # shellcheck disable=SC2086
 cmake --build "$build" -j"$jobs" --target totex_pmpi $mpi_tests docs_alltoall_check docs_transpose ||
     { echo "mpich_build_test: build failed" >&2; exit 1; }
-# KNOWN DEFECT (issue 11, open): under MPICH, test_unit_exec on 4 oversubscribed ranks hangs in about
-# half the runs (seen 2 of 4 by hand, and in CI); Open MPI runs it at 2..9 and 16 ranks. Excluded here,
-# loudly, until the cause is found.
-echo "mpich_build_test: NOTE mpi_unit_exec_np4 excluded under MPICH (known intermittent hang, issue 11)"
-ctest --test-dir "$build" --output-on-failure --no-tests=error -R '^(mpi_|docs_alltoall_check|docs_transpose)' -E '^mpi_unit_exec_np4$' ||
+# mpi_unit_exec_np4 (issue 11): what looked like an intermittent hang was CTest's 120 s time-out: the
+# test took 37 to 196 s on 4 busy-polling ranks on 2 loaded cores, its output never paused more than 7 s.
+# It now fails on 90 s without progress (tests/mpi/progress_test.sh, with the ranks' stacks), not on time.
+ctest --test-dir "$build" --output-on-failure --no-tests=error -R '^(mpi_|docs_alltoall_check|docs_transpose)' ||
     { echo "mpich_build_test: MPI tests failed under MPICH" >&2; exit 1; }
 echo "mpich_build_test: ok"
