@@ -37,6 +37,10 @@
  *          (Konig): (i) and (ii) hold by construction. L is chosen (among
  *          the multiples of the T_D) to minimise K * L, K = max(d, max_D
  *          ceil((n/m_D) / c_D)).
+ *          Average delay: the colouring takes offsets with fewer moves
+ *          first; then pairs of members of one column exchange slots while
+ *          the mean completion drops (proper colouring kept); in a slot the
+ *          rounds of a class put first the messages that complete there.
  * Steps:   K * L, less the idle tail of the last slot (computed exactly from
  *          the colouring and the factor schedules: predict = plan).
  * Optimal: when K * L = the lifted cut bound max_D (n/m_D) * cut_D and T_D
@@ -45,15 +49,21 @@
  *          L = T_H, as A3 for d = 2^k), and, measured, mesh:4x4x3, 4x4x5,
  *          5x5x4, mesh:3x3*ring:3, mesh:5x5*ring:4, ring:8*mesh:4x4,
  *          touchstone-delta (tests/test_rounds.c, bench/cube_mesh_table.sh).
- *          Not when the side with the largest factor time is not critical
- *          and no slot length packs the others (mesh:5x6: 54 vs 45; there
- *          pipeline meets the bound), nor on even rings m = 2 mod 4, whose
- *          factor time exceeds their cut (ring:6: 5 vs 4.5).
+ *          Not when no slot length packs the rounds of unequal factor times
+ *          (mesh:5x6: 53 vs 45, mesh:7x8 127 vs 112, mesh:2x7x8 238 vs 224:
+ *          there pipeline meets the bound), nor on even rings m = 2 mod 4,
+ *          whose factor round exceeds their cut (ring:6: 5 steps vs 4.5;
+ *          path:3*ring:6 15 vs 14, the optimum by the exact search). Coarse
+ *          slots (one of few usable lengths) cost average delay: on 10 of
+ *          the 50 meshes R x C, 2 <= R < C <= 12, where both meet the bound
+ *          its average delay is above pipeline's (at most 1.144 times,
+ *          10x12), on 40 below (down to 0.879 times).
  *
  * Data: the colouring (n*d edges, K colours), K * columns assigned offsets,
  * n * d slots; per step the hops of every dimension's current round:
  * per label a, the source and destination base of each copy (2 * n/m_D
- * words), computed once per round. Work: O(hops + K * n * d).
+ * words), computed once per round. Work: O(hops + K * n * d), and the
+ * exchanges O(8 * columns * K^2 * d), done only when K <= 256.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +91,7 @@ typedef struct rd {
     uint32_t *slot;                 /* n * d: slot of w's move in D, RD_NONE when w_D = 0 */
     totex_schedule *fs[TOTEX_MAX_DIMS];
     uint32_t *lastf[TOTEX_MAX_DIMS]; /* m_D: last factor step moving a message of label a, + 1 (0: none) */
+    double *arr[TOTEX_MAX_DIMS];     /* m_D: mean arrival step (1-based) of the messages of label a in a factor round */
     uint64_t steps;
 } rd;
 
@@ -92,6 +103,7 @@ static void rd_free(rd *R)
     for (uint32_t i = 0; i < R->d; i++) {
         totex_schedule_free(R->fs[i]);
         free(R->lastf[i]);
+        free(R->arr[i]);
     }
 }
 
@@ -133,7 +145,7 @@ static void choose_slots(rd *R)
         const uint64_t rounds = R->n / R->m[D];
         for (uint64_t cnt = 1; cnt <= rounds; cnt++) {
             const uint64_t L = cnt * R->T[D];
-            if (L >= best)
+            if (L > best)
                 break;
             uint64_t K = R->d;
             int fits = 1;
@@ -144,7 +156,7 @@ static void choose_slots(rd *R)
                 else if ((rE + cE - 1) / cE > K)
                     K = (rE + cE - 1) / cE;
             }
-            if (fits && K * L < best) {
+            if (fits && (K * L < best || (K * L == best && L < R->L))) {
                 best = K * L;
                 R->L = L;
                 R->K = K;
@@ -173,6 +185,79 @@ static int last_move(const rd *R, uint32_t w, uint32_t D, uint32_t s)
         if (E != D && R->slot[(size_t)w * R->d + E] != RD_NONE && R->slot[(size_t)w * R->d + E] > s)
             return 0;
     return 1;
+}
+
+/* Mean completion step of the messages of offset w (over their sources) if its move in @p D0 took slot
+   @p s0 (RD_NONE: as it is): the end of its last move. */
+static double completion(const rd *R, uint32_t w, uint32_t D0, uint32_t s0)
+{
+    double last = 0;
+    for (uint32_t D = 0; D < R->d; D++) {
+        uint32_t s = R->slot[(size_t)w * R->d + D];
+        if (D == D0 && s0 != RD_NONE)
+            s = s0;
+        if (s == RD_NONE)
+            continue;
+        const uint32_t a = coord(R, w, D);
+        const double end = (double)s * R->L + (double)(member_index(R, w, D) % R->c[D]) * R->T[D] + R->arr[D][a];
+        if (end > last)
+            last = end;
+    }
+    return last;
+}
+
+/*
+ * The colouring is any proper one; for the average delay, exchange the slots
+ * of two members of one column when both stay proper (neither takes a slot
+ * its other moves use) and their mean completion drops: at most 8 passes
+ * of pairwise exchanges, O(passes * columns * K^2 * d).
+ */
+static void improve_delay(rd *R)
+{
+    const uint32_t d = R->d, cols = R->cols;
+    const uint64_t K = R->K;
+    if (K > 256)
+        return; /* K^2 exchanges per column: only where it is cheap */
+    for (int pass = 0; pass < 8; pass++) {
+        uint64_t swaps = 0;
+        for (uint32_t col = 0; col < cols; col++) {
+            const uint32_t D = R->cdim[col];
+            for (uint64_t s1 = 0; s1 < K; s1++) {
+                const uint32_t u = R->assign[s1 * cols + col];
+                for (uint64_t s2 = s1 + 1; s2 < K; s2++) {
+                    const uint32_t v = R->assign[s2 * cols + col];
+                    int ok = 1;
+                    for (uint32_t E = 0; E < d && ok; E++)
+                        if (E != D && ((u != RD_NONE && R->slot[(size_t)u * d + E] == s2) ||
+                                       (v != RD_NONE && R->slot[(size_t)v * d + E] == s1)))
+                            ok = 0;
+                    if (!ok)
+                        continue;
+                    double before = 0, after = 0;
+                    if (u != RD_NONE) {
+                        before += completion(R, u, D, RD_NONE);
+                        after += completion(R, u, D, (uint32_t)s2);
+                    }
+                    if (v != RD_NONE) {
+                        before += completion(R, v, D, RD_NONE);
+                        after += completion(R, v, D, (uint32_t)s1);
+                    }
+                    if (after < before - 1e-9) {
+                        R->assign[s1 * cols + col] = v;
+                        R->assign[s2 * cols + col] = u;
+                        if (u != RD_NONE)
+                            R->slot[(size_t)u * d + D] = (uint32_t)s2;
+                        if (v != RD_NONE)
+                            R->slot[(size_t)v * d + D] = (uint32_t)s1;
+                        swaps++;
+                        break; /* u moved: go on with the member now in s1 */
+                    }
+                }
+            }
+        }
+        if (!swaps)
+            break;
+    }
 }
 
 /*
@@ -226,11 +311,20 @@ static totex_status rd_setup(rd *R, const totex_network *net, totex_error *err)
             st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
             break;
         }
+        R->arr[D] = calloc(R->m[D], sizeof *R->arr[D]);
+        if (!R->arr[D]) {
+            st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
+            break;
+        }
         for (uint64_t s = 0; s < R->T[D]; s++) {
             size_t cnt;
             const totex_hop *h = totex_schedule_step(R->fs[D], s, &cnt);
-            for (size_t x = 0; x < cnt; x++)
-                R->lastf[D][(h[x].dst + R->m[D] - h[x].src) % R->m[D]] = (uint32_t)(s + 1);
+            for (size_t x = 0; x < cnt; x++) {
+                const uint32_t a = (h[x].dst + R->m[D] - h[x].src) % R->m[D];
+                R->lastf[D][a] = (uint32_t)(s + 1);
+                if (h[x].to == h[x].dst)
+                    R->arr[D][a] += (double)(s + 1) / R->m[D]; /* m pairs of each label */
+            }
         }
     }
     if (st != TOTEX_OK)
@@ -291,6 +385,7 @@ static totex_status rd_setup(rd *R, const totex_network *net, totex_error *err)
             R->slot[(size_t)w * d + R->cdim[col]] = (uint32_t)s;
         }
     tx_ec_result_free(&res);
+    improve_delay(R);
     order_positions(R);
     uint64_t steps = 0;
     for (uint64_t s = 0; s < K; s++)
