@@ -226,6 +226,8 @@ static void not_applicable(void **state)
         {"path:5", TOTEX_PORTS_MULTI, "at least 2 dimensions"},
         {"mesh:4x4", TOTEX_PORTS_MULTI, "a3"},
         {"mesh:3x3x3x3", TOTEX_PORTS_MULTI, "a3"},
+        {"torus:4x4x4", TOTEX_PORTS_MULTI, "octr"},
+        {"hypercube:5", TOTEX_PORTS_MULTI, "octr"},
         {"mesh:128x129", TOTEX_PORTS_MULTI, "stops at"},
         {"path:400*k2", TOTEX_PORTS_MULTI, "2^24 hops"},
     };

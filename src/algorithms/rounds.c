@@ -58,6 +58,10 @@
  *          the 50 meshes R x C, 2 <= R < C <= 12, where both meet the bound
  *          its average delay is above pipeline's (at most 1.144 times,
  *          10x12), on 40 below (down to 0.879 times).
+ * Applies: multiport, >= 2 dimensions, n <= 16384, at least one path or file
+ *          graph factor (tori, hypercubes, GHC: octr meets the bound and is
+ *          certified at one node; the tie would cost a full replay), not
+ *          where a3 applies (the same steps).
  *
  * Data: the colouring (n*d edges, K colours), K * columns assigned offsets,
  * n * d slots; per step the hops of every dimension's current round:
@@ -119,6 +123,15 @@ static totex_status rd_applies(const totex_network *net, totex_ports ports, tote
     if (totex_network_homogeneous(net) && !(d & (d - 1)))
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "rounds would rebuild A3 on %s (homogeneous, 2^k dimensions: the same |H|^(d-1) T_H steps); use a3",
+                          totex_network_spec(net));
+    int open = 0; /* a path or a file graph: not vertex-transitive */
+    for (uint32_t i = 0; i < d; i++) {
+        const totex_factor_kind k = totex_factor_get_kind(totex_network_factor(net, i));
+        open |= k == TOTEX_FACTOR_PATH || k == TOTEX_FACTOR_GRAPH;
+    }
+    if (!open)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "rounds is for products with a path (or a file graph); %s is a product of rings, K2 and complete graphs, where octr meets the bound and is certified at one node (use octr)",
                           totex_network_spec(net));
     if (totex_network_nodes(net) > RD_MAX_NODES)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
