@@ -209,8 +209,9 @@ extern "C" {
  * call whose plan is cached. Each call sends a 24-byte header (block bytes,
  * packed bytes, local error) to rank + 1 alongside the exchange: in front of
  * the plan's first message to rank + 1 when that message has at most 4096
- * bytes and leaves before this rank waits for anything (so a stalled exchange
- * cannot hold the header back), else as a message of its own; every wait of the call
+ * bytes of this rank's own blocks (that send is made first, before any wait,
+ * so a stalled exchange cannot hold the header back), else as a message of
+ * its own; every wait of the call
  * also watches the header from rank - 1 and a receive from MPI_ANY_SOURCE
  * that stays posted on the private duplicate. A rank that finds its header
  * differs from rank - 1's, or a local error, sends a poison message naming it
