@@ -107,7 +107,8 @@ static int post_recvs(run *x, size_t must)
             break;
         char *dst = in_place(x, r) ? x->out + rv->place_off : p->arena + rv->arena_off;
         if (!(x->carry && r == p->carry_recv)) /* (behind rank - 1's header: registered at the start) */
-            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, x->tag, x->comm, &p->req[r]);
+            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
+                           x->comm, &p->req[r]);
         x->posted++;
     }
     return rc;
@@ -178,8 +179,9 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
                            &req[p->nrecv + i]);
             totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
         } else {
-            rc = p->window ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
-                           : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i]);
+            rc = sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
+                          : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? tag + TOTEX_MPI_KICK_TAG : tag, comm,
+                                      &req[p->nrecv + i]);
         }
     }
     if (rc == MPI_SUCCESS)
