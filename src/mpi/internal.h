@@ -40,7 +40,7 @@ enum {
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
 #define TOTEX_MPI_MAX_STAGGERED 4 /* most chunks the model staggers (cost.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
-#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 1 /* a plan's arena: at most this many blocks per rank before its bytes are
+#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 2 /* a plan's arena: at most this many blocks per rank before its bytes are
                                              reused (arena.h; more only when no free bytes fit) */
 #define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
 #define TOTEX_MPI_PAD_VARIANTS 4 /* padded forms offered: of the model's best this many combining candidates */
