@@ -76,6 +76,22 @@ typedef struct totex_sink_thread totex_sink_thread;
  *         or NULL with @p err filled (TOTEX_ENOMEM) when memory or a thread cannot be had.
  */
 totex_sink_thread *totex_sink_thread_start(totex_sink consumer, totex_error *err);
+/** Most consumers one sink thread feeds (totex_sink_thread_start_fanout()). */
+#define TOTEX_SINK_THREAD_MAX 4
+/**
+ * Start one worker thread per consumer, @p count of them (1 to
+ * TOTEX_SINK_THREAD_MAX; @p consumers copied, their ctx valid until
+ * totex_sink_thread_finish()): each consumer is called with every step, in
+ * the producer's order and grouping, from its own thread only; a buffer is
+ * refilled once every consumer has taken it. Used to replay a schedule in the
+ * two parts of a split simulation (totex_sim_stage_sink()). A consumer that
+ * fails is not called again, and the others go on to the end of what was
+ * handed over.
+ * @return the handle (owned by the caller: totex_sink_thread_finish() frees
+ *         it), or NULL with @p err filled (TOTEX_EINVAL for a bad @p count,
+ *         TOTEX_ENOMEM when memory or a thread cannot be had).
+ */
+totex_sink_thread *totex_sink_thread_start_fanout(const totex_sink *consumers, size_t count, totex_error *err);
 /**
  * The producer's sink. Its step copies the hops and returns at once (it waits
  * only while all four buffers are full); once the consumer has failed it
@@ -84,9 +100,10 @@ totex_sink_thread *totex_sink_thread_start(totex_sink consumer, totex_error *err
  */
 totex_sink totex_sink_thread_sink(totex_sink_thread *t);
 /**
- * Hand over what is buffered, wait until the consumer has taken every step,
- * stop the thread and free @p t (NULL accepted: TOTEX_OK). @return the
- * consumer's first non-OK status, its message in @p err, else TOTEX_OK.
+ * Hand over what is buffered, wait until every consumer has taken every step
+ * (or failed), stop the threads and free @p t (NULL accepted: TOTEX_OK).
+ * @return the first non-OK status of the first consumer (by index) that
+ * failed, its message in @p err, else TOTEX_OK.
  */
 totex_status totex_sink_thread_finish(totex_sink_thread *t, totex_error *err);
 

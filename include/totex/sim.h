@@ -102,6 +102,40 @@ totex_sink totex_sim_sink(totex_sim *sim);
 /** Check and apply one step. TOTEX_EVIOLATION with @p err naming step, node and message. */
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err);
 /**
+ * A replay split in two parts that write disjoint memory, to run on two
+ * threads (issue 13 item 3; src/sim/sim.c, src/schedule/sink_thread.c):
+ * TOTEX_SIM_STAGE_LINKS checks node ids, links, ports and link conflicts and
+ * keeps the queues and hop counts; TOTEX_SIM_STAGE_MESSAGES checks node ids,
+ * that each message is at the sending node and not yet delivered, that it
+ * moves once per step, and keeps arrivals and delays. Together they make
+ * exactly the checks of totex_sim_step().
+ */
+typedef enum totex_sim_stage {
+    TOTEX_SIM_STAGE_LINKS = 0,
+    TOTEX_SIM_STAGE_MESSAGES = 1
+} totex_sim_stage;
+/**
+ * Sink of one part of a split replay of @p sim (borrowed). Feed both parts
+ * every step of the schedule in the same order, each part from one thread at
+ * a time, and do not mix them with totex_sim_step() on the same simulator.
+ * A part's step returns its own first failure (TOTEX_EVIOLATION, or
+ * TOTEX_EOVERFLOW past 2^32-2 steps), and the same status on every later
+ * call; that message may not be the serial replay's: after both parts have
+ * taken every step (or stopped at their failure), totex_sim_stages_join()
+ * gives the one the serial replay reports.
+ */
+totex_sink totex_sim_stage_sink(totex_sim *sim, totex_sim_stage stage);
+/**
+ * Join the two parts of a split replay (call once, after every step was given
+ * to both parts, with no thread still feeding them). @return the violation
+ * that totex_sim_step() would have reported, with the same message in @p err
+ * and the same totex_sim_get_fault() (the first by step, by pass within the
+ * step, by hop, then by check); TOTEX_EINVAL when the parts took different
+ * numbers of steps without failing; else TOTEX_OK, and totex_sim_finish()
+ * then reports as after a serial replay.
+ */
+totex_status totex_sim_stages_join(totex_sim *sim, totex_error *err);
+/**
  * End of the schedule: check that every message was delivered and fill @p out.
  * @return TOTEX_EVIOLATION (kind TOTEX_VIOL_NOT_DELIVERED) naming a lost message.
  */

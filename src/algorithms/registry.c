@@ -12,6 +12,7 @@ static const totex_algorithm *const table[] = {
     &totex_algorithm_greedy_sym,
     &totex_algorithm_sym2,
     &totex_algorithm_octr,
+    &totex_algorithm_rounds,
     &totex_algorithm_pipeline,
     &totex_algorithm_load_greedy,
     &totex_algorithm_balanced_greedy,

@@ -12,6 +12,7 @@ extern const totex_algorithm totex_algorithm_greedy_sym;
 extern const totex_algorithm totex_algorithm_sym2;
 extern const totex_algorithm totex_algorithm_octr;
 extern const totex_algorithm totex_algorithm_pipeline;
+extern const totex_algorithm totex_algorithm_rounds;
 extern const totex_algorithm totex_algorithm_load_greedy;
 extern const totex_algorithm totex_algorithm_balanced_greedy;
 extern const totex_algorithm totex_algorithm_exact;

@@ -12,9 +12,10 @@
  *   its neighbour does not report the difference as well.
  * - The header travels with tag TOTEX_MPI_HDR_TAG, on its own or, in a call
  *   that runs a cached plan, in front of the plan's first message on that
- *   link when the message is short and its sender makes it before waiting
- *   for anything (plan.c decides, the same at both ends, from the schedule):
- *   a header always leaves at the start of a call, whatever stalls after.
+ *   link when the message is short and carries its sender's own blocks
+ *   (compile.c decides, the same at both ends, from the schedule); the
+ *   executor makes that send first, before any wait (exec.c): a header
+ *   always leaves at the start of a call, whatever stalls after.
  *   A message of another length than expected on that tag is a difference
  *   too (ranks in different plans), and a header alone where a carried
  *   message was due comes from a rank with a local error. The carried data is

@@ -65,10 +65,13 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     }
     size_t nr = 0, ns = 0, nblocks = 0, nheld = 0;
     /* The check's header may ride on the first message on the links rank - 1 -> me
-       and me -> rank + 1 only if that message is short and its sender makes it
-       before waiting for anything (all its sends up to it carry its own blocks),
-       so that a header always leaves even when a mismatch stalls the exchange.
-       Both ends decide from the same share. carry[0]: link from rank - 1 (a
+       and me -> rank + 1 only if that message is short and carries its sender's
+       own blocks only (as do all its sends up to it): exec.c then makes it first,
+       before waiting for anything, with staging bytes of its own (below), so that
+       a header always leaves even when a mismatch stalls the exchange (in program
+       order it could sit behind a wait that never ends: a window's earlier
+       synchronous send to a rank in another plan, issue 11). Both ends decide
+       from the same share. carry[0]: link from rank - 1 (a
        decision of rank - 1's sends), carry[1]: link to rank + 1 (of this rank's). */
     const uint32_t ends[2][2] = {{pred_rank, me}, {me, (me + 1) % n}};
     int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1}, started[2] = {0, 0};
@@ -267,15 +270,19 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
                 if (carried) /* staged after the header, whatever its pieces */
                     p->carry_send = is - 1;
-                if (rc == MPI_SUCCESS && (sd->piece_count > 1 || carried || padded)) {
-                    const size_t hdr = carried ? TOTEX_MPI_HDR_BYTES : 0, need = (size_t)sd->bytes + hdr;
+                if (rc == MPI_SUCCESS && carried) { /* staging bytes of its own, never reused: exec.c sends it
+                                                       first, before any wait (the header always leaves) */
+                    sd->stage_off = stage.top + TOTEX_MPI_HDR_BYTES;
+                    stage.top += (size_t)sd->bytes + TOTEX_MPI_HDR_BYTES;
+                } else if (rc == MPI_SUCCESS && (sd->piece_count > 1 || padded)) {
+                    const size_t need = (size_t)sd->bytes;
                     size_t off, wr;
                     if (totex_mpi_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
                         totex_mpi_arena_give(&stage, off, need, step, is, 0)) {
                         snprintf(why, cap, "out of memory compiling the schedule");
                         rc = MPI_ERR_NO_MEM;
                     }
-                    sd->stage_off = off + hdr;
+                    sd->stage_off = off;
                 }
             }
         }

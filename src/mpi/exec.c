@@ -25,8 +25,23 @@
  * link's previous transfer, the requests that free the bytes). So every send
  * and receive of step t is made on every rank, and each one is matched by its
  * peer's (the k-th message from a rank to another is the k-th receive that
- * one posts from it, both of step t) and completes. The cross-rank check's
- * header and poison are watched by every wait as before.
+ * one posts from it, both of step t) and completes. This holds for
+ * synchronous sends too (a window's MPI_Issend completes once its receive is
+ * posted, which the induction gives), so it does not rest on eager delivery.
+ *
+ * It needs every rank to run the same plan. With mismatched arguments the
+ * ranks run different plans whose messages never match, and every wait may
+ * last for ever; what ends them is the cross-rank check (agree.c): every
+ * wait also watches the check's header and poison, and a rank that finds its
+ * predecessor's header different poisons every rank. So the header must leave
+ * before any wait: the send that carries it (own blocks only, staging bytes
+ * of its own, a tag of its own: compile.c) is made first, out of program
+ * order. In program order it could sit behind a wait that never ends (issue
+ * 11: a2's programs send twice on a link before their first message to
+ * rank + 1, the second waiting by the window for the first, a synchronous
+ * send to a rank that runs another plan or has not yet called): no rank then
+ * saw a difference, and all waited for each other (tests/mpi/test_carry.c,
+ * test_header_first.c).
  *
  * Final blocks of one transfer from consecutive sources land directly in the
  * receive buffer (or in the plan's final area when the caller takes the
@@ -114,6 +129,39 @@ static int post_recvs(run *x, size_t must)
     return rc;
 }
 
+/* make send i (its waits done): gathered or padded into its staging bytes, or sent from where it lies */
+static int issue(run *x, size_t i, const char *const *base)
+{
+    totex_mpi_plan *p = x->p;
+    const totex_mpi_send *sd = &p->sends[i];
+    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
+    MPI_Request *rq = &p->req[p->nrecv + i];
+    const char *buf;
+    const int carried = x->carry && i == p->carry_send;
+    if (sd->piece_count == 1 && !carried && pc->len == (size_t)sd->bytes) {
+        buf = base[pc->base] + pc->off;
+    } else { /* gathered, or padded (compile.c): staged, a padded message's tail zero */
+        char *to = p->stage + sd->stage_off;
+        for (size_t k = 0; k < sd->piece_count; k++) {
+            memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
+            to += pc[k].len;
+        }
+        buf = p->stage + sd->stage_off;
+        if ((size_t)(to - buf) < (size_t)sd->bytes)
+            memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
+    }
+    if (carried) { /* this rank's header in front */
+        char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
+        memcpy(h, x->g->mine, TOTEX_MPI_HDR_BYTES);
+        int rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, x->comm, rq);
+        totex_mpi_guard_carry(x->g, NULL, 0, rq);
+        return rc;
+    }
+    return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
+                    : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
+                                x->comm, rq);
+}
+
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw)
 {
@@ -144,9 +192,17 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
        its place (arena bytes of its own, never reused: compile.c) is registered before any */
     if (carry && p->carry_recv != SIZE_MAX)
         totex_mpi_guard_carry(g, p->arena + p->recvs[p->carry_recv].arena_off, p->recvs[p->carry_recv].bytes, NULL);
-    rc = post_recvs(&x, 0);
+    /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
+       its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */
+    const int carry_first = carry && p->carry_send != SIZE_MAX;
+    if (carry_first)
+        rc = issue(&x, p->carry_send, base);
+    if (rc == MPI_SUCCESS)
+        rc = post_recvs(&x, 0);
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
         const totex_mpi_send *sd = &p->sends[i];
+        if (carry_first && i == p->carry_send)
+            continue;
         if ((rc = post_recvs(&x, sd->recv_before)) != MPI_SUCCESS)
             break;
         for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
@@ -155,34 +211,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
                                              : &req[p->deps[sd->dep_first + d]]);
         if (rc == MPI_SUCCESS)
             rc = sends_done(&x, sd->wait_sends); /* its staging bytes are free */
-        if (rc != MPI_SUCCESS)
-            break;
-        const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
-        const char *buf;
-        int carried = carry && i == p->carry_send;
-        if (sd->piece_count == 1 && !carried && pc->len == (size_t)sd->bytes) {
-            buf = base[pc->base] + pc->off;
-        } else { /* gathered, or padded (compile.c): staged, a padded message's tail zero */
-            char *to = p->stage + sd->stage_off;
-            for (size_t k = 0; k < sd->piece_count; k++) {
-                memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
-                to += pc[k].len;
-            }
-            buf = p->stage + sd->stage_off;
-            if ((size_t)(to - buf) < (size_t)sd->bytes)
-                memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
-        }
-        if (carried) { /* this rank's header in front */
-            char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
-            memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
-            rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, comm,
-                           &req[p->nrecv + i]);
-            totex_mpi_guard_carry(g, NULL, 0, &req[p->nrecv + i]);
-        } else {
-            rc = sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, tag, comm, &req[p->nrecv + i])
-                          : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? tag + TOTEX_MPI_KICK_TAG : tag, comm,
-                                      &req[p->nrecv + i]);
-        }
+        if (rc == MPI_SUCCESS)
+            rc = issue(&x, i, base);
     }
     if (rc == MPI_SUCCESS)
         rc = post_recvs(&x, p->nrecv);

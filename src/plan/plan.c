@@ -41,31 +41,37 @@ static totex_status fits_in_full(const totex_network *net, const totex_algorithm
 }
 
 /*
- * From this many messages on, the simulator replays on its own thread while
- * the algorithm plans (src/schedule/sink_thread.c): below it a thread buys
- * nothing worth its start.
+ * From this many messages on, the simulator replays on other threads while
+ * the algorithm plans (src/schedule/sink_thread.c), split in its two parts
+ * (links and ports; messages: totex_sim_stage_sink), one thread each: below
+ * it threads buy nothing worth their start.
  */
 #define THREADED_REPLAY_MESSAGES (UINT64_C(1) << 20)
 
 typedef totex_status (*producer_fn)(const void *a, const void *b, totex_sink sink, totex_error *err);
 
 /*
- * Run @p produce(a, b, sink) into @p sink, through a worker thread for
- * networks of at least THREADED_REPLAY_MESSAGES messages (same steps, same
- * order: the same result). The consumer's failure wins over the producer's
- * (a violation is the cause; the producer only saw it passed back).
+ * Run @p produce(a, b, sink) into @p sim (progress ticks on @p prog), through
+ * two worker threads for networks of at least THREADED_REPLAY_MESSAGES
+ * messages (same steps, same order, and the same first violation as a serial
+ * replay: totex_sim_stages_join). The simulator's failure wins over the
+ * producer's (a violation is the cause; the producer only saw it passed back).
  */
 static totex_status run_into(const totex_network *net, producer_fn produce, const void *a, const void *b,
-                             totex_sink sink, totex_error *err)
+                             totex_sim *sim, totex_progress *prog, totex_error *err)
 {
     totex_sink_thread *th = NULL;
-    if (totex_network_messages(net) >= THREADED_REPLAY_MESSAGES)
-        th = totex_sink_thread_start(sink, NULL); /* when no thread can be had, replay on this one */
+    if (totex_network_messages(net) >= THREADED_REPLAY_MESSAGES) {
+        const totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
+                                     totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
+        th = totex_sink_thread_start_fanout(parts, 2, NULL); /* when no thread can be had, replay on this one */
+    }
     if (!th)
-        return produce(a, b, sink, err);
-    totex_status st = produce(a, b, totex_sink_thread_sink(th), err);
+        return produce(a, b, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+    totex_status st = produce(a, b, totex_progress_sink(prog, totex_sink_thread_sink(th)), err);
     totex_error e2 = {{0}};
-    totex_status st2 = totex_sink_thread_finish(th, &e2);
+    totex_sink_thread_finish(th, NULL); /* each part's own failure: the join below orders them */
+    totex_status st2 = totex_sim_stages_join(sim, &e2);
     if (st2 != TOTEX_OK) {
         st = st2;
         if (err)
@@ -102,7 +108,7 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
         return TOTEX_ENOMEM;
     totex_progress_phase(prog, algo->name, out->predicted_steps);
     algo_args args = {net, ports, algo};
-    st = run_into(net, produce_plan, &args, NULL, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+    st = run_into(net, produce_plan, &args, NULL, sim, prog, err);
     if (st == TOTEX_OK)
         st = totex_sim_finish(sim, &out->sim, err);
     totex_sim_free(sim);
@@ -146,7 +152,7 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
             } else {
                 snprintf(label, sizeof label, "%s: replaying every node", algo->name);
                 totex_progress_phase(prog, label, totex_sym_steps(s));
-                st = run_into(net, produce_expand, task, s, totex_progress_sink(prog, totex_sim_sink(sim)), err);
+                st = run_into(net, produce_expand, task, s, sim, prog, err);
                 if (st == TOTEX_OK)
                     st = totex_sim_finish(sim, &full, err);
                 totex_sim_free(sim);

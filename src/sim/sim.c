@@ -19,6 +19,16 @@
  * adds undelivered arrivals to the receivers' queues, so the peak queue is
  * measured at step ends.
  *
+ * Split replay (issue 13 item 3): the same checks in two parts that write
+ * disjoint memory, links (ids, links, ports, link conflicts, queues) and
+ * messages (ids, presence, delivered, duplicates, arrivals), each a sink
+ * (totex_sim_stage_sink) fed every step on its own thread; each stops at its
+ * own first violation, placed by (step, pass, hop, rank of the check within
+ * a hop) in the serial order, and totex_sim_stages_join keeps the earlier
+ * one: the serial replay's. On mesh:64x64 (A3, 715 M hops, a loaded
+ * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
+ * 3.0 s, on two threads beside the planner's 1.3 s.
+ *
  * Port models (include/totex/common.h): single-port, one send and one receive
  * per node per step; multiport, one message per directed link per step;
  * k-port (k >= 2, 001 Section 7), one message per directed link AND at most k
@@ -37,11 +47,25 @@
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
 #endif
+/* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
+#define HOP_PREFETCH_AHEAD 64
 /* a node's neighbours are looked up in a table when it has at most this many link slots */
 #define SIM_TABLE_SLOTS 16
 
 /* where a message is, XOR its source: anonymous memory is zero, so 0 means "at its source" */
 typedef uint32_t msg_state;
+
+/* One part of a replay split over two threads (totex_sim_stage_sink): steps taken and its first failure. */
+typedef struct sim_stage {
+    uint64_t step;          /* steps taken */
+    totex_status status;    /* first non-OK status, then every call returns it */
+    uint64_t at_step;       /* where the failure sits in the serial replay: step, pass, hop, check */
+    uint32_t at_pass, at_rank;
+    size_t at_hop;
+    totex_sim_fault fault;
+    totex_error err;
+    char pad[64];           /* the two parts, written by two threads, never share a cache line */
+} sim_stage;
 
 struct totex_sim {
     const totex_network *net;
@@ -62,10 +86,17 @@ struct totex_sim {
     uint32_t *link_stamp;              /* multiport and k-port: n * slots */
     uint32_t *queue;                   /* undelivered messages held per node */
     uint64_t step;                     /* steps applied so far */
-    uint64_t hops, arrivals, delay_sum, last_arrival, max_step_hops;
+    totex_sim_fault fault;
+    char pad0[64];
+    /* written by the links part of a split replay */
+    uint64_t hops, max_step_hops;
     uint64_t peak_queue;
     uint32_t peak_node;
-    totex_sim_fault fault;
+    char pad1[64];
+    /* written by the messages part */
+    uint64_t arrivals, delay_sum, last_arrival;
+    char pad2[64];
+    sim_stage stage[2];                /* split replay: [0] links, [1] messages */
 };
 
 /* where message (src, dst) is kept: by offset (dst - src) mod n, then by source */
@@ -234,104 +265,143 @@ static void coords_text(const totex_sim *sim, uint32_t v, char *buf, size_t len)
         snprintf(buf + used, len - used, ")");
 }
 
-static totex_status violation(totex_sim *sim, totex_violation kind, uint32_t node, const totex_hop *h,
-                              const char *detail, totex_error *err)
+static totex_status violation(totex_sim *sim, uint64_t step, totex_sim_fault *fault, totex_violation kind,
+                              uint32_t node, const totex_hop *h, const char *detail, totex_error *err)
 {
     char cf[128], ct[128];
-    sim->fault.kind = kind;
-    sim->fault.step = sim->step;
-    sim->fault.node = node;
-    sim->fault.src = h->src;
-    sim->fault.dst = h->dst;
+    fault->kind = kind;
+    fault->step = step;
+    fault->node = node;
+    fault->src = h->src;
+    fault->dst = h->dst;
     coords_text(sim, h->from, cf, sizeof cf);
     coords_text(sim, h->to, ct, sizeof ct);
     return totex_fail(err, TOTEX_EVIOLATION, "step %llu: %s at node %u: hop %u%s -> %u%s carrying message %u->%u: %s",
-                      (unsigned long long)sim->step, totex_violation_name(kind), node, h->from, cf, h->to, ct,
-                      h->src, h->dst, detail);
+                      (unsigned long long)step, totex_violation_name(kind), node, h->from, cf, h->to, ct, h->src,
+                      h->dst, detail);
 }
 
-totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
-{
-    const uint32_t n = sim->n, k = sim->k;
-    const uint32_t stamp = (uint32_t)(sim->step + 1);
-    char detail[160];
+/*
+ * The checks of a step, in two parts that share no memory they write, so that
+ * a replay can run them on two threads (totex_sim_stage_sink()):
+ *   DO_LINKS: links, ports and queues (link/send/receive stamps, queue[],
+ *             peak queue, hop counts);
+ *   DO_MSGS:  where each message is (state[], arrivals, delays).
+ * The serial replay (totex_sim_step) does both in one loop. Each check has a
+ * rank, its place among the checks of one hop in the serial order; a
+ * violation's place in the whole replay is (step, pass, hop, rank), so that
+ * the first violation of the two parts is the one the serial replay reports.
+ */
+#define DO_LINKS 1u
+#define DO_MSGS 2u
+enum { RANK_IDS, RANK_SELF, RANK_LINK, RANK_PRESENT, RANK_PORT };
 
-    if (sim->fault.kind != TOTEX_VIOL_NONE)
-        return totex_fail(err, TOTEX_EVIOLATION, "simulator already rejected the schedule at step %llu",
-                          (unsigned long long)sim->fault.step);
-    if (sim->step + 1 >= UINT32_MAX)
-        return totex_fail(err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
+/*
+ * Pass 1 of step @p step: every hop against the state at the start of the
+ * step (store-and-forward: a message moves at most one link per step) and the
+ * port rules. On a violation: *bad = the hop, *rank = the check, @p fault and
+ * @p err filled.
+ */
+static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *sim, const totex_hop *hops,
+                                                                     size_t count, unsigned what, uint64_t step,
+                                                                     totex_sim_fault *fault, size_t *bad,
+                                                                     uint32_t *rank, totex_error *err)
+{
+    const uint32_t n = sim->n, k = sim->k, slots = sim->slots;
+    const uint32_t stamp = (uint32_t)(step + 1);
+    const uint32_t *const nbr = sim->nbr;
+    msg_state *const state = sim->state;
+    uint32_t *const queue = sim->queue, *const link_stamp = sim->link_stamp;
+    const totex_ports ports = sim->ports;
+    char detail[160];
 
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
+        *bad = x;
+        if (x + HOP_PREFETCH_AHEAD < count) /* the producer's buffer, written on another core */
+            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
         if (h->from >= n || h->to >= n || h->src >= n || h->dst >= n) {
             snprintf(detail, sizeof detail, "node ids must be below n = %u", n);
-            return violation(sim, TOTEX_VIOL_BAD_NODE, h->from < n ? h->from : h->to, h, detail, err);
+            *rank = RANK_IDS;
+            return violation(sim, step, fault, TOTEX_VIOL_BAD_NODE, h->from < n ? h->from : h->to, h, detail, err);
         }
-        if (h->src == h->dst)
-            return violation(sim, TOTEX_VIOL_SELF_MESSAGE, h->from, h,
+        if (h->src == h->dst) {
+            *rank = RANK_SELF;
+            return violation(sim, step, fault, TOTEX_VIOL_SELF_MESSAGE, h->from, h,
                              "a node has no message for itself in total exchange", err);
-        if (x + PREFETCH_AHEAD < count) {
+        }
+        if ((what & DO_MSGS) && x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(sim->state + state_index(n, p->src, p->dst), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst), 1, 3);
         }
-        /* the link's slot at h->from: its index in the neighbour table, else the one coordinate that differs */
         uint32_t slot = UINT32_MAX;
-        if (sim->nbr) {
-            const uint32_t *nb = sim->nbr + (size_t)h->from * sim->slots;
-            for (uint32_t j = 0; j < sim->slots; j++)
-                if (nb[j] == h->to) {
-                    slot = j;
-                    break;
-                }
-        } else {
-            const uint16_t *cf = sim->coords + (size_t)h->from * k, *ct = sim->coords + (size_t)h->to * k;
-            int dim = -1;
-            for (uint32_t i = 0; i < k; i++) {
-                if (cf[i] != ct[i]) {
-                    if (dim >= 0) {
-                        dim = -2;
-                        break;
+        if (what & DO_LINKS) {
+            /* the link's slot at h->from: its index in the neighbour table, else the one coordinate that differs */
+            if (nbr) {
+                /* every slot compared, the lowest match kept: no branch to mispredict */
+                const uint32_t *nb = nbr + (size_t)h->from * slots;
+                for (uint32_t j = slots; j-- > 0;)
+                    slot = nb[j] == h->to ? j : slot;
+            } else {
+                const uint16_t *cf = sim->coords + (size_t)h->from * k, *ct = sim->coords + (size_t)h->to * k;
+                int dim = -1;
+                for (uint32_t i = 0; i < k; i++) {
+                    if (cf[i] != ct[i]) {
+                        if (dim >= 0) {
+                            dim = -2;
+                            break;
+                        }
+                        dim = (int)i;
                     }
-                    dim = (int)i;
+                }
+                if (dim >= 0) {
+                    const uint32_t r = link_rank(sim, (uint32_t)dim, cf[dim], ct[dim]);
+                    if (r != UINT32_MAX)
+                        slot = sim->link_off[dim] + r;
                 }
             }
-            if (dim >= 0) {
-                const uint32_t rank = link_rank(sim, (uint32_t)dim, cf[dim], ct[dim]);
-                if (rank != UINT32_MAX)
-                    slot = sim->link_off[dim] + rank;
+            if (slot == UINT32_MAX) {
+                *rank = RANK_LINK;
+                return violation(sim, step, fault, TOTEX_VIOL_NOT_LINK, h->from, h, "the two nodes are not neighbours",
+                                 err);
             }
         }
-        if (slot == UINT32_MAX)
-            return violation(sim, TOTEX_VIOL_NOT_LINK, h->from, h, "the two nodes are not neighbours", err);
-
-        const uint32_t loc = sim->state[state_index(n, h->src, h->dst)] ^ h->src;
-        if (loc == h->dst) /* delivered messages never move again, even from their destination */
-            return violation(sim, TOTEX_VIOL_DELIVERED, h->from, h, "the message is already at its destination", err);
-        if (loc != h->from) {
-            snprintf(detail, sizeof detail, "the message is at node %u at the start of this step", loc);
-            return violation(sim, TOTEX_VIOL_NOT_PRESENT, h->from, h, detail, err);
+        if (what & DO_MSGS) {
+            const uint32_t loc = state[state_index(n, h->src, h->dst)] ^ h->src;
+            if (loc == h->dst) { /* delivered messages never move again, even from their destination */
+                *rank = RANK_PRESENT;
+                return violation(sim, step, fault, TOTEX_VIOL_DELIVERED, h->from, h,
+                                 "the message is already at its destination", err);
+            }
+            if (loc != h->from) {
+                snprintf(detail, sizeof detail, "the message is at node %u at the start of this step", loc);
+                *rank = RANK_PRESENT;
+                return violation(sim, step, fault, TOTEX_VIOL_NOT_PRESENT, h->from, h, detail, err);
+            }
         }
-        if (sim->ports == TOTEX_PORTS_SINGLE) {
+        if (!(what & DO_LINKS))
+            continue;
+        *rank = RANK_PORT;
+        if (ports == TOTEX_PORTS_SINGLE) {
             if (sim->send_stamp[h->from] == stamp)
-                return violation(sim, TOTEX_VIOL_PORT_SEND, h->from, h,
+                return violation(sim, step, fault, TOTEX_VIOL_PORT_SEND, h->from, h,
                                  "single-port: the node already sends a message in this step", err);
             if (sim->recv_stamp[h->to] == stamp)
-                return violation(sim, TOTEX_VIOL_PORT_RECV, h->to, h,
+                return violation(sim, step, fault, TOTEX_VIOL_PORT_RECV, h->to, h,
                                  "single-port: the node already receives a message in this step", err);
             sim->send_stamp[h->from] = stamp;
             sim->recv_stamp[h->to] = stamp;
         } else {
-            uint32_t *ls = sim->link_stamp + (size_t)h->from * sim->slots + slot;
+            uint32_t *ls = link_stamp + (size_t)h->from * slots + slot;
             if (*ls == stamp)
-                return violation(sim, TOTEX_VIOL_LINK_BUSY, h->from, h,
-                                 sim->ports == TOTEX_PORTS_MULTI
+                return violation(sim, step, fault, TOTEX_VIOL_LINK_BUSY, h->from, h,
+                                 ports == TOTEX_PORTS_MULTI
                                      ? "multiport: the directed link already carries a message in this step"
                                      : "k-port: the directed link already carries a message in this step",
                                  err);
-            if (sim->ports != TOTEX_PORTS_MULTI) { /* k-port, 001 Section 7: at most k links per node */
-                const uint32_t kp = sim->ports;
+            if (ports != TOTEX_PORTS_MULTI) { /* k-port, 001 Section 7: at most k links per node */
+                const uint32_t kp = ports;
                 if (sim->send_stamp[h->from] != stamp) {
                     sim->send_stamp[h->from] = stamp;
                     sim->send_count[h->from] = 0;
@@ -343,44 +413,183 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 if (sim->send_count[h->from] >= kp) {
                     snprintf(detail, sizeof detail,
                              "%u-port: the node already sends %u messages in this step (at most k = %u)", kp, kp, kp);
-                    return violation(sim, TOTEX_VIOL_PORT_SEND, h->from, h, detail, err);
+                    return violation(sim, step, fault, TOTEX_VIOL_PORT_SEND, h->from, h, detail, err);
                 }
                 if (sim->recv_count[h->to] >= kp) {
                     snprintf(detail, sizeof detail,
                              "%u-port: the node already receives %u messages in this step (at most k = %u)", kp, kp,
                              kp);
-                    return violation(sim, TOTEX_VIOL_PORT_RECV, h->to, h, detail, err);
+                    return violation(sim, step, fault, TOTEX_VIOL_PORT_RECV, h->to, h, detail, err);
                 }
                 sim->send_count[h->from]++;
                 sim->recv_count[h->to]++;
             }
             *ls = stamp;
         }
-        sim->queue[h->from]--;
+        queue[h->from]--;
     }
+    return TOTEX_OK;
+}
+
+/*
+ * Pass 2 of step @p step: apply the hops, detecting a message moved twice
+ * (duplicated), and add undelivered arrivals to the receivers' queues (the
+ * peak queue is measured at step ends). On a violation *bad = the hop.
+ */
+static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *sim, const totex_hop *hops,
+                                                                    size_t count, unsigned what, uint64_t step,
+                                                                    totex_sim_fault *fault, size_t *bad,
+                                                                    totex_error *err)
+{
+    const uint32_t n = sim->n;
+    const uint32_t stamp = (uint32_t)(step + 1);
+    msg_state *const state = sim->state;
+    uint32_t *const queue = sim->queue;
+    uint64_t arrivals = 0, peak = sim->peak_queue;
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
-        msg_state *ms = sim->state + state_index(n, h->src, h->dst);
-        if ((*ms ^ h->src) != h->from)
-            return violation(sim, TOTEX_VIOL_DUPLICATE, h->from, h,
-                             "the message is sent twice in this step (duplicated)", err);
-        *ms = h->to ^ h->src;
-        if (h->to == h->dst) {
-            sim->arrivals++;
-            sim->delay_sum += stamp;
-            sim->last_arrival = stamp;
-        } else {
-            uint32_t q = ++sim->queue[h->to];
-            if (q > sim->peak_queue) {
-                sim->peak_queue = q;
+        if (what & DO_MSGS) {
+            msg_state *ms = state + state_index(n, h->src, h->dst);
+            if ((*ms ^ h->src) != h->from) {
+                *bad = x;
+                sim->arrivals += arrivals;
+                return violation(sim, step, fault, TOTEX_VIOL_DUPLICATE, h->from, h,
+                                 "the message is sent twice in this step (duplicated)", err);
+            }
+            *ms = h->to ^ h->src;
+            arrivals += h->to == h->dst;
+        }
+        if ((what & DO_LINKS) && h->to != h->dst) {
+            uint32_t q = ++queue[h->to];
+            if (q > peak) {
+                sim->peak_queue = peak = q;
                 sim->peak_node = h->to;
             }
         }
     }
-    sim->hops += count;
-    if (count > sim->max_step_hops)
-        sim->max_step_hops = count;
-    sim->step++;
+    if (what & DO_MSGS) {
+        sim->arrivals += arrivals;
+        sim->delay_sum += arrivals * stamp;
+        if (arrivals)
+            sim->last_arrival = stamp;
+    }
+    if (what & DO_LINKS) {
+        sim->hops += count;
+        if (count > sim->max_step_hops)
+            sim->max_step_hops = count;
+    }
+    return TOTEX_OK;
+}
+
+totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
+{
+    size_t bad;
+    uint32_t rank;
+    totex_status st;
+    if (sim->fault.kind != TOTEX_VIOL_NONE)
+        return totex_fail(err, TOTEX_EVIOLATION, "simulator already rejected the schedule at step %llu",
+                          (unsigned long long)sim->fault.step);
+    if (sim->step + 1 >= UINT32_MAX)
+        return totex_fail(err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
+    st = check_hops(sim, hops, count, DO_LINKS | DO_MSGS, sim->step, &sim->fault, &bad, &rank, err);
+    if (st == TOTEX_OK)
+        st = move_hops(sim, hops, count, DO_LINKS | DO_MSGS, sim->step, &sim->fault, &bad, err);
+    if (st == TOTEX_OK)
+        sim->step++;
+    return st;
+}
+
+/* One part of a replay split in two (totex_sim_stage_sink): the steps it took, and its first failure. */
+static inline __attribute__((always_inline)) totex_status stage_step(totex_sim *sim, unsigned what, sim_stage *sg, const totex_hop *hops, size_t count,
+                               totex_error *err)
+{
+    size_t bad = 0;
+    uint32_t rank = 0, pass = 0;
+    totex_status st;
+    if (sg->status != TOTEX_OK) {
+        if (err)
+            *err = sg->err;
+        return sg->status;
+    }
+    if (sg->step + 1 >= UINT32_MAX)
+        st = totex_fail(&sg->err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
+    else if (what == DO_LINKS)
+        st = check_hops(sim, hops, count, DO_LINKS, sg->step, &sg->fault, &bad, &rank, &sg->err);
+    else
+        st = check_hops(sim, hops, count, DO_MSGS, sg->step, &sg->fault, &bad, &rank, &sg->err);
+    if (st == TOTEX_OK) {
+        pass = 1;
+        rank = 0;
+        if (what == DO_LINKS)
+            st = move_hops(sim, hops, count, DO_LINKS, sg->step, &sg->fault, &bad, &sg->err);
+        else
+            st = move_hops(sim, hops, count, DO_MSGS, sg->step, &sg->fault, &bad, &sg->err);
+    }
+    if (st != TOTEX_OK) {
+        sg->status = st;
+        sg->at_step = sg->step;
+        sg->at_pass = pass;
+        sg->at_hop = bad;
+        sg->at_rank = rank;
+        if (err)
+            *err = sg->err;
+        return st;
+    }
+    sg->step++;
+    return TOTEX_OK;
+}
+
+static totex_status links_step(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
+{
+    totex_sim *sim = ctx;
+    return stage_step(sim, DO_LINKS, &sim->stage[0], hops, count, err);
+}
+
+static totex_status messages_step(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
+{
+    totex_sim *sim = ctx;
+    return stage_step(sim, DO_MSGS, &sim->stage[1], hops, count, err);
+}
+
+totex_sink totex_sim_stage_sink(totex_sim *sim, totex_sim_stage stage)
+{
+    totex_sink s = {stage == TOTEX_SIM_STAGE_LINKS ? links_step : messages_step, sim};
+    return s;
+}
+
+/* a's failure comes before b's in the serial replay: by step, pass, hop, then check */
+static int stage_before(const sim_stage *a, const sim_stage *b)
+{
+    if (a->at_step != b->at_step)
+        return a->at_step < b->at_step;
+    if (a->at_pass != b->at_pass)
+        return a->at_pass < b->at_pass;
+    if (a->at_hop != b->at_hop)
+        return a->at_hop < b->at_hop;
+    return a->at_rank <= b->at_rank;
+}
+
+totex_status totex_sim_stages_join(totex_sim *sim, totex_error *err)
+{
+    const sim_stage *a = &sim->stage[0], *b = &sim->stage[1], *first = NULL;
+    if (a->status != TOTEX_OK && (b->status == TOTEX_OK || stage_before(a, b)))
+        first = a;
+    else if (b->status != TOTEX_OK)
+        first = b;
+    if (first) {
+        if (first->status == TOTEX_EVIOLATION)
+            sim->fault = first->fault;
+        sim->step = first->at_step;
+        if (err)
+            *err = first->err;
+        return first->status;
+    }
+    if (a->step != b->step)
+        return totex_fail(err, TOTEX_EINVAL,
+                          "the two parts of a split replay took different schedules (%llu and %llu steps): feed both "
+                          "stage sinks every step, in order",
+                          (unsigned long long)a->step, (unsigned long long)b->step);
+    sim->step = a->step;
     return TOTEX_OK;
 }
 
@@ -412,7 +621,7 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
                              "after the last step (%llu) the message is still at node %u; %llu of %llu messages were delivered",
                              (unsigned long long)sim->step, loc, (unsigned long long)sim->arrivals,
                              (unsigned long long)totex_network_messages(sim->net));
-                    return violation(sim, TOTEX_VIOL_NOT_DELIVERED, loc, &h, detail, err);
+                    return violation(sim, sim->step, &sim->fault, TOTEX_VIOL_NOT_DELIVERED, loc, &h, detail, err);
                 }
             }
         }
