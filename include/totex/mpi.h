@@ -110,11 +110,11 @@ extern "C" {
  * state) holds an entry per message and per block it sends on: O(the sum of
  * the rank's distances) = O(n x average distance); the buffers are O(n)
  * blocks (arena and staging below). Measured (bench/mpi_plan_bench, one rank
- * of a 32x32 torus, 64 KiB blocks, a loaded machine): octr 0.05 s, 6 MB of
- * planning memory (2.9 MB of program), arena 1024 blocks; a3c 0.02 s, 2 MB
- * (7.8 s and 191 MB building the whole schedule), arena 5904 blocks and
- * staging 1216; a2c 0.5 s, 9 MB (141 MB with the whole schedule), arena 2912
- * blocks and staging 1024; rank 0's ranking 2 ms (15.7 s and 200 MB building
+ * of a 32x32 torus, 64 KiB blocks, a loaded machine): octr 0.04 s, 6 MB of
+ * planning memory (3.1 MB of program), arena 2048 blocks (2n); a3c 0.01 s,
+ * 2 MB (5.8 s and 191 MB building the whole schedule), arena 5904 blocks and
+ * staging 2048; a2c 0.2 s, 9 MB (141 MB with the whole schedule), arena 3040
+ * blocks and staging 2048; rank 0's ranking 2 ms (15.7 s and 200 MB building
  * and simulating every combining algorithm). One first call on SimGrid at
  * 1024 ranks (bench/smpi/first_call.sh, 8-byte blocks, TOTEX_TUNE=0): 328 KiB
  * of peak RSS per rank (32x32, a3c; 185 KiB at 64 ranks, 205 at 256; SMPI's
