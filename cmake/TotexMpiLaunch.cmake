@@ -123,13 +123,22 @@ message(STATUS "totex: MPI tests run ${MPIEXEC_EXECUTABLE} (${TOTEX_MPI_FLAVOR})
 
 # add_test(NAME name) running COMMAND ... under mpiexec on np ranks (skipped and
 # listed above TOTEX_MPI_MAX_NP, see totex_mpi_fits), time-out 120 s, environment
-# TOTEX_MPI_ENV plus the ENV entries (VAR=VALUE).
+# TOTEX_MPI_ENV plus the ENV entries (VAR=VALUE). With STALL s (a test that prints
+# a line per case): run by tests/mpi/progress_test.sh, which fails it after s
+# seconds without a new line (a hang; it prints the ranks' stacks), and time-out
+# 900 s (under MPICH with more ranks than cores a slow run is not a hang: issue 11).
 function(totex_mpi_add_test name np)
-  cmake_parse_arguments(T "" "" "ENV;COMMAND" ${ARGN})
+  cmake_parse_arguments(T "" "STALL" "ENV;COMMAND" ${ARGN})
   totex_mpi_fits(${name} ${np} fits)
   if(fits)
-    add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${TOTEX_MPIEXEC_FLAGS} ${MPIEXEC_NUMPROC_FLAG} ${np} ${T_COMMAND})
+    set(run ${MPIEXEC_EXECUTABLE} ${TOTEX_MPIEXEC_FLAGS} ${MPIEXEC_NUMPROC_FLAG} ${np} ${T_COMMAND})
+    set(timeout 120)
+    if(T_STALL)
+      set(run ${CMAKE_SOURCE_DIR}/tests/mpi/progress_test.sh ${T_STALL} ${run})
+      set(timeout 900)
+    endif()
+    add_test(NAME ${name} COMMAND ${run})
     set(env ${TOTEX_MPI_ENV} ${T_ENV})
-    set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "${env}")
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} ENVIRONMENT "${env}")
   endif()
 endfunction()

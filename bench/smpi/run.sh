@@ -1,6 +1,7 @@
 #!/bin/sh
 # SimGrid SMPI benchmark (issue 5 item 6): totex_alltoall against every SMPI
-# all-to-all algorithm on simulated torus platforms, blocks 8 B .. 64 KiB.
+# all-to-all algorithm on simulated torus platforms, blocks 8 B .. 64 KiB (8 B * 4^k up to
+# 8 KiB, then 16 KiB, 32 KiB, 64 KiB: every size where the unit-step schedules take over).
 #
 # Usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]]
 #        defaults: build 3 65536 4x4 8x8 4x4x4 16x16 8x8x8; SMPI_ALGORITHMS="..."

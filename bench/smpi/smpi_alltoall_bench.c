@@ -5,7 +5,8 @@
  *   smpi_alltoall_bench totex D1xD2[xD3] [ITERS [MAX_BLOCK [one]]]  -> totex_alltoall
  *   smpi_alltoall_bench mpi   D1xD2[xD3] [ITERS [MAX_BLOCK [one]]]  -> MPI_Alltoall, i.e. the
  *       SMPI algorithm chosen with --cfg=smpi/alltoall:NAME
- * Per block size (8 B * 4^k up to MAX_BLOCK, then MAX_BLOCK; default 65536;
+ * Per block size (8 B * 4^k up to 8 KiB, then doubling: 16 KiB, 32 KiB, ... up
+ * to MAX_BLOCK, then MAX_BLOCK; default 65536;
  * "one": MAX_BLOCK only, for tori of hundreds of ranks): one untimed call
  * (totex plans and caches there), then ITERS (default 3) calls after a barrier;
  * the slowest rank's simulated time per call is printed as
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
     int status = 0;
     long sizes[16];
     int ns = 0;
-    for (long b = 8; !one && b <= maxb && ns < 15; b *= 4)
+    for (long b = 8; !one && b <= maxb && ns < 15; b *= b < 8192 ? 4 : 2)
         sizes[ns++] = b;
     if (!ns || sizes[ns - 1] != maxb)
         sizes[ns++] = maxb;

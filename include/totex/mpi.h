@@ -48,17 +48,18 @@ extern "C" {
  * split into c chunks of x = m / c bytes as
  * S (t_s (1 + 0.05 (c - 1)) h + m max(t_l(x), t_c(x) / c)), with c chosen to
  * minimise it (1 .. 16 chunks of at least 1 KiB); h = 1, or with staggered
- * lanes (below; 2 chunks) h = (1 + 1/c) / 2, the start-up hidden never more
- * than the other lanes' transfer time, plus one t_s for the kick (h fitted to
- * SimGrid SMPI's flat-factor 4x4 torus, src/mpi/cost.c). Where the measurement
+ * lanes (below; 2 .. 4 chunks) h = (1 + 1/c) / 2, the start-up hidden never
+ * more than the other lanes' transfer time, plus (c - 1) t_s for the kicks
+ * (h fitted to SimGrid SMPI's flat-factor 4x4 torus, src/mpi/cost.c). Where the measurement
  * found a message of P bytes (256 .. 4096) arriving sooner than an 8-byte one
  * (below; SimGrid SMPI's default factors: P = 2048), the 4 best combining
  * candidates are also offered with every message shorter than P padded to P
  * bytes, each of their S start-up steps predicted to cost at least t_pad, the
  * time of a P-byte message. The model's best (up to 8, 12 with padded forms:
- * at most 4 unit-step ones, one per step count, each in 2 staggered chunks,
- * in the model's chunks unstaggered, and in one message or two chunks when
- * the model chose otherwise) are built by every rank and
+ * at most 4 unit-step ones, one per step count, each in 2 .. 4 staggered
+ * chunks, in the model's chunks unstaggered, and in one message or two
+ * chunks when the model chose otherwise, the model's best 4 of these) are
+ * built by every rank and
  * timed on the communicator with the caller's data, in 2 rounds taking the
  * candidates in turn (a different one first in each round): per candidate and
  * round, one untimed run when its buffers are not allocated, a barrier, 3 runs
@@ -75,8 +76,9 @@ extern "C" {
  * or 0 staggered lanes or not (of candidates with more than one chunk). In
  * practice (bench/smpi/run.sh, simulated tori, docs/tutorial.md section 8):
  * unit-step schedules win at large blocks (32 KiB and up on 4x4 and 4x4x4
- * tori; with flat factors in 2 staggered chunks, with SMPI's default factors
- * in 4 to 8 unstaggered ones), combining algorithms (direct, dimwise,
+ * tori, 16 KiB and up with flat factors; with flat factors in 2 or 3
+ * staggered chunks, with SMPI's default factors in 4 to 8 unstaggered ones),
+ * combining algorithms (direct, dimwise,
  * bruck...) at small ones. The plan
  * (this rank's compiled program, below) is cached on @p comm with an MPI
  * attribute per block size (sendcount * size(sendtype) and packed bytes; at
@@ -155,20 +157,22 @@ extern "C" {
  * side, and MPI_Isend'ing it; waiting for every request ends the exchange. A
  * block thus travels on only after it arrived, as in the schedule, with no
  * barrier between steps. A unit-step plan also keeps each link in step order:
- * its sends are synchronous (MPI_Issend) and a link's next transfer leaves
- * once the previous one has been received (TOTEX_WINDOW=W allows W in flight
- * per link, 0 no limit; default 1), so that the rank's own blocks of later
- * steps do not crowd the relayed ones off the link. Chunks: with c > 1 every
+ * a link's next transfer leaves once the previous one has been received (that
+ * send is synchronous, MPI_Issend; TOTEX_WINDOW=W allows W in flight per link,
+ * 0 no limit; default 1), so that the rank's own blocks of later steps do not
+ * crowd the relayed ones off the link. Chunks: with c > 1 every
  * transfer of a unit-step plan is c messages, chunk i carrying bytes
  * [m i / c, m (i + 1) / c) of each block, travelling as concurrent messages
  * (one lane per chunk, each in step order; a step's chunk-0 messages are
  * made before its chunk-1 ones); a relayed chunk moves on as soon as it has
- * arrived, not waiting for the rest of its block. Staggered lanes: every link
- * first carries a zero-byte kick each way, and lanes 1 .. c - 1 of a link
- * start when the kick from its peer has arrived, one latency after lane 0,
- * so that one lane's start-up overlaps another's transfer instead of every
- * lane paying it at once in every step (a relayed chunk leaves when it has
- * arrived, so lanes that start together stay together). Blocks of a
+ * arrived, not waiting for the rest of its block. Staggered lanes (offered
+ * in 2 .. 4 chunks): every link carries c - 1 zero-byte kicks each way (a
+ * tag of their own), kick i + 1 leaving when kick i from the peer has
+ * arrived, and lane i of a link starts when kick i from its peer has
+ * arrived, i latencies after lane 0, so that one lane's start-up overlaps
+ * another's transfer instead of every lane paying it at once in every step
+ * (a relayed chunk leaves when it has arrived, so lanes that start together
+ * stay together). Blocks of a
  * contiguous datatype move without MPI_Pack (sent from @p sendbuf, final
  * blocks of one transfer from consecutive sources received straight into
  * @p recvbuf); other datatypes are packed into slots of MPI_Pack_size bytes
@@ -179,7 +183,7 @@ extern "C" {
  * on reuses its bytes once the blocks in them have been sent on (and final
  * blocks are copied to their place as soon as their message has arrived), so
  * receives are posted in waves, each as soon as its bytes are free and at the
- * latest before the sends of the next step: n blocks before any byte is
+ * latest before the sends of the next step: 2n blocks before any byte is
  * reused (more only when no free range fits a message: a2c about 3n, bruck,
  * whose messages interleave blocks that leave at different steps, all its
  * n/2 log2 n received blocks; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
@@ -209,8 +213,9 @@ extern "C" {
  * call whose plan is cached. Each call sends a 24-byte header (block bytes,
  * packed bytes, local error) to rank + 1 alongside the exchange: in front of
  * the plan's first message to rank + 1 when that message has at most 4096
- * bytes and leaves before this rank waits for anything (so a stalled exchange
- * cannot hold the header back), else as a message of its own; every wait of the call
+ * bytes of this rank's own blocks (that send is made first, before any wait,
+ * so a stalled exchange cannot hold the header back), else as a message of
+ * its own; every wait of the call
  * also watches the header from rank - 1 and a receive from MPI_ANY_SOURCE
  * that stays posted on the private duplicate. A rank that finds its header
  * differs from rank - 1's, or a local error, sends a poison message naming it

@@ -46,9 +46,10 @@
  * Optimal: when K * L = the lifted cut bound max_D (n/m_D) * cut_D and T_D
  *          meets the cut of its factor (paths, odd rings, rings with m = 0
  *          mod 4, complete graphs, K2): every cube H^d (K = |H|^(d-1),
- *          L = T_H, as A3 for d = 2^k), and, measured, mesh:4x4x3, 4x4x5,
- *          5x5x4, mesh:3x3*ring:3, mesh:5x5*ring:4, ring:8*mesh:4x4,
- *          touchstone-delta (tests/test_rounds.c, bench/cube_mesh_table.sh).
+ *          L = T_H, as A3 for d = 2^k), and, measured, 83 of the 84 3-D
+ *          meshes with sides 2..8 (all but 2x7x8), mesh:3x3*ring:3,
+ *          mesh:5x5*ring:4, ring:8*mesh:4x4, touchstone-delta
+ *          (tests/test_rounds.c, bench/cube_mesh_results.md).
  *          Not when no slot length packs the rounds of unequal factor times
  *          (mesh:5x6: 53 vs 45, mesh:7x8 127 vs 112, mesh:2x7x8 238 vs 224:
  *          there pipeline meets the bound), nor on even rings m = 2 mod 4,
@@ -431,13 +432,23 @@ static totex_status rd_predict(const totex_network *net, totex_ports ports, uint
 typedef struct rd_dim {
     uint32_t lines;
     uint32_t *lb;    /* lines */
+    uint16_t *lc;    /* lines * d: the coordinates of each copy's base node */
     uint32_t *sb;    /* m_D * lines (label a at a * lines) */
     uint32_t *db;    /* m_D * lines */
     uint8_t *have;   /* m_D: a message of label a crosses in this round */
 } rd_dim;
 
-/* Tables of round (slot s, position j) of dimension D. */
-static void round_tables(const rd *R, rd_dim *X, uint32_t D, uint64_t s, uint32_t j)
+/*
+ * Tables of round (slot s, position j) of dimension D. The source of the
+ * message crossing in copy l is the copy's base node shifted back, in each
+ * dimension E the offset already moved, by (c - mv_E mod m_E) - c; its
+ * destination by (c - mv_E + w_E mod m_E) - c: per dimension a table over
+ * the coordinate c (@p tS, @p tD: m_E words each at @p moff[E]), only for
+ * the dimensions that shift, so a copy costs one addition per such dimension
+ * (node ids wrap mod 2^32 and come back in range).
+ */
+static void round_tables(const rd *R, rd_dim *X, uint32_t D, uint64_t s, uint32_t j, uint32_t *tS, uint32_t *tD,
+                         const uint32_t *moff)
 {
     const uint32_t d = R->d;
     for (uint32_t a = 1; a < R->m[D]; a++) {
@@ -445,21 +456,27 @@ static void round_tables(const rd *R, rd_dim *X, uint32_t D, uint64_t s, uint32_
         X->have[a] = w != RD_NONE;
         if (w == RD_NONE)
             continue;
-        uint32_t wc[TOTEX_MAX_DIMS], mv[TOTEX_MAX_DIMS];
+        uint32_t sh[TOTEX_MAX_DIMS], ns = 0;
         for (uint32_t E = 0; E < d; E++) {
-            wc[E] = coord(R, w, E);
-            mv[E] = (E != D && wc[E] && R->slot[(size_t)w * d + E] < s) ? wc[E] : 0; /* moved before this slot */
+            const uint32_t wc = coord(R, w, E);
+            if (E == D || !wc)
+                continue;
+            const uint32_t m = R->m[E], mv = R->slot[(size_t)w * d + E] < s ? wc : 0; /* moved before this slot */
+            uint32_t *ts = tS + moff[E], *td = tD + moff[E];
+            for (uint32_t c = 0; c < m; c++) {
+                ts[c] = (((c + m - mv) % m) - c) * R->str[E];
+                td[c] = (((c + m - mv + wc) % m) - c) * R->str[E];
+            }
+            sh[ns++] = E;
         }
         uint32_t *sb = X->sb + (size_t)a * X->lines, *db = X->db + (size_t)a * X->lines;
         for (uint32_t l = 0; l < X->lines; l++) {
-            const uint32_t v = X->lb[l];
-            uint32_t src = 0, dst = 0;
-            for (uint32_t E = 0; E < d; E++) {
-                if (E == D)
-                    continue;
-                const uint32_t m = R->m[E], sc = (coord(R, v, E) + m - mv[E]) % m, dc = (sc + wc[E]) % m;
-                src += sc * R->str[E];
-                dst += dc * R->str[E];
+            const uint16_t *lc = X->lc + (size_t)l * d;
+            uint32_t src = X->lb[l], dst = X->lb[l];
+            for (uint32_t k = 0; k < ns; k++) {
+                const uint32_t E = sh[k];
+                src += tS[moff[E] + lc[E]];
+                dst += tD[moff[E] + lc[E]];
             }
             sb[l] = src;
             db[l] = dst;
@@ -491,13 +508,17 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
         x->sb = malloc(sizeof *x->sb * (size_t)R.m[D] * x->lines);
         x->db = malloc(sizeof *x->db * (size_t)R.m[D] * x->lines);
         x->have = calloc(R.m[D], 1);
-        if (!x->lb || !x->sb || !x->db || !x->have) {
+        x->lc = malloc(sizeof *x->lc * (size_t)x->lines * R.d);
+        if (!x->lb || !x->sb || !x->db || !x->have || !x->lc) {
             st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
             break;
         }
         for (uint32_t v = 0, l = 0; v < R.n; v++)
-            if (coord(&R, v, D) == 0)
+            if (coord(&R, v, D) == 0) {
+                for (uint32_t E = 0; E < R.d; E++)
+                    x->lc[(size_t)l * R.d + E] = (uint16_t)coord(&R, v, E);
                 x->lb[l++] = v;
+            }
         for (uint64_t s = 0; s < R.T[D]; s++) {
             size_t cnt;
             totex_schedule_step(R.fs[D], s, &cnt);
@@ -506,6 +527,14 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
         }
         cap += most * x->lines;
     }
+    uint32_t moff[TOTEX_MAX_DIMS], msum = 0;
+    for (uint32_t E = 0; E < R.d; E++) {
+        moff[E] = msum;
+        msum += R.m[E];
+    }
+    uint32_t *tS = malloc(sizeof *tS * msum), *tD = malloc(sizeof *tD * msum);
+    if (st == TOTEX_OK && (!tS || !tD))
+        st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
     if (st == TOTEX_OK && !(buf = malloc(sizeof *buf * (cap ? cap : 1))))
         st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory for a step of %zu hops", cap);
     for (uint64_t t = 0; t < R.steps && st == TOTEX_OK; t++) {
@@ -517,7 +546,7 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
                 continue;
             rd_dim *x = &X[D];
             if (f == 0)
-                round_tables(&R, x, D, s, (uint32_t)j);
+                round_tables(&R, x, D, s, (uint32_t)j, tS, tD, moff);
             size_t cnt;
             const totex_hop *h = totex_schedule_step(R.fs[D], f, &cnt);
             const uint32_t m = R.m[D], sd = R.str[D];
@@ -543,7 +572,10 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
         free(X[D].sb);
         free(X[D].db);
         free(X[D].have);
+        free(X[D].lc);
     }
+    free(tS);
+    free(tD);
     free(buf);
     rd_free(&R);
     return st;

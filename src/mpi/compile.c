@@ -14,8 +14,10 @@
  * transfer, chunk), so they match under MPI's non-overtaking rule.
  *
  * Window: with w > 0, chunk i of a link's q-th transfer also waits until
- * chunk i of its (q - w)-th transfer has left (its send completed): each of
- * the c lanes of a link carries at most w messages at a time, in step order,
+ * chunk i of its (q - w)-th transfer has been received (that send, and only
+ * a send some later one waits for, is synchronous, MPI_Issend, so its
+ * completion says so): each of the c lanes of a link carries at most w
+ * messages at a time, in step order,
  * as the unit-step schedule has it, instead of every message whose data is
  * ready competing for the link at once (the rank's own blocks of all steps
  * from the start).
@@ -112,15 +114,18 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             }
         }
     }
-    /* stagger (c > 1): every link carries first a zero-byte kick, both ways
-       where both ways carry data; lanes 1 .. c - 1 of a link start when the
-       kick from its peer arrives, one latency after lane 0. Both ends of a
-       link then run lanes 1 .. c - 1 behind lane 0 by about the same time, so
-       the latency of one lane's next message overlaps another lane's transfer
-       instead of every lane starting, and paying its latency, at once (exec.c
-       issues each send as soon as its inputs are there). */
-    size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick receive + 1 */
-    uint8_t *kick_to = p->stagger ? calloc(n, 1) : NULL;
+    /* stagger (c > 1): every link that carries data carries c - 1 zero-byte
+       kicks (tag of their own, TOTEX_MPI_KICK_TAG: they match among
+       themselves), kick i + 1 leaving when kick i from the peer has arrived
+       (kick 1 at once); lane i of the link starts when kick i from its peer
+       has arrived, i latencies after lane 0. Both ends of a link then run
+       lane i behind lane 0 by about i latencies, so that the lanes' start-ups
+       (and the hand-overs of their synchronous sends, window above) fall in
+       other lanes' transfers instead of every lane starting, and paying them,
+       at once: on one link with fair sharing, lanes that start together stay
+       together, and lanes one latency apart alternate (cost.c). */
+    size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick 1 receive + 1 (kick i: + i - 1) */
+    size_t *kick_to = p->stagger ? calloc(n, sizeof *kick_to) : NULL; /* peer -> sends data to it */
     size_t nkr = 0, nks = 0;
     if (p->stagger && (!kick || !kick_to)) {
         free(kick);
@@ -130,11 +135,13 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     }
     for (size_t x = 0; p->stagger && x < l->nx; x++) {
         const totex_mpi_xfer *tr = &l->x[x];
-        if (tr->count && tr->to == me && !kick[tr->from])
-            kick[tr->from] = ++nkr;
+        if (tr->count && tr->to == me && !kick[tr->from]) {
+            kick[tr->from] = nkr + 1;
+            nkr += (size_t)c - 1;
+        }
         if (tr->count && tr->from == me && !kick_to[tr->to]) {
             kick_to[tr->to] = 1;
-            nks++;
+            nks += (size_t)c - 1;
         }
     }
     nr += nkr;
@@ -174,12 +181,13 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
-    for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks: first on their links */
-        if (kick[r])
-            p->recvs[kick[r] - 1] = (totex_mpi_recv){.peer = (int)r};
+    for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks' receives and every link's kick 1 */
+        for (int i = 0; kick[r] && i < c - 1; i++)
+            p->recvs[kick[r] - 1 + (size_t)i] = (totex_mpi_recv){.peer = (int)r, .kick = 1};
         if (kick_to[r])
-            p->sends[is++] = (totex_mpi_send){.peer = (int)r, .dep_first = ndeps};
+            p->sends[is++] = (totex_mpi_send){.peer = (int)r, .dep_first = ndeps, .kick = 1};
     }
+    int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
     ir = nkr;
     for (size_t x0 = 0; x0 < l->nx && rc == MPI_SUCCESS;) {
         size_t x1 = x0;
@@ -191,7 +199,15 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
            lane by lane (chunk 0 of every transfer, then chunk 1, ...), so that a
            step's lane-0 sends never wait behind a later lane's (a link carries one
            transfer per step: its messages keep the order (step, chunk) either way) */
-        for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++)
+        for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
+            for (uint32_t r = 0; p->stagger && !kicked && ci > 0 && ci < c - 1 && r < n; r++)
+                if (kick_to[r]) { /* kick ci + 1 to r: when kick ci from r has arrived */
+                    p->sends[is] = (totex_mpi_send){.peer = (int)r, .dep_first = ndeps, .recv_before = ir, .kick = 1};
+                    if (kick[r])
+                        p->deps[ndeps++] = kick[r] - 1 + (size_t)ci - 1;
+                    p->sends[is].dep_count = ndeps - p->sends[is].dep_first;
+                    is++;
+                }
             for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
                 const totex_mpi_xfer *tr = &l->x[x];
                 const totex_block *bl = l->b + tr->first;
@@ -199,8 +215,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     continue;
                 size_t *ln = NULL;
                 if (p->window) { /* counted once per transfer, at its chunk 0 */
-                    const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1;
-                    ln = lane + ((size_t)tr->to * (size_t)p->window + q % (size_t)p->window) * (size_t)c;
+                    const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1, w = (size_t)p->window;
+                    ln = lane + ((size_t)tr->to * w + q % w) * (size_t)c;
                 }
                 totex_mpi_send *sd = &p->sends[is];
                 sd->recv_before = ir;
@@ -211,10 +227,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     sd->bytes = p->pad;
                 sd->piece_first = npieces;
                 sd->dep_first = ndeps;
-                if (ln && ln[ci]) /* the window's earlier transfer on this link and lane has left */
+                if (ln && ln[ci]) { /* the window's earlier transfer on this link and lane has been received */
                     p->deps[ndeps++] = nr + ln[ci] - 1;
-                else if (kick && ci > 0 && kick[tr->to]) /* a lane's first transfer on this link */
-                    p->deps[ndeps++] = kick[tr->to] - 1;
+                    p->sends[ln[ci] - 1].sync = 1;
+                } else if (kick && ci > 0 && kick[tr->to]) { /* a lane's first transfer on this link: kick ci */
+                    p->deps[ndeps++] = kick[tr->to] - 1 + (size_t)ci - 1;
+                }
                 if (ln)
                     ln[ci] = is + 1;
                 is++;
@@ -267,6 +285,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     sd->stage_off = off;
                 }
             }
+        }
+        kicked = 1;
         for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
             const totex_mpi_xfer *tr = &l->x[x];
             const totex_block *bl = l->b + tr->first;

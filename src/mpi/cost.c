@@ -19,18 +19,22 @@
  *     T(c) = S (t_s (1 + 0.05 (c - 1)) h + m max(t_l(x), t_c(x) / c)),
  * h = 1 when the lanes start together: every step of a link pays a start-up
  * while no lane moves data (a relayed chunk leaves when it has arrived, and
- * the chunks of a step arrive together). Staggered lanes (compile.c: lanes
- * 1 .. c - 1 start one latency behind lane 0) overlap lane 0's start-up with
- * the others' transfer and the others' with lane 0's: h = (1 + 1 / c) / 2,
+ * the chunks of a step arrive together). Staggered lanes (compile.c: lane i
+ * starts i latencies behind lane 0, behind a chain of zero-byte kicks)
+ * overlap each lane's start-up with the others' transfer: h = (1 + 1 / c) / 2,
  * but the part hidden, (1 - h) t_s (1 + 0.05 (c - 1)), never exceeds the
  * others' transfer time, (c - 1) / c of the step's m max(..) term (small
- * blocks hide nothing), and the kick delays lanes 1 .. c - 1 by one t_s
- * (added once). h is fitted, not derived: on SimGrid SMPI's 4x4 torus with
- * flat factors (bench/smpi/run.sh), octr at 64 KiB spends 1.17 us per step
- * beyond the link time unstaggered, 0.79 us staggered in 2 chunks (0.68 of
- * it; h says 0.75) and 1.02 us in 3 (0.87; h says 0.67): the lanes behind
- * one kick start together, so staggering is only offered up to
- * TOTEX_MPI_MAX_STAGGERED chunks. The model's chunk count minimises T(c) over
+ * blocks hide nothing), and the kicks delay lane c - 1 by (c - 1) t_s (added
+ * once). h is fitted, not derived: on SimGrid SMPI's 4x4 torus with flat
+ * factors (bench/smpi/run.sh, 3 calls), octr at 64 KiB spends per step
+ * beyond the link time m t_l 1.50 us in one message, staggered 0.90 us in 2
+ * chunks, 0.61 in 3 and 0.62 in 4 (the kicks' (c - 1) t_s taken out; h t_s
+ * (1 + 0.05 (c - 1)) says 0.79, 0.73, 0.72 and the link's cross-traffic
+ * share, 0.05 m t_l = 0.33 us, is in every figure); at 32 KiB 0.73, 0.85 and
+ * 0.95 us (h: the same): the lanes' synchronous hand-overs (window) add a
+ * latency per lane and step that only longer chunks hide, which the model
+ * leaves to the timed trial (it offers 2 .. TOTEX_MPI_MAX_STAGGERED
+ * staggered chunks). The model's chunk count minimises T(c) over
  * 1 .. TOTEX_MPI_MAX_CHUNKS (2 .. TOTEX_MPI_MAX_STAGGERED when staggered)
  * with chunks of at least TOTEX_MPI_MIN_CHUNK bytes; the timed trial sees
  * each unit-step schedule staggered (2 .. TOTEX_MPI_MAX_STAGGERED chunks),
@@ -95,8 +99,8 @@ double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagg
         if (hidden > move * (c - 1) / c)
             hidden = move * (c - 1) / c;
     }
-    /* staggered: lanes 1 .. c - 1 start behind the kick, one start-up late */
-    return (double)steps * (start - hidden + move) + (stagger && c > 1 ? lc->t_s : 0);
+    /* staggered: lane i starts behind i kicks, i start-ups late */
+    return (double)steps * (start - hidden + move) + (stagger && c > 1 ? (c - 1) * lc->t_s : 0);
 }
 
 int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost *lc)

@@ -122,7 +122,8 @@ static int post_recvs(run *x, size_t must)
             break;
         char *dst = in_place(x, r) ? x->out + rv->place_off : p->arena + rv->arena_off;
         if (!(x->carry && r == p->carry_recv)) /* (behind rank - 1's header: registered at the start) */
-            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, x->tag, x->comm, &p->req[r]);
+            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
+                           x->comm, &p->req[r]);
         x->posted++;
     }
     return rc;
@@ -156,8 +157,9 @@ static int issue(run *x, size_t i, const char *const *base)
         totex_mpi_guard_carry(x->g, NULL, 0, rq);
         return rc;
     }
-    return p->window ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
-                     : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq);
+    return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
+                    : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
+                                x->comm, rq);
 }
 
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,

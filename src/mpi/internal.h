@@ -29,6 +29,7 @@ enum {
     TOTEX_MPI_AGREE_TAG = 3,
     TOTEX_MPI_TRIAL_TAG = 4,
     TOTEX_MPI_PLAN_TAG = 5, /* + plan id, id < TOTEX_MPI_MAX_PLANS */
+    TOTEX_MPI_KICK_TAG = 512, /* + the trial's or the plan's tag: kicks of staggered lanes (compile.c) */
     TOTEX_MPI_UNIT_TAG = 1024
 };
 #define TOTEX_MPI_MAX_PLANS 64
@@ -37,9 +38,9 @@ enum {
 #define TOTEX_MPI_UNIT_TAGS 30000
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
-#define TOTEX_MPI_MAX_STAGGERED 2 /* most chunks the model staggers (cost.c) */
+#define TOTEX_MPI_MAX_STAGGERED 4 /* most chunks the model staggers (cost.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
-#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 1 /* a plan's arena: at most this many blocks per rank before its bytes are
+#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 2 /* a plan's arena: at most this many blocks per rank before its bytes are
                                              reused (arena.h; more only when no free bytes fit) */
 #define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
 #define TOTEX_MPI_PAD_VARIANTS 4 /* padded forms offered: of the model's best this many combining candidates */
@@ -79,6 +80,7 @@ typedef struct totex_mpi_recv {
     size_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
                                       complete: its arena bytes are free again (arena.h) */
     size_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
+    int kick;                      /* a zero-byte kick of staggered lanes (tag + TOTEX_MPI_KICK_TAG) */
 } totex_mpi_recv;
 
 typedef struct totex_mpi_send {
@@ -89,6 +91,8 @@ typedef struct totex_mpi_send {
                                         blocks (< nrecv), an earlier send on its link (nrecv + send index) */
     size_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
     size_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
+    int sync;                        /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
+    int kick;                        /* a zero-byte kick of staggered lanes (tag + TOTEX_MPI_KICK_TAG) */
 } totex_mpi_send;
 
 typedef struct totex_mpi_final { /* a block (src, me) a receive brings */
@@ -112,7 +116,7 @@ typedef struct totex_mpi_plan {
                                     travels as pad bytes (its tail zero), 0: none (compile.c) */
     uint64_t steps;
     size_t nrecv, nsend;
-    int stagger;                 /* lanes 1 .. chunks - 1 start behind a zero-byte kick per link (compile.c) */
+    int stagger;                 /* lane i of a link starts behind the i-th of a chain of zero-byte kicks (compile.c) */
     totex_mpi_recv *recvs;       /* in step order */
     totex_mpi_send *sends;       /* in step order */
     totex_mpi_piece *pieces;

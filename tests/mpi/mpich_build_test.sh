@@ -15,9 +15,8 @@
 # of cores if more; CMake's TOTEX_MPI_MAX_NP, the tests on more ranks are
 # skipped). MPICH's ranks busy-poll without yielding, so with more ranks than
 # cores every message costs a time slice: on 2 cores the tests on 3 and 4
-# ranks take 10-25 s each, the 12 on 5 to 16 ranks 7.5 minutes together; with
-# 4 the whole run (configure, build from scratch, 9 tests) takes about a
-# minute on 2 cores. POSIX sh.
+# ranks take 10-25 s each on an idle machine (several times that under load),
+# the 12 on 5 to 16 ranks 7.5 minutes together. POSIX sh.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,10 +55,11 @@ mpi_tests=$(sed -n 's/^add_executable(\(test_mpi_[a-z0-9_]*\) .*/\1/p' "$here/CM
 # shellcheck disable=SC2086
 cmake --build "$build" -j"$jobs" --target totex_pmpi $mpi_tests docs_alltoall_check docs_transpose ||
     { echo "mpich_build_test: build failed" >&2; exit 1; }
-# KNOWN DEFECT (issue 11, open): under MPICH, test_unit_exec on 4 oversubscribed ranks hangs in about
-# half the runs (seen 2 of 4 by hand, and in CI); Open MPI runs it at 2..9 and 16 ranks. Excluded here,
-# loudly, until the cause is found.
-echo "mpich_build_test: NOTE mpi_unit_exec_np4 excluded under MPICH (known intermittent hang, issue 11)"
-ctest --test-dir "$build" --output-on-failure --no-tests=error -R '^(mpi_|docs_alltoall_check|docs_transpose)' -E '^mpi_unit_exec_np4$' ||
+# mpi_unit_exec_np4 (issue 11): what looked like an intermittent hang was CTest's 120 s time-out: the
+# test took 37 to 214 s on 4 busy-polling ranks on 2 loaded cores, its output never paused more than 7 s
+# (mpi_alltoall_np4 and mpi_alltoall_preload timed out the same way at a load of 40). These tests now
+# fail on 90 or 240 s without a new line (tests/mpi/progress_test.sh, which prints the ranks' stacks),
+# not on their run time (capped at 900 s).
+ctest --test-dir "$build" --output-on-failure --no-tests=error -R '^(mpi_|docs_alltoall_check|docs_transpose)' ||
     { echo "mpich_build_test: MPI tests failed under MPICH" >&2; exit 1; }
 echo "mpich_build_test: ok"

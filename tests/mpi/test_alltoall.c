@@ -76,6 +76,8 @@ static void check(MPI_Comm comm, const char *what, MPI_Datatype type, int count,
 
 static void run(MPI_Comm comm, const char *name, int big)
 {
+    if (rank == 0) /* a line per communicator as it starts: progress_test.sh tells a hang from a slow run */
+        printf("test_alltoall: %s\n", name);
     static const int bytes[] = {0, 1, 8, 1000, 65536};
     size_t nb = sizeof bytes / sizeof bytes[0] - (big ? 0 : 1);
     MPI_Datatype vec;
@@ -171,6 +173,7 @@ static void run_unit(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    setvbuf(stdout, NULL, _IOLBF, 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

@@ -1,14 +1,19 @@
 /* The program compile.c makes of a unit-step schedule with staggered lanes
  * (issue 11 item 2), checked on its structure for every rank of several
- * tori (octr and greedy-sym, multiport, 3 chunks of 3000-byte blocks): one
- * zero-byte kick to every peer this rank sends to, before any data send; one
- * zero-byte kick receive from every peer that sends to this rank, posted
- * before any other receive; then, step by step as the rank's share of the
- * schedule has them, chunk 0 of every transfer from this rank, then chunk 1,
- * then chunk 2 (peer and bytes), staggered and unstaggered alike; the first
- * message of lanes 1 and 2 to a peer waits for the kick from that peer (when
- * it sends one), no other message does. Peers must be neighbours in the
- * network (totex_network_adjacent). Runs without MPI (no mpirun). */
+ * tori (octr and greedy-sym, multiport, 3 chunks of 3000-byte blocks): c - 1
+ * = 2 zero-byte kicks (flagged, on a tag of their own) to every peer this
+ * rank sends to and from every peer that sends to it: kick 1 to every peer
+ * before any data send, waiting for nothing; kick 2 to a peer in the first
+ * step, after its chunk-0 sends and before its chunk-1 ones, waiting for kick
+ * 1 from that peer (when it sends kicks); both kick receives from a peer
+ * posted before any data receive; then, step by step as the rank's share of
+ * the schedule has them, chunk 0 of every transfer from this rank, then chunk
+ * 1, then chunk 2 (peer and bytes), staggered and unstaggered alike; the
+ * first message of lane i (1, 2) to a peer waits for kick i from that peer
+ * (when it sends kicks), no other message waits for a kick. In both programs
+ * a send is synchronous (MPI_Issend) exactly when a later send waits for it.
+ * Peers must be neighbours in the network (totex_network_adjacent). Runs
+ * without MPI (no mpirun). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,22 +75,41 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
         kicks_out += sends_to[q];
         kicks_in += recvs_from[q];
     }
-    if (s->nsend != u->nsend + kicks_out || s->nrecv != u->nrecv + kicks_in)
+    if (s->nsend != u->nsend + (c - 1) * kicks_out || s->nrecv != u->nrecv + (c - 1) * kicks_in)
         FAIL("%s %s rank %u: %zu sends, %zu receives staggered; %zu, %zu unstaggered and %zu, %zu peers\n", a->name,
              spec, me, s->nsend, s->nrecv, u->nsend, u->nrecv, kicks_out, kicks_in);
     for (size_t r = 0; r < s->nrecv; r++) {
         const int q = s->recvs[r].peer;
-        if (s->recvs[r].bytes == 0) {
-            if (kick_recv[q] || r >= kicks_in)
-                FAIL("%s %s rank %u: a second kick from %d, or one after data\n", a->name, spec, me, q);
-            kick_recv[q] = r + 1;
+        if (s->recvs[r].kick != (r < (size_t)(c - 1) * kicks_in) || (s->recvs[r].kick && s->recvs[r].bytes != 0) ||
+            u->recvs[r < u->nrecv ? r : 0].kick)
+            FAIL("%s %s rank %u: receive %zu: a kick after data, a kick with bytes or an unstaggered kick\n", a->name,
+                 spec, me, r);
+        if (s->recvs[r].kick) {
+            if (kick_recv[q] ? r != kick_recv[q] : (r % (size_t)(c - 1)) != 0)
+                FAIL("%s %s rank %u: the kicks from %d are not side by side\n", a->name, spec, me, q);
+            if (!kick_recv[q])
+                kick_recv[q] = r + 1;
         } else if (!kick_recv[q]) {
-            FAIL("%s %s rank %u: receive %zu from %d posted before its kick\n", a->name, spec, me, r, q);
+            FAIL("%s %s rank %u: receive %zu from %d posted before its kicks\n", a->name, spec, me, r, q);
         }
     }
     for (size_t i = 0; i < kicks_out && i < s->nsend; i++)
-        if (s->sends[i].bytes != 0 || !sends_to[s->sends[i].peer])
-            FAIL("%s %s rank %u: send %zu is not a kick to a peer\n", a->name, spec, me, i);
+        if (s->sends[i].bytes != 0 || !s->sends[i].kick || !sends_to[s->sends[i].peer] || s->sends[i].dep_count)
+            FAIL("%s %s rank %u: send %zu is not kick 1 to a peer\n", a->name, spec, me, i);
+    /* synchronous exactly when waited for */
+    for (int sg = 0; sg < 2; sg++) {
+        const totex_mpi_plan *pp = &p[sg];
+        uint8_t *waited = calloc(pp->nsend ? pp->nsend : 1, 1);
+        for (size_t i = 0; i < pp->nsend; i++)
+            for (size_t d = 0; d < pp->sends[i].dep_count; d++)
+                if (pp->deps[pp->sends[i].dep_first + d] >= pp->nrecv)
+                    waited[pp->deps[pp->sends[i].dep_first + d] - pp->nrecv] = 1;
+        for (size_t i = 0; i < pp->nsend; i++)
+            if (pp->sends[i].sync != waited[i])
+                FAIL("%s %s rank %u: send %zu synchronous %d, waited for %d\n", a->name, spec, me, i,
+                     pp->sends[i].sync, waited[i]);
+        free(waited);
+    }
     /* data sends: per step, chunk 0 of every transfer from this rank, then chunk 1, then 2,
        in both programs; lanes 1, 2 of a link wait for its kick at their first message */
     size_t is = kicks_out, iu = 0;
@@ -94,7 +118,20 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
         size_t x1 = x0;
         while (x1 < l.nx && l.x[x1].step == l.x[x0].step)
             x1++;
-        for (int ci = 0; ci < c; ci++)
+        for (int ci = 0; ci < c; ci++) {
+            for (uint32_t q = 0; x0 == 0 && ci > 0 && ci < c - 1 && q < n; q++) { /* kick ci + 1 */
+                if (!sends_to[q])
+                    continue;
+                const totex_mpi_send *k = is < s->nsend ? &s->sends[is] : NULL;
+                if (!k || !k->kick || k->peer != (int)q || k->bytes ||
+                    k->dep_count != (kick_recv[q] ? 1u : 0u) ||
+                    (k->dep_count && s->deps[k->dep_first] != kick_recv[q] - 1 + (size_t)ci - 1)) {
+                    FAIL("%s %s rank %u: kick %d to %u is not the next send, or waits for the wrong one\n", a->name,
+                         spec, me, ci + 1, q);
+                    goto done;
+                }
+                is++;
+            }
             for (size_t x = x0; x < x1; x++) {
                 const totex_mpi_xfer *tr = &l.x[x];
                 if (!tr->count || tr->from != me)
@@ -107,22 +144,28 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
                     goto done;
                 }
                 const totex_mpi_send *sd = &s->sends[is];
-                int waits_kick = 0;
-                for (size_t d = 0; d < sd->dep_count; d++)
-                    waits_kick |= kick_recv[tr->to] && s->deps[sd->dep_first + d] == kick_recv[tr->to] - 1;
+                int waits_kick = 0, waits_own = 0;
+                for (size_t d = 0; d < sd->dep_count; d++) {
+                    const size_t dep = s->deps[sd->dep_first + d];
+                    waits_kick |= dep < s->nrecv && s->recvs[dep].kick;
+                    waits_own |= kick_recv[tr->to] && dep == kick_recv[tr->to] - 1 + (size_t)ci - 1;
+                }
+                if (sd->kick || u->sends[iu].kick)
+                    FAIL("%s %s rank %u: a data send flagged as a kick\n", a->name, spec, me);
                 for (size_t d = 0; d < u->sends[iu].dep_count; d++)
                     if (u->deps[u->sends[iu].dep_first + d] >= u->nrecv + u->nsend)
                         FAIL("%s %s rank %u: a dependency out of range\n", a->name, spec, me);
                 const int first = !lane_seen[(size_t)tr->to * c + ci];
                 lane_seen[(size_t)tr->to * c + ci] = 1;
-                if (first && ci > 0 && kick_recv[tr->to] && !waits_kick)
-                    FAIL("%s %s rank %u: lane %d's first send to %u does not wait for its kick\n", a->name, spec, me,
-                         ci, tr->to);
+                if (first && ci > 0 && kick_recv[tr->to] && !waits_own)
+                    FAIL("%s %s rank %u: lane %d's first send to %u does not wait for kick %d from it\n", a->name,
+                         spec, me, ci, tr->to, ci);
                 if ((!first || ci == 0) && waits_kick)
                     FAIL("%s %s rank %u: a send to %u of lane %d waits for the kick\n", a->name, spec, me, tr->to, ci);
                 is++;
                 iu++;
             }
+        }
         x0 = x1;
     }
     if (is != s->nsend || iu != u->nsend)

@@ -82,6 +82,7 @@ static const struct {
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line per case as it starts: progress_test.sh tells a hang from a slow run */
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
