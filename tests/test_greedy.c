@@ -223,6 +223,38 @@ static void test_registry_and_limits(void **state)
     totex_network_free(net);
 }
 
+/*
+ * predict runs greedy counting only (bucket sizes, no sources): its count
+ * must equal the steps the simulator replays of the full plan. The memo is
+ * reset first (a prediction of another network), so the count-only run
+ * happens; meshes (every node its own unit) and symmetric products, all port
+ * models.
+ */
+static void test_count_only_predict(void **state)
+{
+    (void)state;
+    static const char *specs[] = {"mesh:3x4", "mesh:6x8", "mesh:3x3x3", "mesh:2x3x4", "torus:5x6", "hypercube:4",
+                                  "ring:6*path:5", "complete:4*path:3"};
+    static const totex_ports ports[] = {TOTEX_PORTS_SINGLE, 2, 3, TOTEX_PORTS_MULTI};
+    totex_error err = {{0}};
+    const totex_algorithm *g = totex_algorithm_find("greedy", &err);
+    assert_non_null(g);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (size_t j = 0; j < sizeof ports / sizeof *ports; j++) {
+            uint64_t other = 0, predicted = 0;
+            totex_network *reset = ts_net("ring:3"), *net = ts_net(specs[i]);
+            assert_int_equal(g->predict(reset, ports[j], &other, &err), TOTEX_OK);
+            assert_int_equal(g->predict(net, ports[j], &predicted, &err), TOTEX_OK);
+            totex_sim_report rep;
+            ts_plan_ok(specs[i], ports[j], "greedy", &rep, NULL);
+            if (predicted != rep.steps)
+                fail_msg("%s ports %u: count-only predict %llu steps, simulator %llu", specs[i], (unsigned)ports[j],
+                         (unsigned long long)predicted, (unsigned long long)rep.steps);
+            totex_network_free(reset);
+            totex_network_free(net);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_meshes_and_a2),
         cmocka_unit_test(test_single_port_symmetric),
         cmocka_unit_test(test_registry_and_limits),
+        cmocka_unit_test(test_count_only_predict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,7 +58,9 @@
  *  - its destinations ranked by priority (per table class = coordinates in
  *    the non-cyclic dimensions): position = rank of the destination's key;
  *  - bucket (unit, position): the messages held there for that destination,
- *    one source inline, two or more in a stack of 16-byte chunks; per 64
+ *    one source inline, two or more in a stack of 16-byte chunks (when only
+ *    the step count is wanted, predict, just the bucket's size: 2 bytes, no
+ *    sources, no chunks); per 64
  *    positions three bit words: bucket not empty, >= 2, >= 3 messages;
  *  - per table class and link (slot: dimension and direction / offset /
  *    rank) a bitset of the positions the slot brings closer, and per unit and
@@ -116,6 +118,7 @@ typedef struct gd {
     totex_ports ports;
     uint32_t n, k, K, P, W, S, ntc, U, T, maxlvl;
     int symmetric;       /* units merge every cyclic dimension */
+    int count_only;      /* no sink (predict): buckets keep only their size, in bsize */
     gd_dim d[TOTEX_MAX_DIMS];
     uint32_t mdims[TOTEX_MAX_DIMS], nmerged; /* the merged dimensions */
     uint16_t *coords;    /* n * k: coordinates of the nodes (also the digits of a source) */
@@ -135,6 +138,7 @@ typedef struct gd {
     uint32_t *lastp, *ptimes; /* per unit: the position picked last in this step, and how often */
     uint32_t *bkt;       /* U * P buckets: 0 empty; GD_INLINE | src: one message; else 1 + its top chunk */
     gd_chunk *chunk;     /* the pool of chunks */
+    uint16_t *bsize;     /* count_only: U * P bucket sizes (< n < 2^16), instead of bkt and chunk */
     uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
     uint32_t *count;     /* messages held */
     uint32_t *cursor;    /* U * S */
@@ -406,7 +410,7 @@ out:
     return rc;
 }
 
-static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports, totex_error *err)
+static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports, int count_only, totex_error *err)
 {
     uint32_t n = totex_network_nodes(net), k = totex_network_dims(net), tmp_cap = 1;
     uint64_t msgs = totex_network_messages(net), K = 1, words = 0;
@@ -553,25 +557,35 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->state = big_alloc(G, sizeof *G->state * 3 * (size_t)U * W);
     G->lastp = malloc(sizeof *G->lastp * U);
     G->ptimes = malloc(sizeof *G->ptimes * U);
-    G->bkt = big_alloc(G, sizeof *G->bkt * (size_t)U * P);
-    /* a chunked bucket holds >= 2 messages in at most half as many chunks: units hold U (n-1) messages */
-    uint64_t cap = (uint64_t)U * (n - 1) / 2 + 1024;
-    G->chunk_cap = (uint32_t)(cap < GD_INLINE - 1 ? cap : GD_INLINE - 1);
-    G->chunk = big_alloc(G, sizeof *G->chunk * G->chunk_cap); /* reserved; pages are used as chunks are */
+    G->count_only = count_only;
+    if (count_only) {
+        G->bsize = big_alloc(G, sizeof *G->bsize * (size_t)U * P);
+    } else {
+        G->bkt = big_alloc(G, sizeof *G->bkt * (size_t)U * P);
+        /* a chunked bucket holds >= 2 messages in at most half as many chunks: units hold U (n-1) messages */
+        uint64_t cap = (uint64_t)U * (n - 1) / 2 + 1024;
+        G->chunk_cap = (uint32_t)(cap < GD_INLINE - 1 ? cap : GD_INLINE - 1);
+        G->chunk = big_alloc(G, sizeof *G->chunk * G->chunk_cap); /* reserved; pages are used as chunks are */
+    }
     G->count = malloc(sizeof *G->count * U);
     G->cursor = big_alloc(G, sizeof *G->cursor * (size_t)U * S);
-    if (!G->state || !G->lastp || !G->ptimes || !G->bkt || !G->chunk || !G->count || !G->cursor)
+    if (!G->state || !G->lastp || !G->ptimes || (count_only ? !G->bsize : !G->bkt || !G->chunk) || !G->count ||
+        !G->cursor)
         goto nomem;
     for (uint32_t w = 0; w < U; w++) {
         uint32_t u = G->rep[w];
         uint64_t *N = G->state + 3 * (size_t)w * W;
         const uint32_t *ps = G->pos + (size_t)G->tc_of[w] * G->K;
-        uint32_t *b = G->bkt + (size_t)w * P, own = source_rel(G, u, u);
+        uint32_t *b = count_only ? NULL : G->bkt + (size_t)w * P, own = source_rel(G, u, u);
+        uint16_t *bs = count_only ? G->bsize + (size_t)w * P : NULL;
         for (uint32_t d = 0; d < n; d++) {
             if (d == u)
                 continue;
             uint32_t p = ps[source_key(G, u, d)];
-            b[p] = GD_INLINE | own; /* one message per (source, destination): the bucket was empty */
+            if (count_only)
+                bs[p] = 1;
+            else
+                b[p] = GD_INLINE | own; /* one message per (source, destination): the bucket was empty */
             N[3 * (p >> 6)] |= UINT64_C(1) << (p & 63);
         }
         G->count[w] = n - 1;
@@ -788,6 +802,8 @@ static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
 /* Messages in bucket (w, p), counted up to at least `need` (chunk walk). */
 static uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p, uint32_t need)
 {
+    if (G->count_only)
+        return G->bsize[(size_t)w * G->P + p];
     uint32_t b = G->bkt[(size_t)w * G->P + p], c = 0;
     if (!b)
         return 0;
@@ -827,6 +843,26 @@ static void pop_picks(gd *G)
 {
     const size_t np = G->npicks;
     const uint32_t P = G->P;
+    if (G->count_only) { /* the sources are not wanted: only the sizes change */
+        for (size_t x = 0; x < np; x++) {
+            const gd_pick *pk = &G->picks[x];
+            __builtin_prefetch(G->bsize + (size_t)pk->unit * P + pk->key, 1, 3);
+            __builtin_prefetch(G->order + (size_t)G->tc_of[pk->unit] * P + pk->key, 0, 3);
+        }
+        for (size_t x = 0; x < np; x++) {
+            gd_pick *pk = &G->picks[x];
+            const uint32_t w = pk->unit, p = pk->key, c = --G->bsize[(size_t)w * P + p];
+            if (c < 3) { /* the bits >= 2, >= 3 as the chunked stack keeps them */
+                uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
+                st[ST_GE3] &= ~bit;
+                if (c < 2)
+                    st[ST_GE2] &= ~bit;
+            }
+            pk->src = 0;
+            pk->key = G->order[(size_t)G->tc_of[w] * P + p];
+        }
+        return;
+    }
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
         __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->key, 1, 3);
@@ -989,12 +1025,15 @@ static totex_status arrive(gd *G, totex_error *err)
     for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit */
         gd_pick *pk = &G->picks[x];
         pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
-        if (pk->slot != GD_NONE) {
+        if (pk->slot != GD_NONE && G->count_only) {
+            __builtin_prefetch(G->bsize + (size_t)pk->unit * P + pk->slot, 1, 3);
+            __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
+        } else if (pk->slot != GD_NONE) {
             __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->slot, 1, 3);
             __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
         }
     }
-    for (size_t x = 0; x < np; x++)
+    for (size_t x = 0; x < np && !G->count_only; x++)
         if (G->picks[x].slot != GD_NONE)
             prefetch_bucket(G, G->picks[x].unit, G->picks[x].slot);
     for (size_t x = 0; x < np; x++) {
@@ -1004,8 +1043,17 @@ static totex_status arrive(gd *G, totex_error *err)
             G->remaining -= G->T;
             continue;
         }
-        uint32_t *bk = G->bkt + (size_t)w * P + p, b = *bk;
         G->count[w]++;
+        if (G->count_only) { /* the decisions read only the sizes (the bits as the chunked stack keeps them) */
+            const uint32_t c = ++G->bsize[(size_t)w * P + p];
+            if (c == 2)
+                *st_word(G, w, p, ST_GE2) |= UINT64_C(1) << (p & 63);
+            else if (c >= 3)
+                *st_word(G, w, p, ST_GE3) |= UINT64_C(1) << (p & 63);
+            if (c >= 2)
+                continue;
+        }
+        uint32_t *bk = G->count_only ? NULL : G->bkt + (size_t)w * P + p, b = bk ? *bk : 0;
         if (b & GD_INLINE) { /* a second message: both into a new chunk */
             uint32_t ci = chunk_alloc(G);
             if (!ci)
@@ -1033,7 +1081,8 @@ static totex_status arrive(gd *G, totex_error *err)
                 *bk = ci;
             }
         } else {
-            *bk = GD_INLINE | src;
+            if (bk)
+                *bk = GD_INLINE | src;
             *st_word(G, w, p, ST_NONEMPTY) |= UINT64_C(1) << (p & 63);
             /* the slots that can serve it may now start earlier */
             uint32_t *cur = G->cursor + (size_t)w * S;
@@ -1210,7 +1259,7 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
                            totex_error *err)
 {
     gd G;
-    totex_status st = gd_setup(&G, net, ports, err);
+    totex_status st = gd_setup(&G, net, ports, sink.step == NULL, err);
     uint64_t steps = 0, limit;
     uint32_t per = ports == TOTEX_PORTS_MULTI ? UINT32_MAX : totex_ports_k(ports);
     if (st != TOTEX_OK) {
