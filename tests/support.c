@@ -13,6 +13,24 @@ totex_network *ts_net(const char *spec)
     return net;
 }
 
+void ts_refuses(const char *name, const ts_refusal *cases, size_t count)
+{
+    const totex_algorithm *a = totex_algorithm_find(name, NULL);
+    if (!a)
+        fail_msg("no algorithm '%s'", name);
+    for (size_t i = 0; i < count; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        totex_error err = {{0}};
+        totex_status st = a->applies(net, cases[i].ports, &err);
+        totex_network_free(net);
+        if (st != TOTEX_ENOTAPPLICABLE)
+            fail_msg("%s on %s (ports %d): status %d, not 'not applicable'", name, cases[i].spec, (int)cases[i].ports,
+                     (int)st);
+        if (!err.msg[0] || !strstr(err.msg, cases[i].why))
+            fail_msg("%s on %s: '%s' lacks '%s'", name, cases[i].spec, err.msg, cases[i].why);
+    }
+}
+
 totex_status ts_simulate(const totex_network *net, totex_ports ports, const totex_schedule *s,
                          totex_sim_report *rep, totex_error *err)
 {

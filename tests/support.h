@@ -17,6 +17,17 @@ char *ts_file_contents(FILE *fp);
 /** Parse @p spec or fail the test. */
 totex_network *ts_net(const char *spec);
 
+/** A network and port model an algorithm must refuse, and a word its reason must contain ("" : any). */
+typedef struct ts_refusal {
+    const char *spec;
+    totex_ports ports;
+    const char *why;
+} ts_refusal;
+
+/** Algorithm @p name's applies() refuses every case of @p cases with TOTEX_ENOTAPPLICABLE and a message
+    containing its @c why, or the test fails naming the case. */
+void ts_refuses(const char *name, const ts_refusal *cases, size_t count);
+
 /**
  * Replay @p s through a fresh simulator of @p net under @p ports.
  * Returns the status; fills @p rep on success and @p err on failure.

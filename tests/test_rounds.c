@@ -215,12 +215,7 @@ static void auto_choice(void **state)
 static void not_applicable(void **state)
 {
     (void)state;
-    const totex_algorithm *a = totex_algorithm_find("rounds", NULL);
-    const struct {
-        const char *spec;
-        totex_ports ports;
-        const char *why;
-    } cases[] = {
+    static const ts_refusal cases[] = {
         {"mesh:3x3x3", TOTEX_PORTS_SINGLE, "multiport"},
         {"mesh:3x3x3", 2, "multiport"},
         {"path:5", TOTEX_PORTS_MULTI, "at least 2 dimensions"},
@@ -231,14 +226,7 @@ static void not_applicable(void **state)
         {"mesh:128x129", TOTEX_PORTS_MULTI, "stops at"},
         {"path:400*k2", TOTEX_PORTS_MULTI, "2^24 hops"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        totex_network *net = ts_net(cases[i].spec);
-        totex_error err = {{0}};
-        assert_int_equal(a->applies(net, cases[i].ports, &err), TOTEX_ENOTAPPLICABLE);
-        if (!strstr(err.msg, cases[i].why))
-            fail_msg("%s: '%s' lacks '%s'", cases[i].spec, err.msg, cases[i].why);
-        totex_network_free(net);
-    }
+    ts_refuses("rounds", cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void)
