@@ -85,22 +85,26 @@
 #define GD_NONE16 0xFFFFu
 #define GD_NONE UINT32_MAX
 
-/* A bucket of two or more messages is a stack of chunks of up to GD_CH sources (16 bytes each). */
-#define GD_CH 5
-#define GD_INLINE (UINT32_C(1) << 31)
-typedef struct gd_chunk {
-    uint32_t below; /* 1 + the chunk under it (full), 0 for none */
-    uint16_t n;     /* sources in this chunk */
-    uint16_t src[GD_CH];
-} gd_chunk;
+/* A bucket (plan run): its size and the top of its stack of messages (1 + pool index, 0: empty). */
+typedef struct gd_bucket {
+    uint32_t head, size;
+} gd_bucket;
+
+/* A message of a unit (plan run): the one under it in its bucket (1 + index, 0: none) and its source digits. */
+typedef struct gd_msg {
+    uint32_t next, src;
+} gd_msg;
 
 typedef struct gd_dim {
     const totex_factor *f;
     uint32_t m, stride, kind;
     int rel;            /* ring, K2, complete: key and source digits are offsets from the node, mod m */
+    int prel;           /* path with relative keys: key digit = destination - node + m - 1 (radix 2m - 1);
+                           slot 0 goes c -> c + 1, slot 1 c -> c - 1; source digits stay coordinates */
     int merged;         /* translations in this dimension are simulated once (rel dims, symmetric mode) */
     uint32_t extra;     /* 1 for an even ring: key digit m is offset m/2 routed '-' (digit m/2: '+') */
-    uint32_t radix, kstride; /* key digit range m + extra, and its stride in a key */
+    uint32_t radix, kstride; /* key digit range (m + extra; 2m - 1 for prel), and its stride in a key */
+    uint32_t bstride;   /* stride in a unit's bucket index (digit range m + extra) */
     uint32_t slot0, ns; /* slots slot0 .. slot0 + ns - 1 (ns = the factor's maximum degree) */
     uint32_t tstride;   /* stride in the table class id (non-rel dims), 0 otherwise */
     uint32_t ustride;   /* stride in the unit id (non-merged dims), 0 otherwise */
@@ -111,12 +115,13 @@ typedef struct gd_dim {
 /* One message moved by a unit in a step. */
 typedef struct gd_pick {
     uint32_t unit, slot, key, src; /* key: the destination's at the unit; src: the source digits (relative) */
+    uint32_t msg;                  /* plan run: 1 + the message's pool index */
 } gd_pick;
 
 typedef struct gd {
     const totex_network *net;
     totex_ports ports;
-    uint32_t n, k, K, P, W, S, ntc, U, T, maxlvl;
+    uint32_t n, k, K, P, W, S, ntc, U, T, maxlvl, Kb;
     int symmetric;       /* units merge every cyclic dimension */
     int count_only;      /* no sink (predict): buckets keep only their size, in bsize */
     gd_dim d[TOTEX_MAX_DIMS];
@@ -128,6 +133,8 @@ typedef struct gd {
     uint32_t *order;     /* ntc * P: key at position */
     uint32_t *pos;       /* ntc * K: position of key (GD_NONE: the node itself) */
     uint16_t *level;     /* ntc * P: distance of the destination at position */
+    uint32_t *bpos;      /* ntc * P: bucket index of the key at position, less the unit's boff */
+    uint32_t *boff;      /* per unit: added to bpos (mod 2^32) to index the unit's buckets */
     uint64_t *masks;     /* slot masks, W words each */
     uint64_t *mask_off;  /* ntc * S: word offset of the mask of slot s, UINT64_MAX if absent */
     uint16_t *slot_dim, *slot_j;
@@ -136,10 +143,9 @@ typedef struct gd {
     uint64_t *state;     /* U * W groups of 3 words for 64 positions: bucket not empty (as decided: a
                             picked message leaves at once), holds >= 2 messages (chunked), holds >= 3 */
     uint32_t *lastp, *ptimes; /* per unit: the position picked last in this step, and how often */
-    uint32_t *bkt;       /* U * P buckets: 0 empty; GD_INLINE | src: one message; else 1 + its top chunk */
-    gd_chunk *chunk;     /* the pool of chunks */
-    uint16_t *bsize;     /* count_only: U * P bucket sizes (< n < 2^16), instead of bkt and chunk */
-    uint32_t nchunk, chunk_cap, chunk_free; /* used, allocated, free list (1 + index, 0: none) */
+    gd_bucket *bkt;      /* plan run: U * Kb buckets (size and stack top) */
+    gd_msg *msg;         /* plan run: the U (n - 1) messages, each linked into its bucket's stack */
+    uint16_t *bsize;     /* count_only: U * Kb bucket sizes (< n < 2^16), instead of bkt and msg */
     uint32_t *count;     /* messages held */
     uint32_t *cursor;    /* U * S */
     /* per step */
@@ -174,6 +180,7 @@ static void gd_free(gd *G)
     free(G->tc_of);
     free(G->rep);
     free(G->mask_off);
+    free(G->boff);
     free(G->slot_dim);
     free(G->slot_j);
     free(G->slot_off);
@@ -226,6 +233,8 @@ static inline uint32_t dim_dist(const gd_dim *D, uint32_t c, uint32_t x)
 {
     if (D->rel)
         return D->dist0[x];
+    if (D->prel)
+        return x >= D->m - 1 ? x - (D->m - 1) : D->m - 1 - x;
     if (D->kind == TOTEX_FACTOR_PATH)
         return c > x ? c - x : x - c;
     return totex_factor_distance(D->f, c, x);
@@ -258,6 +267,12 @@ static uint32_t dim_productive(const gd_dim *D, uint32_t c, uint32_t x, uint32_t
         default: out[0] = x - 1; return 1;
         }
     }
+    if (D->prel) {
+        if (x == D->m - 1)
+            return 0;
+        out[0] = x > D->m - 1 ? 0 : 1;
+        return 1;
+    }
     if (x == c)
         return 0;
     uint32_t l = dim_dist(D, c, x);
@@ -274,7 +289,7 @@ static uint32_t key_productive(const gd *G, uint32_t tc, uint32_t key, uint32_t 
     uint32_t c = 0;
     for (uint32_t i = 0; i < G->k; i++) {
         const gd_dim *D = &G->d[i];
-        uint32_t t = dim_productive(D, D->rel ? 0 : tc_coord(G, tc, i), kd[i], tmp);
+        uint32_t t = dim_productive(D, D->rel || D->prel ? 0 : tc_coord(G, tc, i), kd[i], tmp);
         for (uint32_t j = 0; j < t; j++)
             out[c++] = D->slot0 + tmp[j];
     }
@@ -300,7 +315,7 @@ static uint32_t source_key(const gd *G, uint32_t src, uint32_t dst)
     }
     for (uint32_t i = 0; i < G->k; i++) {
         const gd_dim *D = &G->d[i];
-        uint32_t digit = x[i];
+        uint32_t digit = D->prel ? x[i] + D->m - 1 - sc[i] : x[i];
         if (D->extra && 2 * x[i] == D->m) {
             uint64_t r = 0;
             for (uint32_t j = G->k; j-- > 0;)
@@ -353,7 +368,8 @@ static int build_tables(gd *G)
             const uint16_t *kd = G->keydig + (size_t)key * k;
             uint32_t l = 0, mx = 0;
             for (uint32_t i = 0; i < k; i++) {
-                uint32_t x = dim_dist(&G->d[i], G->d[i].rel ? 0 : tc_coord(G, c, i), kd[i]);
+                const gd_dim *D = &G->d[i];
+                uint32_t x = dim_dist(D, D->rel || D->prel ? 0 : tc_coord(G, c, i), kd[i]);
                 l += x;
                 if (x > mx)
                     mx = x;
@@ -393,6 +409,10 @@ static int build_tables(gd *G)
             ord[p] = key;
             ps[key] = p;
             lv[p] = (uint16_t)lvl[key];
+            uint32_t b = 0;
+            for (uint32_t i = 0; i < k; i++)
+                b += G->keydig[(size_t)key * k + i] * G->d[i].bstride;
+            G->bpos[(size_t)c * P + p] = b;
             uint32_t np = key_productive(G, c, key, prod, tmp);
             for (uint32_t j = 0; j < np; j++)
                 G->masks[G->mask_off[(size_t)c * S + prod[j]] + p / 64] |= UINT64_C(1) << (p % 64);
@@ -436,7 +456,36 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     }
     /* symmetric: multiport always; k-port only when every node is alike (001 Section 3) */
     G->symmetric = ports == TOTEX_PORTS_MULTI || all_rel;
-    G->ntc = G->U = G->T = 1;
+    /*
+     * Paths with relative keys: the priority tables of every node collapse into
+     * one (the rank depends on the offset to the destination only), at the
+     * price of sparser bit words (2m - 1 key digits for m coordinates). Taken
+     * when the tables and bit words then take less memory (2-D meshes: the
+     * per-node tables of n^2 entries go; high-dimensional small paths: kept).
+     */
+    int use_prel = 0;
+    {
+        double U0 = 1, K0 = 1, ntc0 = 1, K1 = 1, ntc1 = 1;
+        int paths = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            const totex_factor *f = totex_network_factor(net, i);
+            totex_factor_kind kind = totex_factor_get_kind(f);
+            double m = totex_factor_nodes(f);
+            int rel = kind == TOTEX_FACTOR_RING || kind == TOTEX_FACTOR_K2 || kind == TOTEX_FACTOR_COMPLETE;
+            K0 *= m + (kind == TOTEX_FACTOR_RING && (uint32_t)m % 2 == 0);
+            K1 *= kind == TOTEX_FACTOR_PATH ? 2 * m - 1 : m + (kind == TOTEX_FACTOR_RING && (uint32_t)m % 2 == 0);
+            if (!rel) {
+                ntc0 *= m;
+                ntc1 *= kind == TOTEX_FACTOR_PATH ? 1 : m;
+            }
+            if (!(rel && G->symmetric))
+                U0 *= m;
+            paths += kind == TOTEX_FACTOR_PATH && m >= 2;
+        }
+        /* bytes: order, pos, level (+ bpos, both) per table entry; 3 bits per unit and key */
+        use_prel = paths > 0 && ntc1 * K1 * 14 + U0 * K1 * 3 / 8 <= ntc0 * K0 * 14 + U0 * K0 * 3 / 8;
+    }
+    G->ntc = G->U = G->T = G->Kb = 1;
     for (uint32_t i = 0; i < k; i++) {
         gd_dim *D = &G->d[i];
         D->f = totex_network_factor(net, i);
@@ -446,11 +495,14 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
         D->rel = D->kind == TOTEX_FACTOR_RING || D->kind == TOTEX_FACTOR_K2 || D->kind == TOTEX_FACTOR_COMPLETE;
         D->merged = D->rel && G->symmetric;
         D->extra = D->kind == TOTEX_FACTOR_RING && D->m % 2 == 0;
-        D->radix = D->m + D->extra;
+        D->prel = use_prel && D->kind == TOTEX_FACTOR_PATH && D->m >= 2;
+        D->radix = D->prel ? 2 * D->m - 1 : D->m + D->extra;
         D->kstride = (uint32_t)K;
         K *= D->radix;
+        D->bstride = G->Kb;
+        G->Kb *= D->m + D->extra;
         D->slot0 = G->S;
-        D->ns = totex_factor_max_degree(D->f);
+        D->ns = D->prel ? 2 : totex_factor_max_degree(D->f);
         G->S += D->ns;
         if (D->ns > tmp_cap)
             tmp_cap = D->ns;
@@ -469,7 +521,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
                 D->dist0[x] = totex_factor_distance(D->f, 0, x);
             if (D->extra)
                 D->dist0[D->m] = D->m / 2;
-        } else {
+        } else if (!D->prel) {
             D->tstride = G->ntc;
             G->ntc *= D->m;
             D->adj_off = malloc(sizeof *D->adj_off * ((size_t)D->m + 1));
@@ -505,9 +557,11 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->order = big_alloc(G, sizeof *G->order * (size_t)ntc * P);
     G->pos = big_alloc(G, sizeof *G->pos * (size_t)ntc * G->K);
     G->level = big_alloc(G, sizeof *G->level * (size_t)ntc * P);
+    G->bpos = big_alloc(G, sizeof *G->bpos * (size_t)ntc * P);
+    G->boff = malloc(sizeof *G->boff * U);
     G->mask_off = malloc(sizeof *G->mask_off * (size_t)ntc * S);
     if (!G->coords || !G->keydig || !G->tc_of || !G->rep || !G->slot_dim || !G->slot_j || !G->slot_off ||
-        !G->order || !G->pos || !G->level || !G->mask_off)
+        !G->order || !G->pos || !G->level || !G->bpos || !G->boff || !G->mask_off)
         goto nomem;
     for (uint32_t i = 0; i < k; i++)
         for (uint32_t j = 0; j < G->d[i].ns; j++) {
@@ -521,16 +575,19 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
         for (uint32_t i = 0; i < k; i++)
             G->coords[(size_t)v * k + i] = (uint16_t)totex_network_coord(net, v, i);
     for (uint32_t w = 0; w < U; w++) {
-        uint32_t node = 0, tc = 0;
+        uint32_t node = 0, tc = 0, boff = 0;
         for (uint32_t i = 0; i < k; i++) {
             const gd_dim *D = &G->d[i];
             uint32_t c = D->merged ? 0 : w / D->ustride % D->m;
             node += c * D->stride;
-            if (!D->rel)
+            if (!D->rel && !D->prel)
                 tc += c * D->tstride;
+            if (D->prel) /* bucket digit = key digit - (m - 1) + c: the destination's coordinate */
+                boff += (c - (D->m - 1)) * D->bstride; /* mod 2^32 */
         }
         G->rep[w] = node;
         G->tc_of[w] = tc;
+        G->boff[w] = boff;
     }
     for (uint32_t key = 0; key < G->K; key++)
         for (uint32_t i = 0; i < k; i++)
@@ -539,8 +596,8 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     for (uint32_t c = 0; c < ntc; c++)
         for (uint32_t s = 0; s < S; s++) {
             const gd_dim *D = &G->d[G->slot_dim[s]];
-            uint32_t cc = D->rel ? 0 : tc_coord(G, c, G->slot_dim[s]);
-            int present = D->rel || G->slot_j[s] < D->adj_off[cc + 1] - D->adj_off[cc];
+            uint32_t cc = D->rel || D->prel ? 0 : tc_coord(G, c, G->slot_dim[s]);
+            int present = D->rel || D->prel || G->slot_j[s] < D->adj_off[cc + 1] - D->adj_off[cc];
             G->mask_off[(size_t)c * S + s] = present ? words : UINT64_MAX;
             if (present)
                 words += W;
@@ -559,33 +616,32 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->ptimes = malloc(sizeof *G->ptimes * U);
     G->count_only = count_only;
     if (count_only) {
-        G->bsize = big_alloc(G, sizeof *G->bsize * (size_t)U * P);
+        G->bsize = big_alloc(G, sizeof *G->bsize * (size_t)U * G->Kb);
     } else {
-        G->bkt = big_alloc(G, sizeof *G->bkt * (size_t)U * P);
-        /* a chunked bucket holds >= 2 messages in at most half as many chunks: units hold U (n-1) messages */
-        uint64_t cap = (uint64_t)U * (n - 1) / 2 + 1024;
-        G->chunk_cap = (uint32_t)(cap < GD_INLINE - 1 ? cap : GD_INLINE - 1);
-        G->chunk = big_alloc(G, sizeof *G->chunk * G->chunk_cap); /* reserved; pages are used as chunks are */
+        G->bkt = big_alloc(G, sizeof *G->bkt * (size_t)U * G->Kb);
+        G->msg = big_alloc(G, sizeof *G->msg * (size_t)U * (n - 1)); /* U (n - 1) <= msgs < 2^31 */
     }
     G->count = malloc(sizeof *G->count * U);
     G->cursor = big_alloc(G, sizeof *G->cursor * (size_t)U * S);
-    if (!G->state || !G->lastp || !G->ptimes || (count_only ? !G->bsize : !G->bkt || !G->chunk) || !G->count ||
+    if (!G->state || !G->lastp || !G->ptimes || (count_only ? !G->bsize : !G->bkt || !G->msg) || !G->count ||
         !G->cursor)
         goto nomem;
-    for (uint32_t w = 0; w < U; w++) {
+    for (uint32_t w = 0, mi = 0; w < U; w++) {
         uint32_t u = G->rep[w];
         uint64_t *N = G->state + 3 * (size_t)w * W;
-        const uint32_t *ps = G->pos + (size_t)G->tc_of[w] * G->K;
-        uint32_t *b = count_only ? NULL : G->bkt + (size_t)w * P, own = source_rel(G, u, u);
-        uint16_t *bs = count_only ? G->bsize + (size_t)w * P : NULL;
+        const uint32_t *ps = G->pos + (size_t)G->tc_of[w] * G->K, *bp = G->bpos + (size_t)G->tc_of[w] * P;
+        const uint32_t own = source_rel(G, u, u);
         for (uint32_t d = 0; d < n; d++) {
             if (d == u)
                 continue;
             uint32_t p = ps[source_key(G, u, d)];
-            if (count_only)
-                bs[p] = 1;
-            else
-                b[p] = GD_INLINE | own; /* one message per (source, destination): the bucket was empty */
+            size_t b = (size_t)w * G->Kb + (uint32_t)(bp[p] + G->boff[w]);
+            if (count_only) {
+                G->bsize[b] = 1;
+            } else { /* one message per (source, destination): the bucket was empty */
+                G->msg[mi] = (gd_msg){0, own};
+                G->bkt[b] = (gd_bucket){++mi, 1};
+            }
             N[3 * (p >> 6)] |= UINT64_C(1) << (p & 63);
         }
         G->count[w] = n - 1;
@@ -697,12 +753,10 @@ static inline void heap_remove(uint64_t *h, uint32_t *n, uint32_t i)
     heap_up(h, i);
 }
 
-/* A bucket of two or more messages pops from its top chunk: fetch it early. */
-static inline void prefetch_bucket(const gd *G, uint32_t w, uint32_t p)
+/* Index of the bucket of unit w at position p (in bsize / bkt). */
+static inline size_t bucket_at(const gd *G, uint32_t w, uint32_t p)
 {
-    uint32_t b = G->bkt[(size_t)w * G->P + p];
-    if (b && !(b & GD_INLINE))
-        __builtin_prefetch(G->chunk + (b - 1), 1, 3);
+    return (size_t)w * G->Kb + (uint32_t)(G->bpos[(size_t)G->tc_of[w] * G->P + p] + G->boff[w]);
 }
 
 /* Fill h with w's slots that can serve a message now, keyed (position, slot); returns the count. */
@@ -781,6 +835,8 @@ static uint32_t pick_slot(gd *G, uint32_t w, const uint64_t *h, uint32_t hn, uin
 /* Coordinate reached from coordinate c of dimension D over its local slot j. */
 static inline uint32_t dim_step(const gd_dim *D, uint32_t c, uint32_t j)
 {
+    if (D->prel)
+        return j == 0 ? c + 1 : c - 1;
     switch (D->kind) {
     case TOTEX_FACTOR_RING: return j == 0 ? (c + 1 == D->m ? 0 : c + 1) : (c == 0 ? D->m - 1 : c - 1);
     case TOTEX_FACTOR_K2: return 1 - c;
@@ -799,21 +855,11 @@ static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
     return w + dim_step(D, c, G->slot_j[s]) * D->ustride - c * D->ustride;
 }
 
-/* Messages in bucket (w, p), counted up to at least `need` (chunk walk). */
-static uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p, uint32_t need)
+/* Messages in bucket (w, p) before the step's pops. */
+static inline uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p)
 {
-    if (G->count_only)
-        return G->bsize[(size_t)w * G->P + p];
-    uint32_t b = G->bkt[(size_t)w * G->P + p], c = 0;
-    if (!b)
-        return 0;
-    if (b & GD_INLINE)
-        return 1;
-    while (b && c < need) {
-        c += G->chunk[b - 1].n;
-        b = G->chunk[b - 1].below;
-    }
-    return c;
+    size_t b = bucket_at(G, w, p);
+    return G->count_only ? G->bsize[b] : G->bkt[b].size;
 }
 
 /*
@@ -831,85 +877,61 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
     } else {
         /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
         uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
-        if (t >= 2 && !(t == 2 && (st[ST_GE3] & bit)) && bucket_count(G, w, p, t + 1) <= t)
+        if (t >= 2 && !(t == 2 && (st[ST_GE3] & bit)) && bucket_count(G, w, p) <= t)
             st[ST_NONEMPTY] &= ~bit;
     }
     G->count[w]--;
-    G->picks[G->npicks++] = (gd_pick){w, s, p, 0};
+    G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0};
 }
 
-/* Pop the messages of the step's picks (key := the destination's key, src := its source digits). */
+/*
+ * Pop the messages of the step's picks (key := the destination's key, src :=
+ * its source digits, msg := its pool index). Passes so that the random reads
+ * of the last were fetched by the earlier ones: the bucket words, then (plan
+ * run) the messages on top of the stacks.
+ */
 static void pop_picks(gd *G)
 {
     const size_t np = G->npicks;
     const uint32_t P = G->P;
-    if (G->count_only) { /* the sources are not wanted: only the sizes change */
-        for (size_t x = 0; x < np; x++) {
-            const gd_pick *pk = &G->picks[x];
-            __builtin_prefetch(G->bsize + (size_t)pk->unit * P + pk->key, 1, 3);
-            __builtin_prefetch(G->order + (size_t)G->tc_of[pk->unit] * P + pk->key, 0, 3);
-        }
-        for (size_t x = 0; x < np; x++) {
-            gd_pick *pk = &G->picks[x];
-            const uint32_t w = pk->unit, p = pk->key, c = --G->bsize[(size_t)w * P + p];
-            if (c < 3) { /* the bits >= 2, >= 3 as the chunked stack keeps them */
-                uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
-                st[ST_GE3] &= ~bit;
-                if (c < 2)
-                    st[ST_GE2] &= ~bit;
-            }
-            pk->src = 0;
-            pk->key = G->order[(size_t)G->tc_of[w] * P + p];
-        }
-        return;
-    }
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
-        __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->key, 1, 3);
-        __builtin_prefetch(G->order + (size_t)G->tc_of[pk->unit] * P + pk->key, 0, 3);
+        size_t b = bucket_at(G, pk->unit, pk->key);
+        if (G->count_only)
+            __builtin_prefetch(G->bsize + b, 1, 3);
+        else
+            __builtin_prefetch(G->bkt + b, 1, 3);
     }
-    for (size_t x = 0; x < np; x++)
-        prefetch_bucket(G, G->picks[x].unit, G->picks[x].key);
+    if (!G->count_only)
+        for (size_t x = 0; x < np; x++) {
+            const gd_pick *pk = &G->picks[x];
+            uint32_t h = G->bkt[bucket_at(G, pk->unit, pk->key)].head;
+            __builtin_prefetch(G->msg + (h - 1), 1, 3);
+        }
     for (size_t x = 0; x < np; x++) {
         gd_pick *pk = &G->picks[x];
         const uint32_t w = pk->unit, p = pk->key;
-        uint32_t *bk = G->bkt + (size_t)w * P + p, b = *bk;
-        if (b & GD_INLINE) {
-            pk->src = b & 0xffff;
-            *bk = 0;
-        } else {
-            gd_chunk *C = &G->chunk[b - 1];
-            pk->src = C->src[--C->n];
-            if (C->n == 0) { /* free the chunk; the one below (full) becomes the top */
-                *bk = C->below;
-                C->below = G->chunk_free;
-                G->chunk_free = b;
-            } else if (C->n == 1 && !C->below) { /* one message left: back inline */
-                *bk = GD_INLINE | C->src[0];
-                C->below = G->chunk_free;
-                G->chunk_free = b;
-                uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
+        const size_t b = bucket_at(G, w, p);
+        uint32_t c;
+        if (G->count_only) {
+            c = --G->bsize[b];
+            pk->src = 0; /* the sources are not wanted */
+        } else { /* the top of the stack (last in, first out) */
+            gd_bucket *B = &G->bkt[b];
+            const gd_msg *M = &G->msg[B->head - 1];
+            pk->msg = B->head;
+            pk->src = M->src;
+            B->head = M->next;
+            c = --B->size;
+        }
+        if (c < 3) { /* the bits >= 2, >= 3 */
+            uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
+            st[ST_GE3] &= ~bit;
+            if (c < 2)
                 st[ST_GE2] &= ~bit;
-                st[ST_GE3] &= ~bit;
-            } else if (C->n == 2 && !C->below) {
-                *st_word(G, w, p, ST_GE3) &= ~(UINT64_C(1) << (p & 63));
-            }
         }
         pk->key = G->order[(size_t)G->tc_of[w] * P + p];
     }
-}
-
-/* A free chunk (1 + its index), or 0 when out of memory. */
-static inline uint32_t chunk_alloc(gd *G)
-{
-    uint32_t c = G->chunk_free;
-    if (c) {
-        G->chunk_free = G->chunk[c - 1].below;
-        return c;
-    }
-    if (G->nchunk == G->chunk_cap)
-        return 0;
-    return ++G->nchunk;
 }
 
 /* ---- emitting a step and its arrivals ------------------------------------ */
@@ -940,6 +962,9 @@ static size_t emit(gd *G)
                 kx = kx == D->m ? D->m / 2 : kx;
                 dx = cc + kx >= D->m ? cc + kx - D->m : cc + kx;
                 sxx = cc + sx >= D->m ? cc + sx - D->m : cc + sx;
+            } else if (D->prel) {
+                dx = cc + kx - (D->m - 1);
+                sxx = sx;
             } else {
                 dx = kx;
                 sxx = sx;
@@ -995,9 +1020,9 @@ static size_t emit(gd *G)
  * by the earlier ones: 1. where each message lands (unit, key, source); 2.
  * its position there; 3. into the bucket.
  */
-static totex_status arrive(gd *G, totex_error *err)
+static void arrive(gd *G)
 {
-    const uint32_t P = G->P, S = G->S, k = G->k;
+    const uint32_t S = G->S, k = G->k;
     const size_t np = G->npicks;
     for (size_t x = 0; x < np; x++) {
         gd_pick *pk = &G->picks[x];
@@ -1015,6 +1040,8 @@ static totex_status arrive(gd *G, totex_error *err)
             pk->key = pk->key - kx * D->kstride + nx * D->kstride;
             uint32_t nsx = sx >= off ? sx - off : sx + D->m - off;
             pk->src = pk->src - sx * D->stride + nsx * D->stride;
+        } else if (D->prel) { /* the offset shrinks by the hop: '+' lowers the digit, '-' raises it */
+            pk->key = G->slot_j[s] == 0 ? pk->key - D->kstride : pk->key + D->kstride;
         }
         if (!D->merged) {
             uint32_t c = G->coords[(size_t)G->rep[pk->unit] * k + i];
@@ -1025,17 +1052,15 @@ static totex_status arrive(gd *G, totex_error *err)
     for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit */
         gd_pick *pk = &G->picks[x];
         pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
-        if (pk->slot != GD_NONE && G->count_only) {
-            __builtin_prefetch(G->bsize + (size_t)pk->unit * P + pk->slot, 1, 3);
-            __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
-        } else if (pk->slot != GD_NONE) {
-            __builtin_prefetch(G->bkt + (size_t)pk->unit * P + pk->slot, 1, 3);
-            __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
-        }
+        if (pk->slot == GD_NONE)
+            continue;
+        size_t b = bucket_at(G, pk->unit, pk->slot);
+        if (G->count_only)
+            __builtin_prefetch(G->bsize + b, 1, 3);
+        else
+            __builtin_prefetch(G->bkt + b, 1, 3);
+        __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
     }
-    for (size_t x = 0; x < np && !G->count_only; x++)
-        if (G->picks[x].slot != GD_NONE)
-            prefetch_bucket(G, G->picks[x].unit, G->picks[x].slot);
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
         const uint32_t w = pk->unit, p = pk->slot, key = pk->key, src = pk->src;
@@ -1044,45 +1069,21 @@ static totex_status arrive(gd *G, totex_error *err)
             continue;
         }
         G->count[w]++;
-        if (G->count_only) { /* the decisions read only the sizes (the bits as the chunked stack keeps them) */
-            const uint32_t c = ++G->bsize[(size_t)w * P + p];
-            if (c == 2)
-                *st_word(G, w, p, ST_GE2) |= UINT64_C(1) << (p & 63);
-            else if (c >= 3)
-                *st_word(G, w, p, ST_GE3) |= UINT64_C(1) << (p & 63);
-            if (c >= 2)
-                continue;
+        const size_t bi = bucket_at(G, w, p);
+        uint32_t c;
+        if (G->count_only) {
+            c = ++G->bsize[bi];
+        } else { /* onto the top of the bucket's stack */
+            gd_bucket *B = &G->bkt[bi];
+            G->msg[pk->msg - 1] = (gd_msg){B->head, src};
+            B->head = pk->msg;
+            c = ++B->size;
         }
-        uint32_t *bk = G->count_only ? NULL : G->bkt + (size_t)w * P + p, b = bk ? *bk : 0;
-        if (b & GD_INLINE) { /* a second message: both into a new chunk */
-            uint32_t ci = chunk_alloc(G);
-            if (!ci)
-                goto nomem;
-            gd_chunk *C = &G->chunk[ci - 1];
-            C->below = 0;
-            C->n = 2;
-            C->src[0] = (uint16_t)(b & 0xffff);
-            C->src[1] = (uint16_t)src;
-            *bk = ci;
+        if (c == 2)
             *st_word(G, w, p, ST_GE2) |= UINT64_C(1) << (p & 63);
-        } else if (b) {
-            gd_chunk *C = &G->chunk[b - 1];
+        else if (c >= 3)
             *st_word(G, w, p, ST_GE3) |= UINT64_C(1) << (p & 63);
-            if (C->n < GD_CH) {
-                C->src[C->n++] = (uint16_t)src;
-            } else {
-                uint32_t ci = chunk_alloc(G);
-                if (!ci)
-                    goto nomem;
-                C = &G->chunk[ci - 1];
-                C->below = b;
-                C->n = 1;
-                C->src[0] = (uint16_t)src;
-                *bk = ci;
-            }
-        } else {
-            if (bk)
-                *bk = GD_INLINE | src;
+        if (c == 1) {
             *st_word(G, w, p, ST_NONEMPTY) |= UINT64_C(1) << (p & 63);
             /* the slots that can serve it may now start earlier */
             uint32_t *cur = G->cursor + (size_t)w * S;
@@ -1098,10 +1099,6 @@ static totex_status arrive(gd *G, totex_error *err)
             }
         }
     }
-    return TOTEX_OK;
-nomem:
-    return totex_fail(err, TOTEX_ENOMEM, "out of memory planning greedy total exchange on %s",
-                      totex_network_spec(G->net));
 }
 
 /* ---- steps --------------------------------------------------------------- */
@@ -1286,8 +1283,7 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
             if ((st = sink.step(sink.ctx, G.hops, c, err)) != TOTEX_OK)
                 break;
         }
-        if ((st = arrive(&G, err)) != TOTEX_OK)
-            break;
+        arrive(&G);
     }
     gd_free(&G);
     if (st == TOTEX_OK && steps_out)
