@@ -116,6 +116,8 @@ typedef struct gd_dim {
 typedef struct gd_pick {
     uint32_t unit, slot, key, src; /* key: the destination's at the unit; src: the source digits (relative) */
     uint32_t msg;                  /* plan run: 1 + the message's pool index */
+    uint32_t dig;                  /* the bucket digits (bucket_dig) where it is */
+    size_t b;                      /* the bucket index (bucket_at) where it is */
 } gd_pick;
 
 typedef struct gd {
@@ -124,6 +126,8 @@ typedef struct gd {
     uint32_t n, k, K, P, W, S, ntc, U, T, maxlvl, Kb;
     int symmetric;       /* units merge every cyclic dimension */
     int count_only;      /* no sink (predict): buckets keep only their size, in bsize */
+    int abs;             /* plan run, no cyclic dimension: a bucket is (node, destination), a message
+                            (destination, source), both node ids: bkt4 and nxt instead of bkt and msg */
     gd_dim d[TOTEX_MAX_DIMS];
     uint32_t mdims[TOTEX_MAX_DIMS], nmerged; /* the merged dimensions */
     uint16_t *coords;    /* n * k: coordinates of the nodes (also the digits of a source) */
@@ -135,6 +139,7 @@ typedef struct gd {
     uint16_t *level;     /* ntc * P: distance of the destination at position */
     uint32_t *bpos;      /* ntc * P: bucket index of the key at position, less the unit's boff */
     uint32_t *boff;      /* per unit: added to bpos (mod 2^32) to index the unit's buckets */
+    uint32_t *uperm;     /* per unit: its rank in blocks of 4 along every unit dimension */
     uint64_t *masks;     /* slot masks, W words each */
     uint64_t *mask_off;  /* ntc * S: word offset of the mask of slot s, UINT64_MAX if absent */
     uint16_t *slot_dim, *slot_j;
@@ -146,6 +151,8 @@ typedef struct gd {
     gd_bucket *bkt;      /* plan run: U * Kb buckets (size and stack top) */
     gd_msg *msg;         /* plan run: the U (n - 1) messages, each linked into its bucket's stack */
     uint16_t *bsize;     /* count_only: U * Kb bucket sizes (< n < 2^16), instead of bkt and msg */
+    uint32_t *bkt4;      /* abs: U * Kb buckets: size << 16 | the source on top (GD_NONE16: empty) */
+    uint16_t *nxt;       /* abs: n * n, at destination * n + source: the source under it in its bucket */
     uint32_t *count;     /* messages held */
     uint32_t *cursor;    /* U * S */
     /* per step */
@@ -181,6 +188,7 @@ static void gd_free(gd *G)
     free(G->rep);
     free(G->mask_off);
     free(G->boff);
+    free(G->uperm);
     free(G->slot_dim);
     free(G->slot_j);
     free(G->slot_off);
@@ -430,6 +438,52 @@ out:
     return rc;
 }
 
+static inline uint32_t scan(const gd *G, uint32_t w, uint32_t s, uint32_t from);
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * uperm: the units ranked by (their block of 4 coordinates in every unit
+ * dimension, then their place in it), so the buckets of neighbouring units
+ * share cache lines. Plain order beyond 2^24 units or 8 unit dimensions.
+ * Returns 0 or -1 when out of memory.
+ */
+static int unit_blocks(gd *G)
+{
+    uint32_t nd = 0;
+    for (uint32_t i = 0; i < G->k; i++)
+        nd += !G->d[i].merged;
+    if (G->U >= (UINT32_C(1) << 24) || nd > 8) {
+        for (uint32_t w = 0; w < G->U; w++)
+            G->uperm[w] = w;
+        return 0;
+    }
+    uint64_t *ord = malloc(sizeof *ord * G->U);
+    if (!ord)
+        return -1;
+    for (uint32_t w = 0; w < G->U; w++) {
+        uint64_t hi = 0, lo = 0; /* hi < U < 2^24 blocks, lo < 4^nd <= 2^16 */
+        for (uint32_t i = G->k; i-- > 0;) {
+            const gd_dim *D = &G->d[i];
+            if (D->merged)
+                continue;
+            uint32_t c = w / D->ustride % D->m;
+            hi = hi * ((D->m + 3) / 4) + c / 4;
+            lo = lo * 4 + c % 4;
+        }
+        ord[w] = ((hi << (2 * nd)) + lo) << 24 | w;
+    }
+    qsort(ord, G->U, sizeof *ord, cmp_u64);
+    for (uint32_t r = 0; r < G->U; r++)
+        G->uperm[ord[r] & 0xffffff] = r;
+    free(ord);
+    return 0;
+}
+
 static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports, int count_only, totex_error *err)
 {
     uint32_t n = totex_network_nodes(net), k = totex_network_dims(net), tmp_cap = 1;
@@ -559,9 +613,10 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->level = big_alloc(G, sizeof *G->level * (size_t)ntc * P);
     G->bpos = big_alloc(G, sizeof *G->bpos * (size_t)ntc * P);
     G->boff = malloc(sizeof *G->boff * U);
+    G->uperm = malloc(sizeof *G->uperm * U);
     G->mask_off = malloc(sizeof *G->mask_off * (size_t)ntc * S);
     if (!G->coords || !G->keydig || !G->tc_of || !G->rep || !G->slot_dim || !G->slot_j || !G->slot_off ||
-        !G->order || !G->pos || !G->level || !G->bpos || !G->boff || !G->mask_off)
+        !G->order || !G->pos || !G->level || !G->bpos || !G->boff || !G->uperm || !G->mask_off)
         goto nomem;
     for (uint32_t i = 0; i < k; i++)
         for (uint32_t j = 0; j < G->d[i].ns; j++) {
@@ -589,6 +644,8 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
         G->tc_of[w] = tc;
         G->boff[w] = boff;
     }
+    if (unit_blocks(G))
+        goto nomem;
     for (uint32_t key = 0; key < G->K; key++)
         for (uint32_t i = 0; i < k; i++)
             G->keydig[(size_t)key * k + i] = (uint16_t)(key / G->d[i].kstride % G->d[i].radix);
@@ -615,15 +672,22 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->lastp = malloc(sizeof *G->lastp * U);
     G->ptimes = malloc(sizeof *G->ptimes * U);
     G->count_only = count_only;
+    G->abs = !count_only;
+    for (uint32_t i = 0; i < k; i++)
+        if (G->d[i].rel || G->d[i].bstride != G->d[i].stride)
+            G->abs = 0;
     if (count_only) {
         G->bsize = big_alloc(G, sizeof *G->bsize * (size_t)U * G->Kb);
+    } else if (G->abs) { /* U = Kb = n */
+        G->bkt4 = big_alloc(G, sizeof *G->bkt4 * (size_t)n * n);
+        G->nxt = big_alloc(G, sizeof *G->nxt * (size_t)n * n);
     } else {
         G->bkt = big_alloc(G, sizeof *G->bkt * (size_t)U * G->Kb);
         G->msg = big_alloc(G, sizeof *G->msg * (size_t)U * (n - 1)); /* U (n - 1) <= msgs < 2^31 */
     }
     G->count = malloc(sizeof *G->count * U);
     G->cursor = big_alloc(G, sizeof *G->cursor * (size_t)U * S);
-    if (!G->state || !G->lastp || !G->ptimes || (count_only ? !G->bsize : !G->bkt || !G->msg) || !G->count ||
+    if (!G->state || !G->lastp || !G->ptimes || (count_only ? !G->bsize : G->abs ? !G->bkt4 || !G->nxt : !G->bkt || !G->msg) || !G->count ||
         !G->cursor)
         goto nomem;
     for (uint32_t w = 0, mi = 0; w < U; w++) {
@@ -635,9 +699,12 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
             if (d == u)
                 continue;
             uint32_t p = ps[source_key(G, u, d)];
-            size_t b = (size_t)w * G->Kb + (uint32_t)(bp[p] + G->boff[w]);
+            size_t b = (size_t)(uint32_t)(bp[p] + G->boff[w]) * U + G->uperm[w];
             if (count_only) {
                 G->bsize[b] = 1;
+            } else if (G->abs) { /* b = w * n + d */
+                G->bkt4[b] = UINT32_C(1) << 16 | u;
+                G->nxt[(size_t)d * n + u] = GD_NONE16;
             } else { /* one message per (source, destination): the bucket was empty */
                 G->msg[mi] = (gd_msg){0, own};
                 G->bkt[b] = (gd_bucket){++mi, 1};
@@ -645,6 +712,10 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
             N[3 * (p >> 6)] |= UINT64_C(1) << (p & 63);
         }
         G->count[w] = n - 1;
+        /* exact cursors: the first position each slot can serve (absent slots: none) */
+        const uint64_t *off = G->mask_off + (size_t)G->tc_of[w] * S;
+        for (uint32_t s = 0; s < S; s++)
+            G->cursor[(size_t)w * S + s] = off[s] == UINT64_MAX ? GD_NONE : scan(G, w, s, 0);
     }
     G->remaining = msgs;
 
@@ -753,46 +824,56 @@ static inline void heap_remove(uint64_t *h, uint32_t *n, uint32_t i)
     heap_up(h, i);
 }
 
-/* Index of the bucket of unit w at position p (in bsize / bkt). */
-static inline size_t bucket_at(const gd *G, uint32_t w, uint32_t p)
+/* The bucket digits of unit w's destination at position p (abs: the destination's node id). */
+static inline uint32_t bucket_dig(const gd *G, uint32_t w, uint32_t p)
 {
-    return (size_t)w * G->Kb + (uint32_t)(G->bpos[(size_t)G->tc_of[w] * G->P + p] + G->boff[w]);
+    return G->bpos[(size_t)G->tc_of[w] * G->P + p] + G->boff[w];
 }
 
-/* Fill h with w's slots that can serve a message now, keyed (position, slot); returns the count. */
+/*
+ * Index of the bucket of unit w at position p (in bsize, bkt, bkt4):
+ * destination-major, units in blocks (uperm), so a message that moves to a
+ * neighbour usually lands in the cache line it left.
+ */
+static inline size_t bucket_at(const gd *G, uint32_t w, uint32_t p)
+{
+    return (size_t)bucket_dig(G, w, p) * G->U + G->uperm[w];
+}
+
+/*
+ * Fill h with w's slots that can serve a message now, keyed (position, slot);
+ * returns the count. The cursors are exact (the first position each slot can
+ * serve), so no bit word is read; the top's is fetched for take().
+ */
 static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
 {
-    uint32_t S = G->S, c = 0;
-    uint32_t *cur = G->cursor + (size_t)w * S;
-    const uint64_t *off = G->mask_off + (size_t)G->tc_of[w] * S;
-    for (uint32_t s = 0; s < S; s++) {
-        if (off[s] == UINT64_MAX)
-            continue;
-        uint32_t p = scan(G, w, s, cur[s]);
-        cur[s] = p;
-        if (p != GD_NONE)
-            h[c++] = HENTRY(p, s);
-    }
+    uint32_t S = G->S, c = 0, best = GD_NONE;
+    const uint32_t *cur = G->cursor + (size_t)w * S;
+    for (uint32_t s = 0; s < S; s++)
+        if (cur[s] != GD_NONE) {
+            h[c++] = HENTRY(cur[s], s);
+            best = cur[s] < best ? cur[s] : best;
+        }
+    if (best != GD_NONE)
+        __builtin_prefetch(st_word(G, w, best, 0), 1, 3);
     G->lastp[w] = GD_NONE;
     for (uint32_t i = c / 2; i-- > 0;)
         heap_down(h, c, i);
     return c;
 }
 
-/* Validate the heap top: while its bucket is empty, move the slot's cursor on (or drop it). 0: heap empty. */
+/* Validate the heap top against its slot's cursor (take() moves it on); 0: heap empty. */
 static inline int heap_valid_top(gd *G, uint32_t w, uint64_t *h, uint32_t *hn)
 {
-    const uint64_t *N = G->state + 3 * (size_t)w * G->W;
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
     while (*hn) {
         uint32_t p = HPOS(h[0]), s = HSLOT(h[0]);
-        if (N[3 * (p >> 6)] >> (p & 63) & 1)
+        if (cur[s] == p)
             return 1;
-        p = scan(G, w, s, p + 1);
-        G->cursor[(size_t)w * G->S + s] = p;
-        if (p == GD_NONE) {
+        if (cur[s] == GD_NONE) {
             heap_remove(h, hn, 0);
         } else {
-            h[0] = HENTRY(p, s);
+            h[0] = HENTRY(cur[s], s);
             heap_down(h, *hn, 0);
         }
     }
@@ -859,7 +940,7 @@ static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
 static inline uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p)
 {
     size_t b = bucket_at(G, w, p);
-    return G->count_only ? G->bsize[b] : G->bkt[b].size;
+    return G->count_only ? G->bsize[b] : G->abs ? G->bkt4[b] >> 16 : G->bkt[b].size;
 }
 
 /*
@@ -872,16 +953,24 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
 {
     uint64_t *st = st_word(G, w, p, 0);
     const uint64_t bit = UINT64_C(1) << (p & 63);
+    int emptied = 0;
     if (!(st[ST_GE2] & bit)) {
-        st[ST_NONEMPTY] &= ~bit; /* its only message */
+        emptied = 1; /* its only message */
     } else {
         /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
         uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
-        if (t >= 2 && !(t == 2 && (st[ST_GE3] & bit)) && bucket_count(G, w, p) <= t)
-            st[ST_NONEMPTY] &= ~bit;
+        emptied = t >= 2 && !(t == 2 && (st[ST_GE3] & bit)) && bucket_count(G, w, p) <= t;
+    }
+    if (emptied) { /* the slots whose first position this was move on (the word is at hand) */
+        uint32_t *cur = G->cursor + (size_t)w * G->S;
+        st[ST_NONEMPTY] &= ~bit;
+        for (uint32_t x = 0; x < G->S; x++)
+            if (cur[x] == p)
+                cur[x] = scan(G, w, x, p + 1);
     }
     G->count[w]--;
-    G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0};
+    const uint32_t dig = bucket_dig(G, w, p);
+    G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, (size_t)dig * G->U + G->uperm[w]};
 }
 
 /*
@@ -896,26 +985,34 @@ static void pop_picks(gd *G)
     const uint32_t P = G->P;
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
-        size_t b = bucket_at(G, pk->unit, pk->key);
         if (G->count_only)
-            __builtin_prefetch(G->bsize + b, 1, 3);
+            __builtin_prefetch(G->bsize + pk->b, 1, 3);
+        else if (G->abs)
+            __builtin_prefetch(G->bkt4 + pk->b, 1, 3);
         else
-            __builtin_prefetch(G->bkt + b, 1, 3);
+            __builtin_prefetch(G->bkt + pk->b, 1, 3);
     }
-    if (!G->count_only)
+    if (G->abs)
         for (size_t x = 0; x < np; x++) {
             const gd_pick *pk = &G->picks[x];
-            uint32_t h = G->bkt[bucket_at(G, pk->unit, pk->key)].head;
-            __builtin_prefetch(G->msg + (h - 1), 1, 3);
+            __builtin_prefetch(G->nxt + (size_t)pk->dig * G->n + (G->bkt4[pk->b] & 0xffff), 1, 3);
         }
+    else if (!G->count_only)
+        for (size_t x = 0; x < np; x++)
+            __builtin_prefetch(G->msg + (G->bkt[G->picks[x].b].head - 1), 1, 3);
     for (size_t x = 0; x < np; x++) {
         gd_pick *pk = &G->picks[x];
         const uint32_t w = pk->unit, p = pk->key;
-        const size_t b = bucket_at(G, w, p);
+        const size_t b = pk->b;
         uint32_t c;
         if (G->count_only) {
             c = --G->bsize[b];
             pk->src = 0; /* the sources are not wanted */
+        } else if (G->abs) {
+            const uint32_t top = G->bkt4[b] & 0xffff;
+            c = (G->bkt4[b] >> 16) - 1;
+            pk->src = top;
+            G->bkt4[b] = c << 16 | G->nxt[(size_t)pk->dig * G->n + top];
         } else { /* the top of the stack (last in, first out) */
             gd_bucket *B = &G->bkt[b];
             const gd_msg *M = &G->msg[B->head - 1];
@@ -924,7 +1021,7 @@ static void pop_picks(gd *G)
             B->head = M->next;
             c = --B->size;
         }
-        if (c < 3) { /* the bits >= 2, >= 3 */
+        if (c < 3) { /* the bits >= 2, >= 3 (the word was read when the pick was decided) */
             uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
             st[ST_GE3] &= ~bit;
             if (c < 2)
@@ -1049,54 +1146,57 @@ static void arrive(gd *G)
         }
         __builtin_prefetch(G->pos + (size_t)G->tc_of[pk->unit] * G->K + pk->key, 0, 3);
     }
-    for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit */
+    for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit; its bucket */
         gd_pick *pk = &G->picks[x];
         pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
         if (pk->slot == GD_NONE)
             continue;
-        size_t b = bucket_at(G, pk->unit, pk->slot);
+        pk->dig = bucket_dig(G, pk->unit, pk->slot);
+        pk->b = (size_t)pk->dig * G->U + G->uperm[pk->unit];
         if (G->count_only)
-            __builtin_prefetch(G->bsize + b, 1, 3);
+            __builtin_prefetch(G->bsize + pk->b, 1, 3);
+        else if (G->abs)
+            __builtin_prefetch(G->bkt4 + pk->b, 1, 3);
         else
-            __builtin_prefetch(G->bkt + b, 1, 3);
+            __builtin_prefetch(G->bkt + pk->b, 1, 3);
         __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
     }
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
-        const uint32_t w = pk->unit, p = pk->slot, key = pk->key, src = pk->src;
+        const uint32_t w = pk->unit, p = pk->slot, src = pk->src;
         if (p == GD_NONE) { /* delivered, at every translate */
             G->remaining -= G->T;
             continue;
         }
         G->count[w]++;
-        const size_t bi = bucket_at(G, w, p);
+        const size_t bi = pk->b;
         uint32_t c;
         if (G->count_only) {
             c = ++G->bsize[bi];
+        } else if (G->abs) { /* the source's entry was read when it left its last bucket */
+            G->nxt[(size_t)pk->dig * G->n + src] = (uint16_t)(G->bkt4[bi] & 0xffff);
+            c = (G->bkt4[bi] >> 16) + 1;
+            G->bkt4[bi] = c << 16 | src;
         } else { /* onto the top of the bucket's stack */
             gd_bucket *B = &G->bkt[bi];
             G->msg[pk->msg - 1] = (gd_msg){B->head, src};
             B->head = pk->msg;
             c = ++B->size;
         }
+        uint64_t *st = st_word(G, w, p, 0);
+        const uint64_t bit = UINT64_C(1) << (p & 63);
         if (c == 2)
-            *st_word(G, w, p, ST_GE2) |= UINT64_C(1) << (p & 63);
+            st[ST_GE2] |= bit;
         else if (c >= 3)
-            *st_word(G, w, p, ST_GE3) |= UINT64_C(1) << (p & 63);
+            st[ST_GE3] |= bit;
         if (c == 1) {
-            *st_word(G, w, p, ST_NONEMPTY) |= UINT64_C(1) << (p & 63);
-            /* the slots that can serve it may now start earlier */
+            st[ST_NONEMPTY] |= bit;
+            /* the slots that can serve it (their masks hold p) may now start earlier */
             uint32_t *cur = G->cursor + (size_t)w * S;
-            const uint16_t *kd = G->keydig + (size_t)key * k, *rc = G->coords + (size_t)G->rep[w] * k;
-            for (uint32_t a = 0; a < k; a++) {
-                const gd_dim *E = &G->d[a];
-                uint32_t t = dim_productive(E, E->rel ? 0 : rc[a], kd[a], G->tmp);
-                for (uint32_t j = 0; j < t; j++) {
-                    uint32_t *q = &cur[E->slot0 + G->tmp[j]];
-                    if (*q > p)
-                        *q = p;
-                }
-            }
+            const uint64_t *off = G->mask_off + (size_t)G->tc_of[w] * S;
+            for (uint32_t s = 0; s < S; s++)
+                if (cur[s] > p && off[s] != UINT64_MAX && (G->masks[off[s] + (p >> 6)] & bit))
+                    cur[s] = p;
         }
     }
 }
