@@ -668,7 +668,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
         goto nomem;
 
     /* units: each holds its own message for every destination */
-    G->state = big_alloc(G, sizeof *G->state * 3 * (size_t)U * W);
+    G->state = big_alloc(G, sizeof *G->state * (size_t)U * W);
     G->lastp = malloc(sizeof *G->lastp * U);
     G->ptimes = malloc(sizeof *G->ptimes * U);
     G->count_only = count_only;
@@ -692,7 +692,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
         goto nomem;
     for (uint32_t w = 0, mi = 0; w < U; w++) {
         uint32_t u = G->rep[w];
-        uint64_t *N = G->state + 3 * (size_t)w * W;
+        uint64_t *N = G->state + (size_t)w * W;
         const uint32_t *ps = G->pos + (size_t)G->tc_of[w] * G->K, *bp = G->bpos + (size_t)G->tc_of[w] * P;
         const uint32_t own = source_rel(G, u, u);
         for (uint32_t d = 0; d < n; d++) {
@@ -709,7 +709,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
                 G->msg[mi] = (gd_msg){0, own};
                 G->bkt[b] = (gd_bucket){++mi, 1};
             }
-            N[3 * (p >> 6)] |= UINT64_C(1) << (p & 63);
+            N[p >> 6] |= UINT64_C(1) << (p & 63);
         }
         G->count[w] = n - 1;
         /* exact cursors: the first position each slot can serve (absent slots: none) */
@@ -755,14 +755,11 @@ nomem:
 
 /* ---- per-unit choice ----------------------------------------------------- */
 
-#define ST_NONEMPTY 0
-#define ST_GE2 1
-#define ST_GE3 2
 
 /* The word of kind j (ST_*) holding position p of unit w. */
-static inline uint64_t *st_word(const gd *G, uint32_t w, uint32_t p, uint32_t j)
+static inline uint64_t *st_word(const gd *G, uint32_t w, uint32_t p)
 {
-    return G->state + 3 * ((size_t)w * G->W + (p >> 6)) + j;
+    return G->state + (size_t)w * G->W + (p >> 6);
 }
 
 /* First position >= from that slot s of unit w can serve (non-empty bucket in the slot's mask), or GD_NONE. */
@@ -770,14 +767,14 @@ static inline uint32_t scan(const gd *G, uint32_t w, uint32_t s, uint32_t from)
 {
     if (from >= G->P)
         return GD_NONE;
-    const uint64_t *N = G->state + 3 * (size_t)w * G->W;
+    const uint64_t *N = G->state + (size_t)w * G->W;
     const uint64_t *M = G->masks + G->mask_off[(size_t)G->tc_of[w] * G->S + s];
     uint32_t x = from >> 6;
-    uint64_t bits = N[3 * x] & M[x] & (UINT64_MAX << (from & 63));
+    uint64_t bits = N[x] & M[x] & (UINT64_MAX << (from & 63));
     while (!bits) {
         if (++x >= G->W)
             return GD_NONE;
-        bits = N[3 * x] & M[x];
+        bits = N[x] & M[x];
     }
     return x * 64 + (uint32_t)__builtin_ctzll(bits);
 }
@@ -855,7 +852,16 @@ static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
             best = cur[s] < best ? cur[s] : best;
         }
     if (best != GD_NONE)
-        __builtin_prefetch(st_word(G, w, best, 0), 1, 3);
+        __builtin_prefetch(st_word(G, w, best), 1, 3);
+    for (uint32_t i = 0; i < c && i < 4; i++) { /* the buckets take() will read the sizes of */
+        size_t b = bucket_at(G, w, HPOS(h[i]));
+        if (G->count_only)
+            __builtin_prefetch(G->bsize + b, 1, 3);
+        else if (G->abs)
+            __builtin_prefetch(G->bkt4 + b, 1, 3);
+        else
+            __builtin_prefetch(G->bkt + b, 1, 3);
+    }
     G->lastp[w] = GD_NONE;
     for (uint32_t i = c / 2; i-- > 0;)
         heap_down(h, c, i);
@@ -936,10 +942,9 @@ static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
     return w + dim_step(D, c, G->slot_j[s]) * D->ustride - c * D->ustride;
 }
 
-/* Messages in bucket (w, p) before the step's pops. */
-static inline uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p)
+/* Messages in bucket b (bucket_at) before the step's pops. */
+static inline uint32_t bucket_size(const gd *G, size_t b)
 {
-    size_t b = bucket_at(G, w, p);
     return G->count_only ? G->bsize[b] : G->abs ? G->bkt4[b] >> 16 : G->bkt[b].size;
 }
 
@@ -951,26 +956,19 @@ static inline uint32_t bucket_count(const gd *G, uint32_t w, uint32_t p)
  */
 static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
 {
-    uint64_t *st = st_word(G, w, p, 0);
-    const uint64_t bit = UINT64_C(1) << (p & 63);
-    int emptied = 0;
-    if (!(st[ST_GE2] & bit)) {
-        emptied = 1; /* its only message */
-    } else {
-        /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
-        uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
-        emptied = t >= 2 && !(t == 2 && (st[ST_GE3] & bit)) && bucket_count(G, w, p) <= t;
-    }
-    if (emptied) { /* the slots whose first position this was move on (the word is at hand) */
+    const uint32_t dig = bucket_dig(G, w, p);
+    const size_t b = (size_t)dig * G->U + G->uperm[w];
+    /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
+    uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
+    if (bucket_size(G, b) <= t) { /* its last message: the slots whose first position this was move on */
         uint32_t *cur = G->cursor + (size_t)w * G->S;
-        st[ST_NONEMPTY] &= ~bit;
+        *st_word(G, w, p) &= ~(UINT64_C(1) << (p & 63));
         for (uint32_t x = 0; x < G->S; x++)
             if (cur[x] == p)
                 cur[x] = scan(G, w, x, p + 1);
     }
     G->count[w]--;
-    const uint32_t dig = bucket_dig(G, w, p);
-    G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, (size_t)dig * G->U + G->uperm[w]};
+    G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, b};
 }
 
 /*
@@ -1020,12 +1018,6 @@ static void pop_picks(gd *G)
             pk->src = M->src;
             B->head = M->next;
             c = --B->size;
-        }
-        if (c < 3) { /* the bits >= 2, >= 3 (the word was read when the pick was decided) */
-            uint64_t *st = st_word(G, w, p, 0), bit = UINT64_C(1) << (p & 63);
-            st[ST_GE3] &= ~bit;
-            if (c < 2)
-                st[ST_GE2] &= ~bit;
         }
         pk->key = G->order[(size_t)G->tc_of[w] * P + p];
     }
@@ -1159,7 +1151,7 @@ static void arrive(gd *G)
             __builtin_prefetch(G->bkt4 + pk->b, 1, 3);
         else
             __builtin_prefetch(G->bkt + pk->b, 1, 3);
-        __builtin_prefetch(st_word(G, pk->unit, pk->slot, 0), 1, 3);
+        __builtin_prefetch(st_word(G, pk->unit, pk->slot), 1, 3);
     }
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
@@ -1183,14 +1175,9 @@ static void arrive(gd *G)
             B->head = pk->msg;
             c = ++B->size;
         }
-        uint64_t *st = st_word(G, w, p, 0);
         const uint64_t bit = UINT64_C(1) << (p & 63);
-        if (c == 2)
-            st[ST_GE2] |= bit;
-        else if (c >= 3)
-            st[ST_GE3] |= bit;
-        if (c == 1) {
-            st[ST_NONEMPTY] |= bit;
+        if (c == 1) { /* the bucket was empty */
+            *st_word(G, w, p) |= bit;
             /* the slots that can serve it (their masks hold p) may now start earlier */
             uint32_t *cur = G->cursor + (size_t)w * S;
             const uint64_t *off = G->mask_off + (size_t)G->tc_of[w] * S;
@@ -1261,10 +1248,10 @@ static inline void q_push(gd *G, uint32_t l, uint32_t w)
 /* First non-empty position of unit w (its furthest message). */
 static inline uint32_t first_pos(const gd *G, uint32_t w)
 {
-    const uint64_t *N = G->state + 3 * (size_t)w * G->W;
+    const uint64_t *N = G->state + (size_t)w * G->W;
     for (uint32_t x = 0; x < G->W; x++)
-        if (N[3 * x])
-            return x * 64 + (uint32_t)__builtin_ctzll(N[3 * x]);
+        if (N[x])
+            return x * 64 + (uint32_t)__builtin_ctzll(N[x]);
     return GD_NONE;
 }
 
