@@ -942,6 +942,28 @@ static inline uint32_t slot_target_unit(const gd *G, uint32_t w, uint32_t s)
     return w + dim_step(D, c, G->slot_j[s]) * D->ustride - c * D->ustride;
 }
 
+/* Picks ahead of the one being moved whose memory is fetched. */
+#define GD_AHEAD 24
+
+static inline void prefetch_bucket(const gd *G, size_t b)
+{
+    if (G->count_only)
+        __builtin_prefetch(G->bsize + b, 1, 3);
+    else if (G->abs)
+        __builtin_prefetch(G->bkt4 + b, 1, 3);
+    else
+        __builtin_prefetch(G->bkt + b, 1, 3);
+}
+
+/* The message on top of the bucket of pick pk (its bucket word fetched earlier). */
+static inline void prefetch_top(const gd *G, const gd_pick *pk)
+{
+    if (G->abs)
+        __builtin_prefetch(G->nxt + (size_t)pk->dig * G->n + (G->bkt4[pk->b] & 0xffff), 1, 3);
+    else if (!G->count_only)
+        __builtin_prefetch(G->msg + (G->bkt[pk->b].head - 1), 1, 3);
+}
+
 /* Messages in bucket b (bucket_at) before the step's pops. */
 static inline uint32_t bucket_size(const gd *G, size_t b)
 {
@@ -981,25 +1003,16 @@ static void pop_picks(gd *G)
 {
     const size_t np = G->npicks;
     const uint32_t P = G->P;
-    for (size_t x = 0; x < np; x++) {
-        const gd_pick *pk = &G->picks[x];
-        if (G->count_only)
-            __builtin_prefetch(G->bsize + pk->b, 1, 3);
-        else if (G->abs)
-            __builtin_prefetch(G->bkt4 + pk->b, 1, 3);
-        else
-            __builtin_prefetch(G->bkt + pk->b, 1, 3);
-    }
-    if (G->abs)
-        for (size_t x = 0; x < np; x++) {
-            const gd_pick *pk = &G->picks[x];
-            __builtin_prefetch(G->nxt + (size_t)pk->dig * G->n + (G->bkt4[pk->b] & 0xffff), 1, 3);
-        }
-    else if (!G->count_only)
-        for (size_t x = 0; x < np; x++)
-            __builtin_prefetch(G->msg + (G->bkt[G->picks[x].b].head - 1), 1, 3);
+    for (size_t x = 0; x < np && x < GD_AHEAD; x++)
+        prefetch_bucket(G, G->picks[x].b);
+    for (size_t x = 0; x < np && x < GD_AHEAD / 2; x++)
+        prefetch_top(G, &G->picks[x]);
     for (size_t x = 0; x < np; x++) {
         gd_pick *pk = &G->picks[x];
+        if (x + GD_AHEAD < np)
+            prefetch_bucket(G, G->picks[x + GD_AHEAD].b);
+        if (x + GD_AHEAD / 2 < np)
+            prefetch_top(G, &G->picks[x + GD_AHEAD / 2]);
         const uint32_t w = pk->unit, p = pk->key;
         const size_t b = pk->b;
         uint32_t c;
@@ -1145,16 +1158,18 @@ static void arrive(gd *G)
             continue;
         pk->dig = bucket_dig(G, pk->unit, pk->slot);
         pk->b = (size_t)pk->dig * G->U + G->uperm[pk->unit];
-        if (G->count_only)
-            __builtin_prefetch(G->bsize + pk->b, 1, 3);
-        else if (G->abs)
-            __builtin_prefetch(G->bkt4 + pk->b, 1, 3);
-        else
-            __builtin_prefetch(G->bkt + pk->b, 1, 3);
-        __builtin_prefetch(st_word(G, pk->unit, pk->slot), 1, 3);
     }
+    for (size_t x = 0; x < np && x < GD_AHEAD; x++)
+        if (G->picks[x].slot != GD_NONE) {
+            prefetch_bucket(G, G->picks[x].b);
+            __builtin_prefetch(st_word(G, G->picks[x].unit, G->picks[x].slot), 1, 3);
+        }
     for (size_t x = 0; x < np; x++) {
         const gd_pick *pk = &G->picks[x];
+        if (x + GD_AHEAD < np && pk[GD_AHEAD].slot != GD_NONE) {
+            prefetch_bucket(G, pk[GD_AHEAD].b);
+            __builtin_prefetch(st_word(G, pk[GD_AHEAD].unit, pk[GD_AHEAD].slot), 1, 3);
+        }
         const uint32_t w = pk->unit, p = pk->slot, src = pk->src;
         if (p == GD_NONE) { /* delivered, at every translate */
             G->remaining -= G->T;
