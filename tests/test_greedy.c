@@ -255,6 +255,119 @@ static void test_count_only_predict(void **state)
         }
 }
 
+/*
+ * The multiport rule checked step by step against BFS distances
+ * (ts_bfs_all_pairs), independently of greedy's tables: every hop moves a
+ * message one hop closer from where it is, each directed link carries at
+ * most one message per step, and at the end of each step, for every message
+ * that stayed at u and every link u -> v that would bring it closer: the
+ * link was used (non-wasting, 001 Section 5) by a message at least as far
+ * from its destination (furthest first, 003 Section 3). Networks without
+ * even rings (whose antipodal messages are tagged to one direction).
+ */
+typedef struct rule_check {
+    uint32_t n, *dist, *loc, *nb, *nbo;
+    uint8_t *used;     /* n * n: 1 + the distance of the message over link (u, v) this step, 0: unused */
+    uint8_t *sent;     /* n * n: the message (src, dst) moved this step */
+    uint64_t steps, hops;
+    char spec[160];
+} rule_check;
+
+static totex_status rule_step(void *ctx, const totex_hop *h, size_t count, totex_error *err)
+{
+    (void)err;
+    rule_check *c = ctx;
+    const uint32_t n = c->n;
+    memset(c->used, 0, (size_t)n * n);
+    memset(c->sent, 0, (size_t)n * n);
+    for (size_t i = 0; i < count; i++) {
+        const size_t m = (size_t)h[i].src * n + h[i].dst, l = (size_t)h[i].from * n + h[i].to;
+        if (c->loc[m] != h[i].from || c->sent[m] || c->used[l] ||
+            c->dist[(size_t)h[i].to * n + h[i].dst] + 1 != c->dist[(size_t)h[i].from * n + h[i].dst])
+            fail_msg("%s step %llu: hop %u -> %u of message %u -> %u breaks the rules (held at %u)", c->spec,
+                     (unsigned long long)c->steps + 1, h[i].from, h[i].to, h[i].src, h[i].dst, c->loc[m]);
+        c->sent[m] = 1;
+        c->used[l] = (uint8_t)(1 + c->dist[(size_t)h[i].from * n + h[i].dst]);
+    }
+    for (uint32_t s = 0; s < n; s++)
+        for (uint32_t d = 0; d < n; d++) {
+            const size_t m = (size_t)s * n + d;
+            const uint32_t u = c->loc[m], du = c->dist[(size_t)u * n + d];
+            if (u == d || c->sent[m])
+                continue;
+            for (uint32_t r = c->nbo[u]; r < c->nbo[u + 1]; r++) {
+                const uint32_t v = c->nb[r], used = c->used[(size_t)u * n + v];
+                if (c->dist[(size_t)v * n + d] + 1 != du)
+                    continue;
+                if (!used || used - 1 < du)
+                    fail_msg("%s step %llu: message %u -> %u (distance %u) waits at %u while link %u -> %u %s",
+                             c->spec, (unsigned long long)c->steps + 1, s, d, du, u, u, v,
+                             used ? "carries a nearer message" : "is idle");
+            }
+        }
+    for (size_t i = 0; i < count; i++)
+        c->loc[(size_t)h[i].src * n + h[i].dst] = h[i].to;
+    c->steps++;
+    c->hops += count;
+    return TOTEX_OK;
+}
+
+static void check_multiport_rule(const char *spec)
+{
+    totex_network *net = ts_net(spec);
+    const uint32_t n = totex_network_nodes(net);
+    rule_check c = {.n = n, .dist = ts_bfs_all_pairs(net)};
+    snprintf(c.spec, sizeof c.spec, "%s", spec);
+    c.loc = malloc(sizeof *c.loc * n * n);
+    c.nbo = malloc(sizeof *c.nbo * (n + 1));
+    c.nb = malloc(sizeof *c.nb * n * n);
+    c.used = malloc((size_t)n * n);
+    c.sent = malloc((size_t)n * n);
+    assert_true(c.dist && c.loc && c.nbo && c.nb && c.used && c.sent);
+    c.nbo[0] = 0;
+    for (uint32_t u = 0; u < n; u++)
+        c.nbo[u + 1] = c.nbo[u] + totex_network_neighbors(net, u, c.nb + c.nbo[u]);
+    for (uint32_t s = 0; s < n; s++)
+        for (uint32_t d = 0; d < n; d++)
+            c.loc[(size_t)s * n + d] = s;
+    totex_error err = {{0}};
+    const totex_algorithm *g = totex_algorithm_find("greedy", &err);
+    uint64_t predicted = 0, sg = 0;
+    assert_non_null(g);
+    assert_int_equal(g->plan(net, TOTEX_PORTS_MULTI, (totex_sink){rule_step, &c}, &err), TOTEX_OK);
+    for (uint32_t s = 0; s < n; s++)
+        for (uint32_t d = 0; d < n; d++)
+            if (c.loc[(size_t)s * n + d] != d)
+                fail_msg("%s: message %u -> %u ends at %u", spec, s, d, c.loc[(size_t)s * n + d]);
+    assert_int_equal(totex_network_status_sum(net, &sg, NULL), TOTEX_OK);
+    assert_int_equal(c.hops, sg);
+    assert_int_equal(g->predict(net, TOTEX_PORTS_MULTI, &predicted, &err), TOTEX_OK);
+    assert_int_equal(predicted, c.steps);
+    free(c.dist);
+    free(c.loc);
+    free(c.nbo);
+    free(c.nb);
+    free(c.used);
+    free(c.sent);
+    totex_network_free(net);
+}
+
+static void test_multiport_rule(void **state)
+{
+    (void)state;
+    static const char *specs[] = {"mesh:2x2", "mesh:3x4", "mesh:5x7", "mesh:8x8", "mesh:2x3x4", "mesh:3x3x3",
+                                  "path:9", "torus:3x5", "torus:5x5", "ring:5*path:4", "path:3*complete:4",
+                                  "hypercube:4", "ghc:3x4", "path:4*k2*path:3"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        check_multiport_rule(specs[i]);
+    const char *files[] = {"greedy_grid3x4.edges", "greedy_tree10.edges", "greedy_petersen.edges"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char spec[1200];
+        snprintf(spec, sizeof spec, "file:%s/%s", TOTEX_TEST_DATA, files[i]);
+        check_multiport_rule(spec);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_single_port_symmetric),
         cmocka_unit_test(test_registry_and_limits),
         cmocka_unit_test(test_count_only_predict),
+        cmocka_unit_test(test_multiport_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
