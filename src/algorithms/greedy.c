@@ -54,24 +54,41 @@
  * Data. Nodes that act alike are simulated once: a "unit" is a node up to
  * translations in the cyclic dimensions (all of them under multiport, or
  * under k-port when every dimension is cyclic); its moves are repeated at all
- * T = n / U translates when the step is emitted. Per unit:
- *  - its destinations ranked by priority (per table class = coordinates in
- *    the non-cyclic dimensions): position = rank of the destination's key;
- *  - bucket (unit, position): the messages held there for that destination,
- *    one source inline, two or more in a stack of 16-byte chunks (when only
- *    the step count is wanted, predict, just the bucket's size: 2 bytes, no
- *    sources, no chunks); per 64
- *    positions three bit words: bucket not empty, >= 2, >= 3 messages;
- *  - per table class and link (slot: dimension and direction / offset /
- *    rank) a bitset of the positions the slot brings closer, and per unit and
- *    slot a cursor below the slot's best position;
- *  - a step first decides, unit by unit, from the bit words only: a heap of
- *    the unit's slots keyed by the best position each can serve (first bit
- *    of non-empty AND mask from the cursor); the top is the furthest message
- *    a free slot can move. Then the picked messages are popped, the hops
- *    emitted and the arrivals pushed in batches, each prefetched a pass
- *    ahead (the buckets are read at random).
- * Work per step: O(U S log S + picks) to decide, O(hops) to emit.
+ * T = n / U translates when the step is emitted.
+ *  - Keys: a destination as the unit sees it: in a cyclic dimension the
+ *    offset (mod m; an even ring's antipodal offset as '+' or '-'), in a path
+ *    the offset plus m - 1 ("relative paths", taken when it needs less memory:
+ *    the rank then depends on offsets only, so one table serves every node of
+ *    a mesh instead of n tables of n entries), in a file graph the coordinate.
+ *    Positions: the keys ranked by priority, per table class (coordinates in
+ *    the dimensions that are neither cyclic nor relative paths).
+ *  - Per unit one bit word per 64 positions: bucket not empty (as decided: a
+ *    picked message leaves at once). Per table class and slot (dimension and
+ *    direction / offset / rank) a bitset of the positions the slot brings
+ *    closer; per unit and slot an exact cursor: the first position the slot
+ *    can serve (take() moves it on when it empties that bucket, an arrival
+ *    into an empty bucket moves it back).
+ *  - Buckets (unit, destination), destination-major with the units in blocks
+ *    of 4 coordinates, so a message moved to a neighbour usually lands in the
+ *    cache line it left: predict keeps only the sizes (2 bytes); the plan run
+ *    keeps each bucket's messages as a stack (last in, first out, as before:
+ *    the schedules are byte-identical to the chunked stacks'). Without cyclic
+ *    dimensions a message is the pair (destination, source): 4 bytes per
+ *    bucket (size, top source) and a 2-byte link per message at destination
+ *    * n + source. Otherwise a pool of the U (n - 1) messages, 8 bytes each,
+ *    linked from 8-byte buckets.
+ *  - A step decides unit by unit from the cursors only: a heap of the unit's
+ *    slots keyed by the position each can serve; the top is the furthest
+ *    message a free slot can move; take() reads the bucket's size (fetched
+ *    when the heap was built) to know whether it empties. Then the picks are
+ *    popped, emitted and pushed at their receivers, each move fetching its
+ *    buckets a fixed number of moves ahead (they are read at random).
+ * Memory of a plan run on an R x C mesh (n = RC): 6 n^2 bytes of buckets and
+ * links, n (2R - 1)(2C - 1) / 8 bytes of bit words, tables of (2R - 1)(2C - 1)
+ * entries (mesh:64x64: 109 MB of buckets, links and bits).
+ * Work per step: O(U S log S) to build the heaps, O(S) per pick (cursors) and
+ * per arrival into an empty bucket, plus the scans of the bit words past an
+ * emptied position; O(hops) to emit.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -145,8 +162,8 @@ typedef struct gd {
     uint16_t *slot_dim, *slot_j;
     uint32_t *slot_off;  /* per slot of a rel dim: the offset it adds (mod m) */
     /* per unit */
-    uint64_t *state;     /* U * W groups of 3 words for 64 positions: bucket not empty (as decided: a
-                            picked message leaves at once), holds >= 2 messages (chunked), holds >= 3 */
+    uint64_t *state;     /* U * W words, one bit per position: bucket not empty (as decided: a picked
+                            message leaves at once) */
     uint32_t *lastp, *ptimes; /* per unit: the position picked last in this step, and how often */
     gd_bucket *bkt;      /* plan run: U * Kb buckets (size and stack top) */
     gd_msg *msg;         /* plan run: the U (n - 1) messages, each linked into its bucket's stack */
@@ -1217,7 +1234,8 @@ static inline uint32_t next_active(const gd *G, uint32_t w)
 /*
  * Symmetric: every unit picks its furthest messages for its free slots, up to
  * per picks. Pipelined over three units so memory arrives before it is used:
- * unit w picks while w1's chunks and w2's bucket headers are being fetched.
+ * unit w picks while the bit word and buckets of w1's and w2's heap tops
+ * (fetched by build_heap) are on their way.
  */
 static void step_symmetric(gd *G, uint32_t per)
 {
