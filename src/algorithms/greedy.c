@@ -1278,14 +1278,18 @@ static inline void q_push(gd *G, uint32_t l, uint32_t w)
     G->qtail[l] = w;
 }
 
-/* First non-empty position of unit w (its furthest message). */
+/*
+ * First non-empty position of unit w (its furthest message): the least of its
+ * slots' exact cursors (every message held there can move closer over some
+ * slot, so every non-empty position is in some slot's mask).
+ */
 static inline uint32_t first_pos(const gd *G, uint32_t w)
 {
-    const uint64_t *N = G->state + (size_t)w * G->W;
-    for (uint32_t x = 0; x < G->W; x++)
-        if (N[x])
-            return x * 64 + (uint32_t)__builtin_ctzll(N[x]);
-    return GD_NONE;
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t best = GD_NONE;
+    for (uint32_t s = 0; s < G->S; s++)
+        best = cur[s] < best ? cur[s] : best;
+    return best;
 }
 
 /*
