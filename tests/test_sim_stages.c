@@ -200,6 +200,75 @@ static void mutations_same_violation(void **state)
     assert_true(broken > 300);
 }
 
+/* path:3 (0 - 1 - 2), multiport, every message hop by hop in steps far apart:
+   step 0 and 255 (and 510) use the link 0 -> 1, which the simulator's
+   one-byte link stamps (reset every 255 steps) must not take for a conflict;
+   when @p clash, step 510 sends two messages on 1 -> 0 (LINK_BUSY there);
+   when @p cut_through, message 0 -> 2 moves twice in step 255. Valid
+   otherwise: the 6 messages delivered, the last in step 510. */
+static totex_schedule *spaced(int clash, int cut_through)
+{
+    totex_schedule *s = totex_schedule_new();
+    totex_error err = {{0}};
+    assert_non_null(s);
+    for (uint64_t t = 0; t < 766; t++) {
+        totex_hop h[3];
+        size_t c = 0;
+        if (t == 0)
+            h[c++] = (totex_hop){0, 1, 0, 1};
+        if (t == 254)
+            h[c++] = (totex_hop){1, 2, 1, 2};
+        if (t == 255)
+            h[c++] = (totex_hop){0, 1, 0, 2};
+        if (t == 255 && cut_through) /* the same message on, in the same step */
+            h[c++] = (totex_hop){1, 2, 0, 2};
+        if (t == 256)
+            h[c++] = (totex_hop){1, 2, 0, 2};
+        if (t == 509) {
+            h[c++] = (totex_hop){2, 1, 2, 0};
+            if (!clash)
+                h[c++] = (totex_hop){1, 0, 1, 0};
+        }
+        if (t == 510) {
+            h[c++] = (totex_hop){1, 0, 2, 0};
+            if (clash)
+                h[c++] = (totex_hop){1, 0, 1, 0};
+            else
+                h[c++] = (totex_hop){2, 1, 2, 1};
+        }
+        assert_int_equal(totex_schedule_add_step(s, h, c, &err), TOTEX_OK);
+    }
+    return s;
+}
+
+static void long_schedules(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("path:3");
+    for (int v = 0; v < 3; v++) {
+        totex_schedule *s = spaced(v == 1, v == 2);
+        outcome a, b, d;
+        serial(net, TOTEX_PORTS_MULTI, s, &a);
+        split(net, TOTEX_PORTS_MULTI, s, 1, &b);
+        split(net, TOTEX_PORTS_MULTI, s, 0, &d);
+        same(&a, &b);
+        same(&a, &d);
+        if (v == 0) { /* every message delivered: 6 messages, the last at step 511 */
+            assert_int_equal(a.st, TOTEX_OK);
+            assert_int_equal(a.rep.messages, 6);
+            assert_int_equal(a.rep.steps, 511);
+        } else if (v == 1) {
+            assert_int_equal(a.fault.kind, TOTEX_VIOL_LINK_BUSY);
+            assert_int_equal(a.fault.step, 510);
+        } else { /* message 0 -> 2 is at 0 when step 255 starts: its second hop fails there */
+            assert_int_equal(a.fault.kind, TOTEX_VIOL_NOT_PRESENT);
+            assert_int_equal(a.fault.step, 255);
+        }
+        totex_schedule_free(s);
+    }
+    totex_network_free(net);
+}
+
 /* the fan-out thread: every consumer sees every step; a bad consumer count is refused */
 static void fanout_counts(void **state)
 {
@@ -237,6 +306,7 @@ int main(void)
         cmocka_unit_test(split_equals_serial),
         cmocka_unit_test(mutations_same_violation),
         cmocka_unit_test(fanout_counts),
+        cmocka_unit_test(long_schedules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
