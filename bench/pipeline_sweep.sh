@@ -6,21 +6,25 @@
 # totex bounds) and their ratio, then a summary. The baseline ratio in the
 # same run: greedy (001 Section 5) on the same sizes, when GREEDY=1.
 # usage: bench/pipeline_sweep.sh PATH_TO_totex [LO [HI]]   (default 2 32)
+# ALGO=auto (or another name) plans with that algorithm instead of pipeline:
+# ALGO=auto checks what `totex plan --ports multi` gives a user (a3 on 3x3).
 # Exit 1 if a size misses the cut bound.
 TOTEX=${1:?usage: $0 PATH_TO_totex [LO [HI]]}
 LO=${2:-2}
 HI=${3:-32}
+ALGO=${ALGO:-pipeline}
 miss=0
 total=0
 r=$LO
 while [ "$r" -le "$HI" ]; do
     c=$r
     while [ "$c" -le "$HI" ]; do
-        out=$("$TOTEX" plan "mesh:${r}x${c}" --ports multi --algorithm pipeline 2>&1)
+        out=$("$TOTEX" plan "mesh:${r}x${c}" --ports multi --algorithm "$ALGO" 2>&1)
         steps=$(printf '%s\n' "$out" | awk '/^steps/ {print $2}')
         bound=$(printf '%s\n' "$out" | awk '/^best bound/ {print $3}')
         ver=$(printf '%s\n' "$out" | awk '/^verified/ {print $2}')
-        line="mesh:${r}x${c} steps=$steps cut=$bound verified=$ver"
+        algo=$(printf '%s\n' "$out" | awk '/^algorithm/ {sub(":", "", $2); print $2}')
+        line="mesh:${r}x${c} algorithm=$algo steps=$steps cut=$bound verified=$ver"
         if [ "${GREEDY:-0}" = 1 ]; then
             g=$("$TOTEX" plan "mesh:${r}x${c}" --ports multi --algorithm greedy 2>&1 | awk '/^steps/ {print $2}')
             line="$line greedy=$g"
