@@ -8,6 +8,7 @@
  *    count is checked against 000 Theorem 1 computed here by hand.
  *  - on small networks, auto's (steps, delay) equals the best over every
  *    algorithm planned one by one (the skip never loses the optimum).
+ *  - a costly prediction beyond the budget in hops is not tried, and named.
  */
 #include "support.h"
 
@@ -84,11 +85,48 @@ static void auto_equals_best_of_all(void **state)
     }
 }
 
+/* the budget of costly predictions (totex_plan_costly_budget): on mesh:4x6 single-port, S_G = 1840
+   hops by 000 Theorem 1 (sum over dimensions of the factor's total status S_i times (n/m_i)^2; a path
+   of m nodes has S = m(m^2-1)/3: path:4 20, path:6 70; n = 24: 20*36 + 70*16); a budget of 1839 leaves
+   out the candidates whose prediction runs them whole (greedy, load-greedy, balanced-greedy), 1840
+   tries them; the chosen plan is then a2's */
+static void costly_budget(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("mesh:4x6");
+    totex_plan_result r, a2;
+    totex_error err = {{0}};
+    uint64_t costly = 0;
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        if (a->costly_predict && !a->plan_symmetric && !a->plan_instead_of_predict &&
+            a->applies(net, TOTEX_PORTS_SINGLE, &err) == TOTEX_OK)
+            costly |= UINT64_C(1) << i;
+    }
+    assert_true(costly != 0);
+    assert_int_equal(totex_plan_costly_budget(1839), 1839);
+    assert_int_equal(totex_plan_best(net, TOTEX_PORTS_SINGLE, TOTEX_OBJECTIVE_STEPS, 0, &r, &err), TOTEX_OK);
+    assert_int_equal(r.not_tried, costly);
+    assert_int_equal(r.not_tried_hops, 1840);
+    assert_int_equal(r.not_tried_budget, 1839);
+    assert_string_equal(r.algorithm->name, "a2");
+    assert_int_equal(totex_plan_and_verify(net, TOTEX_PORTS_SINGLE, totex_algorithm_find("a2", &err), 0, &a2, &err),
+                     TOTEX_OK);
+    assert_int_equal(r.sim.steps, a2.sim.steps);
+    assert_int_equal(totex_plan_costly_budget(1840), 1840);
+    assert_int_equal(totex_plan_best(net, TOTEX_PORTS_SINGLE, TOTEX_OBJECTIVE_STEPS, 0, &r, &err), TOTEX_OK);
+    assert_int_equal(r.not_tried, 0);
+    assert_true(r.sim.steps < a2.sim.steps); /* balanced-greedy beats a2 on this mesh */
+    assert_int_equal(totex_plan_costly_budget(0), TOTEX_PLAN_COSTLY_BUDGET_HOPS);
+    totex_network_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(torus_16x16x16x8_certified_without_replay),
         cmocka_unit_test(auto_equals_best_of_all),
+        cmocka_unit_test(costly_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,11 @@ typedef struct totex_plan_result {
     uint32_t skipped;                /**< automatic choice: candidates tied on predicted steps that were not
                                           planned because the result was already proved optimal (steps and
                                           average delay at their lower bounds), so no replay could beat it */
+    uint64_t not_tried;              /**< automatic choice: bit i set when algorithm i (totex_algorithm_get(i)) was
+                                          not tried because its prediction runs the whole algorithm over more
+                                          hops than totex_plan_costly_budget() allows (see there) */
+    uint64_t not_tried_hops;         /**< ... the network's total status S_G, in hops, when one was not tried */
+    uint64_t not_tried_budget;       /**< ... and the budget it exceeded, in hops */
     struct totex_task *kept_task;           /**< with totex_plan_keep_schedule(1): the symmetric schedule's task */
     struct totex_sym_schedule *kept_schedule; /**< ... and the certified symmetric schedule (owned; NULL otherwise):
                                                    written without planning again; free with totex_plan_result_release() */
@@ -53,6 +58,23 @@ typedef struct totex_plan_result {
  * result's schedule with totex_plan_result_release().
  */
 void totex_plan_keep_schedule(int on);
+/** Default of totex_plan_costly_budget(): 2^28 hops. */
+#define TOTEX_PLAN_COSTLY_BUDGET_HOPS (UINT64_C(1) << 28)
+
+/**
+ * Budget of the automatic choice (totex_plan_best()) for a costly prediction
+ * (an algorithm whose predict() runs the whole algorithm and which is planned
+ * again when it wins: greedy, balanced-greedy), in hops: on a network whose
+ * total status S_G (the hops of every shortest-path schedule, 000 Theorem 1)
+ * exceeds it, such a candidate is not tried when a cheaper one applies (it is
+ * named in totex_plan_result.not_tried; `--algorithm NAME` still plans it).
+ * Issue 13 item 3: on mesh:64x64 single-port greedy's prediction alone took
+ * 67 s and its plan 104 s more, for 257,725 steps against A2's 262,016 (1.7%
+ * fewer); the budget keeps auto's plan of it at A2's cost. @p hops 0 restores
+ * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
+ * totex_plan_keep_schedule(). @return the budget now in force, in hops.
+ */
+uint64_t totex_plan_costly_budget(uint64_t hops);
 /** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
 void totex_plan_result_release(totex_plan_result *r);
 

@@ -185,6 +185,14 @@ void totex_plan_keep_schedule(int on)
     keep_schedule = on;
 }
 
+static uint64_t costly_budget = TOTEX_PLAN_COSTLY_BUDGET_HOPS;
+
+uint64_t totex_plan_costly_budget(uint64_t hops)
+{
+    costly_budget = hops ? hops : TOTEX_PLAN_COSTLY_BUDGET_HOPS;
+    return costly_budget;
+}
+
 void totex_plan_result_release(totex_plan_result *r)
 {
     if (!r)
@@ -305,6 +313,10 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         provable = task && totex_delay_lower_bound(task, ports, &dl, NULL) == TOTEX_OK;
         totex_task_free(task);
     }
+    /* the hops of every shortest-path schedule (000 Theorem 1): the work of a costly prediction */
+    uint64_t hops = 0, not_tried = 0;
+    if (totex_network_status_sum(net, &hops, NULL) != TOTEX_OK)
+        hops = UINT64_MAX;
     for (int pass = 0; pass < 2 && last != TOTEX_EVIOLATION; pass++)
     for (size_t i = 0; i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
@@ -314,6 +326,13 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             continue; /* cheap predictions first, costly ones in the second pass */
         if (pass && objective == TOTEX_OBJECTIVE_STEPS && fewest == lower)
             continue;
+        /* a prediction that runs the whole algorithm, to be planned again if it wins, over more hops
+           than the budget, while a cheaper candidate applies: not tried (totex_plan_costly_budget) */
+        if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict && hops > costly_budget &&
+            i < 64 && a->applies(net, ports, &e2) == TOTEX_OK) {
+            not_tried |= UINT64_C(1) << i;
+            continue;
+        }
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
         else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
@@ -406,6 +425,9 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
         return totex_fail(err, last == TOTEX_ENOTAPPLICABLE ? TOTEX_ENOTAPPLICABLE : last,
                           "no algorithm could plan %s under %s: %s", totex_network_spec(net), totex_ports_name(ports),
                           why.msg);
+    out->not_tried = not_tried;
+    out->not_tried_hops = not_tried ? hops : 0;
+    out->not_tried_budget = not_tried ? costly_budget : 0;
     out->plan_seconds = now_seconds() - t0;
     return TOTEX_OK;
 }

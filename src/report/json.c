@@ -78,6 +78,11 @@ char *totex_report_plan_json(const totex_plan_result *r)
     json_object_object_add(o, "hops", json_object_new_uint64(r->sim.hops));
     json_object_object_add(o, "wall_seconds", json_object_new_double(r->plan_seconds));
     json_object_object_add(o, "candidates_skipped", json_object_new_uint64(r->skipped));
+    json_object *nt = json_object_new_array();
+    for (size_t i = 0; i < 64 && i < totex_algorithm_count(); i++)
+        if (r->not_tried >> i & 1)
+            json_object_array_add(nt, json_object_new_string(totex_algorithm_get(i)->name));
+    json_object_object_add(o, "candidates_not_tried", nt);
     return finish(o);
 }
 

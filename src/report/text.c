@@ -49,6 +49,15 @@ void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int ve
     if (r->skipped)
         fprintf(fp, "choice         %u tied candidate%s not planned: this schedule meets the step bound and the average-delay bound, so none could be better\n",
                 r->skipped, r->skipped == 1 ? "" : "s");
+    if (r->not_tried) {
+        fprintf(fp, "choice         not tried:");
+        for (size_t i = 0; i < 64 && i < totex_algorithm_count(); i++)
+            if (r->not_tried >> i & 1)
+                fprintf(fp, " %s", totex_algorithm_get(i)->name);
+        fprintf(fp, " (its prediction runs the whole algorithm over S_G = %" PRIu64
+                    " hops, above auto's budget of %" PRIu64 "; --algorithm NAME plans it)\n",
+                r->not_tried_hops, r->not_tried_budget);
+    }
     /* then why: the bounds, and what the simulator measured */
     if (lb)
         fprintf(fp, "ratio          %.4f of the best bound\n", (double)r->sim.steps / (double)lb);
