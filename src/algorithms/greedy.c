@@ -145,6 +145,10 @@ typedef struct gd {
     int count_only;      /* no sink (predict): buckets keep only their size, in bsize */
     int abs;             /* plan run, no cyclic dimension: a bucket is (node, destination), a message
                             (destination, source), both node ids: bkt4 and nxt instead of bkt and msg */
+    int allprel;         /* every dimension a path with relative keys (meshes): units are nodes, one table
+                            class, and a hop over slot s adds udelta[s] to the unit and kdelta[s] to the key
+                            while the bucket digits (the destination's node id) stay */
+    uint32_t *udelta, *kdelta; /* allprel: per slot (mod 2^32) */
     gd_dim d[TOTEX_MAX_DIMS];
     uint32_t mdims[TOTEX_MAX_DIMS], nmerged; /* the merged dimensions */
     uint16_t *coords;    /* n * k: coordinates of the nodes (also the digits of a source) */
@@ -209,6 +213,8 @@ static void gd_free(gd *G)
     free(G->slot_dim);
     free(G->slot_j);
     free(G->slot_off);
+    free(G->udelta);
+    free(G->kdelta);
     free(G->count);
     free(G->lastp);
     free(G->ptimes);
@@ -625,6 +631,8 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->slot_dim = malloc(sizeof *G->slot_dim * S);
     G->slot_j = malloc(sizeof *G->slot_j * S);
     G->slot_off = malloc(sizeof *G->slot_off * S);
+    G->udelta = malloc(sizeof *G->udelta * S);
+    G->kdelta = malloc(sizeof *G->kdelta * S);
     G->order = big_alloc(G, sizeof *G->order * (size_t)ntc * P);
     G->pos = big_alloc(G, sizeof *G->pos * (size_t)ntc * G->K);
     G->level = big_alloc(G, sizeof *G->level * (size_t)ntc * P);
@@ -633,6 +641,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->uperm = malloc(sizeof *G->uperm * U);
     G->mask_off = malloc(sizeof *G->mask_off * (size_t)ntc * S);
     if (!G->coords || !G->keydig || !G->tc_of || !G->rep || !G->slot_dim || !G->slot_j || !G->slot_off ||
+        !G->udelta || !G->kdelta ||
         !G->order || !G->pos || !G->level || !G->bpos || !G->boff || !G->uperm || !G->mask_off)
         goto nomem;
     for (uint32_t i = 0; i < k; i++)
@@ -642,7 +651,14 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
             G->slot_dim[s] = (uint16_t)i;
             G->slot_j[s] = (uint16_t)j;
             G->slot_off[s] = D->kind == TOTEX_FACTOR_RING ? (j == 0 ? 1 : D->m - 1) : j + 1;
+            /* prel: slot 0 goes c -> c + 1, so the key digit (destination - c + m - 1) drops by one */
+            G->udelta[s] = j == 0 ? D->ustride : 0u - D->ustride;
+            G->kdelta[s] = j == 0 ? 0u - D->kstride : D->kstride;
         }
+    G->allprel = 1;
+    for (uint32_t i = 0; i < k; i++)
+        if (!G->d[i].prel || G->d[i].bstride != G->d[i].stride || G->d[i].ustride != G->d[i].stride)
+            G->allprel = 0;
     for (uint32_t v = 0; v < n; v++)
         for (uint32_t i = 0; i < k; i++)
             G->coords[(size_t)v * k + i] = (uint16_t)totex_network_coord(net, v, i);
@@ -1065,6 +1081,13 @@ static size_t emit(gd *G)
 {
     const uint32_t k = G->k;
     size_t c = 0;
+    if (G->allprel) { /* units are nodes; the bucket digits are the destination */
+        for (size_t x = 0; x < G->npicks; x++) {
+            const gd_pick *pk = &G->picks[x];
+            G->hops[x] = (totex_hop){pk->unit, pk->unit + G->udelta[pk->slot], pk->src, pk->dig};
+        }
+        return G->npicks;
+    }
     for (size_t x = 0; x < G->npicks; x++) {
         const gd_pick *pk = &G->picks[x];
         const uint16_t *kd = G->keydig + (size_t)pk->key * k, *sd = G->coords + (size_t)pk->src * k;
@@ -1143,7 +1166,17 @@ static void arrive(gd *G)
 {
     const uint32_t S = G->S, k = G->k;
     const size_t np = G->npicks;
-    for (size_t x = 0; x < np; x++) {
+    if (G->allprel) { /* one table; the bucket digits stay */
+        for (size_t x = 0; x < np; x++) {
+            gd_pick *pk = &G->picks[x];
+            const uint32_t s = pk->slot;
+            pk->key += G->kdelta[s];
+            pk->unit += G->udelta[s];
+            pk->slot = G->pos[pk->key];
+            pk->b = (size_t)pk->dig * G->U + G->uperm[pk->unit];
+        }
+    }
+    for (size_t x = 0; x < np && !G->allprel; x++) {
         gd_pick *pk = &G->picks[x];
         const uint32_t s = pk->slot, i = G->slot_dim[s];
         const gd_dim *D = &G->d[i];
@@ -1168,7 +1201,7 @@ static void arrive(gd *G)
         }
         __builtin_prefetch(G->pos + (size_t)G->tc_of[pk->unit] * G->K + pk->key, 0, 3);
     }
-    for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit; its bucket */
+    for (size_t x = 0; x < np && !G->allprel; x++) { /* slot := position at the receiving unit; its bucket */
         gd_pick *pk = &G->picks[x];
         pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
         if (pk->slot == GD_NONE)
