@@ -1301,6 +1301,82 @@ static void step_symmetric(gd *G, uint32_t per)
     }
 }
 
+/* The slots a unit with few (GD_FEW or fewer) scans linearly instead of keeping a heap. */
+#define GD_FEW 8
+
+/* Fetch what deciding unit w will read first: the bit word and the buckets at its slots' cursors. */
+static inline void prefetch_unit(const gd *G, uint32_t w)
+{
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t best = GD_NONE;
+    for (uint32_t s = 0; s < G->S; s++)
+        if (cur[s] != GD_NONE) {
+            best = cur[s] < best ? cur[s] : best;
+            prefetch_bucket(G, bucket_at(G, w, cur[s]));
+        }
+    if (best != GD_NONE)
+        __builtin_prefetch(st_word(G, w, best), 1, 3);
+}
+
+/*
+ * step_symmetric for at most GD_FEW slots, the heap replaced by a scan of the
+ * slots: the next pick is the least (cursor, slot) among the slots not used
+ * yet in this step (the heap's top), given to the slot at that position whose
+ * next candidate is the worst (pick_slot). Units are fetched two ahead.
+ */
+static void step_symmetric_few(gd *G, uint32_t per)
+{
+    const uint32_t S = G->S;
+    uint32_t w = next_active(G, GD_NONE), w1, w2;
+    if (w >= G->U)
+        return;
+    prefetch_unit(G, w);
+    w1 = next_active(G, w);
+    if (w1 < G->U)
+        prefetch_unit(G, w1);
+    while (w < G->U) {
+        w2 = w1 < G->U ? next_active(G, w1) : G->U;
+        if (w2 < G->U)
+            prefetch_unit(G, w2);
+        const uint32_t *cur = G->cursor + (size_t)w * S;
+        uint32_t free_slots = (UINT32_C(1) << S) - 1;
+        G->lastp[w] = GD_NONE;
+        for (uint32_t got = 0; got < per; got++) {
+            uint32_t p = GD_NONE, s = 0, ties = 0;
+            for (uint32_t f = free_slots; f; f &= f - 1) {
+                uint32_t x = (uint32_t)__builtin_ctz(f);
+                if (cur[x] < p) {
+                    p = cur[x];
+                    s = x;
+                    ties = 0;
+                } else if (cur[x] == p && p != GD_NONE) {
+                    ties = 1;
+                }
+            }
+            if (p == GD_NONE)
+                break;
+            if (ties) { /* several free slots can move it: the one whose next candidate is the worst */
+                uint64_t best_alt = 0;
+                for (uint32_t f = free_slots; f; f &= f - 1) {
+                    uint32_t x = (uint32_t)__builtin_ctz(f);
+                    if (cur[x] != p)
+                        continue;
+                    uint64_t alt = scan(G, w, x, p + 1);
+                    alt = (alt == GD_NONE ? UINT64_C(1) << 40 : alt) << 20 | (0xfffff - x);
+                    if (alt > best_alt) {
+                        best_alt = alt;
+                        s = x;
+                    }
+                }
+            }
+            take(G, w, p, s);
+            free_slots &= ~(UINT32_C(1) << s);
+        }
+        w = w1;
+        w1 = w2;
+    }
+}
+
 static inline void q_push(gd *G, uint32_t l, uint32_t w)
 {
     G->qnext[w] = GD_NONE;
@@ -1424,7 +1500,9 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
         limit = UINT64_MAX;
     while (G.remaining) {
         G.npicks = 0;
-        if (G.symmetric)
+        if (G.symmetric && G.S <= GD_FEW)
+            step_symmetric_few(&G, per);
+        else if (G.symmetric)
             step_symmetric(&G, per);
         else
             step_kport(&G, (uint32_t)(steps + 1));
