@@ -168,6 +168,7 @@ typedef struct gd {
     /* per unit */
     uint64_t *state;     /* U * W words, one bit per position: bucket not empty (as decided: a picked
                             message leaves at once) */
+    uint32_t *lastp, *ptimes; /* per unit: the position picked last in this step, and how often */
     gd_bucket *bkt;      /* plan run: U * Kb buckets (size and stack top) */
     gd_msg *msg;         /* plan run: the U (n - 1) messages, each linked into its bucket's stack */
     uint16_t *bsize;     /* count_only: U * Kb bucket sizes (< n < 2^16), instead of bkt and msg */
@@ -215,6 +216,8 @@ static void gd_free(gd *G)
     free(G->udelta);
     free(G->kdelta);
     free(G->count);
+    free(G->lastp);
+    free(G->ptimes);
     free(G->heap);
     free(G->hn);
     free(G->built);
@@ -699,6 +702,8 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
 
     /* units: each holds its own message for every destination */
     G->state = big_alloc(G, sizeof *G->state * (size_t)U * W);
+    G->lastp = malloc(sizeof *G->lastp * U);
+    G->ptimes = malloc(sizeof *G->ptimes * U);
     G->count_only = count_only;
     G->abs = !count_only;
     for (uint32_t i = 0; i < k; i++)
@@ -715,7 +720,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     }
     G->count = malloc(sizeof *G->count * U);
     G->cursor = big_alloc(G, sizeof *G->cursor * (size_t)U * S);
-    if (!G->state || (count_only ? !G->bsize : G->abs ? !G->bkt4 || !G->nxt : !G->bkt || !G->msg) || !G->count ||
+    if (!G->state || !G->lastp || !G->ptimes || (count_only ? !G->bsize : G->abs ? !G->bkt4 || !G->nxt : !G->bkt || !G->msg) || !G->count ||
         !G->cursor)
         goto nomem;
     for (uint32_t w = 0, mi = 0; w < U; w++) {
@@ -890,6 +895,7 @@ static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
         else
             __builtin_prefetch(G->bkt + b, 1, 3);
     }
+    G->lastp[w] = GD_NONE;
     for (uint32_t i = c / 2; i-- > 0;)
         heap_down(h, c, i);
     return c;
@@ -982,36 +988,34 @@ static inline void prefetch_bucket(const gd *G, size_t b)
         __builtin_prefetch(G->bkt + b, 1, 3);
 }
 
+/* The message on top of the bucket of pick pk (its bucket word fetched earlier). */
+static inline void prefetch_top(const gd *G, const gd_pick *pk)
+{
+    if (G->abs)
+        __builtin_prefetch(G->nxt + (size_t)pk->dig * G->n + (G->bkt4[pk->b] & 0xffff), 1, 3);
+    else if (!G->count_only)
+        __builtin_prefetch(G->msg + (G->bkt[pk->b].head - 1), 1, 3);
+}
+
+/* Messages in bucket b (bucket_at) before the step's pops. */
+static inline uint32_t bucket_size(const gd *G, size_t b)
+{
+    return G->count_only ? G->bsize[b] : G->abs ? G->bkt4[b] >> 16 : G->bkt[b].size;
+}
+
 /*
- * The top message of bucket (w, p) moves over slot s: pop it at once (a
- * unit's choice reads only its own buckets, and every arrival comes after
- * every choice of the step), record the pick (key := the destination's key,
- * src := its source digits, msg := its pool index) and, when the bucket
- * empties, clear its bit and move on the slots whose first position it was.
- * The bucket word was fetched when the unit's cursors were (prefetch_unit,
- * build_heap); the message under it is read only to be stored back.
+ * Decide that the top message of bucket (w, p) moves over slot s: record the
+ * pick (its message is popped later, in pop_picks) and update the bucket's
+ * non-empty bit as if it had left. Reads only the bitsets, except when one
+ * bucket gives a second message in a step (then its size decides).
  */
 static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
 {
     const uint32_t dig = bucket_dig(G, w, p);
     const size_t b = (size_t)dig * G->U + G->uperm[w];
-    uint32_t c, src = 0, msg = 0;
-    if (G->count_only) {
-        c = --G->bsize[b]; /* the sources are not wanted */
-    } else if (G->abs) {
-        const uint32_t word = G->bkt4[b];
-        src = word & 0xffff;
-        c = (word >> 16) - 1;
-        G->bkt4[b] = c << 16 | G->nxt[(size_t)dig * G->n + src];
-    } else { /* the top of the stack (last in, first out) */
-        gd_bucket *B = &G->bkt[b];
-        const gd_msg *M = &G->msg[B->head - 1];
-        msg = B->head;
-        src = M->src;
-        B->head = M->next;
-        c = --B->size;
-    }
-    if (c == 0) { /* its last message: the slots whose first position this was move on */
+    /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
+    uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
+    if (bucket_size(G, b) <= t) { /* its last message: the slots whose first position this was move on */
         uint32_t *cur = G->cursor + (size_t)w * G->S;
         *st_word(G, w, p) &= ~(UINT64_C(1) << (p & 63));
         for (uint32_t x = 0; x < G->S; x++)
@@ -1019,7 +1023,50 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
                 cur[x] = scan(G, w, x, p + 1);
     }
     G->count[w]--;
-    G->picks[G->npicks++] = (gd_pick){w, s, G->order[(size_t)G->tc_of[w] * G->P + p], src, msg, dig, b};
+    G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, b};
+}
+
+/*
+ * Pop the messages of the step's picks (key := the destination's key, src :=
+ * its source digits, msg := its pool index). Passes so that the random reads
+ * of the last were fetched by the earlier ones: the bucket words, then (plan
+ * run) the messages on top of the stacks.
+ */
+static void pop_picks(gd *G)
+{
+    const size_t np = G->npicks;
+    const uint32_t P = G->P;
+    for (size_t x = 0; x < np && x < GD_AHEAD; x++)
+        prefetch_bucket(G, G->picks[x].b);
+    for (size_t x = 0; x < np && x < GD_AHEAD / 2; x++)
+        prefetch_top(G, &G->picks[x]);
+    for (size_t x = 0; x < np; x++) {
+        gd_pick *pk = &G->picks[x];
+        if (x + GD_AHEAD < np)
+            prefetch_bucket(G, G->picks[x + GD_AHEAD].b);
+        if (x + GD_AHEAD / 2 < np)
+            prefetch_top(G, &G->picks[x + GD_AHEAD / 2]);
+        const uint32_t w = pk->unit, p = pk->key;
+        const size_t b = pk->b;
+        uint32_t c;
+        if (G->count_only) {
+            c = --G->bsize[b];
+            pk->src = 0; /* the sources are not wanted */
+        } else if (G->abs) {
+            const uint32_t top = G->bkt4[b] & 0xffff;
+            c = (G->bkt4[b] >> 16) - 1;
+            pk->src = top;
+            G->bkt4[b] = c << 16 | G->nxt[(size_t)pk->dig * G->n + top];
+        } else { /* the top of the stack (last in, first out) */
+            gd_bucket *B = &G->bkt[b];
+            const gd_msg *M = &G->msg[B->head - 1];
+            pk->msg = B->head;
+            pk->src = M->src;
+            B->head = M->next;
+            c = --B->size;
+        }
+        pk->key = G->order[(size_t)G->tc_of[w] * P + p];
+    }
 }
 
 /* ---- emitting a step and its arrivals ------------------------------------ */
@@ -1256,8 +1303,6 @@ static void step_symmetric(gd *G, uint32_t per)
 
 /* The slots a unit with few (GD_FEW or fewer) scans linearly instead of keeping a heap. */
 #define GD_FEW 8
-/* Units ahead of the one deciding whose memory is fetched. */
-#define GD_UNITS_AHEAD 10
 
 /* Fetch what deciding unit w will read first: the bit word and the buckets at its slots' cursors. */
 static inline void prefetch_unit(const gd *G, uint32_t w)
@@ -1282,15 +1327,20 @@ static inline void prefetch_unit(const gd *G, uint32_t w)
 static void step_symmetric_few(gd *G, uint32_t per)
 {
     const uint32_t S = G->S;
-    uint32_t ahead = GD_NONE; /* the last unit fetched */
-    for (uint32_t i = 0; i < GD_UNITS_AHEAD; i++)
-        if ((ahead = next_active(G, ahead)) < G->U)
-            prefetch_unit(G, ahead);
-    for (uint32_t w = next_active(G, GD_NONE); w < G->U; w = next_active(G, w)) {
-        if (ahead < G->U && (ahead = next_active(G, ahead)) < G->U)
-            prefetch_unit(G, ahead);
+    uint32_t w = next_active(G, GD_NONE), w1, w2;
+    if (w >= G->U)
+        return;
+    prefetch_unit(G, w);
+    w1 = next_active(G, w);
+    if (w1 < G->U)
+        prefetch_unit(G, w1);
+    while (w < G->U) {
+        w2 = w1 < G->U ? next_active(G, w1) : G->U;
+        if (w2 < G->U)
+            prefetch_unit(G, w2);
         const uint32_t *cur = G->cursor + (size_t)w * S;
         uint32_t free_slots = (UINT32_C(1) << S) - 1;
+        G->lastp[w] = GD_NONE;
         for (uint32_t got = 0; got < per; got++) {
             uint32_t p = GD_NONE, s = 0, ties = 0;
             for (uint32_t f = free_slots; f; f &= f - 1) {
@@ -1322,6 +1372,8 @@ static void step_symmetric_few(gd *G, uint32_t per)
             take(G, w, p, s);
             free_slots &= ~(UINT32_C(1) << s);
         }
+        w = w1;
+        w1 = w2;
     }
 }
 
@@ -1460,6 +1512,7 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
                             totex_network_spec(net), (unsigned long long)G.remaining, (unsigned long long)steps);
             break;
         }
+        pop_picks(&G);
         if (sink.step) {
             size_t c = emit(&G);
             if ((st = sink.step(sink.ctx, G.hops, c, err)) != TOTEX_OK)
