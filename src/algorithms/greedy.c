@@ -1004,17 +1004,15 @@ static inline uint32_t bucket_size(const gd *G, size_t b)
 }
 
 /*
- * Decide that the top message of bucket (w, p) moves over slot s: record the
- * pick (its message is popped later, in pop_picks) and update the bucket's
- * non-empty bit as if it had left. Reads only the bitsets, except when one
- * bucket gives a second message in a step (then its size decides).
+ * Decide that the top message of bucket (w, p) moves over slot s, the t-th
+ * pick of that bucket in this step: record the pick (its message is popped
+ * later, in pop_picks) and, when the bucket's size (before the step's pops)
+ * is at most t, clear its non-empty bit as if it had left.
  */
-static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
+static inline __attribute__((always_inline)) void take_nth(gd *G, uint32_t w, uint32_t p, uint32_t s, uint32_t t)
 {
     const uint32_t dig = bucket_dig(G, w, p);
     const size_t b = (size_t)dig * G->U + G->uperm[w];
-    /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
-    uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
     if (bucket_size(G, b) <= t) { /* its last message: the slots whose first position this was move on */
         uint32_t *cur = G->cursor + (size_t)w * G->S;
         *st_word(G, w, p) &= ~(UINT64_C(1) << (p & 63));
@@ -1024,6 +1022,14 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
     }
     G->count[w]--;
     G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, b};
+}
+
+/* take_nth, counting the picks of one position in G->lastp / G->ptimes */
+static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
+{
+    /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
+    uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
+    take_nth(G, w, p, s, t);
 }
 
 /*
@@ -1339,8 +1345,7 @@ static void step_symmetric_few(gd *G, uint32_t per)
         if (w2 < G->U)
             prefetch_unit(G, w2);
         const uint32_t *cur = G->cursor + (size_t)w * S;
-        uint32_t free_slots = (UINT32_C(1) << S) - 1;
-        G->lastp[w] = GD_NONE;
+        uint32_t free_slots = (UINT32_C(1) << S) - 1, lastp = GD_NONE, times = 0;
         for (uint32_t got = 0; got < per; got++) {
             uint32_t p = GD_NONE, s = 0, ties = 0;
             for (uint32_t f = free_slots; f; f &= f - 1) {
@@ -1369,7 +1374,9 @@ static void step_symmetric_few(gd *G, uint32_t per)
                     }
                 }
             }
-            take(G, w, p, s);
+            times = p == lastp ? times + 1 : 1; /* picks of one position are consecutive */
+            lastp = p;
+            take_nth(G, w, p, s, times);
             free_slots &= ~(UINT32_C(1) << s);
         }
         w = w1;
