@@ -873,9 +873,11 @@ static inline size_t bucket_at(const gd *G, uint32_t w, uint32_t p)
 /*
  * Fill h with w's slots that can serve a message now, keyed (position, slot);
  * returns the count. The cursors are exact (the first position each slot can
- * serve), so no bit word is read; the top's is fetched for take().
+ * serve), so no bit word is read; with @p fetch, the top's bit word and the
+ * buckets of the first entries are fetched for take() (symmetric steps build
+ * the heaps of the units ahead).
  */
-static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
+static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h, int fetch)
 {
     uint32_t S = G->S, c = 0, best = GD_NONE;
     const uint32_t *cur = G->cursor + (size_t)w * S;
@@ -884,9 +886,9 @@ static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
             h[c++] = HENTRY(cur[s], s);
             best = cur[s] < best ? cur[s] : best;
         }
-    if (best != GD_NONE)
+    if (best != GD_NONE && fetch)
         __builtin_prefetch(st_word(G, w, best), 1, 3);
-    for (uint32_t i = 0; i < c && i < 4; i++) { /* the buckets take() will read the sizes of */
+    for (uint32_t i = 0; fetch && i < c && i < 4; i++) { /* the buckets take() will read the sizes of */
         size_t b = bucket_at(G, w, HPOS(h[i]));
         if (G->count_only)
             __builtin_prefetch(G->bsize + b, 1, 3);
@@ -1283,14 +1285,14 @@ static void step_symmetric(gd *G, uint32_t per)
     uint32_t w = next_active(G, GD_NONE), w1, w2;
     if (w >= G->U)
         return;
-    hn[0] = build_heap(G, w, h[0]);
+    hn[0] = build_heap(G, w, h[0], 1);
     w1 = next_active(G, w);
     if (w1 < G->U)
-        hn[1] = build_heap(G, w1, h[1]);
+        hn[1] = build_heap(G, w1, h[1], 1);
     while (w < G->U) {
         w2 = w1 < G->U ? next_active(G, w1) : G->U;
         if (w2 < G->U)
-            hn[2] = build_heap(G, w2, h[2]);
+            hn[2] = build_heap(G, w2, h[2], 1);
         for (uint32_t got = 0; got < per && heap_valid_top(G, w, h[0], &hn[0]); got++) {
             uint32_t p = HPOS(h[0][0]), at = pick_slot(G, w, h[0], hn[0], p);
             take(G, w, p, HSLOT(h[0][at]));
@@ -1410,14 +1412,31 @@ static inline uint32_t first_pos(const gd *G, uint32_t w)
 
 /*
  * The active units by decreasing queue length (ties: unit id), into G->byq:
- * an LSD radix sort on the complemented counts (11-bit digits). Returns how many.
+ * a counting sort when every count is below 2048, else an LSD radix sort on
+ * the complemented counts (11-bit digits). Returns how many.
  */
 static uint32_t units_by_queue(gd *G)
 {
-    uint32_t na = 0, *a = G->byq, *b = G->byq2, cnt[2048];
+    uint32_t na = 0, *a = G->byq, *b = G->byq2, cnt[2048], maxc = 0;
     for (uint32_t w = 0; w < G->U; w++)
-        if (G->count[w])
+        if (G->count[w]) {
             a[na++] = w;
+            maxc = G->count[w] > maxc ? G->count[w] : maxc;
+        }
+    if (maxc < 2048) { /* one stable counting sort on maxc - count */
+        memset(cnt, 0, sizeof *cnt * (maxc + 1));
+        for (uint32_t i = 0; i < na; i++)
+            cnt[maxc - G->count[a[i]]]++;
+        for (uint32_t d = 0, start = 0; d <= maxc; d++) {
+            uint32_t c2 = cnt[d];
+            cnt[d] = start;
+            start += c2;
+        }
+        for (uint32_t i = 0; i < na; i++)
+            b[cnt[maxc - G->count[a[i]]]++] = a[i];
+        memcpy(G->byq, b, sizeof *b * na);
+        return na;
+    }
     for (uint32_t shift = 0; shift < 33; shift += 11) {
         uint32_t high = 0;
         memset(cnt, 0, sizeof cnt);
@@ -1462,7 +1481,7 @@ static void step_kport(gd *G, uint32_t stamp)
             uint64_t *h = G->heap + (size_t)w * S;
             if (G->built[w] != stamp) {
                 G->built[w] = stamp;
-                G->hn[w] = build_heap(G, w, h);
+                G->hn[w] = build_heap(G, w, h, 0); /* used at once: nothing to fetch ahead */
                 G->scount[w] = 0;
             }
             while (heap_valid_top(G, w, h, &G->hn[w])) {
