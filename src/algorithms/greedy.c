@@ -178,7 +178,8 @@ typedef struct gd {
     uint32_t *cursor;    /* U * S */
     /* per step */
     uint64_t *heap;      /* k-port (not symmetric): U * S; else 3 * S (pos << 32 | slot) */
-    uint32_t *hn;        /* k-port: heap size per unit */
+    uint32_t *hn;        /* k-port: heap size per unit; with at most GD_FEW slots, no heap: the set of
+                            its slots (bit s) still offered in this step */
     uint32_t *built, *rstamp, *scount, *rcount; /* k-port, per unit */
     uint32_t *qhead, *qtail, *qnext;            /* k-port: FIFO of units per distance */
     uint32_t *byq, *byq2;                       /* k-port: active units by queue length */
@@ -1462,10 +1463,65 @@ static uint32_t units_by_queue(gd *G)
     return na;
 }
 
+/*
+ * The slots unit w offers in a k-port step: a heap of (cursor, slot) in
+ * G->heap, or, with at most GD_FEW slots, the set G->hn[w] scanned for its
+ * least (cursor, slot) (the heap's top; stale cursors are read as they are).
+ */
+static inline void offer_build(gd *G, uint32_t w)
+{
+    if (G->S > GD_FEW) {
+        G->hn[w] = build_heap(G, w, G->heap + (size_t)w * G->S, 0); /* used at once: nothing to fetch ahead */
+        return;
+    }
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t set = 0;
+    for (uint32_t s = 0; s < G->S; s++)
+        set |= (uint32_t)(cur[s] != GD_NONE) << s;
+    G->hn[w] = set;
+    G->lastp[w] = GD_NONE; /* as build_heap: take() counts the picks of a position from here */
+}
+
+/* The top offer of unit w into *p, *s (slots whose cursor ran out leave); 0 when none is left. */
+static inline int offer_top(gd *G, uint32_t w, uint32_t *p, uint32_t *s)
+{
+    if (G->S > GD_FEW) {
+        uint64_t *h = G->heap + (size_t)w * G->S;
+        if (!heap_valid_top(G, w, h, &G->hn[w]))
+            return 0;
+        *p = HPOS(h[0]);
+        *s = HSLOT(h[0]);
+        return 1;
+    }
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t bp = GD_NONE, bs = 0;
+    for (uint32_t f = G->hn[w]; f; f &= f - 1) {
+        uint32_t x = (uint32_t)__builtin_ctz(f);
+        if (cur[x] == GD_NONE)
+            G->hn[w] &= ~(UINT32_C(1) << x);
+        else if (cur[x] < bp) {
+            bp = cur[x];
+            bs = x;
+        }
+    }
+    *p = bp;
+    *s = bs;
+    return bp != GD_NONE;
+}
+
+/* Withdraw the top offer (slot s) of unit w. */
+static inline void offer_remove_top(gd *G, uint32_t w, uint32_t s)
+{
+    if (G->S > GD_FEW)
+        heap_remove(G->heap + (size_t)w * G->S, &G->hn[w], 0);
+    else
+        G->hn[w] &= ~(UINT32_C(1) << s);
+}
+
 /* k-port on a product that is not vertex-transitive (units are nodes): a greedy maximal matching. */
 static void step_kport(gd *G, uint32_t stamp)
 {
-    const uint32_t kp = totex_ports_k(G->ports), S = G->S, P = G->P;
+    const uint32_t kp = totex_ports_k(G->ports), P = G->P;
     for (uint32_t l = 0; l <= G->maxlvl; l++)
         G->qhead[l] = GD_NONE;
     /* within a distance, units with longer queues first (the sender's load, as in factor_greedy.c) */
@@ -1478,16 +1534,16 @@ static void step_kport(gd *G, uint32_t stamp)
         while (G->qhead[L] != GD_NONE) {
             uint32_t w = G->qhead[L];
             G->qhead[L] = G->qnext[w];
-            uint64_t *h = G->heap + (size_t)w * S;
             if (G->built[w] != stamp) {
                 G->built[w] = stamp;
-                G->hn[w] = build_heap(G, w, h, 0); /* used at once: nothing to fetch ahead */
+                offer_build(G, w);
                 G->scount[w] = 0;
             }
-            while (heap_valid_top(G, w, h, &G->hn[w])) {
-                uint32_t p = HPOS(h[0]), s = HSLOT(h[0]), v = slot_target_unit(G, w, s);
+            uint32_t p, s;
+            while (offer_top(G, w, &p, &s)) {
+                uint32_t v = slot_target_unit(G, w, s);
                 if (G->rstamp[v] == stamp && G->rcount[v] >= kp) {
-                    heap_remove(h, &G->hn[w], 0); /* v receives no more this step */
+                    offer_remove_top(G, w, s); /* v receives no more this step */
                     continue;
                 }
                 uint32_t lp = G->level[(size_t)G->tc_of[w] * P + p];
@@ -1496,7 +1552,7 @@ static void step_kport(gd *G, uint32_t stamp)
                     break;
                 }
                 take(G, w, p, s);
-                heap_remove(h, &G->hn[w], 0);
+                offer_remove_top(G, w, s);
                 if (G->rstamp[v] != stamp) {
                     G->rstamp[v] = stamp;
                     G->rcount[v] = 0;
