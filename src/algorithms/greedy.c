@@ -1023,6 +1023,10 @@ static inline __attribute__((always_inline)) void take_nth(gd *G, uint32_t w, ui
             if (cur[x] == p)
                 cur[x] = scan(G, w, x, p + 1);
     }
+    else if (t == 1 && G->abs) /* the message under the top, read when it is popped */
+        __builtin_prefetch(G->nxt + (size_t)dig * G->n + (G->bkt4[b] & 0xffff), 1, 3);
+    else if (t == 1 && !G->count_only)
+        __builtin_prefetch(G->msg + (G->bkt[b].head - 1), 1, 3);
     G->count[w]--;
     G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, b};
 }
@@ -1035,6 +1039,32 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
     take_nth(G, w, p, s, t);
 }
 
+/* Pop the message of pick pk (key := the destination's key, src := its source digits, msg := its pool index). */
+static inline void pop_one(gd *G, gd_pick *pk)
+{
+    const uint32_t P = G->P;
+    const uint32_t w = pk->unit, p = pk->key;
+    const size_t b = pk->b;
+    uint32_t c;
+    if (G->count_only) {
+        c = --G->bsize[b];
+        pk->src = 0; /* the sources are not wanted */
+    } else if (G->abs) {
+        const uint32_t top = G->bkt4[b] & 0xffff;
+        c = (G->bkt4[b] >> 16) - 1;
+        pk->src = top;
+        G->bkt4[b] = c << 16 | G->nxt[(size_t)pk->dig * G->n + top];
+    } else { /* the top of the stack (last in, first out) */
+        gd_bucket *B = &G->bkt[b];
+        const gd_msg *M = &G->msg[B->head - 1];
+        pk->msg = B->head;
+        pk->src = M->src;
+        B->head = M->next;
+        c = --B->size;
+    }
+    pk->key = G->order[(size_t)G->tc_of[w] * P + p];
+}
+
 /*
  * Pop the messages of the step's picks (key := the destination's key, src :=
  * its source digits, msg := its pool index). Passes so that the random reads
@@ -1044,7 +1074,6 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
 static void pop_picks(gd *G)
 {
     const size_t np = G->npicks;
-    const uint32_t P = G->P;
     for (size_t x = 0; x < np && x < GD_AHEAD; x++)
         prefetch_bucket(G, G->picks[x].b);
     for (size_t x = 0; x < np && x < GD_AHEAD / 2; x++)
@@ -1055,26 +1084,7 @@ static void pop_picks(gd *G)
             prefetch_bucket(G, G->picks[x + GD_AHEAD].b);
         if (x + GD_AHEAD / 2 < np)
             prefetch_top(G, &G->picks[x + GD_AHEAD / 2]);
-        const uint32_t w = pk->unit, p = pk->key;
-        const size_t b = pk->b;
-        uint32_t c;
-        if (G->count_only) {
-            c = --G->bsize[b];
-            pk->src = 0; /* the sources are not wanted */
-        } else if (G->abs) {
-            const uint32_t top = G->bkt4[b] & 0xffff;
-            c = (G->bkt4[b] >> 16) - 1;
-            pk->src = top;
-            G->bkt4[b] = c << 16 | G->nxt[(size_t)pk->dig * G->n + top];
-        } else { /* the top of the stack (last in, first out) */
-            gd_bucket *B = &G->bkt[b];
-            const gd_msg *M = &G->msg[B->head - 1];
-            pk->msg = B->head;
-            pk->src = M->src;
-            B->head = M->next;
-            c = --B->size;
-        }
-        pk->key = G->order[(size_t)G->tc_of[w] * P + p];
+        pop_one(G, pk);
     }
 }
 
@@ -1337,6 +1347,7 @@ static void step_symmetric_few(gd *G, uint32_t per)
 {
     const uint32_t S = G->S;
     uint32_t w = next_active(G, GD_NONE), w1, w2;
+    size_t popped = 0, end1 = 0, end2 = 0; /* picks popped; ends of the last two units' picks */
     if (w >= G->U)
         return;
     prefetch_unit(G, w);
@@ -1382,9 +1393,16 @@ static void step_symmetric_few(gd *G, uint32_t per)
             take_nth(G, w, p, s, times);
             free_slots &= ~(UINT32_C(1) << s);
         }
+        /* the picks of the unit two back: their bucket words are in cache, the messages under fetched */
+        for (; popped < end2; popped++)
+            pop_one(G, &G->picks[popped]);
+        end2 = end1;
+        end1 = G->npicks;
         w = w1;
         w1 = w2;
     }
+    for (; popped < G->npicks; popped++)
+        pop_one(G, &G->picks[popped]);
 }
 
 static inline void q_push(gd *G, uint32_t l, uint32_t w)
@@ -1594,7 +1612,8 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
                             totex_network_spec(net), (unsigned long long)G.remaining, (unsigned long long)steps);
             break;
         }
-        pop_picks(&G);
+        if (!(G.symmetric && G.S <= GD_FEW)) /* step_symmetric_few pops as it goes */
+            pop_picks(&G);
         if (sink.step) {
             size_t c = emit(&G);
             if ((st = sink.step(sink.ctx, G.hops, c, err)) != TOTEX_OK)
