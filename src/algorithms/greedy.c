@@ -77,18 +77,32 @@
  *    bucket (size, top source) and a 2-byte link per message at destination
  *    * n + source. Otherwise a pool of the U (n - 1) messages, 8 bytes each,
  *    linked from 8-byte buckets.
- *  - A step decides unit by unit from the cursors only: a heap of the unit's
- *    slots keyed by the position each can serve; the top is the furthest
+ *  - Meshes with relative keys (every dimension a relative path: "allprel"):
+ *    one table class, units are nodes, and a hop over slot s adds a per-slot
+ *    delta to the unit and to the key while the bucket digits (the
+ *    destination's node id) stay, so landing a message is two adds and a
+ *    table read.
+ *  - A step decides unit by unit from the cursors only: the top is the least
+ *    (position, slot) among the unit's slots still free, i.e. the furthest
  *    message a free slot can move; take() reads the bucket's size (fetched
- *    when the heap was built) to know whether it empties. Then the picks are
- *    popped, emitted and pushed at their receivers, each move fetching its
- *    buckets a fixed number of moves ahead (they are read at random).
+ *    ahead) to know whether it empties. With at most GD_FEW (8) slots (2-D
+ *    and 3-D meshes and tori) the slots are scanned; beyond, a heap of them.
+ *    k-port on other products keeps each unit's offers between its turns in
+ *    the matching: the same set of slots, or heap.
+ *  - Then the picks are popped (symmetric steps with at most GD_FEW slots:
+ *    two units after their choice, while the bucket words are in cache and
+ *    take() has fetched the message under each top; else in a pass), emitted
+ *    and pushed at their receivers, each move fetching its buckets a fixed
+ *    number of moves ahead (they are read at random). Every arrival follows
+ *    every choice and pop of the step.
  * Memory of a plan run on an R x C mesh (n = RC): 6 n^2 bytes of buckets and
  * links, n (2R - 1)(2C - 1) / 8 bytes of bit words, tables of (2R - 1)(2C - 1)
  * entries (mesh:64x64: 109 MB of buckets, links and bits).
- * Work per step: O(U S log S) to build the heaps, O(S) per pick (cursors) and
- * per arrival into an empty bucket, plus the scans of the bit words past an
- * emptied position; O(hops) to emit.
+ * Work per step: O(S) per unit and per pick with at most GD_FEW slots, else
+ * O(U S log S) to build the heaps and O(log S) per pick; O(S) per pick
+ * (cursors) and per arrival into an empty bucket, plus the scans of the bit
+ * words past an emptied position; O(hops) to emit. k-port on other products:
+ * a counting sort of the active units by queue length (radix beyond 2047).
  */
 #include <inttypes.h>
 #include <stdlib.h>
