@@ -1036,11 +1036,11 @@ static inline __attribute__((always_inline)) void take_nth(gd *G, uint32_t w, ui
         for (uint32_t x = 0; x < G->S; x++)
             if (cur[x] == p)
                 cur[x] = scan(G, w, x, p + 1);
-    }
-    else if (t == 1 && G->abs) /* the message under the top, read when it is popped */
+    } else if (t == 1 && G->abs) { /* the message under the top, read when it is popped */
         __builtin_prefetch(G->nxt + (size_t)dig * G->n + (G->bkt4[b] & 0xffff), 1, 3);
-    else if (t == 1 && !G->count_only)
+    } else if (t == 1 && !G->count_only) {
         __builtin_prefetch(G->msg + (G->bkt[b].head - 1), 1, 3);
+    }
     G->count[w]--;
     G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, b};
 }
@@ -1355,7 +1355,10 @@ static inline void prefetch_unit(const gd *G, uint32_t w)
  * step_symmetric for at most GD_FEW slots, the heap replaced by a scan of the
  * slots: the next pick is the least (cursor, slot) among the slots not used
  * yet in this step (the heap's top), given to the slot at that position whose
- * next candidate is the worst (pick_slot). Units are fetched two ahead.
+ * next candidate is the worst (pick_slot). Units are fetched two ahead; a
+ * unit's picks are popped two units after its choice (pop_picks is not
+ * run): no unit reads another's buckets while choosing, and every arrival
+ * follows the step's last pop.
  */
 static void step_symmetric_few(gd *G, uint32_t per)
 {
