@@ -77,18 +77,32 @@
  *    bucket (size, top source) and a 2-byte link per message at destination
  *    * n + source. Otherwise a pool of the U (n - 1) messages, 8 bytes each,
  *    linked from 8-byte buckets.
- *  - A step decides unit by unit from the cursors only: a heap of the unit's
- *    slots keyed by the position each can serve; the top is the furthest
+ *  - Meshes with relative keys (every dimension a relative path: "allprel"):
+ *    one table class, units are nodes, and a hop over slot s adds a per-slot
+ *    delta to the unit and to the key while the bucket digits (the
+ *    destination's node id) stay, so landing a message is two adds and a
+ *    table read.
+ *  - A step decides unit by unit from the cursors only: the top is the least
+ *    (position, slot) among the unit's slots still free, i.e. the furthest
  *    message a free slot can move; take() reads the bucket's size (fetched
- *    when the heap was built) to know whether it empties. Then the picks are
- *    popped, emitted and pushed at their receivers, each move fetching its
- *    buckets a fixed number of moves ahead (they are read at random).
+ *    ahead) to know whether it empties. With at most GD_FEW (8) slots (2-D
+ *    and 3-D meshes and tori) the slots are scanned; beyond, a heap of them.
+ *    k-port on other products keeps each unit's offers between its turns in
+ *    the matching: the same set of slots, or heap.
+ *  - Then the picks are popped (symmetric steps with at most GD_FEW slots:
+ *    two units after their choice, while the bucket words are in cache and
+ *    take() has fetched the message under each top; else in a pass), emitted
+ *    and pushed at their receivers, each move fetching its buckets a fixed
+ *    number of moves ahead (they are read at random). Every arrival follows
+ *    every choice and pop of the step.
  * Memory of a plan run on an R x C mesh (n = RC): 6 n^2 bytes of buckets and
  * links, n (2R - 1)(2C - 1) / 8 bytes of bit words, tables of (2R - 1)(2C - 1)
  * entries (mesh:64x64: 109 MB of buckets, links and bits).
- * Work per step: O(U S log S) to build the heaps, O(S) per pick (cursors) and
- * per arrival into an empty bucket, plus the scans of the bit words past an
- * emptied position; O(hops) to emit.
+ * Work per step: O(S) per unit and per pick with at most GD_FEW slots, else
+ * O(U S log S) to build the heaps and O(log S) per pick; O(S) per pick
+ * (cursors) and per arrival into an empty bucket, plus the scans of the bit
+ * words past an emptied position; O(hops) to emit. k-port on other products:
+ * a counting sort of the active units by queue length (radix beyond 2047).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -145,6 +159,10 @@ typedef struct gd {
     int count_only;      /* no sink (predict): buckets keep only their size, in bsize */
     int abs;             /* plan run, no cyclic dimension: a bucket is (node, destination), a message
                             (destination, source), both node ids: bkt4 and nxt instead of bkt and msg */
+    int allprel;         /* every dimension a path with relative keys (meshes): units are nodes, one table
+                            class, and a hop over slot s adds udelta[s] to the unit and kdelta[s] to the key
+                            while the bucket digits (the destination's node id) stay */
+    uint32_t *udelta, *kdelta; /* allprel: per slot (mod 2^32) */
     gd_dim d[TOTEX_MAX_DIMS];
     uint32_t mdims[TOTEX_MAX_DIMS], nmerged; /* the merged dimensions */
     uint16_t *coords;    /* n * k: coordinates of the nodes (also the digits of a source) */
@@ -174,7 +192,8 @@ typedef struct gd {
     uint32_t *cursor;    /* U * S */
     /* per step */
     uint64_t *heap;      /* k-port (not symmetric): U * S; else 3 * S (pos << 32 | slot) */
-    uint32_t *hn;        /* k-port: heap size per unit */
+    uint32_t *hn;        /* k-port: heap size per unit; with at most GD_FEW slots, no heap: the set of
+                            its slots (bit s) still offered in this step */
     uint32_t *built, *rstamp, *scount, *rcount; /* k-port, per unit */
     uint32_t *qhead, *qtail, *qnext;            /* k-port: FIFO of units per distance */
     uint32_t *byq, *byq2;                       /* k-port: active units by queue length */
@@ -209,6 +228,8 @@ static void gd_free(gd *G)
     free(G->slot_dim);
     free(G->slot_j);
     free(G->slot_off);
+    free(G->udelta);
+    free(G->kdelta);
     free(G->count);
     free(G->lastp);
     free(G->ptimes);
@@ -625,6 +646,8 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->slot_dim = malloc(sizeof *G->slot_dim * S);
     G->slot_j = malloc(sizeof *G->slot_j * S);
     G->slot_off = malloc(sizeof *G->slot_off * S);
+    G->udelta = malloc(sizeof *G->udelta * S);
+    G->kdelta = malloc(sizeof *G->kdelta * S);
     G->order = big_alloc(G, sizeof *G->order * (size_t)ntc * P);
     G->pos = big_alloc(G, sizeof *G->pos * (size_t)ntc * G->K);
     G->level = big_alloc(G, sizeof *G->level * (size_t)ntc * P);
@@ -633,6 +656,7 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
     G->uperm = malloc(sizeof *G->uperm * U);
     G->mask_off = malloc(sizeof *G->mask_off * (size_t)ntc * S);
     if (!G->coords || !G->keydig || !G->tc_of || !G->rep || !G->slot_dim || !G->slot_j || !G->slot_off ||
+        !G->udelta || !G->kdelta ||
         !G->order || !G->pos || !G->level || !G->bpos || !G->boff || !G->uperm || !G->mask_off)
         goto nomem;
     for (uint32_t i = 0; i < k; i++)
@@ -642,7 +666,14 @@ static totex_status gd_setup(gd *G, const totex_network *net, totex_ports ports,
             G->slot_dim[s] = (uint16_t)i;
             G->slot_j[s] = (uint16_t)j;
             G->slot_off[s] = D->kind == TOTEX_FACTOR_RING ? (j == 0 ? 1 : D->m - 1) : j + 1;
+            /* prel: slot 0 goes c -> c + 1, so the key digit (destination - c + m - 1) drops by one */
+            G->udelta[s] = j == 0 ? D->ustride : 0u - D->ustride;
+            G->kdelta[s] = j == 0 ? 0u - D->kstride : D->kstride;
         }
+    G->allprel = 1;
+    for (uint32_t i = 0; i < k; i++)
+        if (!G->d[i].prel || G->d[i].bstride != G->d[i].stride || G->d[i].ustride != G->d[i].stride)
+            G->allprel = 0;
     for (uint32_t v = 0; v < n; v++)
         for (uint32_t i = 0; i < k; i++)
             G->coords[(size_t)v * k + i] = (uint16_t)totex_network_coord(net, v, i);
@@ -857,9 +888,11 @@ static inline size_t bucket_at(const gd *G, uint32_t w, uint32_t p)
 /*
  * Fill h with w's slots that can serve a message now, keyed (position, slot);
  * returns the count. The cursors are exact (the first position each slot can
- * serve), so no bit word is read; the top's is fetched for take().
+ * serve), so no bit word is read; with @p fetch, the top's bit word and the
+ * buckets of the first entries are fetched for take() (symmetric steps build
+ * the heaps of the units ahead).
  */
-static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
+static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h, int fetch)
 {
     uint32_t S = G->S, c = 0, best = GD_NONE;
     const uint32_t *cur = G->cursor + (size_t)w * S;
@@ -868,9 +901,9 @@ static uint32_t build_heap(gd *G, uint32_t w, uint64_t *h)
             h[c++] = HENTRY(cur[s], s);
             best = cur[s] < best ? cur[s] : best;
         }
-    if (best != GD_NONE)
+    if (best != GD_NONE && fetch)
         __builtin_prefetch(st_word(G, w, best), 1, 3);
-    for (uint32_t i = 0; i < c && i < 4; i++) { /* the buckets take() will read the sizes of */
+    for (uint32_t i = 0; fetch && i < c && i < 4; i++) { /* the buckets take() will read the sizes of */
         size_t b = bucket_at(G, w, HPOS(h[i]));
         if (G->count_only)
             __builtin_prefetch(G->bsize + b, 1, 3);
@@ -988,26 +1021,62 @@ static inline uint32_t bucket_size(const gd *G, size_t b)
 }
 
 /*
- * Decide that the top message of bucket (w, p) moves over slot s: record the
- * pick (its message is popped later, in pop_picks) and update the bucket's
- * non-empty bit as if it had left. Reads only the bitsets, except when one
- * bucket gives a second message in a step (then its size decides).
+ * Decide that the top message of bucket (w, p) moves over slot s, the t-th
+ * pick of that bucket in this step: record the pick (its message is popped
+ * later, in pop_picks) and, when the bucket's size (before the step's pops)
+ * is at most t, clear its non-empty bit as if it had left.
  */
-static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
+static inline __attribute__((always_inline)) void take_nth(gd *G, uint32_t w, uint32_t p, uint32_t s, uint32_t t)
 {
     const uint32_t dig = bucket_dig(G, w, p);
     const size_t b = (size_t)dig * G->U + G->uperm[w];
-    /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
-    uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
     if (bucket_size(G, b) <= t) { /* its last message: the slots whose first position this was move on */
         uint32_t *cur = G->cursor + (size_t)w * G->S;
         *st_word(G, w, p) &= ~(UINT64_C(1) << (p & 63));
         for (uint32_t x = 0; x < G->S; x++)
             if (cur[x] == p)
                 cur[x] = scan(G, w, x, p + 1);
+    } else if (t == 1 && G->abs) { /* the message under the top, read when it is popped */
+        __builtin_prefetch(G->nxt + (size_t)dig * G->n + (G->bkt4[b] & 0xffff), 1, 3);
+    } else if (t == 1 && !G->count_only) {
+        __builtin_prefetch(G->msg + (G->bkt[b].head - 1), 1, 3);
     }
     G->count[w]--;
     G->picks[G->npicks++] = (gd_pick){w, s, p, 0, 0, dig, b};
+}
+
+/* take_nth, counting the picks of one position in G->lastp / G->ptimes */
+static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
+{
+    /* repeated picks of one position are consecutive in a unit's step (cursors only advance) */
+    uint32_t t = G->lastp[w] == p ? ++G->ptimes[w] : (G->lastp[w] = p, G->ptimes[w] = 1);
+    take_nth(G, w, p, s, t);
+}
+
+/* Pop the message of pick pk (key := the destination's key, src := its source digits, msg := its pool index). */
+static inline void pop_one(gd *G, gd_pick *pk)
+{
+    const uint32_t P = G->P;
+    const uint32_t w = pk->unit, p = pk->key;
+    const size_t b = pk->b;
+    uint32_t c;
+    if (G->count_only) {
+        c = --G->bsize[b];
+        pk->src = 0; /* the sources are not wanted */
+    } else if (G->abs) {
+        const uint32_t top = G->bkt4[b] & 0xffff;
+        c = (G->bkt4[b] >> 16) - 1;
+        pk->src = top;
+        G->bkt4[b] = c << 16 | G->nxt[(size_t)pk->dig * G->n + top];
+    } else { /* the top of the stack (last in, first out) */
+        gd_bucket *B = &G->bkt[b];
+        const gd_msg *M = &G->msg[B->head - 1];
+        pk->msg = B->head;
+        pk->src = M->src;
+        B->head = M->next;
+        c = --B->size;
+    }
+    pk->key = G->order[(size_t)G->tc_of[w] * P + p];
 }
 
 /*
@@ -1019,7 +1088,6 @@ static inline void take(gd *G, uint32_t w, uint32_t p, uint32_t s)
 static void pop_picks(gd *G)
 {
     const size_t np = G->npicks;
-    const uint32_t P = G->P;
     for (size_t x = 0; x < np && x < GD_AHEAD; x++)
         prefetch_bucket(G, G->picks[x].b);
     for (size_t x = 0; x < np && x < GD_AHEAD / 2; x++)
@@ -1030,26 +1098,7 @@ static void pop_picks(gd *G)
             prefetch_bucket(G, G->picks[x + GD_AHEAD].b);
         if (x + GD_AHEAD / 2 < np)
             prefetch_top(G, &G->picks[x + GD_AHEAD / 2]);
-        const uint32_t w = pk->unit, p = pk->key;
-        const size_t b = pk->b;
-        uint32_t c;
-        if (G->count_only) {
-            c = --G->bsize[b];
-            pk->src = 0; /* the sources are not wanted */
-        } else if (G->abs) {
-            const uint32_t top = G->bkt4[b] & 0xffff;
-            c = (G->bkt4[b] >> 16) - 1;
-            pk->src = top;
-            G->bkt4[b] = c << 16 | G->nxt[(size_t)pk->dig * G->n + top];
-        } else { /* the top of the stack (last in, first out) */
-            gd_bucket *B = &G->bkt[b];
-            const gd_msg *M = &G->msg[B->head - 1];
-            pk->msg = B->head;
-            pk->src = M->src;
-            B->head = M->next;
-            c = --B->size;
-        }
-        pk->key = G->order[(size_t)G->tc_of[w] * P + p];
+        pop_one(G, pk);
     }
 }
 
@@ -1065,6 +1114,13 @@ static size_t emit(gd *G)
 {
     const uint32_t k = G->k;
     size_t c = 0;
+    if (G->allprel) { /* units are nodes; the bucket digits are the destination */
+        for (size_t x = 0; x < G->npicks; x++) {
+            const gd_pick *pk = &G->picks[x];
+            G->hops[x] = (totex_hop){pk->unit, pk->unit + G->udelta[pk->slot], pk->src, pk->dig};
+        }
+        return G->npicks;
+    }
     for (size_t x = 0; x < G->npicks; x++) {
         const gd_pick *pk = &G->picks[x];
         const uint16_t *kd = G->keydig + (size_t)pk->key * k, *sd = G->coords + (size_t)pk->src * k;
@@ -1143,7 +1199,17 @@ static void arrive(gd *G)
 {
     const uint32_t S = G->S, k = G->k;
     const size_t np = G->npicks;
-    for (size_t x = 0; x < np; x++) {
+    if (G->allprel) { /* one table; the bucket digits stay */
+        for (size_t x = 0; x < np; x++) {
+            gd_pick *pk = &G->picks[x];
+            const uint32_t s = pk->slot;
+            pk->key += G->kdelta[s];
+            pk->unit += G->udelta[s];
+            pk->slot = G->pos[pk->key];
+            pk->b = (size_t)pk->dig * G->U + G->uperm[pk->unit];
+        }
+    }
+    for (size_t x = 0; x < np && !G->allprel; x++) {
         gd_pick *pk = &G->picks[x];
         const uint32_t s = pk->slot, i = G->slot_dim[s];
         const gd_dim *D = &G->d[i];
@@ -1168,7 +1234,7 @@ static void arrive(gd *G)
         }
         __builtin_prefetch(G->pos + (size_t)G->tc_of[pk->unit] * G->K + pk->key, 0, 3);
     }
-    for (size_t x = 0; x < np; x++) { /* slot := position at the receiving unit; its bucket */
+    for (size_t x = 0; x < np && !G->allprel; x++) { /* slot := position at the receiving unit; its bucket */
         gd_pick *pk = &G->picks[x];
         pk->slot = G->pos[(size_t)G->tc_of[pk->unit] * G->K + pk->key];
         if (pk->slot == GD_NONE)
@@ -1244,14 +1310,14 @@ static void step_symmetric(gd *G, uint32_t per)
     uint32_t w = next_active(G, GD_NONE), w1, w2;
     if (w >= G->U)
         return;
-    hn[0] = build_heap(G, w, h[0]);
+    hn[0] = build_heap(G, w, h[0], 1);
     w1 = next_active(G, w);
     if (w1 < G->U)
-        hn[1] = build_heap(G, w1, h[1]);
+        hn[1] = build_heap(G, w1, h[1], 1);
     while (w < G->U) {
         w2 = w1 < G->U ? next_active(G, w1) : G->U;
         if (w2 < G->U)
-            hn[2] = build_heap(G, w2, h[2]);
+            hn[2] = build_heap(G, w2, h[2], 1);
         for (uint32_t got = 0; got < per && heap_valid_top(G, w, h[0], &hn[0]); got++) {
             uint32_t p = HPOS(h[0][0]), at = pick_slot(G, w, h[0], hn[0], p);
             take(G, w, p, HSLOT(h[0][at]));
@@ -1266,6 +1332,94 @@ static void step_symmetric(gd *G, uint32_t per)
         w = w1;
         w1 = w2;
     }
+}
+
+/* The slots a unit with few (GD_FEW or fewer) scans linearly instead of keeping a heap. */
+#define GD_FEW 8
+
+/* Fetch what deciding unit w will read first: the bit word and the buckets at its slots' cursors. */
+static inline void prefetch_unit(const gd *G, uint32_t w)
+{
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t best = GD_NONE;
+    for (uint32_t s = 0; s < G->S; s++)
+        if (cur[s] != GD_NONE) {
+            best = cur[s] < best ? cur[s] : best;
+            prefetch_bucket(G, bucket_at(G, w, cur[s]));
+        }
+    if (best != GD_NONE)
+        __builtin_prefetch(st_word(G, w, best), 1, 3);
+}
+
+/*
+ * step_symmetric for at most GD_FEW slots, the heap replaced by a scan of the
+ * slots: the next pick is the least (cursor, slot) among the slots not used
+ * yet in this step (the heap's top), given to the slot at that position whose
+ * next candidate is the worst (pick_slot). Units are fetched two ahead; a
+ * unit's picks are popped two units after its choice (pop_picks is not
+ * run): no unit reads another's buckets while choosing, and every arrival
+ * follows the step's last pop.
+ */
+static void step_symmetric_few(gd *G, uint32_t per)
+{
+    const uint32_t S = G->S;
+    uint32_t w = next_active(G, GD_NONE), w1, w2;
+    size_t popped = 0, end1 = 0, end2 = 0; /* picks popped; ends of the last two units' picks */
+    if (w >= G->U)
+        return;
+    prefetch_unit(G, w);
+    w1 = next_active(G, w);
+    if (w1 < G->U)
+        prefetch_unit(G, w1);
+    while (w < G->U) {
+        w2 = w1 < G->U ? next_active(G, w1) : G->U;
+        if (w2 < G->U)
+            prefetch_unit(G, w2);
+        const uint32_t *cur = G->cursor + (size_t)w * S;
+        uint32_t free_slots = (UINT32_C(1) << S) - 1, lastp = GD_NONE, times = 0;
+        for (uint32_t got = 0; got < per; got++) {
+            uint32_t p = GD_NONE, s = 0, ties = 0;
+            for (uint32_t f = free_slots; f; f &= f - 1) {
+                uint32_t x = (uint32_t)__builtin_ctz(f);
+                if (cur[x] < p) {
+                    p = cur[x];
+                    s = x;
+                    ties = 0;
+                } else if (cur[x] == p && p != GD_NONE) {
+                    ties = 1;
+                }
+            }
+            if (p == GD_NONE)
+                break;
+            if (ties) { /* several free slots can move it: the one whose next candidate is the worst */
+                uint64_t best_alt = 0;
+                for (uint32_t f = free_slots; f; f &= f - 1) {
+                    uint32_t x = (uint32_t)__builtin_ctz(f);
+                    if (cur[x] != p)
+                        continue;
+                    uint64_t alt = scan(G, w, x, p + 1);
+                    alt = (alt == GD_NONE ? UINT64_C(1) << 40 : alt) << 20 | (0xfffff - x);
+                    if (alt > best_alt) {
+                        best_alt = alt;
+                        s = x;
+                    }
+                }
+            }
+            times = p == lastp ? times + 1 : 1; /* picks of one position are consecutive */
+            lastp = p;
+            take_nth(G, w, p, s, times);
+            free_slots &= ~(UINT32_C(1) << s);
+        }
+        /* the picks of the unit two back: their bucket words are in cache, the messages under fetched */
+        for (; popped < end2; popped++)
+            pop_one(G, &G->picks[popped]);
+        end2 = end1;
+        end1 = G->npicks;
+        w = w1;
+        w1 = w2;
+    }
+    for (; popped < G->npicks; popped++)
+        pop_one(G, &G->picks[popped]);
 }
 
 static inline void q_push(gd *G, uint32_t l, uint32_t w)
@@ -1294,14 +1448,31 @@ static inline uint32_t first_pos(const gd *G, uint32_t w)
 
 /*
  * The active units by decreasing queue length (ties: unit id), into G->byq:
- * an LSD radix sort on the complemented counts (11-bit digits). Returns how many.
+ * a counting sort when every count is below 2048, else an LSD radix sort on
+ * the complemented counts (11-bit digits). Returns how many.
  */
 static uint32_t units_by_queue(gd *G)
 {
-    uint32_t na = 0, *a = G->byq, *b = G->byq2, cnt[2048];
+    uint32_t na = 0, *a = G->byq, *b = G->byq2, cnt[2048], maxc = 0;
     for (uint32_t w = 0; w < G->U; w++)
-        if (G->count[w])
+        if (G->count[w]) {
             a[na++] = w;
+            maxc = G->count[w] > maxc ? G->count[w] : maxc;
+        }
+    if (maxc < 2048) { /* one stable counting sort on maxc - count */
+        memset(cnt, 0, sizeof *cnt * (maxc + 1));
+        for (uint32_t i = 0; i < na; i++)
+            cnt[maxc - G->count[a[i]]]++;
+        for (uint32_t d = 0, start = 0; d <= maxc; d++) {
+            uint32_t c2 = cnt[d];
+            cnt[d] = start;
+            start += c2;
+        }
+        for (uint32_t i = 0; i < na; i++)
+            b[cnt[maxc - G->count[a[i]]]++] = a[i];
+        memcpy(G->byq, b, sizeof *b * na);
+        return na;
+    }
     for (uint32_t shift = 0; shift < 33; shift += 11) {
         uint32_t high = 0;
         memset(cnt, 0, sizeof cnt);
@@ -1327,10 +1498,65 @@ static uint32_t units_by_queue(gd *G)
     return na;
 }
 
+/*
+ * The slots unit w offers in a k-port step: a heap of (cursor, slot) in
+ * G->heap, or, with at most GD_FEW slots, the set G->hn[w] scanned for its
+ * least (cursor, slot) (the heap's top; stale cursors are read as they are).
+ */
+static inline void offer_build(gd *G, uint32_t w)
+{
+    if (G->S > GD_FEW) {
+        G->hn[w] = build_heap(G, w, G->heap + (size_t)w * G->S, 0); /* used at once: nothing to fetch ahead */
+        return;
+    }
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t set = 0;
+    for (uint32_t s = 0; s < G->S; s++)
+        set |= (uint32_t)(cur[s] != GD_NONE) << s;
+    G->hn[w] = set;
+    G->lastp[w] = GD_NONE; /* as build_heap: take() counts the picks of a position from here */
+}
+
+/* The top offer of unit w into *p, *s (slots whose cursor ran out leave); 0 when none is left. */
+static inline int offer_top(gd *G, uint32_t w, uint32_t *p, uint32_t *s)
+{
+    if (G->S > GD_FEW) {
+        uint64_t *h = G->heap + (size_t)w * G->S;
+        if (!heap_valid_top(G, w, h, &G->hn[w]))
+            return 0;
+        *p = HPOS(h[0]);
+        *s = HSLOT(h[0]);
+        return 1;
+    }
+    const uint32_t *cur = G->cursor + (size_t)w * G->S;
+    uint32_t bp = GD_NONE, bs = 0;
+    for (uint32_t f = G->hn[w]; f; f &= f - 1) {
+        uint32_t x = (uint32_t)__builtin_ctz(f);
+        if (cur[x] == GD_NONE)
+            G->hn[w] &= ~(UINT32_C(1) << x);
+        else if (cur[x] < bp) {
+            bp = cur[x];
+            bs = x;
+        }
+    }
+    *p = bp;
+    *s = bs;
+    return bp != GD_NONE;
+}
+
+/* Withdraw the top offer (slot s) of unit w. */
+static inline void offer_remove_top(gd *G, uint32_t w, uint32_t s)
+{
+    if (G->S > GD_FEW)
+        heap_remove(G->heap + (size_t)w * G->S, &G->hn[w], 0);
+    else
+        G->hn[w] &= ~(UINT32_C(1) << s);
+}
+
 /* k-port on a product that is not vertex-transitive (units are nodes): a greedy maximal matching. */
 static void step_kport(gd *G, uint32_t stamp)
 {
-    const uint32_t kp = totex_ports_k(G->ports), S = G->S, P = G->P;
+    const uint32_t kp = totex_ports_k(G->ports), P = G->P;
     for (uint32_t l = 0; l <= G->maxlvl; l++)
         G->qhead[l] = GD_NONE;
     /* within a distance, units with longer queues first (the sender's load, as in factor_greedy.c) */
@@ -1343,16 +1569,16 @@ static void step_kport(gd *G, uint32_t stamp)
         while (G->qhead[L] != GD_NONE) {
             uint32_t w = G->qhead[L];
             G->qhead[L] = G->qnext[w];
-            uint64_t *h = G->heap + (size_t)w * S;
             if (G->built[w] != stamp) {
                 G->built[w] = stamp;
-                G->hn[w] = build_heap(G, w, h);
+                offer_build(G, w);
                 G->scount[w] = 0;
             }
-            while (heap_valid_top(G, w, h, &G->hn[w])) {
-                uint32_t p = HPOS(h[0]), s = HSLOT(h[0]), v = slot_target_unit(G, w, s);
+            uint32_t p, s;
+            while (offer_top(G, w, &p, &s)) {
+                uint32_t v = slot_target_unit(G, w, s);
                 if (G->rstamp[v] == stamp && G->rcount[v] >= kp) {
-                    heap_remove(h, &G->hn[w], 0); /* v receives no more this step */
+                    offer_remove_top(G, w, s); /* v receives no more this step */
                     continue;
                 }
                 uint32_t lp = G->level[(size_t)G->tc_of[w] * P + p];
@@ -1361,7 +1587,7 @@ static void step_kport(gd *G, uint32_t stamp)
                     break;
                 }
                 take(G, w, p, s);
-                heap_remove(h, &G->hn[w], 0);
+                offer_remove_top(G, w, s);
                 if (G->rstamp[v] != stamp) {
                     G->rstamp[v] = stamp;
                     G->rcount[v] = 0;
@@ -1391,7 +1617,9 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
         limit = UINT64_MAX;
     while (G.remaining) {
         G.npicks = 0;
-        if (G.symmetric)
+        if (G.symmetric && G.S <= GD_FEW)
+            step_symmetric_few(&G, per);
+        else if (G.symmetric)
             step_symmetric(&G, per);
         else
             step_kport(&G, (uint32_t)(steps + 1));
@@ -1401,7 +1629,8 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
                             totex_network_spec(net), (unsigned long long)G.remaining, (unsigned long long)steps);
             break;
         }
-        pop_picks(&G);
+        if (!(G.symmetric && G.S <= GD_FEW)) /* step_symmetric_few pops as it goes */
+            pop_picks(&G);
         if (sink.step) {
             size_t c = emit(&G);
             if ((st = sink.step(sink.ctx, G.hops, c, err)) != TOTEX_OK)
