@@ -21,6 +21,9 @@ while [ "$r" -le "$HI" ]; do
     while [ "$c" -le "$HI" ]; do
         out=$("$TOTEX" plan "mesh:${r}x${c}" --ports multi --algorithm "$ALGO" 2>&1)
         steps=$(printf '%s\n' "$out" | awk '/^steps/ {print $2}')
+        if [ -z "$steps" ]; then # the plan failed (an unknown ALGO, a network it refuses): say why
+            echo "mesh:${r}x${c}: $(printf '%s\n' "$out" | grep -m1 'error:')" >&2
+        fi
         bound=$(printf '%s\n' "$out" | awk '/^best bound/ {print $3}')
         ver=$(printf '%s\n' "$out" | awk '/^verified/ {print $2}')
         algo=$(printf '%s\n' "$out" | awk '/^algorithm/ {sub(":", "", $2); print $2}')

@@ -72,7 +72,8 @@ void totex_plan_keep_schedule(int on);
  * 67 s and its plan 104 s more, for 257,725 steps against A2's 262,016 (1.7%
  * fewer); the budget keeps auto's plan of it at A2's cost. @p hops 0 restores
  * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
- * totex_plan_keep_schedule(). @return the budget now in force, in hops.
+ * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
+ * valid). @return the budget now in force, in hops.
  */
 uint64_t totex_plan_costly_budget(uint64_t hops);
 /** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */

@@ -326,16 +326,15 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             continue; /* cheap predictions first, costly ones in the second pass */
         if (pass && objective == TOTEX_OBJECTIVE_STEPS && fewest == lower)
             continue;
-        /* a prediction that runs the whole algorithm, to be planned again if it wins, over more hops
-           than the budget, while a cheaper candidate applies: not tried (totex_plan_costly_budget) */
-        if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict && hops > costly_budget &&
-            i < 64 && a->applies(net, ports, &e2) == TOTEX_OK) {
-            not_tried |= UINT64_C(1) << i;
-            continue;
-        }
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
-        else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
+        else if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict &&
+                 hops > costly_budget && i < 64) {
+            /* a prediction that runs the whole algorithm, to be planned again if it wins, over more hops
+               than the budget, while a cheaper candidate applies: not tried (totex_plan_costly_budget) */
+            not_tried |= UINT64_C(1) << i;
+            continue;
+        } else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
             if (!pass || provable || !a->plan_instead_of_predict) {
                 st1 = a->predict(net, ports, &pred[i], &e2);
             } else {

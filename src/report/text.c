@@ -54,7 +54,7 @@ void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int ve
         for (size_t i = 0; i < 64 && i < totex_algorithm_count(); i++)
             if (r->not_tried >> i & 1)
                 fprintf(fp, " %s", totex_algorithm_get(i)->name);
-        fprintf(fp, " (its prediction runs the whole algorithm over S_G = %" PRIu64
+        fprintf(fp, " (a prediction that runs the whole algorithm over S_G = %" PRIu64
                     " hops, above auto's budget of %" PRIu64 "; --algorithm NAME plans it)\n",
                 r->not_tried_hops, r->not_tried_budget);
     }

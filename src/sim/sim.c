@@ -85,7 +85,8 @@ struct totex_sim {
     uint32_t nbr_stride;               /* entries per node in nbr: slots rounded up to a multiple of 4 */
     uint8_t kind[TOTEX_MAX_DIMS];      /* factor kind per dimension (adjacency in closed form) */
     uint16_t *coords;                  /* n * k coordinates */
-    uint32_t *nbr;                     /* n * slots: the neighbour across each link slot, UINT32_MAX for none;
+    uint32_t *nbr;                     /* n * nbr_stride: the neighbour across each link slot, UINT32_MAX for none
+                                          (and for the padding slots);
                                           NULL when slots > SIM_TABLE_SLOTS */
     msg_state *state;                  /* n * n: (where ^ src) in the low bits, the stamp of its last move above */
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
