@@ -5,15 +5,19 @@
  *
  * Protocol, on the private duplicate (include/totex/mpi.h, "Errors"):
  * - Every call sends a header {block bytes, packed bytes per block, local
- *   error} to rank r + 1 and receives rank r - 1's, alongside the exchange. If
- *   the ranks' headers are not all equal, two neighbours on this ring differ, and the
- *   later one sees it when the header arrives.
+ *   error} to its successor on a ring through all ranks and receives its
+ *   predecessor's, alongside the exchange. If the ranks' headers are not all
+ *   equal, two neighbours on this ring differ, and the later one sees it when
+ *   the header arrives. The ring (ring.c) runs along the network's links
+ *   where it can (a torus or mesh with an even side), else it is rank r - 1,
+ *   r, r + 1.
  *   A rank with a local error (a wrong argument of its own) poisons at once;
  *   its neighbour does not report the difference as well.
  * - The header travels with tag TOTEX_MPI_HDR_TAG, on its own or, in a call
  *   that runs a cached plan, in front of the plan's first message on that
- *   link when the message is short and carries its sender's own blocks
- *   (compile.c decides, the same at both ends, from the schedule); the
+ *   link when the message is short and carries its sender's own blocks, or
+ *   of a staggered plan's first zero-byte kick on that link (compile.c
+ *   decides, the same at both ends, from the schedule); the
  *   executor makes that send first, before any wait (exec.c): a header
  *   always leaves at the start of a call, whatever stalls after.
  *   A message of another length than expected on that tag is a difference
@@ -112,7 +116,14 @@ static int poison(totex_mpi_guard *g, const long long *m)
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad, int carry_out)
 {
-    *g = (totex_mpi_guard){.comm = st->dup, .n = n, .rank = rank, .st = st, .code = MPI_SUCCESS, .call = ++st->calls};
+    *g = (totex_mpi_guard){.comm = st->dup,
+                           .n = n,
+                           .rank = rank,
+                           .from = st->ring_pred,
+                           .to = st->ring_succ,
+                           .st = st,
+                           .code = MPI_SUCCESS,
+                           .call = ++st->calls};
     g->mine[0] = sig;
     g->mine[1] = slot;
     g->mine[2] = bad;
@@ -121,10 +132,10 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     g->out = &g->hdr[1];
     /* room for any message that may come with this tag, carried or not: a
        receive shorter than its message would fail (MPICH: fatally) */
-    int rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, (rank + n - 1) % n, TOTEX_MPI_HDR_TAG,
-                       g->comm, &g->hdr[0]);
+    int rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, g->from, TOTEX_MPI_HDR_TAG, g->comm,
+                       &g->hdr[0]);
     if (rc == MPI_SUCCESS && !carry_out)
-        rc = MPI_Isend(g->mine, 3, MPI_LONG_LONG, (rank + 1) % n, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
+        rc = MPI_Isend(g->mine, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
     if (rc != MPI_SUCCESS)
         return totex_mpi_guard_fail(g, rc);
     if (st->has_early && st->early[6] <= g->call) { /* poisoned while this rank was finishing the last call */
@@ -181,20 +192,20 @@ static int watched(totex_mpi_guard *g, int which)
         say(g->rank, st->poison_buf);
         return g->code;
     }
-    /* equal, or rank - 1 has an error of its own: it sends the poison itself */
+    /* equal, or the predecessor has an error of its own: it sends the poison itself */
     if ((g->pred[0] == g->mine[0] && g->pred[1] == g->mine[1]) || g->pred[2])
         return MPI_SUCCESS;
-    int pr = (g->rank + g->n - 1) % g->n, k = g->pred[0] != g->mine[0] ? 0 : 1;
+    int pr = g->from, k = g->pred[0] != g->mine[0] ? 0 : 1;
     long long m[6] = {MPI_ERR_COUNT, k ? POISON_PACK : POISON_SIG, pr, g->pred[k], g->rank, g->mine[k]};
     say(g->rank, m);
     return poison(g, m);
 }
 
-/* the request carrying rank - 1's header ended with @p rc: a message of another
+/* the request carrying the predecessor's header ended with @p rc: a message of another
    length than this rank expects means that rank runs other arguments */
 static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
 {
-    int count = -1, pr = (g->rank + g->n - 1) % g->n;
+    int count = -1, pr = g->from;
     if (rc == MPI_SUCCESS)
         MPI_Get_count(status, MPI_BYTE, &count);
     const int want = TOTEX_MPI_HDR_BYTES + (g->carry_expect ? g->carry_bytes : 0);
@@ -211,7 +222,7 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
         return rc;
     }
     if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {
-        /* a header alone where data was due: rank - 1 stopped on its own error
+        /* a header alone where data was due: the predecessor stopped on its own error
            (and poisons every rank); this call cannot complete here */
         long long m[6] = {g->pred[2], POISON_LOCAL, pr, 0, 0, 0};
         g->code = (int)g->pred[2];

@@ -48,7 +48,13 @@ size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
 int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
                       size_t cap)
 {
-    const uint32_t me = p->me, n = p->n, pred_rank = (me + n - 1) % n;
+    const uint32_t me = p->me, n = p->n, pred_rank = p->ring_set ? p->ring_pred : (me + n - 1) % n,
+                   succ_rank = p->ring_set ? p->ring_succ : (me + 1) % n;
+    if (l->pred != pred_rank) { /* its sends decide what rides on the link pred -> me: the share must have them */
+        snprintf(why, cap, "rank %u's share keeps the sends of rank %u, not of its ring predecessor %u (a bug)", me,
+                 l->pred, pred_rank);
+        return MPI_ERR_INTERN;
+    }
     const size_t slot = (size_t)p->slot;
     if (chunks > TOTEX_MPI_MAX_CHUNKS)
         chunks = TOTEX_MPI_MAX_CHUNKS;
@@ -64,16 +70,17 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         len[i] = totex_mpi_chunk_lo(p, i + 1) - lo[i];
     }
     size_t nr = 0, ns = 0, nblocks = 0, nheld = 0;
-    /* The check's header may ride on the first message on the links rank - 1 -> me
-       and me -> rank + 1 only if that message is short and carries its sender's
+    /* The check's header may ride on the first message on the links pred -> me
+       and me -> succ (the check's ring, p->ring_*) only if that message is short and carries its sender's
        own blocks only (as do all its sends up to it): exec.c then makes it first,
        before waiting for anything, with staging bytes of its own (below), so that
        a header always leaves even when a mismatch stalls the exchange (in program
        order it could sit behind a wait that never ends: a window's earlier
        synchronous send to a rank in another plan, issue 11). Both ends decide
-       from the same share. carry[0]: link from rank - 1 (a
-       decision of rank - 1's sends), carry[1]: link to rank + 1 (of this rank's). */
-    const uint32_t ends[2][2] = {{pred_rank, me}, {me, (me + 1) % n}};
+       from the same share. carry[0]: link from pred (a
+       decision of pred's sends), carry[1]: link to succ (of this rank's).
+       A staggered plan carries it on the link's first kick instead (below). */
+    const uint32_t ends[2][2] = {{pred_rank, me}, {me, succ_rank}};
     int carry[2] = {0, 0}, decided[2] = {0, 0}, own_so_far[2] = {1, 1}, started[2] = {0, 0};
     uint64_t first_step[2] = {0, 0};
     /* staggered lanes (below): sends of lanes 1 .. c - 1 wait for kicks, and a
@@ -114,8 +121,8 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             }
         }
     }
-    /* stagger (c > 1): every link that carries data carries c - 1 zero-byte
-       kicks (tag of their own, TOTEX_MPI_KICK_TAG: they match among
+    /* stagger (c > 1): every link that carries data carries c - 1 short
+       kicks (TOTEX_MPI_KICK_BYTES; tag of their own, TOTEX_MPI_KICK_TAG: they match among
        themselves), kick i + 1 leaving when kick i from the peer has arrived
        (kick 1 at once); lane i of the link starts when kick i from its peer
        has arrived, i latencies after lane 0. Both ends of a link then run
@@ -178,14 +185,49 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     totex_mpi_arena_init(&arena, p->arena_cap);
     totex_mpi_arena_init(&stage, p->arena_cap);
     size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0, nfin = 0;
-    const int pred = (int)pred_rank, succ = (int)((me + 1) % n);
+    const int pred = (int)pred_rank, succ = (int)succ_rank;
     p->carry_recv = p->carry_send = SIZE_MAX;
     int rc = MPI_SUCCESS;
+    /* staggered: the header rides on kick 1 of the links pred -> me and me -> succ
+       when data flows on them (both ends know it from the transfer between them):
+       a message sent at once, with no dependency, so the check adds no message of
+       its own (ring.c says why that matters). The carrying kick is the header alone,
+       as long as every other kick (TOTEX_MPI_KICK_BYTES): lanes that start a few
+       nanoseconds apart merge or not (issue 11, SimGrid 4x4x4 at 64 KiB: one kick
+       of 24 bytes among kicks of 0 cost 5% of a call, all kicks of 24 bytes nothing).
+       The kicks' bytes: receives in bytes of their own at the arena's start (never
+       reused), sends from one shared run of staging bytes (zero: exec.c allocates
+       the staging area cleared) or, for the carrying kick, bytes of its own with the
+       header in front. */
+    if (p->stagger && kick[pred_rank]) {
+        carry[0] = 0;
+        p->carry_recv = kick[pred_rank] - 1;
+    }
+    if (p->stagger && kick_to[succ_rank])
+        carry[1] = 0;
+    const size_t kick_arena = arena.top, kick_stage = stage.top;
+    if (p->stagger) {
+        arena.top += nkr * TOTEX_MPI_KICK_BYTES;
+        stage.top += TOTEX_MPI_KICK_BYTES;
+    }
     for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks' receives and every link's kick 1 */
-        for (int i = 0; kick[r] && i < c - 1; i++)
-            p->recvs[kick[r] - 1 + (size_t)i] = (totex_mpi_recv){.peer = (int)r, .kick = 1};
-        if (kick_to[r])
-            p->sends[is++] = (totex_mpi_send){.peer = (int)r, .dep_first = ndeps, .kick = 1};
+        for (int i = 0; kick[r] && i < c - 1; i++) {
+            const size_t k = kick[r] - 1 + (size_t)i;
+            p->recvs[k] = (totex_mpi_recv){.peer = (int)r,
+                                           .kick = 1,
+                                           .bytes = TOTEX_MPI_KICK_BYTES,
+                                           .arena_off = kick_arena + k * TOTEX_MPI_KICK_BYTES};
+        }
+        if (kick_to[r]) {
+            p->sends[is] = (totex_mpi_send){
+                .peer = (int)r, .dep_first = ndeps, .kick = 1, .bytes = TOTEX_MPI_KICK_BYTES, .stage_off = kick_stage};
+            if (r == succ_rank) { /* the header in front: staging bytes of its own, never reused */
+                p->carry_send = is;
+                p->sends[is].stage_off = stage.top + TOTEX_MPI_HDR_BYTES;
+                stage.top += TOTEX_MPI_HDR_BYTES + TOTEX_MPI_KICK_BYTES;
+            }
+            is++;
+        }
     }
     int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
     ir = nkr;
@@ -202,7 +244,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
             for (uint32_t r = 0; p->stagger && !kicked && ci > 0 && ci < c - 1 && r < n; r++)
                 if (kick_to[r]) { /* kick ci + 1 to r: when kick ci from r has arrived */
-                    p->sends[is] = (totex_mpi_send){.peer = (int)r, .dep_first = ndeps, .recv_before = ir, .kick = 1};
+                    p->sends[is] = (totex_mpi_send){.peer = (int)r,
+                                                    .dep_first = ndeps,
+                                                    .recv_before = ir,
+                                                    .kick = 1,
+                                                    .bytes = TOTEX_MPI_KICK_BYTES,
+                                                    .stage_off = kick_stage};
                     if (kick[r])
                         p->deps[ndeps++] = kick[r] - 1 + (size_t)ci - 1;
                     p->sends[is].dep_count = ndeps - p->sends[is].dep_first;

@@ -147,13 +147,14 @@ static int issue(run *x, size_t i, const char *const *base)
             to += pc[k].len;
         }
         buf = p->stage + sd->stage_off;
-        if ((size_t)(to - buf) < (size_t)sd->bytes)
+        if (!sd->kick && (size_t)(to - buf) < (size_t)sd->bytes) /* (a kick's bytes: zero from the start) */
             memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
     }
-    if (carried) { /* this rank's header in front */
+    if (carried) { /* this rank's header in front; a kick is the header alone (compile.c) */
         char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
         memcpy(h, x->g->mine, TOTEX_MPI_HDR_BYTES);
-        int rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, x->comm, rq);
+        int rc = MPI_Isend(h, (sd->kick ? 0 : sd->bytes) + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG,
+                           x->comm, rq);
         totex_mpi_guard_carry(x->g, NULL, 0, rq);
         return rc;
     }
@@ -171,7 +172,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
         const size_t fin_bytes = recv_raw ? 0 : (size_t)p->n * (size_t)p->slot;
         if (!p->arena) {
             p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
-            p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
+            p->stage = calloc(p->stage_bytes ? p->stage_bytes : 1, 1); /* kicks' bytes zero (compile.c) */
         }
         if (!recv_raw)
             p->fin = malloc(fin_bytes ? fin_bytes : 1);
@@ -191,7 +192,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     /* the message behind rank - 1's header: the check's receive may bring it during any wait, so
        its place (arena bytes of its own, never reused: compile.c) is registered before any */
     if (carry && p->carry_recv != SIZE_MAX)
-        totex_mpi_guard_carry(g, p->arena + p->recvs[p->carry_recv].arena_off, p->recvs[p->carry_recv].bytes, NULL);
+        totex_mpi_guard_carry(g, p->arena + p->recvs[p->carry_recv].arena_off,
+                              p->recvs[p->carry_recv].kick ? 0 : p->recvs[p->carry_recv].bytes, NULL);
     /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
        its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */
     const int carry_first = carry && p->carry_send != SIZE_MAX;

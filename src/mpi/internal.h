@@ -34,6 +34,8 @@ enum {
 };
 #define TOTEX_MPI_MAX_PLANS 64
 #define TOTEX_MPI_HDR_BYTES 24   /* the cross-rank check's header: 3 long long */
+#define TOTEX_MPI_KICK_BYTES TOTEX_MPI_HDR_BYTES /* bytes of a kick (compile.c): as long as the header that one
+                                                    kick per rank carries instead, so that all kicks are alike */
 #define TOTEX_MPI_CARRY_MAX 4096 /* it rides in front of a message of at most this many bytes */
 #define TOTEX_MPI_UNIT_TAGS 30000
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
@@ -80,7 +82,7 @@ typedef struct totex_mpi_recv {
     size_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
                                       complete: its arena bytes are free again (arena.h) */
     size_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
-    int kick;                      /* a zero-byte kick of staggered lanes (tag + TOTEX_MPI_KICK_TAG) */
+    int kick;                      /* a kick of staggered lanes (TOTEX_MPI_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
 } totex_mpi_recv;
 
 typedef struct totex_mpi_send {
@@ -92,7 +94,7 @@ typedef struct totex_mpi_send {
     size_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
     size_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
     int sync;                        /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
-    int kick;                        /* a zero-byte kick of staggered lanes (tag + TOTEX_MPI_KICK_TAG) */
+    int kick;                        /* a kick of staggered lanes (TOTEX_MPI_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
 } totex_mpi_send;
 
 typedef struct totex_mpi_final { /* a block (src, me) a receive brings */
@@ -116,7 +118,7 @@ typedef struct totex_mpi_plan {
                                     travels as pad bytes (its tail zero), 0: none (compile.c) */
     uint64_t steps;
     size_t nrecv, nsend;
-    int stagger;                 /* lane i of a link starts behind the i-th of a chain of zero-byte kicks (compile.c) */
+    int stagger;                 /* lane i of a link starts behind the i-th of a chain of short kicks (compile.c) */
     totex_mpi_recv *recvs;       /* in step order */
     totex_mpi_send *sends;       /* in step order */
     totex_mpi_piece *pieces;
@@ -124,8 +126,13 @@ typedef struct totex_mpi_plan {
     totex_mpi_final *finals;     /* [n - 1], by receive (totex_mpi_recv.fin_first) */
     size_t arena_cap;            /* soft limit of the arena and of the staging area, bytes (set before compiling;
                                     0: reuse bytes as soon as they are free) */
-    size_t carry_recv;           /* first receive from rank - 1 if it may carry that rank's header, else SIZE_MAX */
-    size_t carry_send;           /* first send to rank + 1 if it may carry this rank's header, else SIZE_MAX */
+    int ring_set;                /* set by the caller before compiling: ring_pred, ring_succ below are the check's
+                                    ring (totex_mpi_check_ring); 0: rank - 1 and rank + 1 */
+    uint32_t ring_pred, ring_succ;
+    size_t carry_recv;           /* first receive from the ring's predecessor if it may carry that rank's header,
+                                    else SIZE_MAX */
+    size_t carry_send;           /* first send to the ring's successor if it may carry this rank's header, else
+                                    SIZE_MAX */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
     char *fin;                   /* n * slot bytes: the blocks for this rank when the caller takes them from the
@@ -158,10 +165,11 @@ typedef struct totex_mpi_state {
     int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
-    char hdr_buf[TOTEX_MPI_HDR_BYTES + TOTEX_MPI_CARRY_MAX]; /* the header from rank - 1 (and what it carries) */
+    char hdr_buf[TOTEX_MPI_HDR_BYTES + TOTEX_MPI_CARRY_MAX]; /* the header from the ring's predecessor (and what it carries) */
     long long calls;         /* checked calls on dup so far (the same on every rank) */
     long long early[7];      /* a poison for a later call, received while this rank finished an earlier one */
     int has_early;
+    int ring_pred, ring_succ; /* the cross-rank check's ring (totex_mpi_check_ring of the comm's network) */
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
@@ -224,19 +232,28 @@ void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap);
 int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const char *send, int verbose,
                         totex_mpi_state *st, totex_mpi_guard *g, totex_mpi_plan **out);
 
+/* ---- the cross-rank check's ring (ring.c; no MPI needed) ----
+ * *pred and *succ of node @p me on a cycle through all nodes of @p net (node id == rank),
+ * the same cycle on every rank: a cycle along links when the construction of ring.c
+ * finds one (returns 1), else rank - 1 and rank + 1 (returns 0; also for net NULL). */
+int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, uint32_t *succ);
+
 /* ---- cross-rank check (agree.c) ----
  * Every rank of a checked call sends a header {block bytes, packed bytes, local error} to
- * rank + 1 and receives rank - 1's; every wait of the call also watches that
+ * its successor on the check's ring and receives its predecessor's (st->ring_succ,
+ * ring_pred; rank + 1 and rank - 1 unless the network has a cycle along links); every
+ * wait of the call also watches that
  * header and the state's poison receive. A rank that finds a difference, a
  * local error or a failed MPI call sends a poison message naming it to every
  * rank; every rank then returns its error class. */
 struct totex_mpi_guard {
     MPI_Comm comm;
     int n, rank;
-    long long mine[3], pred[3]; /* {sig, slot, local error} of this rank and of rank - 1 */
-    MPI_Request hdr[2];         /* separate header messages: [0] from rank - 1, [1] to rank + 1 */
+    int from, to;               /* the ring's predecessor and successor of this rank (st->ring_pred, ring_succ) */
+    long long mine[3], pred[3]; /* {sig, slot, local error} of this rank and of its predecessor */
+    MPI_Request hdr[2];         /* separate header messages: [0] from the predecessor, [1] to the successor */
     MPI_Request *in, *out;      /* the requests carrying the headers: &hdr[0], and &hdr[1] or the executor's send */
-    char *carry_to;             /* where the message carried behind rank - 1's header goes (NULL: none) */
+    char *carry_to;             /* where the message carried behind the predecessor's header goes (NULL: none) */
     int carry_bytes;            /* its bytes */
     int carry_expect;           /* a message of carry_bytes is due behind the header (set with carry_to) */
     int carry_held;             /* it arrived before carry_to was set: waiting in st->hdr_buf */
@@ -246,12 +263,12 @@ struct totex_mpi_guard {
 };
 
 /* post the header exchange of a checked call (st->dup made with check on): the
-   receive from rank - 1 (room for a carried message too) and, unless @p carry_out
-   (the executor's first message to rank + 1 carries it: totex_mpi_guard_carry()),
-   the send to rank + 1 */
+   receive from the ring's predecessor (room for a carried message too) and, unless @p carry_out
+   (the executor's first message to the successor carries it: totex_mpi_guard_carry()),
+   the send to the successor */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad, int carry_out);
-/* the executor's message carried behind rank - 1's header (@p bytes bytes to @p to,
+/* the executor's message carried behind the predecessor's header (@p bytes bytes to @p to,
    copied there once the header is found equal; NULL: none) and its send carrying this
    rank's header (NULL: none) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);

@@ -14,6 +14,7 @@ void totex_mpi_local_init(totex_mpi_local *l, uint32_t n, uint32_t me)
     memset(l, 0, sizeof *l);
     l->n = n;
     l->me = me;
+    l->pred = n ? (me + n - 1) % n : 0;
 }
 
 void totex_mpi_local_free(totex_mpi_local *l)
@@ -26,7 +27,7 @@ void totex_mpi_local_free(totex_mpi_local *l)
 
 int totex_mpi_local_keeps(const totex_mpi_local *l, uint32_t from, uint32_t to)
 {
-    return from == l->me || to == l->me || from == (l->me + l->n - 1) % l->n;
+    return from == l->me || to == l->me || from == l->pred;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -139,7 +140,7 @@ totex_status totex_mpi_local_from_node0(totex_mpi_local *l, const totex_network 
                                         totex_error *err)
 {
     const uint64_t steps = totex_comb_steps(node0);
-    const uint32_t me = l->me, pred = (l->me + l->n - 1) % l->n;
+    const uint32_t me = l->me, pred = l->pred;
     totex_block *buf = NULL;
     size_t cap = 0;
     for (uint64_t st = 0; st < steps; st++) {
@@ -156,7 +157,7 @@ totex_status totex_mpi_local_from_node0(totex_mpi_local *l, const totex_network 
                 buf = q;
                 cap = tr.count;
             }
-            /* the one from this rank, the one from rank - 1, the one into this rank (from me - offset) */
+            /* the one from this rank, the one from its ring predecessor, the one into this rank (from me - offset) */
             const uint32_t into = shift(net, me, tr.to, -1);
             if (add_shifted(l, net, st, &tr, me, buf) || (pred != me && add_shifted(l, net, st, &tr, pred, buf)) ||
                 (into != me && into != pred && add_shifted(l, net, st, &tr, into, buf)))

@@ -1,7 +1,8 @@
 /* This rank's share of a schedule, the input of the compiler (compile.c): the
- * transfers that leave this rank, arrive at it, or leave rank - 1 (the
- * cross-rank check's header may ride on rank - 1's first message to this
- * rank, and both ends decide that from rank - 1's sends), in step order; in a
+ * transfers that leave this rank, arrive at it, or leave its predecessor on
+ * the cross-rank check's ring (l->pred; the header may ride on the
+ * predecessor's first message to this rank, and both ends decide that from
+ * the predecessor's sends), in step order; in a
  * step, in the order every rank sees them, so that the two ends of a link
  * post their messages in the same order. Made from a combining schedule
  * (plan.c) or node 0's transfers of a translation-invariant one, from a unit-step schedule streamed through a filtering sink, or
@@ -26,6 +27,8 @@ typedef struct totex_mpi_xfer {
 
 typedef struct totex_mpi_local {
     uint32_t n, me;
+    uint32_t pred;        /* the check's ring predecessor of me, whose sends are kept too (init: rank - 1;
+                             set it to totex_mpi_check_ring's before filling the share) */
     uint64_t steps;       /* steps of the whole schedule */
     totex_mpi_xfer *x;    /* in step order */
     size_t nx, capx;

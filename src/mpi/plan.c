@@ -167,11 +167,16 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
     p->unit = c->unit;
     p->ports = c->ports;
     p->pad = c->pad;
+    /* the check's ring, as the state has it (state.c: from the same network) */
+    totex_mpi_check_ring(net, (uint32_t)rank, &p->ring_pred, &p->ring_succ);
+    p->ring_set = net != NULL;
     totex_mpi_cand_name(c, p->label, sizeof p->label);
     totex_error err;
     err.msg[0] = '\0';
     totex_mpi_local l;
     totex_mpi_local_init(&l, (uint32_t)size, (uint32_t)rank);
+    if (p->ring_set)
+        l.pred = p->ring_pred;
     totex_status ts;
     if (c->unit) {
         const totex_algorithm *a = totex_algorithm_get((size_t)c->idx);

@@ -127,6 +127,28 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
     return MPI_SUCCESS;
 }
 
+/* the cross-rank check's ring on st->dup's network (ring.c), the same one plan.c compiles the plans for */
+static int check_ring(totex_mpi_state *st)
+{
+    int n = 0, me = 0, rc;
+    char spec[512];
+    if ((rc = MPI_Comm_size(st->dup, &n)) != MPI_SUCCESS || (rc = MPI_Comm_rank(st->dup, &me)) != MPI_SUCCESS ||
+        (rc = totex_mpi_comm_spec(st->dup, n, spec, sizeof spec)) != MPI_SUCCESS)
+        return rc;
+    totex_error err;
+    totex_network *net = n > 1 ? totex_network_parse(spec, &err) : NULL;
+    uint32_t pred = 0, succ = 0;
+    totex_mpi_check_ring(net, (uint32_t)me, &pred, &succ); /* (net NULL: rank - 1, rank + 1) */
+    if (!net && n > 1) { /* (cannot happen: the spec is one of ours) */
+        pred = (uint32_t)((me + n - 1) % n);
+        succ = (uint32_t)((me + 1) % n);
+    }
+    totex_network_free(net);
+    st->ring_pred = (int)pred;
+    st->ring_succ = (int)succ;
+    return MPI_SUCCESS;
+}
+
 int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
 {
     if (st->dup != MPI_COMM_NULL)
@@ -146,6 +168,8 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
     st->check = check;
     st->calls = 0;
     st->has_early = 0;
+    if ((rc = check_ring(st)) != MPI_SUCCESS)
+        return rc;
     return check ? totex_mpi_state_post_poison(st) : MPI_SUCCESS;
 }
 

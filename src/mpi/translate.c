@@ -4,7 +4,7 @@
  * sits at v (its source is v minus r's progress before step t) over v's link
  * of type j. A rank therefore needs only node 0's moves and the rows'
  * progress, O(moves + rows * dimensions) memory, to write the hops that leave
- * it, leave rank - 1 (local.h) and arrive at it: no rank builds the whole
+ * it, leave its predecessor on the check's ring (local.h) and arrive at it: no rank builds the whole
  * schedule. The same formula as totex_sym_expand() (src/schedule/sym_expand.c),
  * applied to three nodes instead of all n; a period-2 scheme (symmetric under
  * translation by two along one even ring) moves a row only on the nodes of
@@ -51,7 +51,7 @@ totex_status totex_mpi_local_translate(totex_mpi_local *l, const totex_task *t, 
         g.stride[i] = totex_network_stride(net, i);
     }
     const uint32_t rows = totex_task_rows(t), cols = totex_task_cols(t), pdim = totex_task_period_dim(t);
-    const uint32_t me = l->me, pred = (l->me + l->n - 1) % l->n;
+    const uint32_t me = l->me, pred = l->pred;
     uint16_t *pos = calloc((size_t)rows * g.k + 1, sizeof *pos);
     totex_hop *hops = NULL;
     size_t cap = 0;

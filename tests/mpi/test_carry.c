@@ -1,5 +1,7 @@
 /* The cross-rank check's header rides on a compiled program's first message
- * to rank + 1 (src/mpi/compile.c, exec.c, agree.c): checked on every rank's
+ * to its successor on the check's ring (src/mpi/ring.c: along links where it
+ * can, else rank + 1), or on a staggered program's first kick to it
+ * (src/mpi/compile.c, exec.c, agree.c): checked on every rank's
  * program without MPI, for the unit-step schedules (octr, sym2, a3,
  * greedy-sym, greedy multiport; a2 single-port) on the tori the MPI tests
  * make from 4 to 16 ranks, 1 and 3 chunks, staggered lanes or not, the
@@ -13,7 +15,7 @@
  * it sat, in a2's programs, behind a window wait on an earlier synchronous
  * send to a rank that may run another plan, never completed). This test
  * checks what making it first requires of the program:
- *  - it is the program's first send of data to rank + 1 and waits for no request
+ *  - it is the program's first send of data to the successor and waits for no request
  *    (no dependency), so making it at the start breaks no order;
  *  - it carries this rank's own blocks only (its data is there at the start);
  *  - its staging bytes (header in front) are its own: no other staged send's
@@ -63,7 +65,7 @@ static void check(const char *what, const totex_mpi_plan *p, int *waits_before)
     const size_t cs = p->carry_send;
     if (cs == SIZE_MAX)
         return;
-    const int succ = (int)((p->me + 1) % p->n);
+    const int succ = (int)p->ring_succ;
     if (cs >= p->nsend) {
         FAIL("FAIL %s rank %u: carrying send %zu of %zu\n", what, p->me, cs, p->nsend);
         return;
@@ -112,6 +114,9 @@ static totex_mpi_plan *compile(const char *what, const totex_network *net, const
     totex_error err;
     totex_mpi_local l;
     totex_mpi_local_init(&l, n, me);
+    uint32_t ring_pred = 0, ring_succ = 0;
+    totex_mpi_check_ring(net, me, &ring_pred, &ring_succ); /* as plan.c compiles it */
+    l.pred = ring_pred;
     if (totex_mpi_local_from_unit(&l, a, net, ports, NULL, &err) != TOTEX_OK) {
         FAIL("FAIL %s rank %u: %s\n", what, me, err.msg);
         totex_mpi_local_free(&l);
@@ -124,6 +129,9 @@ static totex_mpi_plan *compile(const char *what, const totex_network *net, const
     p->algorithm = a->name;
     p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
     p->pad = pad;
+    p->ring_pred = ring_pred;
+    p->ring_succ = ring_succ;
+    p->ring_set = 1;
     char why[300] = "";
     /* window 1: the default for unit-step plans (plan.c) */
     if (totex_mpi_compile(p, &l, chunks, 1, stagger, why, sizeof why) != MPI_SUCCESS) {
@@ -171,7 +179,7 @@ int main(void)
                         for (uint32_t me = 0; me < n; me++)
                             ps[me] = compile(what, net, a, algs[ai].ports, me, slots[si], chunks, stagger, tight, pad);
                         for (uint32_t me = 0; me < n; me++) {
-                            const totex_mpi_plan *p = ps[me], *q = ps[(me + 1) % n];
+                            const totex_mpi_plan *p = ps[me], *q = p ? ps[p->ring_succ] : NULL;
                             if (!p || !q)
                                 continue;
                             programs++;
@@ -179,7 +187,17 @@ int main(void)
                             check(what, p, &waits);
                             carrying += p->carry_send != SIZE_MAX;
                             behind_waits += waits;
-                            /* both ends of the link me -> me + 1 agree */
+                            /* staggered: the header rides on the first kick to the ring's successor
+                               whenever there is one (no message of the check's own, compile.c) */
+                            int kicks_succ = 0;
+                            for (size_t s = 0; p->stagger && s < p->nsend; s++)
+                                kicks_succ |= p->sends[s].kick && p->sends[s].peer == (int)p->ring_succ;
+                            if (kicks_succ && (p->carry_send == SIZE_MAX || !p->sends[p->carry_send].kick ||
+                                               p->sends[p->carry_send].bytes != TOTEX_MPI_KICK_BYTES))
+                                FAIL("FAIL %s rank %u: staggered, kicks rank %u, but the header does not ride on "
+                                     "its first kick\n",
+                                     what, me, p->ring_succ);
+                            /* both ends of the link me -> succ agree */
                             if ((p->carry_send != SIZE_MAX) != (q->carry_recv != SIZE_MAX))
                                 FAIL("FAIL %s: rank %u %s its header to rank %u, which %s it\n", what, me,
                                      p->carry_send != SIZE_MAX ? "carries" : "does not carry", q->me,

@@ -1,7 +1,7 @@
 /* The program compile.c makes of a unit-step schedule with staggered lanes
  * (issue 11 item 2), checked on its structure for every rank of several
  * tori (octr and greedy-sym, multiport, 3 chunks of 3000-byte blocks): c - 1
- * = 2 zero-byte kicks (flagged, on a tag of their own) to every peer this
+ * = 2 kicks of TOTEX_MPI_KICK_BYTES (flagged, on a tag of their own) to every peer this
  * rank sends to and from every peer that sends to it: kick 1 to every peer
  * before any data send, waiting for nothing; kick 2 to a peer in the first
  * step, after its chunk-0 sends and before its chunk-1 ones, waiting for kick
@@ -80,9 +80,9 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
              spec, me, s->nsend, s->nrecv, u->nsend, u->nrecv, kicks_out, kicks_in);
     for (size_t r = 0; r < s->nrecv; r++) {
         const int q = s->recvs[r].peer;
-        if (s->recvs[r].kick != (r < (size_t)(c - 1) * kicks_in) || (s->recvs[r].kick && s->recvs[r].bytes != 0) ||
+        if (s->recvs[r].kick != (r < (size_t)(c - 1) * kicks_in) || (s->recvs[r].kick && s->recvs[r].bytes != TOTEX_MPI_KICK_BYTES) ||
             u->recvs[r < u->nrecv ? r : 0].kick)
-            FAIL("%s %s rank %u: receive %zu: a kick after data, a kick with bytes or an unstaggered kick\n", a->name,
+            FAIL("%s %s rank %u: receive %zu: a kick after data, a kick of another length or an unstaggered kick\n", a->name,
                  spec, me, r);
         if (s->recvs[r].kick) {
             if (kick_recv[q] ? r != kick_recv[q] : (r % (size_t)(c - 1)) != 0)
@@ -94,7 +94,7 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
         }
     }
     for (size_t i = 0; i < kicks_out && i < s->nsend; i++)
-        if (s->sends[i].bytes != 0 || !s->sends[i].kick || !sends_to[s->sends[i].peer] || s->sends[i].dep_count)
+        if (s->sends[i].bytes != TOTEX_MPI_KICK_BYTES || !s->sends[i].kick || !sends_to[s->sends[i].peer] || s->sends[i].dep_count)
             FAIL("%s %s rank %u: send %zu is not kick 1 to a peer\n", a->name, spec, me, i);
     /* synchronous exactly when waited for */
     for (int sg = 0; sg < 2; sg++) {
@@ -123,7 +123,7 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
                 if (!sends_to[q])
                     continue;
                 const totex_mpi_send *k = is < s->nsend ? &s->sends[is] : NULL;
-                if (!k || !k->kick || k->peer != (int)q || k->bytes ||
+                if (!k || !k->kick || k->peer != (int)q || k->bytes != TOTEX_MPI_KICK_BYTES ||
                     k->dep_count != (kick_recv[q] ? 1u : 0u) ||
                     (k->dep_count && s->deps[k->dep_first] != kick_recv[q] - 1 + (size_t)ci - 1)) {
                     FAIL("%s %s rank %u: kick %d to %u is not the next send, or waits for the wrong one\n", a->name,
