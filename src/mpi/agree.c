@@ -225,14 +225,34 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
 
 int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
 {
+    if (*r == MPI_REQUEST_NULL) /* done already (most calls at the end of a run): no MPI call */
+        return g ? g->code : MPI_SUCCESS;
     if (!g)
         return MPI_Wait(r, MPI_STATUS_IGNORE);
+#ifndef SMPI_H
+    int first = 1;
+#endif
     while (g->code == MPI_SUCCESS && *r != MPI_REQUEST_NULL) {
         int own_hdr = r == g->in;
         MPI_Request set[3] = {*r, own_hdr ? MPI_REQUEST_NULL : *g->in, g->st->poison};
         int idx = MPI_UNDEFINED;
         MPI_Status status;
-        int rc = MPI_Waitany(3, set, &idx, &status);
+        int rc;
+#ifndef SMPI_H
+        /* a request that is complete already (a short send is, as soon as it is made: Open MPI sends it
+           inline) needs no wait, and so no watch: one MPI_Test instead of an MPI_Waitany over three
+           requests, which costs twice the instructions (2 ranks, 8 B: callgrind). What it completes is
+           handled as MPI_Waitany's index 0 would be. Not under SimGrid SMPI, which charges every
+           MPI_Test* call simulated time (smpi/test: 100 us) */
+        int flag = 0;
+        if (first && ((rc = MPI_Test(&set[0], &flag, &status)) != MPI_SUCCESS || flag))
+            idx = 0;
+        else
+            rc = MPI_Waitany(3, set, &idx, &status);
+        first = 0;
+#else
+        rc = MPI_Waitany(3, set, &idx, &status);
+#endif
         *r = set[0];
         if (!own_hdr)
             *g->in = set[1];
