@@ -73,10 +73,11 @@ typedef struct run {
     size_t rdone, sdone; /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
 } run;
 
-/* receive r lands in its place in run->out */
+/* receive r lands in its place in run->out (the one behind rank - 1's header too: the check copies it
+   there from its header buffer once the header is found equal, without a stop in the arena) */
 static int in_place(const run *x, size_t r)
 {
-    return x->p->recvs[r].in_place_ok && !(x->carry && r == x->p->carry_recv);
+    return x->p->recvs[r].in_place_ok;
 }
 
 /* wait for sends [0, upto) */
@@ -189,9 +190,13 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     for (size_t i = 0; i < nreq; i++)
         req[i] = MPI_REQUEST_NULL;
     /* the message behind rank - 1's header: the check's receive may bring it during any wait, so
-       its place (arena bytes of its own, never reused: compile.c) is registered before any */
-    if (carry && p->carry_recv != SIZE_MAX)
-        totex_mpi_guard_carry(g, p->arena + p->recvs[p->carry_recv].arena_off, p->recvs[p->carry_recv].bytes, NULL);
+       its place (in run->out when its blocks are all final and consecutive, as for any receive;
+       else arena bytes of its own, never reused: compile.c) is registered before any */
+    if (carry && p->carry_recv != SIZE_MAX) {
+        const totex_mpi_recv *cr = &p->recvs[p->carry_recv];
+        totex_mpi_guard_carry(g, in_place(&x, p->carry_recv) ? x.out + cr->place_off : p->arena + cr->arena_off,
+                              cr->bytes, NULL);
+    }
     /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
        its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */
     const int carry_first = carry && p->carry_send != SIZE_MAX;
