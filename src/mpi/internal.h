@@ -184,6 +184,16 @@ typedef struct totex_mpi_state {
         double predicted;
         double t_s, t_c;       /* the costs it was built with */
     } size_class[64];
+    /* the arguments of the last call that ran a cached plan with predefined datatypes, and what
+       followed from them (alltoall.c): a call with the same ones on this communicator skips the
+       argument checks, the datatype queries and the plan search (plan NULL: none; cleared where
+       plans are freed) */
+    struct {
+        totex_mpi_plan *plan;
+        MPI_Datatype sendtype, recvtype;
+        int sendcount, recvcount, in_place;
+        int send_raw, recv_raw;
+    } memo;
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
     struct totex_mpi_state *next_live, **prev_live;
