@@ -255,15 +255,16 @@ struct totex_mpi_guard {
     int code;                   /* MPI_SUCCESS until the call failed */
 };
 
-/* post the header exchange of a checked call (st->dup made with check on): the
-   receive from rank - 1 (room for a carried message too) and, unless @p carry_out
-   (the executor's first message to rank + 1 carries it: totex_mpi_guard_carry()),
-   the send to rank + 1 */
+/* post the header exchange of a checked call (st->dup made with check on): the send
+   to rank + 1, then the receive from rank - 1 (room for a carried message too); with
+   @p carry_out neither: the executor's first message to rank + 1 carries the header,
+   and the receive is posted once it has left (totex_mpi_guard_carry()) */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad, int carry_out);
 /* the executor's message carried behind rank - 1's header (@p bytes bytes to @p to,
    copied there once the header is found equal; NULL: none) and its send carrying this
-   rank's header (NULL: none) */
+   rank's header (NULL: none; given, as soon as it is made: the receive of rank - 1's
+   header is posted then, before any wait; a failure poisons through g) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
