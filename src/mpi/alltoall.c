@@ -164,12 +164,10 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, carry, send, c->recv_raw ? rbuf : NULL,
                              c->recv_raw)) != MPI_SUCCESS)
         return rc;
-    /* the data has moved on every rank: from here a failure is this rank's own (no poison) */
+    /* the data has moved on every rank: from here a failure is this rank's own (no poison); raw
+       blocks are all in place (the executor copied this rank's own while its messages travelled) */
     const char *own = send + (size_t)rank * (size_t)slot;
-    if (c->recv_raw) {
-        if (own != rbuf + (size_t)rank * (size_t)slot)
-            memcpy(rbuf + (size_t)rank * (size_t)slot, own, (size_t)slot);
-    } else {
+    if (!c->recv_raw) {
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
             rc = unpack_block(i == rank ? own : totex_mpi_final_block(p, (uint32_t)i), slot, rbuf, i, c->recvcount,
                               c->recvtype, c->comm);

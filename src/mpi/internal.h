@@ -287,8 +287,9 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
  * headers ride on p->carry_recv / p->carry_send (tag TOTEX_MPI_HDR_TAG, the
  * header in front) as totex_mpi_guard_start() was told: blocks of this rank at
  * @p send (block j at j * slot), results into
- * @p recv (block from i at i * slot, contiguous bytes) when @p recv_raw, else
- * left in the arena for the caller to unpack (totex_mpi_final_block()). */
+ * @p recv (block from i at i * slot, contiguous bytes, this rank's own block
+ * included) when @p recv_raw, else left in the arena for the caller to unpack
+ * (totex_mpi_final_block(); this rank's own block stays in @p send). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
