@@ -15,7 +15,8 @@
  *   link when the message is short and carries its sender's own blocks
  *   (compile.c decides, the same at both ends, from the schedule); the
  *   executor makes that send first, before any wait (exec.c): a header
- *   always leaves at the start of a call, whatever stalls after.
+ *   always leaves at the start of a call, whatever stalls after. The receive
+ *   of rank r - 1's header is posted right after it, still before any wait.
  *   A message of another length than expected on that tag is a difference
  *   too (ranks in different plans), and a header alone where a carried
  *   message was due comes from a rank with a local error. The carried data is
@@ -26,7 +27,8 @@
  *   every rank, prints it and returns its error class.
  * - Every wait of the call (exec.c, the agreement below) also watches the
  *   header and the poison receive, so a rank blocked on a message that will
- *   never come wakes on the poison.
+ *   never come wakes on the poison. (A request that MPI_Test finds complete
+ *   already is not waited for, so needs no watch.)
  * - Why a bad call cannot succeed on any rank: a plan is cached under
  *   (block bytes, packed bytes) and its messages carry its own tag, the same on
  *   every rank (TOTEX_MPI_PLAN_TAG + id); ranks with different arguments run

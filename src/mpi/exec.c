@@ -245,9 +245,9 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     if (rc == MPI_SUCCESS) {
         own_block(&x, send, recv_raw);
         rc = totex_mpi_guard_waitall(g, req, nreq);
-    }
-    else if (g)
+    } else if (g) {
         rc = totex_mpi_guard_fail(g, rc);
+    }
     if (rc == MPI_SUCCESS)
         rc = recvs_done(&x, p->nrecv); /* the final blocks not yet copied out */
     if (rc != MPI_SUCCESS) { /* do not wait for receives whose senders may never send */
