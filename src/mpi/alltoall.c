@@ -193,8 +193,9 @@ static int checked_call(const call *c, const totex_mpi_options *opt, totex_mpi_s
         rc = totex_mpi_guard_agree(g);
     if (rc == MPI_SUCCESS && c->sig > 0)
         rc = exchange(c, opt, st, g, carry, &p);
-    /* the header exchange ends with the call; a failed call drops the duplicate on every rank */
-    if (g->code == MPI_SUCCESS) {
+    /* the header exchange ends with the call (most often ended already, by the executor's waits);
+       a failed call drops the duplicate on every rank */
+    if (g->code == MPI_SUCCESS && (*g->in != MPI_REQUEST_NULL || *g->out != MPI_REQUEST_NULL)) {
         int hrc = totex_mpi_guard_waitall(g, NULL, 0);
         if (rc == MPI_SUCCESS)
             rc = hrc;
