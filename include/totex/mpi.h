@@ -166,7 +166,7 @@ extern "C" {
  * (one lane per chunk, each in step order; a step's chunk-0 messages are
  * made before its chunk-1 ones); a relayed chunk moves on as soon as it has
  * arrived, not waiting for the rest of its block. Staggered lanes (offered
- * in 2 .. 4 chunks): every link carries c - 1 zero-byte kicks each way (a
+ * in 2 .. 4 chunks): every link carries c - 1 kicks of 24 bytes each way (a
  * tag of their own), kick i + 1 leaving when kick i from the peer has
  * arrived, and lane i of a link starts when kick i from its peer has
  * arrived, i latencies after lane 0, so that one lane's start-up overlaps
@@ -211,14 +211,19 @@ extern "C" {
  * across ranks, or a rank whose arguments or memory fail, give an error on
  * every rank, never a hang, without a collective operation on the path of a
  * call whose plan is cached. Each call sends a 24-byte header (block bytes,
- * packed bytes, local error) to rank + 1 alongside the exchange: in front of
- * the plan's first message to rank + 1 when that message has at most 4096
- * bytes of this rank's own blocks (that send is made first, before any wait,
- * so a stalled exchange cannot hold the header back), else as a message of
+ * packed bytes, local error) to its successor on a ring through all ranks
+ * alongside the exchange: a cycle along the network's links where the
+ * network has one that totex constructs (a torus or mesh of two or more
+ * sides, one of them even, or a single ring), else rank + 1. The header
+ * rides as a staggered plan's first kick to the successor (a message the
+ * plan sends anyway, the same length as every kick), or in front of the
+ * plan's first message to the successor when that message has at most 4096
+ * bytes of this rank's own blocks (either send is made first, before any wait,
+ * so a stalled exchange cannot hold the header back), else it is a message of
  * its own; every wait of the call
- * also watches the header from rank - 1 and a receive from MPI_ANY_SOURCE
+ * also watches the header from the predecessor and a receive from MPI_ANY_SOURCE
  * that stays posted on the private duplicate. A rank that finds its header
- * differs from rank - 1's, or a local error, sends a poison message naming it
+ * differs from its predecessor's, or a local error, sends a poison message naming it
  * to every rank. Ranks with different arguments run different plans (or none),
  * whose messages carry different tags, so no rank's exchange can complete and
  * every rank wakes on the poison. A call that must plan (collective

@@ -365,7 +365,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             }
             const int carried = carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX;
             if (carried)
-                p->carry_recv = r0; /* arrives behind the header, copied to the arena */
+                p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (exec.c) */
             for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
                 totex_mpi_recv *rv = &p->recvs[ir];
                 rv->peer = (int)tr->from;

@@ -192,6 +192,16 @@ typedef struct totex_mpi_state {
         double predicted;
         double t_s, t_c;       /* the costs it was built with */
     } size_class[64];
+    /* the arguments of the last call that ran a cached plan with predefined datatypes, and what
+       followed from them (alltoall.c): a call with the same ones on this communicator skips the
+       argument checks, the datatype queries and the plan search (plan NULL: none; cleared where
+       plans are freed) */
+    struct {
+        totex_mpi_plan *plan;
+        MPI_Datatype sendtype, recvtype;
+        int sendcount, recvcount, in_place;
+        int send_raw, recv_raw;
+    } memo;
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
     struct totex_mpi_state *next_live, **prev_live;
@@ -262,15 +272,17 @@ struct totex_mpi_guard {
     int code;                   /* MPI_SUCCESS until the call failed */
 };
 
-/* post the header exchange of a checked call (st->dup made with check on): the
-   receive from the ring's predecessor (room for a carried message too) and, unless @p carry_out
-   (the executor's first message to the successor carries it: totex_mpi_guard_carry()),
-   the send to the successor */
+/* post the header exchange of a checked call (st->dup made with check on): the send
+   to the ring's successor, then the receive from its predecessor (room for a carried
+   message too); with @p carry_out neither: the executor's first message (or kick) to the
+   successor carries the header, and the receive is posted once it has left
+   (totex_mpi_guard_carry()) */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad, int carry_out);
 /* the executor's message carried behind the predecessor's header (@p bytes bytes to @p to,
    copied there once the header is found equal; NULL: none) and its send carrying this
-   rank's header (NULL: none) */
+   rank's header (NULL: none; given, as soon as it is made: the receive of the predecessor's
+   header is posted then, before any wait; a failure poisons through g) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
@@ -293,8 +305,9 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
  * headers ride on p->carry_recv / p->carry_send (tag TOTEX_MPI_HDR_TAG, the
  * header in front) as totex_mpi_guard_start() was told: blocks of this rank at
  * @p send (block j at j * slot), results into
- * @p recv (block from i at i * slot, contiguous bytes) when @p recv_raw, else
- * left in the arena for the caller to unpack (totex_mpi_final_block()). */
+ * @p recv (block from i at i * slot, contiguous bytes, this rank's own block
+ * included) when @p recv_raw, else left in the arena for the caller to unpack
+ * (totex_mpi_final_block(); this rank's own block stays in @p send). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
