@@ -183,8 +183,9 @@ extern "C" {
  * on reuses its bytes once the blocks in them have been sent on (and final
  * blocks are copied to their place as soon as their message has arrived), so
  * receives are posted in waves, each as soon as its bytes are free and at the
- * latest before the sends of the next step: 2n blocks before any byte is
- * reused (more only when no free range fits a message: a2c about 3n, bruck,
+ * latest before the sends of the next step: 4n blocks before any byte is
+ * reused (enough for every block a rank receives on the 8x8 and 4x4x4 tori;
+ * more only when no free range fits a message: bruck,
  * whose messages interleave blocks that leave at different steps, all its
  * n/2 log2 n received blocks; TOTEX_ARENA_BLOCKS=B sets the limit, 0 reuses
  * bytes as soon as they are free) instead of every block received (the sum

@@ -42,8 +42,12 @@ enum {
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
 #define TOTEX_MPI_MAX_STAGGERED 4 /* most chunks the model staggers (cost.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
-#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 2 /* a plan's arena: at most this many blocks per rank before its bytes are
-                                             reused (arena.h; more only when no free bytes fit) */
+#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 4 /* a plan's arena: at most this many blocks per rank before its bytes are
+                                             reused (arena.h; more only when no free bytes fit). 4: every received
+                                             block its own bytes on 8x8 and 4x4x4 tori; a receive posted late (bytes
+                                             reused) delays its message: SimGrid flat factors, octr/2s, 2 -> 4:
+                                             8x8 64 KiB 478.86 -> 464.88 us, 4x4x4 241.09 -> 233.21, 4x4x4
+                                             16 KiB 79.93 -> 68.62 (issue 11) */
 #define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
 #define TOTEX_MPI_PAD_VARIANTS 4 /* padded forms offered: of the model's best this many combining candidates */
 #define TOTEX_MPI_PAD_MAX 4096   /* bytes: the most a short message is padded to (at most TOTEX_MPI_CARRY_MAX) */
