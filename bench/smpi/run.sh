@@ -32,6 +32,14 @@
 # totex_nocheck, and of the SMPI algorithms (unless SMPI_ALGORITHMS says) only
 # bruck and ompi, basic_linear and pair simulating n(n-1) flows:
 # bench/smpi/run.sh build 1 65536 16x16 takes minutes per implementation.
+# 8x8x8 (bench/smpi/results-8x8x8.txt, this 2-core machine): bruck takes
+# under 3 minutes (at 64 KiB 20 GB resident even with SMPI_SHARED=1: SMPI's own
+# temporary buffers), totex's octr in 4 staggered chunks (the model's choice,
+# 6.3 million messages per call) did not finish its two calls in 50 minutes,
+# forced to 1 chunk (TOTEX_CHUNKS=1) it takes 7 minutes, and ompi had simulated
+# 18.5 us after 7 minutes (SimGrid's max-min solver: 85% of the time).
+# TOTEX_* variables in the environment reach totex (TOTEX_CHUNKS=C forces C
+# chunks per transfer: say so beside the figures).
 # SMPI_IMPLS="..." runs only those implementations (totex, totex_nocheck, SMPI
 # algorithm names) and SMPI_APPEND=1 adds their results to the torus's raw file
 # instead of starting it afresh (a long run in parts; the table covers them all).
@@ -44,8 +52,8 @@
 # SMPI does not copy messages into or out of. Simulated times are unchanged
 # (they do not depend on the bytes; 4x4 and 4x4x4 give the same figures either
 # way), but results cannot be checked: the bench prints "unverified" instead of
-# "ok", accepted only in this mode. Totex's cross-rank check still runs (its
-# header travels in a small message, which SMPI copies).
+# "ok", accepted only in this mode. Totex's cross-rank check still runs (it
+# passed with totex's buffers shared, results-8x8x8.txt).
 #
 # Platform: a SimGrid cluster with topology="TORUS", one host per rank, links
 # of 10 GB/s and 1 us latency (split-duplex), dimension-order routing; host
