@@ -36,7 +36,7 @@
 # under 3 minutes (at 64 KiB 20 GB resident even with SMPI_SHARED=1: SMPI's own
 # temporary buffers), totex's octr in 4 staggered chunks (the model's choice,
 # 6.3 million messages per call) did not finish its two calls in 50 minutes,
-# forced to 1 chunk (TOTEX_CHUNKS=1) it takes 7 minutes, and ompi had simulated
+# forced to 1 chunk (TOTEX_CHUNKS=1) it takes 7 to 8 minutes, and ompi had simulated
 # 18.5 us after 7 minutes (SimGrid's max-min solver: 85% of the time).
 # TOTEX_* variables in the environment reach totex (TOTEX_CHUNKS=C forces C
 # chunks per transfer: say so beside the figures).
