@@ -68,9 +68,12 @@ maxb=${3:-65536}
 [ $# -gt 3 ] && shift 3 || set --
 [ $# -gt 0 ] || set -- 4x4 8x8 4x4x4 16x16 8x8x8
 scale=${SMPI_SCALE_RANKS:-256}
-shared=0; [ "${SMPI_SHARED:-0}" = 1 ] && shared=1
 case $scale in ''|*[!0-9]*) echo "smpi bench: SMPI_SCALE_RANKS '$scale' is not a rank count" >&2; exit 2 ;; esac
 usage="usage: bench/smpi/run.sh [BUILD_DIR [ITERS [MAX_BLOCK [TORUS...]]]], e.g. build 3 65536 4x4 4x4x4"
+case ${SMPI_SHARED:-0} in
+    0 | 1) shared=${SMPI_SHARED:-0} ;;
+    *) echo "smpi bench: SMPI_SHARED '$SMPI_SHARED' is not 0 or 1 (1: shared buffers, results unverified); $usage" >&2; exit 2 ;;
+esac
 case $iters in ''|*[!0-9]*) echo "smpi bench: ITERS '$iters' is not a positive integer; $usage" >&2; exit 2 ;; esac
 case $maxb in ''|*[!0-9]*) echo "smpi bench: MAX_BLOCK '$maxb' is not a byte count; $usage" >&2; exit 2 ;; esac
 if [ "$iters" -lt 1 ] || [ "$maxb" -lt 8 ] || [ "$maxb" -gt 16777216 ]; then

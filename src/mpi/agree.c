@@ -9,18 +9,19 @@
  *   predecessor's, alongside the exchange. If the ranks' headers are not all
  *   equal, two neighbours on this ring differ, and the later one sees it when
  *   the header arrives. The ring (ring.c) runs along the network's links
- *   where it can (a torus or mesh with an even side), else it is rank r - 1,
- *   r, r + 1.
+ *   where it can (a torus or mesh with an even side), else it is r - 1 -> r
+ *   -> r + 1.
  *   A rank with a local error (a wrong argument of its own) poisons at once;
  *   its neighbour does not report the difference as well.
  * - The header travels with tag TOTEX_MPI_HDR_TAG, on its own or, in a call
  *   that runs a cached plan, in front of the plan's first message on that
  *   link when the message is short and carries its sender's own blocks, or
- *   of a staggered plan's first zero-byte kick on that link (compile.c
- *   decides, the same at both ends, from the schedule); the
+ *   as a staggered plan's first kick on that link (the header alone, as long
+ *   as every other kick; compile.c decides, the same at both ends, from the
+ *   schedule); the
  *   executor makes that send first, before any wait (exec.c): a header
  *   always leaves at the start of a call, whatever stalls after. The receive
- *   of rank r - 1's header is posted right after it, still before any wait.
+ *   of the predecessor's header is posted right after it, still before any wait.
  *   A message of another length than expected on that tag is a difference
  *   too (ranks in different plans), and a header alone where a carried
  *   message was due comes from a rank with a local error. The carried data is
