@@ -30,7 +30,13 @@
  *   while the duplicate lives. A rank that sees a difference, has a local
  *   error or has an MPI call fail sends a poison naming what went wrong to
  *   every rank, prints it and returns its error class.
- * - Every wait of the call (exec.c, the agreement below) also watches the
+ * - Every rank sends its header exactly once in every checked call, before
+ *   any wait, also when the call fails before the message that was to carry it
+ *   has left (totex_mpi_guard_fail() then sends it alone, naming the error).
+ *   So a wait for the predecessor's header alone always ends and needs no
+ *   watch (totex_mpi_guard_wait_header(): a plain MPI_Wait, the short path of
+ *   one message each way, exec.c).
+ * - Every other wait of the call (exec.c, the agreement below) also watches the
  *   header and the poison receive, so a rank blocked on a message that will
  *   never come wakes on the poison. (A request that MPI_Test finds complete
  *   already is not waited for, so needs no watch.)
@@ -125,23 +131,35 @@ static int post_in(totex_mpi_guard *g)
                      g->comm, g->in);
 }
 
-int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
-                          int bad, int carry_out)
+void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
+                          int bad)
 {
-    *g = (totex_mpi_guard){.comm = st->dup,
-                           .n = n,
-                           .rank = rank,
-                           .from = st->ring_pred,
-                           .to = st->ring_succ,
-                           .st = st,
-                           .code = MPI_SUCCESS,
-                           .call = ++st->calls};
+    /* field by field: a compound literal's zeroing of the whole struct (rep stos) was the largest
+       item of a 2-rank call of 8 B in totex's own code (perf, Open MPI) */
+    g->comm = st->dup;
+    g->n = n;
+    g->rank = rank;
+    g->from = st->ring_pred;
+    g->to = st->ring_succ;
     g->mine[0] = sig;
     g->mine[1] = slot;
     g->mine[2] = bad;
+    g->pred[0] = g->pred[1] = g->pred[2] = 0;
     g->hdr[0] = g->hdr[1] = MPI_REQUEST_NULL;
     g->in = &g->hdr[0];
     g->out = &g->hdr[1];
+    g->hdr_sent = 0;
+    g->carry_to = NULL;
+    g->carry_bytes = g->carry_expect = g->carry_held = 0;
+    g->st = st;
+    g->call = ++st->calls;
+    g->code = MPI_SUCCESS;
+}
+
+int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
+                          int bad, int carry_out)
+{
+    totex_mpi_guard_init(g, st, n, rank, sig, slot, bad);
     /* this rank's header leaves first, then the receive of the predecessor's is posted (both before any
        wait): the header (or the message carrying it, totex_mpi_guard_carry()) leaves a receive's
        posting earlier, a third of the MPI library's work before it (callgrind, Open MPI, 2 ranks).
@@ -150,6 +168,7 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
        the unexpected messages, which is as correct */
     int rc = carry_out ? MPI_SUCCESS
                        : MPI_Isend(g->mine, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
+    g->hdr_sent = !carry_out && rc == MPI_SUCCESS;
     if (rc == MPI_SUCCESS && !carry_out)
         rc = post_in(g);
     if (rc != MPI_SUCCESS)
@@ -177,6 +196,7 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request 
     }
     if (out) {
         g->out = out;
+        g->hdr_sent = 1;
         /* the message carrying this rank's header has left: the receive of the predecessor's header
            (totex_mpi_guard_start() left it to here) */
         int rc = post_in(g);
@@ -189,6 +209,15 @@ int totex_mpi_guard_fail(totex_mpi_guard *g, int code)
 {
     if (g->code != MPI_SUCCESS)
         return g->code;
+    if (!g->hdr_sent) { /* the header alone, naming the error: the successor's wait for it ends */
+        static long long hdr_out[3]; /* (static: the request is freed before the send may be done) */
+        hdr_out[0] = g->mine[0];
+        hdr_out[1] = g->mine[1];
+        hdr_out[2] = code;
+        g->hdr_sent = 1;
+        if (MPI_Isend(hdr_out, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]) == MPI_SUCCESS)
+            g->out = &g->hdr[1];
+    }
     long long m[6] = {code, code == MPI_ERR_NO_MEM || code == MPI_ERR_INTERN ? POISON_MPI : POISON_LOCAL, g->rank,
                       0, 0, 0};
     if (code != MPI_ERR_COUNT && code != MPI_ERR_TYPE && code != MPI_ERR_BUFFER && code != MPI_ERR_ARG)
@@ -254,6 +283,17 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
     long long m[6] = {MPI_ERR_COUNT, POISON_LEN, pr, 0, g->rank, 0};
     say(g->rank, m);
     return poison(g, m);
+}
+
+int totex_mpi_guard_wait_header(totex_mpi_guard *g)
+{
+    if (g->code != MPI_SUCCESS || *g->in == MPI_REQUEST_NULL)
+        return g->code;
+    /* a plain wait, watching no poison: the predecessor sends its header in every checked call,
+       before any wait of its own, also when it fails (totex_mpi_guard_fail) */
+    MPI_Status status;
+    int rc = MPI_Wait(g->in, &status);
+    return header_arrived(g, rc, &status);
 }
 
 /* the part of totex_mpi_guard_wait() that calls MPI (*r pending, g->code MPI_SUCCESS): out of line,

@@ -419,6 +419,10 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         if (dq)
             p->deps = dq;
     }
+    p->pair = rc == MPI_SUCCESS && p->nsend == 1 && p->nrecv == 1 && p->carry_send == 0 && p->carry_recv == 0 &&
+              !p->sends[0].kick && !p->recvs[0].kick && p->recvs[0].in_place_ok;
+    for (size_t k = 0; p->pair && k < p->sends[0].piece_count; k++)
+        p->pair = p->pieces[p->sends[0].piece_first + k].base == TOTEX_MPI_SEND;
     p->arena_bytes = arena.top;
     p->stage_bytes = stage.top;
     totex_mpi_arena_free(&arena);

@@ -174,6 +174,35 @@ static void own_block(const run *x, const char *send, int recv_raw)
         memcpy(x->out + own, send + own, (size_t)x->p->slot);
 }
 
+/* (the general loop's run state, request array, posting and dependencies cost as much as the MPI
+   library's own all-to-all of 8 B on 2 ranks, which is one send and one receive: perf, Open MPI) */
+int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw)
+{
+    const totex_mpi_send *sd = &p->sends[0];
+    const totex_mpi_recv *rv = &p->recvs[0];
+    char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES, *to = h + TOTEX_MPI_HDR_BYTES;
+    memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
+    for (size_t k = 0; k < sd->piece_count; k++) {
+        const totex_mpi_piece *pc = &p->pieces[sd->piece_first + k];
+        memcpy(to, send + pc->off, pc->len);
+        to += pc->len;
+    }
+    const size_t len = (size_t)(to - h) - TOTEX_MPI_HDR_BYTES;
+    if (len < (size_t)sd->bytes) /* padded (compile.c) */
+        memset(to, 0, (size_t)sd->bytes - len);
+    totex_mpi_guard_carry(g, out + rv->place_off, rv->bytes, NULL);
+    MPI_Request *rq = &p->req[1];
+    int rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, g->comm, rq);
+    if (rc != MPI_SUCCESS)
+        return totex_mpi_guard_fail(g, rc);
+    totex_mpi_guard_carry(g, NULL, 0, rq); /* (posts the receive of the predecessor's header) */
+    const size_t own = (size_t)p->me * (size_t)p->slot;
+    if (recv_raw && send + own != out + own)
+        memcpy(out + own, send + own, (size_t)p->slot);
+    rc = totex_mpi_guard_wait_header(g);
+    return rc == MPI_SUCCESS ? totex_mpi_guard_wait(g, rq) : rc; /* (a failed call's requests: dropped with g) */
+}
+
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw)
 {
@@ -194,6 +223,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
         }
     }
+    if (carry && p->pair)
+        return totex_mpi_exec_pair(p, g, send, recv_raw ? recv : p->fin, recv_raw);
     run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0};
     const char *base[3] = {send, p->arena, x.out};
     MPI_Request *req = p->req;
@@ -213,17 +244,6 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     const int carry_first = carry && p->carry_send != SIZE_MAX;
     if (carry_first)
         rc = issue(&x, p->carry_send, base);
-    if (carry_first && p->nsend == 1 && p->nrecv == 1 && p->carry_recv == 0 && in_place(&x, 0)) {
-        /* the whole program is one message each way, both carrying the check's header (2 ranks,
-           short blocks): nothing to post, to wait for before a send or to copy out; what is left is
-           the waits the general loop below ends with (its bookkeeping cost a fifth of a 2-rank call of
-           8 B outside the MPI library: callgrind) */
-        own_block(&x, send, recv_raw);
-        rc = rc == MPI_SUCCESS ? totex_mpi_guard_waitall(g, req + 1, 1) : totex_mpi_guard_fail(g, rc);
-        if (rc != MPI_SUCCESS)
-            totex_mpi_drop(req, 1, req + 1, 1);
-        return rc;
-    }
     if (rc == MPI_SUCCESS)
         rc = post_recvs(&x, 0);
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {

@@ -137,6 +137,9 @@ typedef struct totex_mpi_plan {
                                     else SIZE_MAX */
     size_t carry_send;           /* first send to the ring's successor if it may carry this rank's header, else
                                     SIZE_MAX */
+    int pair;                    /* the whole program is one message each way, both carrying the check's header
+                                    (carry_send == carry_recv == 0), its blocks this rank's own and the one it
+                                    receives landing in place: 2 ranks, short blocks (exec.c's short path) */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
     char *fin;                   /* n * slot bytes: the blocks for this rank when the caller takes them from the
@@ -273,6 +276,7 @@ struct totex_mpi_guard {
     int carry_bytes;            /* its bytes */
     int carry_expect;           /* a message of carry_bytes is due behind the header (set with carry_to) */
     int carry_held;             /* it arrived before carry_to was set: waiting in st->hdr_buf */
+    int hdr_sent;               /* this rank's header has left (alone or carried): once per call, also on failure */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
     int code;                   /* MPI_SUCCESS until the call failed */
@@ -285,6 +289,15 @@ struct totex_mpi_guard {
    (totex_mpi_guard_carry()) */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad, int carry_out);
+/* the guard of a checked call, no MPI call: {sig, slot, bad} as this rank's header, requests null, the
+   call counted (totex_mpi_guard_start() is this and the header exchange's first moves) */
+void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
+                          int bad);
+/* wait for the predecessor's header (posted; it may carry a message) with a plain MPI_Wait and check
+   it as every wait does: safe because every rank sends its header once in every checked call before
+   any wait, alone or carried, also when it fails (totex_mpi_guard_fail sends it then). Returns
+   g->code (MPI_SUCCESS, or the error class of a failed check, the poison sent) */
+int totex_mpi_guard_wait_header(totex_mpi_guard *g);
 /* the executor's message carried behind the predecessor's header (@p bytes bytes to @p to,
    copied there once the header is found equal; NULL: none) and its send carrying this
    rank's header (NULL: none; given, as soon as it is made: the receive of the predecessor's
@@ -316,6 +329,12 @@ void totex_mpi_guard_drop(totex_mpi_guard *g);
  * (totex_mpi_final_block(); this rank's own block stays in @p send). */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
+/* totex_mpi_exec() of a plan with p->pair set (one message each way, both carrying the check's header),
+   arena and staging allocated, the guard @p g started with the header left to the executor (or only
+   initialised: totex_mpi_guard_init()): its send, the receive behind the predecessor's header, this
+   rank's own block (@p recv_raw), the two waits. Blocks at @p send, results into @p out (this rank's
+   receive buffer when @p recv_raw, else p->fin). Returns g->code; a failed call's requests stay in g */
+int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
 const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
 
