@@ -221,7 +221,11 @@ extern "C" {
  * plan's first message to the successor when that message has at most 4096
  * bytes of this rank's own blocks (either send is made first, before any wait,
  * so a stalled exchange cannot hold the header back), else it is a message of
- * its own; every wait of the call
+ * its own. Every rank sends its header once in every call, also when its call
+ * fails before the message that was to carry it has left (then alone, naming
+ * the error), so a wait for the predecessor's header alone always ends: a
+ * plan of one message each way (2 ranks, short blocks) waits for it with a
+ * plain MPI_Wait. Every other wait of the call
  * also watches the header from the predecessor and a receive from MPI_ANY_SOURCE
  * that stays posted on the private duplicate. A rank that finds its header
  * differs from its predecessor's, or a local error, sends a poison message naming it
