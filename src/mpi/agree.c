@@ -367,6 +367,12 @@ int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)
        Not under SimGrid SMPI, which charges every MPI_Test* call simulated time (smpi/test: 100 us) */
     int flag = 0;
 #ifndef SMPI_H
+    /* the predecessor's header first, with a plain wait (it always comes: totex_mpi_guard_wait_header), which
+       moves every other request on too; then most often one MPI_Testall finds them all complete (Open MPI,
+       4 ranks, direct, 8 B: one watched wait per request, each an MPI_Test and an MPI_Waitany, made
+       totex / MPI_Alltoall 1.14 with the check against 1.05 without) */
+    if (*g->in != MPI_REQUEST_NULL && totex_mpi_guard_wait_header(g) != MPI_SUCCESS)
+        return g->code;
     size_t pending = 0; /* one pending request (2 ranks: the other's messages ride on the headers) is just waited for */
     for (size_t i = 0; i < count && pending < 2; i++)
         pending += r[i] != MPI_REQUEST_NULL;
