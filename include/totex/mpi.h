@@ -63,7 +63,9 @@ extern "C" {
  * timed on the communicator with the caller's data, in 2 rounds taking the
  * candidates in turn (a different one first in each round): per candidate and
  * round, one untimed run when its buffers are not allocated, a barrier, 3 runs
- * back to back, the slowest rank's time per run; a candidate's time is its
+ * back to back (more, up to 32, where the model predicts a call so short that 3
+ * would last under 100 us: an oversubscribed machine's scheduler decides so
+ * short a round; not under SimGrid SMPI), the slowest rank's time per run; a candidate's time is its
  * fastest round (interruptions only add time); results kept in totex's own
  * buffers. The fastest candidate is kept. The model orders and prunes the
  * candidates; the measurement settles what the model cannot see.
