@@ -32,7 +32,9 @@
  *   every rank, prints it and returns its error class.
  * - Every rank sends its header exactly once in every checked call, before
  *   any wait, also when the call fails before the message that was to carry it
- *   has left (totex_mpi_guard_fail() then sends it alone, naming the error).
+ *   has left (header_alone(): from totex_mpi_guard_fail(), from the start of a
+ *   call that a poison kept from the last call fails, and from
+ *   totex_mpi_guard_drop() for any failed call that has not sent it).
  *   So a wait for the predecessor's header alone always ends and needs no
  *   watch (totex_mpi_guard_wait_header(): a plain MPI_Wait, the short path of
  *   one message each way, exec.c).
@@ -122,6 +124,21 @@ static int poison(totex_mpi_guard *g, const long long *m)
     return g->code;
 }
 
+/* this rank's header alone, naming error @p code, unless its header has left: a call that fails before the
+   message that was to carry it still sends it, so that the successor's wait for it ends */
+static void header_alone(totex_mpi_guard *g, int code)
+{
+    if (g->hdr_sent)
+        return;
+    static long long hdr_out[3]; /* (static: the request is freed before the send may be done) */
+    hdr_out[0] = g->mine[0];
+    hdr_out[1] = g->mine[1];
+    hdr_out[2] = code;
+    g->hdr_sent = 1;
+    if (MPI_Isend(hdr_out, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]) == MPI_SUCCESS)
+        g->out = &g->hdr[1];
+}
+
 /* post the receive of the ring predecessor's header */
 static int post_in(totex_mpi_guard *g)
 {
@@ -176,6 +193,7 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     if (st->has_early && st->early[6] <= g->call) { /* poisoned while this rank was finishing the last call */
         st->has_early = 0;
         if (st->early[6] == g->call) {
+            header_alone(g, (int)st->early[0]); /* (a carried header has not left yet) */
             g->code = (int)st->early[0];
             say(rank, st->early);
         }
@@ -209,15 +227,7 @@ int totex_mpi_guard_fail(totex_mpi_guard *g, int code)
 {
     if (g->code != MPI_SUCCESS)
         return g->code;
-    if (!g->hdr_sent) { /* the header alone, naming the error: the successor's wait for it ends */
-        static long long hdr_out[3]; /* (static: the request is freed before the send may be done) */
-        hdr_out[0] = g->mine[0];
-        hdr_out[1] = g->mine[1];
-        hdr_out[2] = code;
-        g->hdr_sent = 1;
-        if (MPI_Isend(hdr_out, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]) == MPI_SUCCESS)
-            g->out = &g->hdr[1];
-    }
+    header_alone(g, code);
     long long m[6] = {code, code == MPI_ERR_NO_MEM || code == MPI_ERR_INTERN ? POISON_MPI : POISON_LOCAL, g->rank,
                       0, 0, 0};
     if (code != MPI_ERR_COUNT && code != MPI_ERR_TYPE && code != MPI_ERR_BUFFER && code != MPI_ERR_ARG)
@@ -442,5 +452,6 @@ void totex_mpi_drop(MPI_Request *recv, size_t nrecv, MPI_Request *send, size_t n
 
 void totex_mpi_guard_drop(totex_mpi_guard *g)
 {
+    header_alone(g, g->code != MPI_SUCCESS ? g->code : MPI_ERR_INTERN); /* (every failed call sends its header) */
     totex_mpi_drop(g->in, 1, g->out, 1);
 }

@@ -11,6 +11,9 @@
  *     header, naming its error: the other rank's wait for it ends (a deadline
  *     of 20 s, polled with MPI_Test, turns a missing header into a failure
  *     instead of a hang) and totex_mpi_guard_wait_header returns that error;
+ *     the same for a call that fails at its start on a poison kept from the
+ *     last call (test_mismatch on 4 ranks hung in 2 runs of 6 before that
+ *     path sent its header);
  *  2. the cached plan of 2 ranks at 1..4096 B (bytes) is a pair program (run with
  *     TOTEX_ALGORITHM=direct: a timed choice could take a chunked one), and
  *     repeated calls (the short path) are byte-exact against PMPI_Alltoall
@@ -78,6 +81,45 @@ static void header_on_failure(void)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* item 1b: the same when the call fails at its start on a poison kept from the last call (a rank
+   still finishing call k receives the poison of call k + 1; agree.c) */
+static void header_on_early_poison(void)
+{
+    totex_mpi_state *st = NULL;
+    if (totex_mpi_state_get(MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
+        totex_mpi_state_dup(st, MPI_COMM_WORLD, 1) != MPI_SUCCESS) {
+        CHECK(0, "no totex state on MPI_COMM_WORLD");
+        return;
+    }
+    totex_mpi_guard g;
+    if (rank == 0) {
+        st->has_early = 1; /* as watched() keeps it: {code, kind, rank a, value a, rank b, value b, call} */
+        st->early[0] = MPI_ERR_COUNT;
+        st->early[6] = st->calls + 1;
+        int rc = totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);
+        CHECK(rc == MPI_ERR_COUNT, "guard_start with the kept poison returned %d", rc);
+        MPI_Barrier(MPI_COMM_WORLD); /* (rank 1 looks for the header before this call ends and drops its guard) */
+    } else {
+        static char dst[8];
+        totex_mpi_guard_start(&g, st, 2, 1, 8, 8, 0, 0);
+        totex_mpi_guard_carry(&g, dst, 8, NULL);
+        double t0 = MPI_Wtime();
+        int flag = 0;
+        MPI_Status status;
+        while (!flag && MPI_Wtime() - t0 < 20.0)
+            MPI_Request_get_status(*g.in, &flag, &status);
+        CHECK(flag, "no header from rank 0 within 20 s after its call failed on a kept poison");
+        if (flag) {
+            int rc = totex_mpi_guard_wait_header(&g);
+            CHECK(rc == MPI_ERR_COUNT, "the header's error: %d, want MPI_ERR_COUNT (%d)", rc, MPI_ERR_COUNT);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    totex_mpi_guard_drop(&g);
+    totex_mpi_state_retire(st);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* one call of @p b bytes per block as MPI_BYTE (salt: new data), compared with PMPI_Alltoall */
 static void exact(int b, int salt, const char *what)
 {
@@ -107,6 +149,7 @@ int main(int argc, char **argv)
         return 1;
     }
     header_on_failure();
+    header_on_early_poison();
 
     /* items 2, 3 */
     const int sizes[] = {1, 8, 24, 100, 1024, 4096};
