@@ -16,6 +16,30 @@
  * its bytes are free without waiting; at the latest before the first send of
  * a later step, after waiting for the requests that free its bytes.
  *
+ * Window: that early posting stops p->recv_window receives past the forced
+ * point (the receives of the steps before the send about to be made), by
+ * default the receives of TOTEX_MPI_RECV_WINDOW_STEPS steps (plan.c;
+ * TOTEX_RECV_WINDOW sets it, 0: no window). Receives whose blocks are all
+ * final need no arena bytes, so without it a rank posted as far as the arena
+ * let it, on 4x4, 8x8 and 4x4x4 its whole program at the start (776
+ * receives for octr in 3 chunks on 8x8; octr in 4 chunks on 8x8x8 has
+ * 12,306 per rank). A posted receive costs at every message: MPICH
+ * searches its posted-receive queue, one linear list, for each arriving
+ * message, and SimGrid SMPI 3.32 removes each completed communication from
+ * its actor's list of all outstanding ones by a linear walk
+ * (CommImpl::finish, issuer_->activities_.remove: 77% of the simulator's
+ * cycles there; that run did not finish one call in 50 minutes,
+ * bench/smpi/results-8x8x8.txt). Messages between neighbours stay within a
+ * step or two of each other, so a few steps' receives are posted before
+ * their messages come. On SimGrid (4x4, 8x8, 4x4x4; flat and default
+ * factors; octr in 2 and 3 staggered chunks forced, and the model's choices
+ * from 512 B to 64 KiB) the default of 4 steps gives the same simulated
+ * times as no window in all 10 printed digits, and so did 2 and 3 steps, 32
+ * receives and more in the forced runs at flat factors; 16 receives (1.3
+ * steps of 12) cost 2.4% at 4x4x4 16 KiB, 8 receives up to 31%. The window
+ * restricts the early posting only: the forced posting, the only one the
+ * argument below counts on, is unchanged.
+ *
  * Why this cannot deadlock (on every rank the program is in step order, and
  * a receive or staged send of step t reuses only bytes freed by requests of
  * steps before t, arena.h): by induction on t, suppose every rank has made
@@ -70,6 +94,7 @@ typedef struct run {
     totex_mpi_guard *g;
     char *out;           /* where the blocks for this rank go: block from i at i * slot */
     size_t posted;       /* receives [0, posted) posted */
+    size_t forced;       /* the forced point so far: receives [0, forced) had to be posted (recv_before) */
     size_t rdone, sdone; /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
 } run;
 
@@ -109,15 +134,19 @@ static int recvs_done(run *x, size_t upto)
 }
 
 /* post receives [posted, must) (waiting until their bytes are free), then the
-   following ones as long as their bytes are free without waiting */
+   following ones as long as their bytes are free without waiting and they lie
+   within the window, fewer than p->recv_window past must (0: no window) */
 static int post_recvs(run *x, size_t must)
 {
     totex_mpi_plan *p = x->p;
     int rc = MPI_SUCCESS;
+    if (must > x->forced)
+        x->forced = must;
+    const size_t w = p->recv_window, lim = w && p->nrecv - x->forced > w ? x->forced + w : p->nrecv;
     while (x->posted < p->nrecv && rc == MPI_SUCCESS) {
         const size_t r = x->posted;
         const totex_mpi_recv *rv = &p->recvs[r];
-        if (r >= must && (rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
+        if (r >= must && (r >= lim || rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
             break;
         if ((rc = sends_done(x, rv->wait_sends)) != MPI_SUCCESS || (rc = recvs_done(x, rv->wait_recvs)) != MPI_SUCCESS)
             break;
@@ -127,6 +156,8 @@ static int post_recvs(run *x, size_t must)
                            x->comm, &p->req[r]);
         x->posted++;
     }
+    if (x->posted > x->forced && x->posted - x->forced > p->recv_ahead_max)
+        p->recv_ahead_max = x->posted - x->forced;
     return rc;
 }
 
@@ -194,7 +225,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
         }
     }
-    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0};
+    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0, 0};
     const char *base[3] = {send, p->arena, x.out};
     MPI_Request *req = p->req;
     size_t nreq = p->nrecv + p->nsend;
