@@ -40,6 +40,25 @@
  * restricts the early posting only: the forced posting, the only one the
  * argument below counts on, is unchanged.
  *
+ * Behind the forced point, the receives of data more than two windows back
+ * are waited for after each send (recvs_reap). A receive that brings only
+ * final blocks, or blocks sent on much later, is otherwise waited for only at
+ * the end of the call or when they leave, and SimGrid keeps every request
+ * not yet waited for, complete or not, in that list (and a detached send in
+ * its sender's list until its receiver waits): on 8x8 octr/3s with the window
+ * alone up to 241 receives per rank were not yet waited for, 88 with these
+ * waits; on 8x8x8 octr/4s with the window alone the list walk still took 84%
+ * of the simulator's cycles. In a schedule that uses every link every step
+ * a rank runs at most about a window and the link window (compile.c) ahead
+ * of its neighbours, so two windows back their messages have come and the
+ * wait costs nothing: SimGrid's simulated times are the same in all 10
+ * digits with it (the runs above), and with one window back too; one step
+ * back cost 2.8% at 4x4x4 16 KiB. They are waits for receives of earlier
+ * steps, as the argument below allows; not for the kicks' receives, which
+ * are numbered first but come within the first step (compile.c: kick i + 1
+ * leaves once kick i has come; waiting for one there deadlocked with a
+ * window of 1, tests/mpi/test_recv_window.c).
+ *
  * Why this cannot deadlock (on every rank the program is in step order, and
  * a receive or staged send of step t reuses only bytes freed by requests of
  * steps before t, arena.h): by induction on t, suppose every rank has made
@@ -96,6 +115,7 @@ typedef struct run {
     size_t posted;       /* receives [0, posted) posted */
     size_t forced;       /* the forced point so far: receives [0, forced) had to be posted (recv_before) */
     size_t rdone, sdone; /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
+    size_t reaped;       /* the data receives among [0, reaped) complete (recvs_reap) */
 } run;
 
 /* receive r lands in its place in run->out (the one behind the predecessor's header too: the check copies it
@@ -129,6 +149,24 @@ static int recvs_done(run *x, size_t upto)
         const size_t lo = totex_mpi_chunk_lo(p, rv->chunk), len = totex_mpi_chunk_lo(p, rv->chunk + 1) - lo;
         for (size_t f = rv->fin_first; f < rv->fin_first + rv->fin_count; f++)
             memcpy(x->out + p->finals[f].src * slot + lo, p->arena + rv->arena_off + p->finals[f].pos * len, len);
+    }
+    return rc;
+}
+
+/* wait for the data receives among [0, upto) not waited for yet (window above); the kicks' receives are
+   left to the sends that wait for them: kick i + 1 is sent within the first step once kick i has come
+   (compile.c), so a kick's receive is not one of an earlier step. Their final blocks are copied out by
+   recvs_done, as they would be: it is not called here, as it would wait for the kicks */
+static int recvs_reap(run *x, size_t upto)
+{
+    const totex_mpi_plan *p = x->p;
+    int rc = MPI_SUCCESS;
+    if (x->reaped < x->rdone)
+        x->reaped = x->rdone;
+    for (; x->reaped < upto && rc == MPI_SUCCESS; x->reaped++) {
+        const size_t r = x->reaped;
+        if (!p->recvs[r].kick)
+            rc = totex_mpi_guard_wait(x->g, x->carry && r == p->carry_recv ? x->g->in : &p->req[r]);
     }
     return rc;
 }
@@ -225,7 +263,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
         }
     }
-    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0, 0};
+    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0, 0, 0};
     const char *base[3] = {send, p->arena, x.out};
     MPI_Request *req = p->req;
     size_t nreq = p->nrecv + p->nsend;
@@ -271,6 +309,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             rc = sends_done(&x, sd->wait_sends); /* its staging bytes are free */
         if (rc == MPI_SUCCESS)
             rc = issue(&x, i, base);
+        if (rc == MPI_SUCCESS && p->recv_window && x.forced > 2 * p->recv_window) /* (window above) */
+            rc = recvs_reap(&x, x.forced - 2 * p->recv_window);
     }
     if (rc == MPI_SUCCESS)
         rc = post_recvs(&x, p->nrecv);

@@ -16,6 +16,10 @@
  *    completed (their request not freed by the executor's waits) are at most
  *    the window: what is outstanding is the window plus what forced posting
  *    requires;
+ *  - and behind it: once send s - 1 is made, every receive of data (not a
+ *    kick's) more than two windows before its forced point has been waited
+ *    for (exec.c: else SimGrid keeps them in a list it walks at every
+ *    completion);
  *  - the executor's own count (p->recv_ahead_max) agrees with this one;
  *  - the result is byte for byte PMPI_Alltoall's;
  *  - without a window, some rank of each plan of at least 2 chunks posts
@@ -44,6 +48,7 @@ static struct {
     size_t next_send; /* sends made so far (in order): the next one to be made */
     size_t ahead_max; /* most receives posted past the forced point */
     size_t open_max;  /* most receives past the forced point posted and not yet completed */
+    size_t total_max; /* most receives posted and not yet completed */
 } watch;
 
 static size_t forced_point(void)
@@ -73,6 +78,17 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
         if (w && open > w)
             FAIL("FAIL rank %d %s: %zu receives past the forced point outstanding, window %zu\n", rank, watch.what,
                  open, w);
+        /* behind: after send s - 1, the receives more than 2 windows before its forced point were waited for */
+        const size_t back = watch.next_send ? p->sends[watch.next_send - 1].recv_before : 0;
+        size_t total = 1;
+        for (size_t k = 0; k < r; k++) {
+            total += p->req[k] != MPI_REQUEST_NULL;
+            if (w && back > 2 * w && k < back - 2 * w && !p->recvs[k].kick && p->req[k] != MPI_REQUEST_NULL)
+                FAIL("FAIL rank %d %s: receive %zu not yet waited for at send %zu (forced point %zu), window %zu\n",
+                     rank, watch.what, k, watch.next_send, back, w);
+        }
+        if (total > watch.total_max)
+            watch.total_max = total;
     }
     return PMPI_Irecv(buf, count, type, src, tag, comm, req);
 }
@@ -174,6 +190,7 @@ int main(int argc, char **argv)
     static const long long slots[] = {8, 1000, 4099};
     static const size_t windows[] = {0, 1, 2, 7};
     int runs = 0, unbound = 0;
+    size_t most[4] = {0, 0, 0, 0}; /* per window: most receives outstanding on this rank */
     for (size_t ai = 0; ai < sizeof algs / sizeof algs[0]; ai++) {
         const totex_algorithm *a = totex_algorithm_find(algs[ai].name, &err);
         if (!a || a->applies(net, algs[ai].ports, &err) != TOTEX_OK)
@@ -200,11 +217,13 @@ int main(int argc, char **argv)
                             memset(got, 0xEE, len);
                             watch.p = p;
                             watch.what = w;
-                            watch.posted = watch.next_send = watch.ahead_max = watch.open_max = 0;
+                            watch.posted = watch.next_send = watch.ahead_max = watch.open_max = watch.total_max = 0;
                             int rc = totex_mpi_exec(p, comm, TOTEX_MPI_PLAN_TAG, NULL, 0, (const char *)send,
                                                     (char *)got, 1);
                             watch.p = NULL;
                             runs++;
+                            if (watch.total_max > most[wi])
+                                most[wi] = watch.total_max;
                             if (rc != MPI_SUCCESS || memcmp(ref, got, len))
                                 FAIL("FAIL rank %d %s: rc %d, result %s\n", rank, w, rc,
                                      memcmp(ref, got, len) ? "differs from PMPI_Alltoall" : "ok");
@@ -239,7 +258,10 @@ int main(int argc, char **argv)
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, comm);
     if (rank == 0)
-        printf("test_recv_window: %d ranks, %d runs per rank: %s\n", size, runs, all ? "FAILED" : "passed");
+        printf("test_recv_window: %d ranks, %d runs per rank; most receives outstanding on rank 0 with windows "
+               "%zu, %zu, %zu, none: %zu, %zu, %zu, %zu; %s\n",
+               size, runs, windows[1], windows[2], windows[3], most[1], most[2], most[3], most[0],
+               all ? "FAILED" : "passed");
     totex_network_free(net);
     MPI_Comm_free(&comm);
     MPI_Finalize();
