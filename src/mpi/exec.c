@@ -16,6 +16,49 @@
  * its bytes are free without waiting; at the latest before the first send of
  * a later step, after waiting for the requests that free its bytes.
  *
+ * Window: that early posting stops p->recv_window receives past the forced
+ * point (the receives of the steps before the send about to be made), by
+ * default the receives of TOTEX_MPI_RECV_WINDOW_STEPS steps (plan.c;
+ * TOTEX_RECV_WINDOW sets it, 0: no window). Receives whose blocks are all
+ * final need no arena bytes, so without it a rank posted as far as the arena
+ * let it, on 4x4, 8x8 and 4x4x4 its whole program at the start (776
+ * receives for octr in 3 chunks on 8x8; octr in 4 chunks on 8x8x8 has
+ * 12,306 per rank). A posted receive costs at every message: MPICH
+ * searches its posted-receive queue, one linear list, for each arriving
+ * message, and SimGrid SMPI 3.32 removes each completed communication from
+ * its actor's list of all outstanding ones by a linear walk
+ * (CommImpl::finish, issuer_->activities_.remove: 77% of the simulator's
+ * cycles there; that run did not finish one call in 50 minutes,
+ * bench/smpi/results-8x8x8.txt). Messages between neighbours stay within a
+ * step or two of each other, so a few steps' receives are posted before
+ * their messages come. On SimGrid (4x4, 8x8, 4x4x4; flat and default
+ * factors; octr in 2 and 3 staggered chunks forced, and the model's choices
+ * from 512 B to 64 KiB) the default of 4 steps gives the same simulated
+ * times as no window in all 10 printed digits, and so did 2 and 3 steps, 32
+ * receives and more in the forced runs at flat factors; 16 receives (1.3
+ * steps of 12) cost 2.4% at 4x4x4 16 KiB, 8 receives up to 31%. The window
+ * restricts the early posting only: the forced posting, the only one the
+ * argument below counts on, is unchanged.
+ *
+ * Behind the forced point, the receives of data more than two windows back
+ * are waited for after each send (recvs_reap). A receive that brings only
+ * final blocks, or blocks sent on much later, is otherwise waited for only at
+ * the end of the call or when they leave, and SimGrid keeps every request
+ * not yet waited for, complete or not, in that list (and a detached send in
+ * its sender's list until its receiver waits): on 8x8 octr/3s with the window
+ * alone up to 241 receives per rank were not yet waited for, 88 with these
+ * waits; on 8x8x8 octr/4s with the window alone the list walk still took 84%
+ * of the simulator's cycles. In a schedule that uses every link every step
+ * a rank runs at most about a window and the link window (compile.c) ahead
+ * of its neighbours, so two windows back their messages have come and the
+ * wait costs nothing: SimGrid's simulated times are the same in all 10
+ * digits with it (the runs above), and with one window back too; one step
+ * back cost 2.8% at 4x4x4 16 KiB. They are waits for receives of earlier
+ * steps, as the argument below allows; not for the kicks' receives, which
+ * are numbered first but come within the first step (compile.c: kick i + 1
+ * leaves once kick i has come; waiting for one there deadlocked with a
+ * window of 1, tests/mpi/test_recv_window.c).
+ *
  * Why this cannot deadlock (on every rank the program is in step order, and
  * a receive or staged send of step t reuses only bytes freed by requests of
  * steps before t, arena.h): by induction on t, suppose every rank has made
@@ -70,7 +113,9 @@ typedef struct run {
     totex_mpi_guard *g;
     char *out;           /* where the blocks for this rank go: block from i at i * slot */
     size_t posted;       /* receives [0, posted) posted */
+    size_t forced;       /* the forced point so far: receives [0, forced) had to be posted (recv_before) */
     size_t rdone, sdone; /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
+    size_t reaped;       /* the data receives among [0, reaped) complete (recvs_reap) */
 } run;
 
 /* receive r lands in its place in run->out (the one behind the predecessor's header too: the check copies it
@@ -108,16 +153,38 @@ static int recvs_done(run *x, size_t upto)
     return rc;
 }
 
+/* wait for the data receives among [0, upto) not waited for yet (window above); the kicks' receives are
+   left to the sends that wait for them: kick i + 1 is sent within the first step once kick i has come
+   (compile.c), so a kick's receive is not one of an earlier step. Their final blocks are copied out by
+   recvs_done, as they would be: it is not called here, as it would wait for the kicks */
+static int recvs_reap(run *x, size_t upto)
+{
+    const totex_mpi_plan *p = x->p;
+    int rc = MPI_SUCCESS;
+    if (x->reaped < x->rdone)
+        x->reaped = x->rdone;
+    for (; x->reaped < upto && rc == MPI_SUCCESS; x->reaped++) {
+        const size_t r = x->reaped;
+        if (!p->recvs[r].kick)
+            rc = totex_mpi_guard_wait(x->g, x->carry && r == p->carry_recv ? x->g->in : &p->req[r]);
+    }
+    return rc;
+}
+
 /* post receives [posted, must) (waiting until their bytes are free), then the
-   following ones as long as their bytes are free without waiting */
+   following ones as long as their bytes are free without waiting and they lie
+   within the window, fewer than p->recv_window past must (0: no window) */
 static int post_recvs(run *x, size_t must)
 {
     totex_mpi_plan *p = x->p;
     int rc = MPI_SUCCESS;
+    if (must > x->forced)
+        x->forced = must;
+    const size_t w = p->recv_window, lim = w && p->nrecv - x->forced > w ? x->forced + w : p->nrecv;
     while (x->posted < p->nrecv && rc == MPI_SUCCESS) {
         const size_t r = x->posted;
         const totex_mpi_recv *rv = &p->recvs[r];
-        if (r >= must && (rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
+        if (r >= must && (r >= lim || rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
             break;
         if ((rc = sends_done(x, rv->wait_sends)) != MPI_SUCCESS || (rc = recvs_done(x, rv->wait_recvs)) != MPI_SUCCESS)
             break;
@@ -127,6 +194,8 @@ static int post_recvs(run *x, size_t must)
                            x->comm, &p->req[r]);
         x->posted++;
     }
+    if (x->posted > x->forced && x->posted - x->forced > p->recv_ahead_max)
+        p->recv_ahead_max = x->posted - x->forced;
     return rc;
 }
 
@@ -225,7 +294,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     }
     if (carry && p->pair)
         return totex_mpi_exec_pair(p, g, send, recv_raw ? recv : p->fin, recv_raw);
-    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0};
+    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0, 0, 0};
     const char *base[3] = {send, p->arena, x.out};
     MPI_Request *req = p->req;
     size_t nreq = p->nrecv + p->nsend;
@@ -260,6 +329,8 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
             rc = sends_done(&x, sd->wait_sends); /* its staging bytes are free */
         if (rc == MPI_SUCCESS)
             rc = issue(&x, i, base);
+        if (rc == MPI_SUCCESS && p->recv_window && x.forced > 2 * p->recv_window) /* (window above) */
+            rc = recvs_reap(&x, x.forced - 2 * p->recv_window);
     }
     if (rc == MPI_SUCCESS)
         rc = post_recvs(&x, p->nrecv);

@@ -42,6 +42,8 @@ enum {
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
 #define TOTEX_MPI_MAX_STAGGERED 4 /* most chunks the model staggers (cost.c) */
 #define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
+#define TOTEX_MPI_RECV_WINDOW_STEPS 4 /* receives posted ahead of the forced point: at most those of this many
+                                         steps (exec.c, plan.c; TOTEX_RECV_WINDOW) */
 #define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 4 /* a plan's arena: at most this many blocks per rank before its bytes are
                                              reused (arena.h; more only when no free bytes fit). 4: every received
                                              block its own bytes on 8x8 and 4x4x4 tori; a receive posted late (bytes
@@ -140,6 +142,8 @@ typedef struct totex_mpi_plan {
     int pair;                    /* the whole program is one message each way, both carrying the check's header
                                     (carry_send == carry_recv == 0), its blocks this rank's own and the one it
                                     receives landing in place: 2 ranks, short blocks (exec.c's short path) */
+    size_t recv_window;          /* receives posted ahead of the forced point (exec.c), at most; 0: no limit */
+    size_t recv_ahead_max;       /* the most receives any run has posted ahead of its forced point (exec.c) */
     size_t arena_bytes, stage_bytes;
     char *arena, *stage;         /* reused across calls */
     char *fin;                   /* n * slot bytes: the blocks for this rank when the caller takes them from the

@@ -150,6 +150,19 @@ static size_t arena_blocks(uint32_t n)
     return (end && *end == '\0' && v >= 0) ? (size_t)v : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
 }
 
+/* receives a run may post ahead of its forced point (exec.c): TOTEX_RECV_WINDOW (0: no limit), by
+   default those of TOTEX_MPI_RECV_WINDOW_STEPS steps (the plan's receives per step, rounded up) */
+static size_t recv_window(const totex_mpi_plan *p)
+{
+    const char *s = getenv("TOTEX_RECV_WINDOW");
+    char *end = NULL;
+    long long v = s && *s ? strtoll(s, &end, 10) : -1;
+    if (end && *end == '\0' && v >= 0)
+        return (size_t)v;
+    const size_t steps = p->steps ? (size_t)p->steps : 1;
+    return TOTEX_MPI_RECV_WINDOW_STEPS * ((p->nrecv + steps - 1) / steps);
+}
+
 int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
                          int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap)
 {
@@ -209,6 +222,8 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
                                cap);
     }
     totex_mpi_local_free(&l);
+    if (rc == MPI_SUCCESS)
+        p->recv_window = recv_window(p);
     return rc;
 }
 
