@@ -154,7 +154,10 @@ extern "C" {
  * same link travel as one message), where each block it forwards lies, and
  * which receives each send waits for. A call posts the receives (MPI_Irecv,
  * one tag per cached plan, the same on every rank) in waves as their arena
- * bytes are free (below) and makes the sends in step order, each one waiting only for the receives that brought
+ * bytes are free (below), at most a window ahead of where its sends are (4 steps' receives;
+ * TOTEX_RECV_WINDOW=R: R receives, 0: no limit; thousands of posted receives made SimGrid
+ * walk a list per message on 8x8x8, and MPICH's posted-receive queue is one list too),
+ * and makes the sends in step order, each one waiting only for the receives that brought
  * its blocks, gathering them into one message when they do not lie side by
  * side, and MPI_Isend'ing it; waiting for every request ends the exchange. A
  * block thus travels on only after it arrived, as in the schedule, with no
@@ -199,7 +202,7 @@ extern "C" {
  * (src/mpi/exec.c).
  *
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
- * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_STAGGER, TOTEX_WINDOW
+ * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_STAGGER, TOTEX_WINDOW, TOTEX_RECV_WINDOW
  * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL, TOTEX_PAD when the
  * costs are measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
  * check below off, as MPI libraries do: then a mismatch across ranks is
