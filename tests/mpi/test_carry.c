@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "plan_support.h"
 
 static int failures;
 
@@ -110,36 +111,10 @@ static void check(const char *what, const totex_mpi_plan *p, int *waits_before)
 static totex_mpi_plan *compile(const char *what, const totex_network *net, const totex_algorithm *a, totex_ports ports,
                                uint32_t me, long long slot, int chunks, int stagger, int tight, int pad)
 {
-    const uint32_t n = totex_network_nodes(net);
-    totex_error err;
-    totex_mpi_local l;
-    totex_mpi_local_init(&l, n, me);
-    uint32_t ring_pred = 0, ring_succ = 0;
-    totex_mpi_check_ring(net, me, &ring_pred, &ring_succ); /* as plan.c compiles it */
-    l.pred = ring_pred;
-    if (totex_mpi_local_from_unit(&l, a, net, ports, NULL, &err) != TOTEX_OK) {
-        FAIL("FAIL %s rank %u: %s\n", what, me, err.msg);
-        totex_mpi_local_free(&l);
-        return NULL;
-    }
-    totex_mpi_plan *p = calloc(1, sizeof *p);
-    p->slot = slot;
-    p->n = n;
-    p->me = me;
-    p->algorithm = a->name;
-    p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
-    p->pad = pad;
-    p->ring_pred = ring_pred;
-    p->ring_succ = ring_succ;
-    p->ring_set = 1;
     char why[300] = "";
-    /* window 1: the default for unit-step plans (plan.c) */
-    if (totex_mpi_compile(p, &l, chunks, 1, stagger, why, sizeof why) != MPI_SUCCESS) {
+    totex_mpi_plan *p = mpi_test_compile_unit(net, a, ports, me, slot, chunks, stagger, tight, pad, why, sizeof why);
+    if (!p)
         FAIL("FAIL %s rank %u: %s\n", what, me, why);
-        totex_mpi_plan_free(p);
-        p = NULL;
-    }
-    totex_mpi_local_free(&l);
     return p;
 }
 

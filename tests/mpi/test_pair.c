@@ -45,8 +45,10 @@ static int failures;
 
 static int rank;
 
-/* item 1 */
-static void header_on_failure(void)
+/* items 1 (@p kept_poison 0: the call fails before its carried header left) and 1b (1: it fails at its
+   start on a poison kept from the last call, as a rank still finishing call k keeps the poison of
+   call k + 1; agree.c): rank 0's call fails so, rank 1 waits for its header, due to carry 8 B */
+static void header_on_failure(int kept_poison)
 {
     totex_mpi_state *st = NULL;
     if (totex_mpi_state_get(MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
@@ -54,14 +56,22 @@ static void header_on_failure(void)
         CHECK(0, "no totex state on MPI_COMM_WORLD");
         return;
     }
+    const int code = kept_poison ? MPI_ERR_COUNT : MPI_ERR_NO_MEM;
+    const char *how = kept_poison ? "on a kept poison" : "before its carried header left";
     totex_mpi_guard g;
     if (rank == 0) {
-        /* the executor was to carry the header (carry_out): the call fails first */
-        totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);
-        int rc = totex_mpi_guard_fail(&g, MPI_ERR_NO_MEM);
-        CHECK(rc == MPI_ERR_NO_MEM, "guard_fail returned %d", rc);
-    } else {
-        /* as the short path does: a carried message of 8 B is due behind the header */
+        int rc;
+        if (kept_poison) { /* as watched() keeps it: {code, kind, rank a, value a, rank b, value b, call} */
+            st->has_early = 1;
+            st->early[0] = code;
+            st->early[6] = st->calls + 1;
+            rc = totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);
+        } else { /* the executor was to carry the header (carry_out): the call fails first */
+            totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);
+            rc = totex_mpi_guard_fail(&g, code);
+        }
+        CHECK(rc == code, "rank 0's call failing %s returned %d, want %d", how, rc, code);
+    } else { /* as the short path does: a carried message of 8 B is due behind the header */
         static char dst[8];
         totex_mpi_guard_start(&g, st, 2, 1, 8, 8, 0, 0);
         totex_mpi_guard_carry(&g, dst, 8, NULL);
@@ -70,51 +80,13 @@ static void header_on_failure(void)
         MPI_Status status;
         while (!flag && MPI_Wtime() - t0 < 20.0)
             MPI_Request_get_status(*g.in, &flag, &status);
-        CHECK(flag, "no header from rank 0 within 20 s after its call failed");
+        CHECK(flag, "no header from rank 0 within 20 s after its call failed %s", how);
         if (flag) {
             int rc = totex_mpi_guard_wait_header(&g);
-            CHECK(rc == MPI_ERR_NO_MEM, "the header's error: %d, want MPI_ERR_NO_MEM (%d)", rc, MPI_ERR_NO_MEM);
+            CHECK(rc == code, "the header's error (rank 0 failed %s): %d, want %d", how, rc, code);
         }
     }
-    totex_mpi_guard_drop(&g);
-    totex_mpi_state_retire(st);
-    MPI_Barrier(MPI_COMM_WORLD);
-}
-
-/* item 1b: the same when the call fails at its start on a poison kept from the last call (a rank
-   still finishing call k receives the poison of call k + 1; agree.c) */
-static void header_on_early_poison(void)
-{
-    totex_mpi_state *st = NULL;
-    if (totex_mpi_state_get(MPI_COMM_WORLD, &st) != MPI_SUCCESS ||
-        totex_mpi_state_dup(st, MPI_COMM_WORLD, 1) != MPI_SUCCESS) {
-        CHECK(0, "no totex state on MPI_COMM_WORLD");
-        return;
-    }
-    totex_mpi_guard g;
-    if (rank == 0) {
-        st->has_early = 1; /* as watched() keeps it: {code, kind, rank a, value a, rank b, value b, call} */
-        st->early[0] = MPI_ERR_COUNT;
-        st->early[6] = st->calls + 1;
-        int rc = totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);
-        CHECK(rc == MPI_ERR_COUNT, "guard_start with the kept poison returned %d", rc);
-        MPI_Barrier(MPI_COMM_WORLD); /* (rank 1 looks for the header before this call ends and drops its guard) */
-    } else {
-        static char dst[8];
-        totex_mpi_guard_start(&g, st, 2, 1, 8, 8, 0, 0);
-        totex_mpi_guard_carry(&g, dst, 8, NULL);
-        double t0 = MPI_Wtime();
-        int flag = 0;
-        MPI_Status status;
-        while (!flag && MPI_Wtime() - t0 < 20.0)
-            MPI_Request_get_status(*g.in, &flag, &status);
-        CHECK(flag, "no header from rank 0 within 20 s after its call failed on a kept poison");
-        if (flag) {
-            int rc = totex_mpi_guard_wait_header(&g);
-            CHECK(rc == MPI_ERR_COUNT, "the header's error: %d, want MPI_ERR_COUNT (%d)", rc, MPI_ERR_COUNT);
-        }
-        MPI_Barrier(MPI_COMM_WORLD);
-    }
+    MPI_Barrier(MPI_COMM_WORLD); /* (rank 1 looked for the header before rank 0's call ended: dropped its guard) */
     totex_mpi_guard_drop(&g);
     totex_mpi_state_retire(st);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -148,8 +120,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
-    header_on_failure();
-    header_on_early_poison();
+    header_on_failure(0);
+    header_on_failure(1);
 
     /* items 2, 3 */
     const int sizes[] = {1, 8, 24, 100, 1024, 4096};

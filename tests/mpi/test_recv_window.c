@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "plan_support.h"
 #include "mpi_support.h"
 
 static int failures, rank;
@@ -120,34 +121,10 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dst, int tag, 
 static totex_mpi_plan *compile(const char *what, const totex_network *net, const totex_algorithm *a, totex_ports ports,
                                uint32_t me, long long slot, int chunks, int stagger, int tight)
 {
-    const uint32_t n = totex_network_nodes(net);
-    totex_error err;
-    totex_mpi_local l;
-    totex_mpi_local_init(&l, n, me);
-    uint32_t ring_pred = 0, ring_succ = 0;
-    totex_mpi_check_ring(net, me, &ring_pred, &ring_succ); /* as plan.c compiles it */
-    l.pred = ring_pred;
-    if (totex_mpi_local_from_unit(&l, a, net, ports, NULL, &err) != TOTEX_OK) {
-        FAIL("FAIL rank %u %s: %s\n", me, what, err.msg);
-        totex_mpi_local_free(&l);
-        return NULL;
-    }
-    totex_mpi_plan *p = calloc(1, sizeof *p);
-    p->slot = slot;
-    p->n = n;
-    p->me = me;
-    p->algorithm = a->name;
-    p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
-    p->ring_pred = ring_pred;
-    p->ring_succ = ring_succ;
-    p->ring_set = 1;
     char why[300] = "";
-    if (totex_mpi_compile(p, &l, chunks, 1, stagger, why, sizeof why) != MPI_SUCCESS) { /* window 1: plan.c's */
+    totex_mpi_plan *p = mpi_test_compile_unit(net, a, ports, me, slot, chunks, stagger, tight, 0, why, sizeof why);
+    if (!p)
         FAIL("FAIL rank %u %s: %s\n", me, what, why);
-        totex_mpi_plan_free(p);
-        p = NULL;
-    }
-    totex_mpi_local_free(&l);
     return p;
 }
 
