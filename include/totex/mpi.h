@@ -154,7 +154,7 @@ extern "C" {
  * same link travel as one message), where each block it forwards lies, and
  * which receives each send waits for. A call posts the receives (MPI_Irecv,
  * one tag per cached plan, the same on every rank) in waves as their arena
- * bytes are free (below), at most a window ahead of where its sends are (4 steps' receives;
+ * bytes are free (below), a unit-step plan at most a window ahead of where its sends are (4 steps' receives;
  * TOTEX_RECV_WINDOW=R: R receives, 0: no limit; thousands of posted receives made SimGrid
  * walk a list per message on 8x8x8, and MPICH's posted-receive queue is one list too),
  * and makes the sends in step order, each one waiting only for the receives that brought
