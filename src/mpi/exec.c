@@ -199,6 +199,36 @@ static int post_recvs(run *x, size_t must)
     return rc;
 }
 
+/* send @p sd's pieces gathered into its staging bytes, a padded message's tail zero (compile.c; a kick's
+   bytes are zero from the start); returns where they start */
+static const char *stage_send(const totex_mpi_plan *p, const totex_mpi_send *sd, const char *const *base)
+{
+    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
+    char *buf = p->stage + sd->stage_off, *to = buf;
+    for (size_t k = 0; k < sd->piece_count; k++) {
+        memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
+        to += pc[k].len;
+    }
+    if (!sd->kick && (size_t)(to - buf) < (size_t)sd->bytes)
+        memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
+    return buf;
+}
+
+/* the send carrying this rank's header (p->carry_send): the header in front of its staged bytes (a kick
+   is the header alone: compile.c), tag TOTEX_MPI_HDR_TAG, request *rq; once made, the guard knows it
+   has left (and posts the receive of the predecessor's header) */
+static int send_carried(const totex_mpi_plan *p, const totex_mpi_send *sd, const char *const *base,
+                        totex_mpi_guard *g, MPI_Comm comm, MPI_Request *rq)
+{
+    char *h = (char *)stage_send(p, sd, base) - TOTEX_MPI_HDR_BYTES;
+    memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
+    int rc = MPI_Isend(h, (sd->kick ? 0 : sd->bytes) + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG,
+                       comm, rq);
+    if (rc == MPI_SUCCESS) /* (else the call fails, and totex_mpi_guard_fail sends the header alone) */
+        totex_mpi_guard_carry(g, NULL, 0, rq);
+    return rc;
+}
+
 /* make send i (its waits done): gathered or padded into its staging bytes, or sent from where it lies */
 static int issue(run *x, size_t i, const char *const *base)
 {
@@ -206,28 +236,10 @@ static int issue(run *x, size_t i, const char *const *base)
     const totex_mpi_send *sd = &p->sends[i];
     const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
     MPI_Request *rq = &p->req[p->nrecv + i];
-    const char *buf;
-    const int carried = x->carry && i == p->carry_send;
-    if (sd->piece_count == 1 && !carried && pc->len == (size_t)sd->bytes) {
-        buf = base[pc->base] + pc->off;
-    } else { /* gathered, or padded (compile.c): staged, a padded message's tail zero */
-        char *to = p->stage + sd->stage_off;
-        for (size_t k = 0; k < sd->piece_count; k++) {
-            memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
-            to += pc[k].len;
-        }
-        buf = p->stage + sd->stage_off;
-        if (!sd->kick && (size_t)(to - buf) < (size_t)sd->bytes) /* (a kick's bytes: zero from the start) */
-            memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
-    }
-    if (carried) { /* this rank's header in front; a kick is the header alone (compile.c) */
-        char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
-        memcpy(h, x->g->mine, TOTEX_MPI_HDR_BYTES);
-        int rc = MPI_Isend(h, (sd->kick ? 0 : sd->bytes) + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG,
-                           x->comm, rq);
-        totex_mpi_guard_carry(x->g, NULL, 0, rq);
-        return rc;
-    }
+    if (x->carry && i == p->carry_send)
+        return send_carried(p, sd, base, x->g, x->comm, rq);
+    const char *buf = sd->piece_count == 1 && pc->len == (size_t)sd->bytes ? base[pc->base] + pc->off
+                                                                           : stage_send(p, sd, base);
     return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
                     : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
                                 x->comm, rq);
@@ -236,38 +248,25 @@ static int issue(run *x, size_t i, const char *const *base)
 /* this rank's own block to its place in the receive buffer (@p recv_raw), made while the messages
    travel: after every send, before the last waits, not on the path from the last receive of a call
    to the first send of the next */
-static void own_block(const run *x, const char *send, int recv_raw)
+static void own_block(const totex_mpi_plan *p, const char *send, char *out, int recv_raw)
 {
-    const size_t own = (size_t)x->p->me * (size_t)x->p->slot;
-    if (recv_raw && send + own != x->out + own)
-        memcpy(x->out + own, send + own, (size_t)x->p->slot);
+    const size_t own = (size_t)p->me * (size_t)p->slot;
+    if (recv_raw && send + own != out + own)
+        memcpy(out + own, send + own, (size_t)p->slot);
 }
 
 /* (the general loop's run state, request array, posting and dependencies cost as much as the MPI
    library's own all-to-all of 8 B on 2 ranks, which is one send and one receive: perf, Open MPI) */
 int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw)
 {
-    const totex_mpi_send *sd = &p->sends[0];
     const totex_mpi_recv *rv = &p->recvs[0];
-    char *h = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES, *to = h + TOTEX_MPI_HDR_BYTES;
-    memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
-    for (size_t k = 0; k < sd->piece_count; k++) {
-        const totex_mpi_piece *pc = &p->pieces[sd->piece_first + k];
-        memcpy(to, send + pc->off, pc->len);
-        to += pc->len;
-    }
-    const size_t len = (size_t)(to - h) - TOTEX_MPI_HDR_BYTES;
-    if (len < (size_t)sd->bytes) /* padded (compile.c) */
-        memset(to, 0, (size_t)sd->bytes - len);
+    const char *base[3] = {send, p->arena, out};
     totex_mpi_guard_carry(g, out + rv->place_off, rv->bytes, NULL);
     MPI_Request *rq = &p->req[1];
-    int rc = MPI_Isend(h, sd->bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG, g->comm, rq);
+    int rc = send_carried(p, &p->sends[0], base, g, g->comm, rq);
     if (rc != MPI_SUCCESS)
         return totex_mpi_guard_fail(g, rc);
-    totex_mpi_guard_carry(g, NULL, 0, rq); /* (posts the receive of the predecessor's header) */
-    const size_t own = (size_t)p->me * (size_t)p->slot;
-    if (recv_raw && send + own != out + own)
-        memcpy(out + own, send + own, (size_t)p->slot);
+    own_block(p, send, out, recv_raw);
     rc = totex_mpi_guard_wait_header(g);
     return rc == MPI_SUCCESS ? totex_mpi_guard_wait(g, rq) : rc; /* (a failed call's requests: dropped with g) */
 }
@@ -335,7 +334,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     if (rc == MPI_SUCCESS)
         rc = post_recvs(&x, p->nrecv);
     if (rc == MPI_SUCCESS) {
-        own_block(&x, send, recv_raw);
+        own_block(p, send, x.out, recv_raw);
         rc = totex_mpi_guard_waitall(g, req, nreq);
     } else if (g) {
         rc = totex_mpi_guard_fail(g, rc);
