@@ -89,10 +89,10 @@ int main(int argc, char **argv)
         int same = memcmp(r1, r2, len) == 0, all = 0;
         MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
         ok &= all;
-        /* about 20 ms of MPI_Alltoall per repetition, 5 .. 2000 calls */
+        /* about 20 ms of MPI_Alltoall per repetition, 5 .. 100000 calls */
         double probe = time_calls(0, send, r1, block, 5);
-        int iters = probe > 0 ? (int)(0.02 / probe) : 2000;
-        iters = iters < 5 ? 5 : iters > 2000 ? 2000 : iters;
+        int iters = probe > 0 ? (int)(0.02 / probe) : 100000;
+        iters = iters < 5 ? 5 : iters > 100000 ? 100000 : iters;
         MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
         for (int r = 0; r < reps; r++) {
             if (r % 2) {

@@ -306,6 +306,24 @@ int totex_mpi_guard_wait_header(totex_mpi_guard *g)
     return header_arrived(g, rc, &status);
 }
 
+int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send)
+{
+    MPI_Status status;
+    int rc = MPI_Wait(g->in, &status), count = -1;
+    if (rc == MPI_SUCCESS && MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS &&
+        count == TOTEX_MPI_HDR_BYTES + g->carry_bytes && memcmp(g->st->hdr_buf, g->mine, 2 * sizeof(long long)) == 0) {
+        /* the expected message behind an equal header (the rest: header_arrived() says what differs) */
+        memcpy(g->pred, g->st->hdr_buf, sizeof g->pred);
+        memcpy(g->carry_to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)g->carry_bytes);
+    } else if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS) {
+        return rc;
+    }
+    int flag = 0;
+    if ((rc = MPI_Test(send, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+        return totex_mpi_guard_fail(g, rc);
+    return flag ? MPI_SUCCESS : totex_mpi_guard_wait(g, send);
+}
+
 /* the part of totex_mpi_guard_wait() that calls MPI (*r pending, g->code MPI_SUCCESS): out of line,
    as its frame (requests, status, the header's checks) costs more than the checks before it, which
    most calls end with */

@@ -146,6 +146,7 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     if (!p) { /* planned with collective operations: every rank is here with the same slot and sig */
         if (st->nplans == TOTEX_MPI_MAX_PLANS) { /* every rank drops its plans at the same call */
             st->memo.plan = NULL;
+            st->memo.pair = 0;
             while (st->plans) {
                 totex_mpi_plan *q = st->plans;
                 st->plans = q->next;
@@ -223,14 +224,40 @@ static int same_as_memo(const totex_mpi_state *st, const void *sendbuf, int send
            (in_place || (sendbuf && sendtype == st->memo.sendtype && sendcount == st->memo.sendcount));
 }
 
+/* the state of @p comm when this call takes the short path of one message each way (2 ranks, short
+   blocks, the check on): the arguments of the memo, raw layouts, not in place; else NULL */
+static inline totex_mpi_state *pair_memo(const void *sendbuf, int sendcount, MPI_Datatype sendtype, const void *recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    totex_mpi_state *st = totex_mpi_state_last(comm);
+    return st && st->memo.pair && !st->has_early && st->dup != MPI_COMM_NULL && sendbuf != MPI_IN_PLACE && sendbuf &&
+                   recvbuf && sendtype == st->memo.sendtype && recvtype == st->memo.recvtype &&
+                   sendcount == st->memo.sendcount && recvcount == st->memo.recvcount
+               ? st
+               : NULL;
+}
+
+/* that short path: checked_call() and exchange() without their choices (a fifth of a 2-rank call of
+   8 B: perf, Open MPI) */
+static int pair_call(totex_mpi_state *st, const void *sendbuf, void *recvbuf)
+{
+    totex_mpi_plan *p = st->memo.plan;
+    totex_mpi_guard g;
+    totex_mpi_guard_init(&g, st, st->size, st->rank, p->sig, p->slot, 0);
+    return end_checked(st, &g, totex_mpi_exec_pair(p, &g, sendbuf, recvbuf, 1));
+}
+
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt)
 {
+    totex_mpi_state *st;
+    if (!opt->unit && (st = pair_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)))
+        return pair_call(st, sendbuf, recvbuf);
     int rc, size = 0, rank = 0, inter = 0;
     if (comm == MPI_COMM_NULL)
         return fail(MPI_ERR_COMM, -1, "MPI_COMM_NULL communicator");
     /* the communicator of the last call: its state, size and rank without asking MPI again */
-    totex_mpi_state *st = totex_mpi_state_last(comm);
+    st = totex_mpi_state_last(comm);
     /* the steady state, the same arguments as the last call that ran a cached plan: their checks,
        the datatypes' facts (predefined: a handle never names another type) and the plan are as
        then; the cross-rank check runs as on every call (half the instructions of a 2-rank call of
@@ -242,13 +269,6 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         const call c = {in_place ? recvbuf : sendbuf, in_place ? recvcount : sendcount, in_place ? recvtype : sendtype,
                         recvbuf, recvcount, recvtype, comm, st->size, st->rank, p->slot, p->sig,
                         st->memo.send_raw, st->memo.recv_raw};
-        if (st->check && p->pair && c.send_raw && c.recv_raw && p->arena && !st->has_early) {
-            /* one message each way (2 ranks, short blocks): checked_call() and exchange() without
-               their choices (a fifth of a 2-rank call of 8 B: perf, Open MPI) */
-            totex_mpi_guard g;
-            totex_mpi_guard_init(&g, st, c.size, c.rank, c.sig, c.slot, 0);
-            return end_checked(st, &g, totex_mpi_exec_pair(p, &g, c.sendbuf, recvbuf, 1));
-        }
         return st->check ? checked_call(&c, opt, st, p, 0, NULL) : exchange(&c, opt, st, NULL, 0, &p);
     }
     if (st) {
@@ -365,6 +385,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         st->memo.in_place = in_place;
         st->memo.send_raw = c.send_raw;
         st->memo.recv_raw = c.recv_raw;
+        st->memo.pair = p && st->check && p->pair && p->arena && c.send_raw && c.recv_raw && !in_place;
     }
     return rc;
 }
@@ -372,6 +393,9 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
+    totex_mpi_state *st = pair_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    if (st)
+        return pair_call(st, sendbuf, recvbuf);
     totex_mpi_options opt = {.verbose = totex_mpi_verbose_level()};
     return totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
 }

@@ -267,8 +267,7 @@ int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send,
     if (rc != MPI_SUCCESS)
         return totex_mpi_guard_fail(g, rc);
     own_block(p, send, out, recv_raw);
-    rc = totex_mpi_guard_wait_header(g);
-    return rc == MPI_SUCCESS ? totex_mpi_guard_wait(g, rq) : rc; /* (a failed call's requests: dropped with g) */
+    return totex_mpi_guard_pair_wait(g, rq); /* (a failed call's requests: dropped with g) */
 }
 
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,

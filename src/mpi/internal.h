@@ -212,6 +212,7 @@ typedef struct totex_mpi_state {
         MPI_Datatype sendtype, recvtype;
         int sendcount, recvcount, in_place;
         int send_raw, recv_raw;
+        int pair; /* the check on, plan->pair, raw layouts, not in place: the short path (alltoall.c) */
     } memo;
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
@@ -339,6 +340,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
    rank's own block (@p recv_raw), the two waits. Blocks at @p send, results into @p out (this rank's
    receive buffer when @p recv_raw, else p->fin). Returns g->code; a failed call's requests stay in g */
 int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw);
+int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
 const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
 
