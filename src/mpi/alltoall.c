@@ -146,7 +146,7 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     if (!p) { /* planned with collective operations: every rank is here with the same slot and sig */
         if (st->nplans == TOTEX_MPI_MAX_PLANS) { /* every rank drops its plans at the same call */
             st->memo.plan = NULL;
-            st->memo.pair = 0;
+            st->memo.raw = st->memo.pair = 0;
             while (st->plans) {
                 totex_mpi_plan *q = st->plans;
                 st->plans = q->next;
@@ -224,35 +224,45 @@ static int same_as_memo(const totex_mpi_state *st, const void *sendbuf, int send
            (in_place || (sendbuf && sendtype == st->memo.sendtype && sendcount == st->memo.sendcount));
 }
 
-/* the state of @p comm when this call takes the short path of one message each way (2 ranks, short
-   blocks, the check on): the arguments of the memo, raw layouts, not in place; else NULL */
-static inline totex_mpi_state *pair_memo(const void *sendbuf, int sendcount, MPI_Datatype sendtype, const void *recvbuf,
-                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* the state of @p comm when this call has the arguments of its memo with raw layouts, not in place (the
+   plan runs on the caller's buffers: no datatype work, no call record; else NULL) */
+static inline totex_mpi_state *raw_memo(const void *sendbuf, int sendcount, MPI_Datatype sendtype, const void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     totex_mpi_state *st = totex_mpi_state_last(comm);
-    return st && st->memo.pair && !st->has_early && st->dup != MPI_COMM_NULL && sendbuf != MPI_IN_PLACE && sendbuf &&
-                   recvbuf && sendtype == st->memo.sendtype && recvtype == st->memo.recvtype &&
+    return st && st->memo.raw && st->dup != MPI_COMM_NULL && sendbuf != MPI_IN_PLACE && sendbuf && recvbuf &&
+                   sendtype == st->memo.sendtype && recvtype == st->memo.recvtype &&
                    sendcount == st->memo.sendcount && recvcount == st->memo.recvcount
                ? st
                : NULL;
 }
 
-/* that short path: checked_call() and exchange() without their choices (a fifth of a 2-rank call of
-   8 B: perf, Open MPI) */
-static int pair_call(totex_mpi_state *st, const void *sendbuf, void *recvbuf)
+/* that call: checked_call() and exchange() without their choices (a fifth of a 2-rank call of 8 B: perf,
+   Open MPI); one message each way (2 ranks, short blocks) takes the short path */
+static int raw_call(totex_mpi_state *st, const void *sendbuf, void *recvbuf)
 {
     totex_mpi_plan *p = st->memo.plan;
+    const int tag = TOTEX_MPI_PLAN_TAG + p->id;
+    if (!st->check)
+        return totex_mpi_exec(p, st->dup, tag, NULL, 0, sendbuf, recvbuf, 1);
     totex_mpi_guard g;
-    totex_mpi_guard_init(&g, st, st->size, st->rank, p->sig, p->slot, 0);
-    return end_checked(st, &g, totex_mpi_exec_pair(p, &g, sendbuf, recvbuf, 1));
+    int rc;
+    if (st->memo.pair && !st->has_early) {
+        totex_mpi_guard_init(&g, st, st->size, st->rank, p->sig, p->slot, 0);
+        rc = totex_mpi_exec_pair(p, &g, sendbuf, recvbuf, 1);
+    } else if ((rc = totex_mpi_guard_start(&g, st, st->size, st->rank, p->sig, p->slot, 0,
+                                           p->carry_send != SIZE_MAX)) == MPI_SUCCESS) {
+        rc = totex_mpi_exec(p, st->dup, tag, &g, 1, sendbuf, recvbuf, 1);
+    }
+    return end_checked(st, &g, rc);
 }
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt)
 {
     totex_mpi_state *st;
-    if (!opt->unit && (st = pair_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)))
-        return pair_call(st, sendbuf, recvbuf);
+    if (!opt->unit && (st = raw_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)))
+        return raw_call(st, sendbuf, recvbuf);
     int rc, size = 0, rank = 0, inter = 0;
     if (comm == MPI_COMM_NULL)
         return fail(MPI_ERR_COMM, -1, "MPI_COMM_NULL communicator");
@@ -385,7 +395,8 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         st->memo.in_place = in_place;
         st->memo.send_raw = c.send_raw;
         st->memo.recv_raw = c.recv_raw;
-        st->memo.pair = p && st->check && p->pair && p->arena && c.send_raw && c.recv_raw && !in_place;
+        st->memo.raw = p && p->arena && c.send_raw && c.recv_raw && !in_place;
+        st->memo.pair = st->memo.raw && st->check && p->pair;
     }
     return rc;
 }
@@ -393,9 +404,9 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    totex_mpi_state *st = pair_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    totex_mpi_state *st = raw_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     if (st)
-        return pair_call(st, sendbuf, recvbuf);
+        return raw_call(st, sendbuf, recvbuf);
     totex_mpi_options opt = {.verbose = totex_mpi_verbose_level()};
     return totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
 }

@@ -423,6 +423,19 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
               !p->sends[0].kick && !p->recvs[0].kick && p->recvs[0].in_place_ok;
     for (size_t k = 0; p->pair && k < p->sends[0].piece_count; k++)
         p->pair = p->pieces[p->sends[0].piece_first + k].base == TOTEX_MPI_SEND;
+    /* every message leaves at once from this rank's own blocks and lands in its place, nothing waits
+       for anything: a flat program (direct, pairwise; exec.c runs it without the dependency loop) */
+    p->flat = rc == MPI_SUCCESS;
+    for (size_t i = 0; p->flat && i < p->nsend; i++) {
+        const totex_mpi_send *sd = &p->sends[i];
+        p->flat = !sd->dep_count && !sd->wait_sends && !sd->sync && !sd->kick;
+        for (size_t k = 0; p->flat && k < sd->piece_count; k++)
+            p->flat = p->pieces[sd->piece_first + k].base == TOTEX_MPI_SEND;
+    }
+    for (size_t r = 0; p->flat && r < p->nrecv; r++) {
+        const totex_mpi_recv *rv = &p->recvs[r];
+        p->flat = !rv->wait_sends && !rv->wait_recvs && !rv->kick && rv->in_place_ok;
+    }
     p->arena_bytes = arena.top;
     p->stage_bytes = stage.top;
     totex_mpi_arena_free(&arena);

@@ -139,6 +139,8 @@ typedef struct totex_mpi_plan {
                                     else SIZE_MAX */
     size_t carry_send;           /* first send to the ring's successor if it may carry this rank's header, else
                                     SIZE_MAX */
+    int flat;                    /* every send from this rank's own blocks, no waits before it, every receive in
+                                    its place (compile.c): run without the dependency loop (exec.c) */
     int pair;                    /* the whole program is one message each way, both carrying the check's header
                                     (carry_send == carry_recv == 0), its blocks this rank's own and the one it
                                     receives landing in place: 2 ranks, short blocks (exec.c's short path) */
@@ -212,7 +214,8 @@ typedef struct totex_mpi_state {
         MPI_Datatype sendtype, recvtype;
         int sendcount, recvcount, in_place;
         int send_raw, recv_raw;
-        int pair; /* the check on, plan->pair, raw layouts, not in place: the short path (alltoall.c) */
+        int raw;  /* raw layouts, not in place: the plan runs on the caller's buffers (alltoall.c) */
+        int pair; /* and the check on, plan->pair: the short path of one message each way */
     } memo;
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
@@ -340,6 +343,10 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
    rank's own block (@p recv_raw), the two waits. Blocks at @p send, results into @p out (this rank's
    receive buffer when @p recv_raw, else p->fin). Returns g->code; a failed call's requests stay in g */
 int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw);
+/* the end of totex_mpi_exec_pair(): wait for the predecessor's header (posted, carrying the message due
+   behind it) with a plain MPI_Wait, check it and copy the message to its place (totex_mpi_guard_carry()),
+   then complete @p send (this rank's carried send; watched if it is not complete yet). MPI_SUCCESS, or
+   the call's error class (it then failed as totex_mpi_guard_wait_header() would fail it) */
 int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send);
 /* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
 const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
