@@ -215,18 +215,12 @@ static const char *stage_send(const totex_mpi_plan *p, const totex_mpi_send *sd,
 }
 
 /* the send carrying this rank's header (p->carry_send): the header in front of its staged bytes (a kick
-   is the header alone: compile.c), tag TOTEX_MPI_HDR_TAG, request *rq; once made, the guard knows it
-   has left (and posts the receive of the predecessor's header) */
+   is the header alone: compile.c), request *rq (totex_mpi_guard_send_carried()) */
 static int send_carried(const totex_mpi_plan *p, const totex_mpi_send *sd, const char *const *base,
-                        totex_mpi_guard *g, MPI_Comm comm, MPI_Request *rq)
+                        totex_mpi_guard *g, MPI_Request *rq)
 {
     char *h = (char *)stage_send(p, sd, base) - TOTEX_MPI_HDR_BYTES;
-    memcpy(h, g->mine, TOTEX_MPI_HDR_BYTES);
-    int rc = MPI_Isend(h, (sd->kick ? 0 : sd->bytes) + TOTEX_MPI_HDR_BYTES, MPI_BYTE, sd->peer, TOTEX_MPI_HDR_TAG,
-                       comm, rq);
-    if (rc == MPI_SUCCESS) /* (else the call fails, and totex_mpi_guard_fail sends the header alone) */
-        totex_mpi_guard_carry(g, NULL, 0, rq);
-    return rc;
+    return totex_mpi_guard_send_carried(g, h, sd->kick ? 0 : sd->bytes, sd->peer, rq);
 }
 
 /* make send i (its waits done): gathered or padded into its staging bytes, or sent from where it lies */
@@ -237,7 +231,7 @@ static int issue(run *x, size_t i, const char *const *base)
     const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
     MPI_Request *rq = &p->req[p->nrecv + i];
     if (x->carry && i == p->carry_send)
-        return send_carried(p, sd, base, x->g, x->comm, rq);
+        return send_carried(p, sd, base, x->g, rq);
     const char *buf = sd->piece_count == 1 && pc->len == (size_t)sd->bytes ? base[pc->base] + pc->off
                                                                            : stage_send(p, sd, base);
     return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
@@ -259,15 +253,13 @@ static void own_block(const totex_mpi_plan *p, const char *send, char *out, int 
    library's own all-to-all of 8 B on 2 ranks, which is one send and one receive: perf, Open MPI) */
 int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw)
 {
-    const totex_mpi_recv *rv = &p->recvs[0];
     const char *base[3] = {send, p->arena, out};
-    totex_mpi_guard_carry(g, out + rv->place_off, rv->bytes, NULL);
-    MPI_Request *rq = &p->req[1];
-    int rc = send_carried(p, &p->sends[0], base, g, g->comm, rq);
+    totex_mpi_guard_carry(g, out + p->recvs[0].place_off, p->recvs[0].bytes);
+    int rc = send_carried(p, &p->sends[0], base, g, &p->req[1]);
     if (rc != MPI_SUCCESS)
-        return totex_mpi_guard_fail(g, rc);
+        return rc;
     own_block(p, send, out, recv_raw);
-    return totex_mpi_guard_pair_wait(g, rq); /* (a failed call's requests: dropped with g) */
+    return totex_mpi_guard_pair_wait(g, &p->req[1]); /* (a failed call's requests: dropped with g) */
 }
 
 /* a flat program (p->flat, no receive window short of all receives): the send carrying this rank's header
@@ -283,7 +275,7 @@ static int exec_flat(run *x, const char *const *base, const char *send, int recv
     for (size_t i = 0; i < nreq; i++)
         req[i] = MPI_REQUEST_NULL;
     if (x->carry && p->carry_recv != SIZE_MAX)
-        totex_mpi_guard_carry(x->g, x->out + p->recvs[p->carry_recv].place_off, p->recvs[p->carry_recv].bytes, NULL);
+        totex_mpi_guard_carry(x->g, x->out + p->recvs[p->carry_recv].place_off, p->recvs[p->carry_recv].bytes);
     if (carry_first)
         rc = issue(x, p->carry_send, base);
     for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++)
@@ -340,7 +332,7 @@ int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g
     if (carry && p->carry_recv != SIZE_MAX) {
         const totex_mpi_recv *cr = &p->recvs[p->carry_recv];
         totex_mpi_guard_carry(g, in_place(&x, p->carry_recv) ? x.out + cr->place_off : p->arena + cr->arena_off,
-                              cr->kick ? 0 : cr->bytes, NULL); /* (a kick carries the header alone) */
+                              cr->kick ? 0 : cr->bytes); /* (a kick carries the header alone) */
     }
     /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
        its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */

@@ -306,11 +306,14 @@ void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
    any wait, alone or carried, also when it fails (totex_mpi_guard_fail sends it then). Returns
    g->code (MPI_SUCCESS, or the error class of a failed check, the poison sent) */
 int totex_mpi_guard_wait_header(totex_mpi_guard *g);
-/* the executor's message carried behind the predecessor's header (@p bytes bytes to @p to,
-   copied there once the header is found equal; NULL: none) and its send carrying this
-   rank's header (NULL: none; given, as soon as it is made: the receive of the predecessor's
-   header is posted then, before any wait; a failure poisons through g) */
-void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes, MPI_Request *out);
+/* the executor's message carried behind the predecessor's header: @p bytes bytes to @p to, copied
+   there once the header is found equal (no MPI call) */
+void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes);
+/* the executor's send carrying this rank's header: the header into the TOTEX_MPI_HDR_BYTES at @p msg, in
+   front of the @p bytes bytes staged behind them, sent to @p peer on TOTEX_MPI_HDR_TAG (request @p send);
+   once it is made, the receive of the predecessor's header is posted (before any wait). MPI_SUCCESS or
+   the call's error class (totex_mpi_guard_fail(): a send not made leaves the header to it) */
+int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send);
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
