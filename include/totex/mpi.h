@@ -204,7 +204,11 @@ extern "C" {
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
  * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_STAGGER, TOTEX_WINDOW, TOTEX_RECV_WINDOW
  * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL, TOTEX_PAD when the
- * costs are measured (the first plan on a communicator). TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
+ * costs are measured (the first plan on a communicator). A variable set to a
+ * value it does not take (TOTEX_CHUNKS=four, TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us)
+ * is ignored with one line on stderr from MPI_COMM_WORLD's rank 0, once per
+ * variable, naming what it takes; its default applies (src/mpi/env.c).
+ * TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
  * check below off, as MPI libraries do: then a mismatch across ranks is
  * undefined behaviour, as in MPI, and a call sends no header.
  * TOTEX_VERBOSE=1: rank 0 prints on stderr, once per communicator, the

@@ -51,8 +51,7 @@ static int cross_check_on(void)
 {
     static int on = -1;
     if (on < 0) {
-        const char *s = getenv("TOTEX_CHECK");
-        on = !(s && strcmp(s, "0") == 0);
+        on = totex_mpi_env_switch("TOTEX_CHECK", 1);
     }
     return on;
 }

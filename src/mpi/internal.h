@@ -222,6 +222,18 @@ typedef struct totex_mpi_state {
     struct totex_mpi_state *next_live, **prev_live;
 } totex_mpi_state;
 
+/* ---- the TOTEX_* knobs (env.c) ----
+ * A knob set to a value it does not take is ignored with one line on stderr (variable, value,
+ * what it takes; once per variable and process, from MPI_COMM_WORLD's rank 0): its default
+ * applies. No errors returned, no allocation. */
+#define TOTEX_MPI_ENV_ANY (-1LL) /* hi of totex_mpi_env_int(): no upper bound */
+/* whole number in [lo, hi] (hi TOTEX_MPI_ENV_ANY: none) into *out: 1; unset, empty or not taken: 0 */
+int totex_mpi_env_int(const char *name, long long lo, long long hi, long long *out);
+/* seconds (or seconds per byte), a number >= 0, into *out: 1; unset, empty or not taken: 0 */
+int totex_mpi_env_seconds(const char *name, double *out);
+/* 0 or 1; unset, empty or not taken: @p dflt */
+int totex_mpi_env_switch(const char *name, int dflt);
+
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
 /* the state of the communicator of this process's last totex call if it is @p comm, else NULL

@@ -40,25 +40,22 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
 static int tuning_on(void)
 {
-    const char *t = getenv("TOTEX_TUNE");
-    return !(t && strcmp(t, "0") == 0);
+    return totex_mpi_env_switch("TOTEX_TUNE", 1);
 }
 
 /* TOTEX_CHUNKS=C (1 .. TOTEX_MPI_MAX_CHUNKS) forces the chunks of unit-step candidates; 0 when unset or invalid */
 static int forced_chunks(void)
 {
-    const char *s = getenv("TOTEX_CHUNKS");
-    char *end = NULL;
-    long v = s && *s ? strtol(s, &end, 10) : 0;
-    return (end && *end == '\0' && v >= 1 && v <= TOTEX_MPI_MAX_CHUNKS) ? (int)v : 0;
+    long long v = 0;
+    return totex_mpi_env_int("TOTEX_CHUNKS", 1, TOTEX_MPI_MAX_CHUNKS, &v) ? (int)v : 0;
 }
 
 /* TOTEX_STAGGER=0|1 forces unstaggered or staggered lanes on unit-step candidates of more
    than one chunk; -1 when unset or invalid (the model's candidates, both kinds timed) */
 static int forced_stagger(void)
 {
-    const char *s = getenv("TOTEX_STAGGER");
-    return s && (strcmp(s, "0") == 0 || strcmp(s, "1") == 0) ? s[0] - '0' : -1;
+    long long v = -1;
+    return totex_mpi_env_int("TOTEX_STAGGER", 0, 1, &v) ? (int)v : -1;
 }
 
 /* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, t_l, candidates...} */
@@ -129,10 +126,9 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
 /* transfers in flight per link and lane for unit-step schedules: TOTEX_WINDOW (0: no limit), default 1 */
 static int unit_window(void)
 {
-    const char *s = getenv("TOTEX_WINDOW");
-    char *end = NULL;
-    long v = s && *s ? strtol(s, &end, 10) : -1;
-    return (end && *end == '\0' && v >= 0 && v <= 64) ? (int)v : 1;
+    long long v = 1;
+    totex_mpi_env_int("TOTEX_WINDOW", 0, 64, &v);
+    return (int)v;
 }
 
 static int keep_share(void *ctx, uint32_t from, uint32_t to)
@@ -144,10 +140,9 @@ static int keep_share(void *ctx, uint32_t from, uint32_t to)
    free, the tightest packing, for tests), default TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n */
 static size_t arena_blocks(uint32_t n)
 {
-    const char *s = getenv("TOTEX_ARENA_BLOCKS");
-    char *end = NULL;
-    long long v = s && *s ? strtoll(s, &end, 10) : -1;
-    return (end && *end == '\0' && v >= 0) ? (size_t)v : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
+    long long v = 0;
+    return totex_mpi_env_int("TOTEX_ARENA_BLOCKS", 0, TOTEX_MPI_ENV_ANY, &v) ? (size_t)v
+                                                                              : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
 }
 
 /* receives a run may post ahead of its forced point (exec.c): TOTEX_RECV_WINDOW (0: no limit), by
@@ -158,10 +153,8 @@ static size_t arena_blocks(uint32_t n)
    9.72e-06 s, and the trial then took pairwise, 1.08 x basic_linear) */
 static size_t recv_window(const totex_mpi_plan *p)
 {
-    const char *s = getenv("TOTEX_RECV_WINDOW");
-    char *end = NULL;
-    long long v = s && *s ? strtoll(s, &end, 10) : -1;
-    if (end && *end == '\0' && v >= 0)
+    long long v = 0;
+    if (totex_mpi_env_int("TOTEX_RECV_WINDOW", 0, TOTEX_MPI_ENV_ANY, &v))
         return (size_t)v;
     if (!p->unit)
         return 0;
@@ -302,8 +295,7 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
 {
     static int enabled = -1;
     if (enabled < 0) {
-        const char *e = getenv("TOTEX_SIZE_CLASSES");
-        enabled = !(e && !strcmp(e, "0"));
+        enabled = totex_mpi_env_switch("TOTEX_SIZE_CLASSES", 1);
     }
     int cls = size_class_of(slot);
     if (!enabled || !st->size_class[cls].known)

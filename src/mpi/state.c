@@ -263,12 +263,9 @@ int totex_mpi_comm_spec(MPI_Comm comm, int size, char *spec, size_t cap)
 
 static double env_seconds(const char *name, double dflt)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end = NULL;
-    double v = strtod(s, &end);
-    return (end && *end == '\0' && v >= 0) ? v : dflt;
+    double v = dflt;
+    totex_mpi_env_seconds(name, &v);
+    return v;
 }
 
 /* ---- t_s and t_c of a communicator (collective, once) -------------------- */
@@ -471,10 +468,8 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
                 v[11] = 1;
             }
         }
-        const char *ep = getenv("TOTEX_PAD");
-        char *end = NULL;
-        long pad = ep && *ep ? strtol(ep, &end, 10) : -1;
-        if (end && *end == '\0' && pad >= 0 && pad <= TOTEX_MPI_PAD_MAX) { /* forced (0: never pad) */
+        long long pad = -1;
+        if (totex_mpi_env_int("TOTEX_PAD", 0, TOTEX_MPI_PAD_MAX, &pad)) { /* forced (0: never pad) */
             int k = 0;
             while (k + 1 < PP_LADDER && ((long)PP_LADDER_MIN << (k + 1)) <= pad)
                 k++;

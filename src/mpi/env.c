@@ -1,0 +1,74 @@
+/* The TOTEX_* knobs read from the environment (include/totex/mpi.h, "Environment").
+ *
+ * A knob that is set to something it does not take (TOTEX_CHUNKS=four,
+ * TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us) is ignored with one line on stderr,
+ * naming the variable, its value and what it takes, once per variable and
+ * process, from MPI_COMM_WORLD's rank 0 (every rank reads the same
+ * environment); the knob's default applies. Unset or empty: the default,
+ * silently. No allocation; not thread-safe (nor is the rest of the library). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* one line for @p name (at most once per process and name) */
+static void warn(const char *name, const char *value, const char *takes)
+{
+    static const char *said[32];
+    static int nsaid;
+    for (int i = 0; i < nsaid; i++)
+        if (strcmp(said[i], name) == 0)
+            return;
+    if (nsaid < (int)(sizeof said / sizeof said[0]))
+        said[nsaid++] = name;
+    int up = 0, finished = 0, rank = 0;
+    if (MPI_Initialized(&up) == MPI_SUCCESS && up && MPI_Finalized(&finished) == MPI_SUCCESS && !finished)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        fprintf(stderr, "totex: %s=%.40s ignored: give %s (the default applies)\n", name, value, takes);
+}
+
+int totex_mpi_env_int(const char *name, long long lo, long long hi, long long *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    if (end && *end == '\0' && end != s && v >= lo && (hi == TOTEX_MPI_ENV_ANY || v <= hi)) {
+        *out = v;
+        return 1;
+    }
+    char takes[96];
+    if (lo == 0 && hi == 1)
+        snprintf(takes, sizeof takes, "0 or 1");
+    else if (hi == TOTEX_MPI_ENV_ANY)
+        snprintf(takes, sizeof takes, "a whole number, %lld or more", lo);
+    else
+        snprintf(takes, sizeof takes, "a whole number from %lld to %lld", lo, hi);
+    warn(name, s, takes);
+    return 0;
+}
+
+int totex_mpi_env_seconds(const char *name, double *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end && *end == '\0' && end != s && v >= 0) {
+        *out = v;
+        return 1;
+    }
+    warn(name, s, "a number of seconds (or seconds per byte), 0 or more, as 1.5e-06");
+    return 0;
+}
+
+int totex_mpi_env_switch(const char *name, int dflt)
+{
+    long long v = dflt;
+    totex_mpi_env_int(name, 0, 1, &v);
+    return (int)v;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Knobs set to values they do not take (src/mpi/env.c): the run still succeeds
+# with the defaults, and stderr names each such variable exactly once (one line
+# from MPI_COMM_WORLD's rank 0, however many ranks and plans read it), with its
+# value and what it takes; a knob set right says nothing.
+# Usage: env_test.sh MPIEXEC NP PROGRAM [MPIEXEC_FLAGS...]   (PROGRAM: test_pair)
+set -u
+mpiexec=$1 np=$2 prog=$3
+shift 3
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+"$mpiexec" "$@" -np "$np" env TOTEX_ALGORITHM=direct TOTEX_PAD=0 TOTEX_CHUNKS=four TOTEX_RECV_WINDOW=-1 \
+    TOTEX_TS=1us TOTEX_CHECK=yes TOTEX_WINDOW=3 "$prog" 2>"$err"
+rc=$?
+cat "$err" >&2
+[ "$rc" -eq 0 ] || { echo "env_test: program failed ($rc)" >&2; exit 1; }
+fail=0
+for want in 'TOTEX_CHUNKS=four ignored: give a whole number from 1 to ' \
+            'TOTEX_RECV_WINDOW=-1 ignored: give a whole number, 0 or more' \
+            'TOTEX_TS=1us ignored: give a number of seconds' \
+            'TOTEX_CHECK=yes ignored: give 0 or 1'; do
+    n=$(grep -c "^totex: $want" "$err")
+    [ "$n" -eq 1 ] || { echo "env_test: '$want' said $n times, want once" >&2; fail=1; }
+done
+for quiet in TOTEX_WINDOW TOTEX_PAD TOTEX_ALGORITHM; do
+    ! grep -q "^totex: $quiet=" "$err" || { echo "env_test: $quiet (set right) was warned about" >&2; fail=1; }
+done
+[ "$fail" -eq 0 ] || exit 1
+echo "env_test: ok"
