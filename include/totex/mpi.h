@@ -91,7 +91,12 @@ extern "C" {
  * without MPI_Comm_get_attr (the delete callback forgets a freed
  * communicator), and a predefined datatype's size, MPI_Pack_size and layout
  * from the previous call (about 55 ns of Open MPI queries per call); not for
- * calls from several threads at once. The exchange
+ * calls from several threads at once. Such a repeat call whose layouts are
+ * raw (contiguous blocks, not MPI_IN_PLACE) goes from the entry point straight
+ * to the cached program: a flat one (direct, pairwise: every message from this
+ * rank's own blocks, every receive in its place) posts every receive and
+ * send and waits once, one of one message each way (2 ranks, short blocks)
+ * is a send, a receive and two waits (src/mpi/exec.c). The exchange
  * runs on a private duplicate of @p comm (MPI_Comm_dup, errors returned), so
  * it never matches the caller's messages.
  *

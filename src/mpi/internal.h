@@ -273,7 +273,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
  * *pred and *succ of node @p me on a cycle through all nodes of @p net (node id == rank),
  * the same cycle on every rank: a cycle along links when the construction of ring.c
  * finds one (returns 1), else rank - 1 and rank + 1 (returns 0; also for net NULL). No
- * errors, no allocation, O(n) time (the walk of the Gray order). Source: no paper; the
+ * errors, no allocation, O(factors) time. Source: no paper; the
  * construction is in ring.c's header (issue 11: the header must ride on a link's message). */
 int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, uint32_t *succ);
 

@@ -52,6 +52,22 @@ static uint32_t column_node(const totex_network *net, uint32_t row, uint64_t j, 
     return node;
 }
 
+/* the inverse of column_node(): the place in the Gray order of the column of @p node (its coordinates in
+   every factor but @p row), O(factors): from the least significant digit out, a digit d of a factor with
+   `inner` columns below it puts the column at d * inner, the lower places reflected when d is odd */
+static uint64_t column_place(const totex_network *net, uint32_t row, uint32_t node)
+{
+    uint64_t place = 0, inner = 1;
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        if (i == row)
+            continue;
+        const uint64_t d = totex_network_coord(net, node, i);
+        place = d * inner + ((d & 1) ? inner - 1 - place : place);
+        inner *= totex_factor_nodes(totex_network_factor(net, i));
+    }
+    return place;
+}
+
 int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, uint32_t *succ)
 {
     const uint32_t n = net ? totex_network_nodes(net) : 0;
@@ -84,13 +100,11 @@ int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, 
     const uint32_t a = totex_factor_nodes(totex_network_factor(net, row)), stride = totex_network_stride(net, row);
     const uint64_t cols = (uint64_t)n / a;
     /* position of me on the cycle: row r = my coordinate in the row factor, column j = my place in the Gray
-       order (found by walking it: O(B) once per communicator and plan); then the cycle's neighbours */
+       order (column_place(), checked against the order itself); then the cycle's neighbours */
     const uint32_t r = totex_network_coord(net, me, row), col_node = me - r * stride;
-    uint64_t j = 0;
-    while (j < cols && column_node(net, row, j, cols) != col_node)
-        j++;
-    if (j == cols)
-        return 0; /* (cannot happen: the Gray order visits every column) */
+    const uint64_t j = column_place(net, row, col_node);
+    if (j >= cols || column_node(net, row, j, cols) != col_node)
+        return 0; /* (cannot happen: column_place() inverts column_node()) */
     /* the cycle as a sequence of (row, column): (0,0) .. (0,B-1), (1,B-1) .. (1,1), (2,1) .. (2,B-1), ...,
        (a-1,B-1) .. (a-1,1), (a-1,0), (a-2,0), ..., (1,0), back to (0,0) */
 #define AT(rr, jj) ((uint32_t)(rr) * stride + column_node(net, row, (jj), cols))
