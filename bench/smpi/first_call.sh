@@ -31,11 +31,10 @@ command -v smpicc >/dev/null || { echo "first_call: smpicc not found (apt-get in
 out=${SMPI_OUT:-$build/smpi}
 mkdir -p "$out"
 bin=$out/first_call
+. "$here/mpi_sources.sh"
+# shellcheck disable=SC2086
 smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" -I"$root/bench" \
-    "$here/first_call.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
-    "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c "$root"/src/mpi/agree.c \
-    "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c \
-    "$root"/src/mpi/arena.c "$root"/src/mpi/ring.c $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/first_call_cc.log" ||
+    "$here/first_call.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/first_call_cc.log" ||
     { cat "$out/first_call_cc.log" >&2; exit 1; }
 echo "first_call: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), one call of $block-byte blocks," \
      "TOTEX_TUNE=${TOTEX_TUNE:-0}${TOTEX_ALGORITHM:+, TOTEX_ALGORITHM=$TOTEX_ALGORITHM}"

@@ -101,11 +101,10 @@ out=${SMPI_OUT:-$build/smpi}
 mkdir -p "$out"
 bin=$out/smpi_alltoall_bench
 # totex's MPI layer compiled against SMPI's mpi.h; the core library as built
+. "$here/mpi_sources.sh"
+# shellcheck disable=SC2086
 smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" \
-    "$here/smpi_alltoall_bench.c" "$root"/src/mpi/alltoall.c "$root"/src/mpi/state.c "$root"/src/mpi/plan.c \
-    "$root"/src/mpi/exec.c "$root"/src/mpi/unit.c "$root"/src/mpi/blockmap.c "$root"/src/mpi/agree.c \
-    "$root"/src/mpi/local.c "$root"/src/mpi/translate.c "$root"/src/mpi/compile.c "$root"/src/mpi/cost.c "$root"/src/mpi/arena.c "$root"/src/mpi/ring.c \
-    $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/smpicc.log" ||
+    "$here/smpi_alltoall_bench.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/smpicc.log" ||
     { cat "$out/smpicc.log" >&2; exit 1; }
 algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}
 status=0
