@@ -149,7 +149,7 @@ static void job(const char *const *args, void *out)
                           &rc);
         totex_mpi_local_free(&l);
     } else if (!strcmp(mode, "rank0")) {
-        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0};
+        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0, 0, 0, 0, 0, 0};
         totex_mpi_cand cands[8];
         rc = totex_mpi_rank_candidates(net, &cost, &lc, cands, 8, why, sizeof why) > 0 ? MPI_SUCCESS : MPI_ERR_ARG;
     } else {

@@ -145,6 +145,30 @@ const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *p
     return NULL;
 }
 
+/* one-way seconds of an @p m-byte message (m >= 4096) by the measured points 4096, 8192, 65536 bytes */
+static double one_way(const totex_mpi_linkcost *lc, long long m)
+{
+    if (m <= 8192)
+        return lc->t_4k + (lc->t_8k - lc->t_4k) * (double)(m - 4096) / 4096.0;
+    return lc->t_8k + (lc->t_64k - lc->t_8k) * (double)(m - 8192) / (65536.0 - 8192.0);
+}
+
+int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *ratio)
+{
+    if (ratio)
+        *ratio = 1;
+    if (lc->split <= 0 || msg < 4096 || !(lc->t_split > 0) || !(lc->t_4k > 0) || !(lc->t_8k > 0) ||
+        !(lc->t_64k > 0))
+        return 1;
+    const long long c = (msg + lc->split - 1) / lc->split;
+    const double t = one_way(lc, msg), r = t > 0 ? (double)c * lc->t_split / t : 1;
+    if (c < 2 || c > TOTEX_MPI_MAX_CHUNKS || !(r <= 0.8))
+        return 1;
+    if (ratio)
+        *ratio = r;
+    return (int)c;
+}
+
 static int by_time(const void *a, const void *b)
 {
     const totex_mpi_cand *x = a, *y = b;
@@ -209,6 +233,16 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         all[k] = (totex_mpi_cand){0, all[b].idx, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, pad, 0};
         k++;
     }
+    /* the split forms of the model's best combining candidates: every message in chunks of at most
+       lc->split bytes, where the measured one-way times say a message of a block's bytes is slower than
+       that many smaller ones (padding and splitting exclude each other: blocks below 4096 / above) */
+    double ratio = 1;
+    const int split = pad || forced ? 1 : totex_mpi_split_chunks(slot, lc, &ratio);
+    for (size_t b = 0, kc = k; split > 1 && b < kc && b < TOTEX_MPI_PAD_VARIANTS; b++) {
+        double t = all[b].predicted * ratio;
+        all[k] = (totex_mpi_cand){0, all[b].idx, 0, split, t > floor_t ? t : floor_t, 0, (int)k, 0, 0};
+        k++;
+    }
     if (!k && count && rows[0].reason[0])
         snprintf(why, wcap, "no combining algorithm applies to %.200s: %.300s", totex_network_spec(net),
                  rows[0].reason);
@@ -271,7 +305,9 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
 void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap)
 {
     int len;
-    if (!c->unit)
+    if (!c->unit && c->chunks > 1)
+        len = snprintf(out, cap, "%s/%d chunks", totex_comb_algorithm_get((size_t)c->idx)->name, c->chunks);
+    else if (!c->unit)
         len = snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
     else
         len = snprintf(out, cap, "%s/%s/%d chunk%s%s", totex_algorithm_get((size_t)c->idx)->name,

@@ -195,6 +195,9 @@ typedef struct totex_mpi_state {
                                 or TOTEX_PAD */
     double t_pad;            /* seconds: one-way time of a pad-byte message (measured; t_s when set) */
     int pad_measured, pad_forced; /* pad came from the measurement / from TOTEX_PAD */
+    int split;               /* bytes: the ladder size of the best throughput, what a longer message may be
+                                split into (cost.c totex_mpi_split_chunks); 0: not measured */
+    double t_split, t_4k, t_8k, t_64k; /* seconds: one-way times of split, 4096, 8192 and 65536-byte messages */
     /* the choice per size class (blocks of 2^c .. 2^(c+1) - 1 bytes): a new block size of a known
        class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
     struct {
@@ -384,7 +387,17 @@ typedef struct totex_mpi_linkcost {
     int pad;      /* bytes: short messages may be padded to this size (0: padding never pays); */
     double t_pad; /* seconds: one-way time of a pad-byte message */
     int pad_forced; /* TOTEX_PAD: every candidate padded to pad, no unpadded variants */
+    int split;      /* bytes: a longer message may travel as messages of at most this many (0: never) */
+    double t_split, t_4k, t_8k, t_64k; /* seconds: one-way times of split, 4096, 8192, 65536-byte messages */
 } totex_mpi_linkcost;
+/* messages of the same bytes as one @p msg-byte message is best sent in, by the measured one-way times
+   (lc->split ... t_64k; none measured: 1): c = ceil(msg / lc->split) when msg >= 4096 and c messages of
+   lc->split bytes take at most 0.8 of one of msg bytes (interpolated linearly between 4096, 8192 and 65536
+   bytes, beyond on the last segment), else 1; at most TOTEX_MPI_MAX_CHUNKS. *ratio (may be NULL): c
+   t_split / t(msg) when c > 1, else 1. Over Open MPI's shared memory a message above its 4 KiB eager
+   limit goes by a single-copy rendezvous: 8 KiB as one message 3.07 us a call, as 3 of 2731 B 1.91 us
+   (2 ranks, raw MPI) */
+int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *ratio);
 #define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
 /* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in
    @p chunks chunks, lanes staggered (@p stagger nonzero, chunks > 1) or not */

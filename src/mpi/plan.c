@@ -43,7 +43,8 @@ static int tuning_on(void)
     return totex_mpi_env_switch("TOTEX_TUNE", 1);
 }
 
-/* TOTEX_CHUNKS=C (1 .. TOTEX_MPI_MAX_CHUNKS) forces the chunks of unit-step candidates; 0 when unset or invalid */
+/* TOTEX_CHUNKS=C (1 .. TOTEX_MPI_MAX_CHUNKS) forces the chunks of unit-step candidates (and of a combining
+   algorithm forced by TOTEX_ALGORITHM); 0 when unset or invalid */
 static int forced_chunks(void)
 {
     long long v = 0;
@@ -94,12 +95,14 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
             if (totex_comb_algorithm_get(i) == a)
-                c[k++] = (totex_mpi_cand){0, (int)i, 0, 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
+                c[k++] = (totex_mpi_cand){0, (int)i, 0, fc ? fc : 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
     } else {
         /* padded forms take extra places in the trial (only where padding may pay: lc->pad > 0) */
         const size_t places = !tuning_on() ? 1
-                              : lc->pad > (long long)cost->m && !lc->pad_forced ? MAX_CANDIDATES
-                                                                                 : MAX_CANDIDATES - TOTEX_MPI_PAD_VARIANTS;
+                              : (lc->pad > (long long)cost->m && !lc->pad_forced) ||
+                                        totex_mpi_split_chunks((long long)cost->m, lc, NULL) > 1
+                                  ? MAX_CANDIDATES
+                                  : MAX_CANDIDATES - TOTEX_MPI_PAD_VARIANTS;
         k = totex_mpi_rank_candidates(net, cost, lc, c, places, why, cap);
         for (size_t i = 0; i < k; i++)
             if (c[i].unit) {
@@ -217,7 +220,7 @@ int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, 
         snprintf(why, cap, "algorithm %s on %s: %s", p->algorithm, net ? totex_network_spec(net) : "?", err.msg);
         rc = ts == TOTEX_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
     } else {
-        rc = totex_mpi_compile(p, &l, c->unit ? c->chunks : 1, c->unit ? unit_window() : 0, c->unit && c->stagger, why,
+        rc = totex_mpi_compile(p, &l, c->chunks, c->unit ? unit_window() : 0, c->unit && c->stagger, why,
                                cap);
     }
     totex_mpi_local_free(&l);
@@ -359,8 +362,9 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
-        const totex_mpi_linkcost lc = {st->t_s,       st->t_c,   st->t_l,   st->t_c_chunk,
-                                       st->t_l_chunk, st->pad, st->t_pad, st->pad_forced};
+        const totex_mpi_linkcost lc = {st->t_s,   st->t_c,    st->t_l,   st->t_c_chunk, st->t_l_chunk,
+                                       st->pad,   st->t_pad,  st->pad_forced, st->split, st->t_split,
+                                       st->t_4k,  st->t_8k,   st->t_64k};
         choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
@@ -453,8 +457,9 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                      (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "",
                      pp->stagger ? ", lanes staggered" : "", padw);
         else
-            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s)", pp->algorithm,
-                     (unsigned long long)pp->steps, padw);
+            snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s%s)", pp->algorithm,
+                     (unsigned long long)pp->steps, pp->chunks > 1 ? ", every message in chunks: " : "",
+                     pp->chunks > 1 ? cand[pick]->label : padw);
         const char *forced = getenv("TOTEX_ALGORITHM");
         char first[64];
         totex_mpi_cand_name(&cd[0], first, sizeof first);

@@ -416,7 +416,7 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
     }
     /* {t_s, t_c, t_s measured, t_c measured, error, t_l, t_l measured, t_c and t_l at TOTEX_MPI_COST_CHUNK,
         pad, t_pad, pad measured, pad forced} */
-    double v[13] = {0};
+    double v[18] = {0};
     if (rank == 0) {
         totex_comb_cost def;
         totex_comb_cost_default(&def);
@@ -468,6 +468,22 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
                 v[11] = 1;
             }
         }
+        /* splitting: the ladder size whose message moved the most bytes per second, and the one-way times
+           a longer message is compared with (cost.c totex_mpi_split_chunks) */
+        if (need && prc == MPI_SUCCESS && t_chunk > 0 && t_large > 0 && t_ladder[PP_LADDER - 1] > 0) {
+            int best = -1;
+            for (int k = 0; k < PP_LADDER; k++)
+                if (t_ladder[k] > 0 && (best < 0 || t_ladder[k] / (double)(PP_LADDER_MIN << k) <
+                                                        t_ladder[best] / (double)(PP_LADDER_MIN << best)))
+                    best = k;
+            if (best >= 0) {
+                v[13] = PP_LADDER_MIN << best;
+                v[14] = t_ladder[best];
+                v[15] = t_ladder[PP_LADDER - 1];
+                v[16] = t_chunk;
+                v[17] = t_large;
+            }
+        }
         long long pad = -1;
         if (totex_mpi_env_int("TOTEX_PAD", 0, TOTEX_MPI_PAD_MAX, &pad)) { /* forced (0: never pad) */
             int k = 0;
@@ -479,7 +495,7 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
             v[12] = 1;
         }
     }
-    if ((rc = MPI_Bcast(v, 13, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
+    if ((rc = MPI_Bcast(v, 18, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS)
         return rc;
     if (v[4] != 0)
         return (int)v[4];
@@ -495,6 +511,11 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
     st->t_pad = v[10];
     st->pad_measured = v[11] != 0;
     st->pad_forced = v[12] != 0;
+    st->split = (int)v[13];
+    st->t_split = v[14];
+    st->t_4k = v[15];
+    st->t_8k = v[16];
+    st->t_64k = v[17];
     st->costs_known = 1;
     return MPI_SUCCESS;
 }

@@ -9,7 +9,17 @@
  *   at the link load;
  * - a plan compiled with padding sends and receives every message shorter
  *   than P as P bytes, receives none of them in place, and compiles the same
- *   messages at their own sizes without padding. */
+ *   messages at their own sizes without padding.
+ * Splitting of long messages (cost.c totex_mpi_split_chunks), with one-way times
+ * like Open MPI's shared memory (a message above its 4 KiB eager limit costs a
+ * rendezvous) and like a network whose cost grows with the size:
+ * - the chunk count is ceil(M / split) exactly when M >= 4096 and that many
+ *   split-byte messages take at most 0.8 of one M-byte message (linear
+ *   between the measured 4096, 8192 and 65536 bytes), recomputed here;
+ * - the ranking then offers the split form of the best combining candidates
+ *   (each beside its own form, predicted at that ratio of it), none otherwise;
+ * - a direct plan compiled in such chunks is flat, every message at most
+ *   split bytes, every receive in its place. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +61,7 @@ static void ranking(const char *spec, long long slot, double t_pad)
     cost.m = (double)slot;
     cost.t_s = 2.02e-6; /* SimGrid SMPI's default factors on the bench's torus (bench/smpi/run.sh) */
     cost.t_c = 2.53e-10;
-    const totex_mpi_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0};
+    const totex_mpi_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0, 0, 0, 0, 0, 0};
     totex_mpi_cand c[16];
     char why[600] = "";
     size_t k = totex_mpi_rank_candidates(net, &cost, &lc, c, 12, why, sizeof why);
@@ -152,8 +162,116 @@ static void compiled(const char *spec, const char *alg, uint32_t rank, long long
     totex_network_free(net);
 }
 
+/* the rule of internal.h, recomputed: the chunk count and ratio it gives for @p msg */
+static int want_split(long long msg, const totex_mpi_linkcost *lc, double *ratio)
+{
+    *ratio = 1;
+    if (msg < 4096 || lc->split <= 0)
+        return 1;
+    const long long c = (msg + lc->split - 1) / lc->split;
+    const double t = msg <= 8192 ? lc->t_4k + (lc->t_8k - lc->t_4k) * (double)(msg - 4096) / 4096.0
+                                 : lc->t_8k + (lc->t_64k - lc->t_8k) * (double)(msg - 8192) / 57344.0;
+    const double r = (double)c * lc->t_split / t;
+    if (c < 2 || c > TOTEX_MPI_MAX_CHUNKS || r > 0.8)
+        return 1;
+    *ratio = r;
+    return (int)c;
+}
+
+static void splitting(void)
+{
+    /* like Open MPI 4.1's shared memory on the 2-core machine of issue 11 (one-way, seconds) */
+    totex_mpi_linkcost ompi = {1.5e-7, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 2048, 0.28e-6, 1.3e-6, 1.5e-6, 7.0e-6};
+    /* a network whose time grows with the size: t(L) = 1 us + L / 10 GB/s */
+    totex_mpi_linkcost net = {1e-6, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 4096, 1.41e-6, 1.41e-6, 1.82e-6, 7.55e-6};
+    const long long sizes[] = {1024, 4095, 4096, 6000, 8192, 10240, 12000, 16384, 65536, 1 << 20};
+    int split_seen = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        double r = 0, wr = 0;
+        int c = totex_mpi_split_chunks(sizes[i], &ompi, &r), w = want_split(sizes[i], &ompi, &wr);
+        CHECK(c == w && fabs(r - wr) <= 1e-12, "Open MPI-like costs, %lld B: %d chunks (ratio %.4f), rule %d (%.4f)",
+              sizes[i], c, r, w, wr);
+        split_seen += c > 1;
+        c = totex_mpi_split_chunks(sizes[i], &net, &r);
+        CHECK(c == 1 && r == 1, "size-proportional costs, %lld B: split in %d", sizes[i], c);
+    }
+    CHECK(totex_mpi_split_chunks(4096, &ompi, NULL) == 2 && totex_mpi_split_chunks(8192, &ompi, NULL) == 4 &&
+              totex_mpi_split_chunks(16384, &ompi, NULL) == 1,
+          "Open MPI-like costs: 4096 and 8192 B not in 2 and 4 chunks of 2048, or 16 KiB split");
+    CHECK(split_seen >= 2, "Open MPI-like costs: fewer than 2 sizes split (test too weak)");
+
+    /* the ranking on 2 and 4 ranks */
+    static const char *specs[] = {"k2", "k2*k2"};
+    for (size_t s = 0; s < 2; s++) {
+        totex_error err;
+        totex_network *nw = totex_network_parse(specs[s], &err);
+        totex_comb_cost cost;
+        totex_comb_cost_default(&cost);
+        cost.switching = TOTEX_SWITCH_WORMHOLE;
+        cost.ports = TOTEX_COMB_ALL_PORT;
+        cost.m = 8192;
+        cost.t_s = ompi.t_s;
+        cost.t_c = ompi.t_c;
+        totex_mpi_cand c[16];
+        char why[600] = "";
+        size_t k = totex_mpi_rank_candidates(nw, &cost, &ompi, c, 12, why, sizeof why), split = 0;
+        for (size_t i = 0; i < k; i++) {
+            if (c[i].unit || c[i].chunks == 1)
+                continue;
+            split++;
+            CHECK(c[i].chunks == 4, "%s, 8192 B: a combining candidate in %d chunks, not 4", specs[s], c[i].chunks);
+            int own = 0;
+            for (size_t j = 0; j < k; j++)
+                if (!c[j].unit && c[j].chunks == 1 && c[j].idx == c[i].idx) {
+                    own = 1;
+                    const double fl = totex_mpi_link_floor(nw, 8192, &ompi);
+                    double want = c[j].predicted * (4 * ompi.t_split / ompi.t_8k);
+                    want = want > fl ? want : fl;
+                    CHECK(fabs(c[i].predicted - want) <= 1e-9 * want, "%s: split %s predicted %.6g s, not %.6g s",
+                          specs[s], totex_comb_algorithm_get((size_t)c[i].idx)->name, c[i].predicted, want);
+                }
+            CHECK(own, "%s: split %s without its own form among the candidates", specs[s],
+                  totex_comb_algorithm_get((size_t)c[i].idx)->name);
+        }
+        CHECK(split > 0 && split <= TOTEX_MPI_PAD_VARIANTS, "%s, 8192 B: %zu split candidates", specs[s], split);
+        k = totex_mpi_rank_candidates(nw, &cost, &net, c, 12, why, sizeof why);
+        for (size_t i = 0; i < k; i++)
+            CHECK(c[i].unit || c[i].chunks == 1, "%s: a combining candidate split under size-proportional costs",
+                  specs[s]);
+        totex_network_free(nw);
+    }
+
+    /* a direct plan in 4 chunks of 8192-byte blocks on 4 ranks: flat, in place, messages of 2048 B */
+    totex_error err;
+    totex_network *nw = totex_network_parse("k2*k2", &err);
+    const totex_comb_algorithm *a = totex_comb_algorithm_find("direct", &err);
+    size_t idx = 0;
+    while (totex_comb_algorithm_get(idx) != a)
+        idx++;
+    totex_comb_cost cost;
+    totex_comb_cost_default(&cost);
+    cost.switching = TOTEX_SWITCH_WORMHOLE;
+    cost.ports = TOTEX_COMB_ALL_PORT;
+    cost.m = 8192;
+    totex_mpi_cand cd = {0, (int)idx, 0, 4, 0, 0, 0, 0, 0};
+    totex_mpi_plan *p = NULL;
+    char why[600] = "";
+    CHECK(totex_mpi_plan_build(nw, &cost, &cd, 4, 1, 8192, &p, why, sizeof why) == MPI_SUCCESS, "direct/4: %s", why);
+    if (p) {
+        CHECK(p->flat && p->nsend == 12 && p->nrecv == 12, "direct/4 on 4 ranks: flat %d, %zu sends, %zu receives",
+              p->flat, p->nsend, p->nrecv);
+        for (size_t i = 0; i < p->nsend; i++)
+            CHECK(p->sends[i].bytes == 2048 && p->recvs[i].bytes == 2048 && p->recvs[i].in_place_ok,
+                  "direct/4: message %zu of %d / %d bytes, in place %d", i, p->sends[i].bytes, p->recvs[i].bytes,
+                  p->recvs[i].in_place_ok);
+    }
+    totex_mpi_plan_free(p);
+    totex_network_free(nw);
+}
+
 int main(void)
 {
+    splitting();
     static const char *specs[] = {"ring:4*ring:4", "ring:8*ring:8", "ring:4*ring:4*ring:4", "ring:7", "k2*ring:3"};
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++)
         for (long long slot = 8; slot <= 4096; slot *= 8) {
