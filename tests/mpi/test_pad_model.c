@@ -38,6 +38,26 @@ static int failures;
         }                                                                                                              \
     } while (0)
 
+/* the combining cost of totex_alltoall's plans (wormhole, all-port) for blocks of @p slot bytes */
+static totex_comb_cost plan_cost(long long slot)
+{
+    totex_comb_cost cost;
+    totex_comb_cost_default(&cost);
+    cost.switching = TOTEX_SWITCH_WORMHOLE;
+    cost.ports = TOTEX_COMB_ALL_PORT;
+    cost.m = (double)slot;
+    return cost;
+}
+
+/* registry index of combining algorithm @p a */
+static size_t comb_index(const totex_comb_algorithm *a)
+{
+    size_t idx = 0;
+    while (totex_comb_algorithm_get(idx) != a)
+        idx++;
+    return idx;
+}
+
 static size_t count_padded(const totex_mpi_cand *c, size_t k, int pad)
 {
     size_t p = 0;
@@ -54,11 +74,7 @@ static void ranking(const char *spec, long long slot, double t_pad)
         CHECK(0, "%s: %s", spec, err.msg);
         return;
     }
-    totex_comb_cost cost;
-    totex_comb_cost_default(&cost);
-    cost.switching = TOTEX_SWITCH_WORMHOLE;
-    cost.ports = TOTEX_COMB_ALL_PORT;
-    cost.m = (double)slot;
+    totex_comb_cost cost = plan_cost(slot);
     cost.t_s = 2.02e-6; /* SimGrid SMPI's default factors on the bench's torus (bench/smpi/run.sh) */
     cost.t_c = 2.53e-10;
     const totex_mpi_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0, 0, 0, 0, 0, 0};
@@ -120,14 +136,8 @@ static void compiled(const char *spec, const char *alg, uint32_t rank, long long
         totex_network_free(net);
         return;
     }
-    size_t idx = 0;
-    while (totex_comb_algorithm_get(idx) != a)
-        idx++;
-    totex_comb_cost cost;
-    totex_comb_cost_default(&cost);
-    cost.switching = TOTEX_SWITCH_WORMHOLE;
-    cost.ports = TOTEX_COMB_ALL_PORT;
-    cost.m = (double)slot;
+    const size_t idx = comb_index(a);
+    totex_comb_cost cost = plan_cost(slot);
     const uint32_t n = totex_network_nodes(net);
     totex_mpi_plan *p[2] = {NULL, NULL};
     char why[600] = "";
@@ -205,11 +215,7 @@ static void splitting(void)
     for (size_t s = 0; s < 2; s++) {
         totex_error err;
         totex_network *nw = totex_network_parse(specs[s], &err);
-        totex_comb_cost cost;
-        totex_comb_cost_default(&cost);
-        cost.switching = TOTEX_SWITCH_WORMHOLE;
-        cost.ports = TOTEX_COMB_ALL_PORT;
-        cost.m = 8192;
+        totex_comb_cost cost = plan_cost(8192);
         cost.t_s = ompi.t_s;
         cost.t_c = ompi.t_c;
         totex_mpi_cand c[16];
@@ -245,15 +251,8 @@ static void splitting(void)
     totex_error err;
     totex_network *nw = totex_network_parse("k2*k2", &err);
     const totex_comb_algorithm *a = totex_comb_algorithm_find("direct", &err);
-    size_t idx = 0;
-    while (totex_comb_algorithm_get(idx) != a)
-        idx++;
-    totex_comb_cost cost;
-    totex_comb_cost_default(&cost);
-    cost.switching = TOTEX_SWITCH_WORMHOLE;
-    cost.ports = TOTEX_COMB_ALL_PORT;
-    cost.m = 8192;
-    totex_mpi_cand cd = {0, (int)idx, 0, 4, 0, 0, 0, 0, 0};
+    const totex_comb_cost cost = plan_cost(8192);
+    totex_mpi_cand cd = {0, (int)comb_index(a), 0, 4, 0, 0, 0, 0, 0};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
     CHECK(totex_mpi_plan_build(nw, &cost, &cd, 4, 1, 8192, &p, why, sizeof why) == MPI_SUCCESS, "direct/4: %s", why);
