@@ -440,7 +440,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                 pick = c;
     }
     if (verbose && (verbose > 1 || !st->verbose_done) && rank == 0) {
-        char cw[320], times[900] = "", what[224];
+        char cw[512], times[900] = "", what[224];
         totex_mpi_cost_words(st, cw, sizeof cw);
         size_t len = 0;
         for (int c = 0; left > 1 && c < nc && len < sizeof times; c++)

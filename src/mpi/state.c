@@ -535,4 +535,9 @@ void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap)
         snprintf(out + len, cap - len, "; a %d-byte message %.3g s %s", st->pad, st->t_pad,
                  st->pad_forced ? "(padding set by TOTEX_PAD)" : "(sooner than 8 bytes: short messages may be padded)");
     }
+    if (st->split) {
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len, "; one way: %d B %.3g s (the most bytes per second of 256 .. 4096 B), 4, 8, "
+                 "64 KiB %.3g, %.3g, %.3g s", st->split, st->t_split, st->t_4k, st->t_8k, st->t_64k);
+    }
 }
