@@ -145,7 +145,6 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     if (!p) { /* planned with collective operations: every rank is here with the same slot and sig */
         if (st->nplans == TOTEX_MPI_MAX_PLANS) { /* every rank drops its plans at the same call */
             st->memo.plan = NULL;
-            st->memo.raw = st->memo.pair = 0;
             while (st->plans) {
                 totex_mpi_plan *q = st->plans;
                 st->plans = q->next;
@@ -229,7 +228,8 @@ static inline totex_mpi_state *raw_memo(const void *sendbuf, int sendcount, MPI_
                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     totex_mpi_state *st = totex_mpi_state_last(comm);
-    return st && st->memo.raw && st->dup != MPI_COMM_NULL && sendbuf != MPI_IN_PLACE && sendbuf && recvbuf &&
+    return st && st->memo.plan && st->memo.send_raw && st->memo.recv_raw && !st->memo.in_place &&
+                   st->dup != MPI_COMM_NULL && sendbuf != MPI_IN_PLACE && sendbuf && recvbuf &&
                    sendtype == st->memo.sendtype && recvtype == st->memo.recvtype &&
                    sendcount == st->memo.sendcount && recvcount == st->memo.recvcount
                ? st
@@ -246,7 +246,7 @@ static int raw_call(totex_mpi_state *st, const void *sendbuf, void *recvbuf)
         return totex_mpi_exec(p, st->dup, tag, NULL, 0, sendbuf, recvbuf, 1);
     totex_mpi_guard g;
     int rc;
-    if (st->memo.pair && !st->has_early) {
+    if (p->pair && p->arena && !st->has_early) {
         totex_mpi_guard_init(&g, st, st->size, st->rank, p->sig, p->slot, 0);
         rc = totex_mpi_exec_pair(p, &g, sendbuf, recvbuf, 1);
     } else if ((rc = totex_mpi_guard_start(&g, st, st->size, st->rank, p->sig, p->slot, 0,
@@ -394,8 +394,6 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         st->memo.in_place = in_place;
         st->memo.send_raw = c.send_raw;
         st->memo.recv_raw = c.recv_raw;
-        st->memo.raw = p && p->arena && c.send_raw && c.recv_raw && !in_place;
-        st->memo.pair = st->memo.raw && st->check && p->pair;
     }
     return rc;
 }

@@ -6,6 +6,7 @@
  * process, from MPI_COMM_WORLD's rank 0 (every rank reads the same
  * environment); the knob's default applies. Unset or empty: the default,
  * silently. No allocation; not thread-safe (nor is the rest of the library). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,9 @@ int totex_mpi_env_int(const char *name, long long lo, long long hi, long long *o
     if (!s || !*s)
         return 0;
     char *end = NULL;
+    errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (end && *end == '\0' && end != s && v >= lo && (hi == TOTEX_MPI_ENV_ANY || v <= hi)) {
+    if (errno != ERANGE && end && *end == '\0' && end != s && v >= lo && (hi == TOTEX_MPI_ENV_ANY || v <= hi)) {
         *out = v;
         return 1;
     }
@@ -57,8 +59,9 @@ int totex_mpi_env_seconds(const char *name, double *out)
     if (!s || !*s)
         return 0;
     char *end = NULL;
+    errno = 0;
     double v = strtod(s, &end);
-    if (end && *end == '\0' && end != s && v >= 0) {
+    if (errno != ERANGE && end && *end == '\0' && end != s && v >= 0 && v < 1e30) {
         *out = v;
         return 1;
     }

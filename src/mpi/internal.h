@@ -217,8 +217,6 @@ typedef struct totex_mpi_state {
         MPI_Datatype sendtype, recvtype;
         int sendcount, recvcount, in_place;
         int send_raw, recv_raw;
-        int raw;  /* raw layouts, not in place: the plan runs on the caller's buffers (alltoall.c) */
-        int pair; /* and the check on, plan->pair: the short path of one message each way */
     } memo;
     char *packed;             /* packed send blocks (n * slot bytes), reused across calls */
     size_t packed_bytes;
@@ -396,7 +394,8 @@ typedef struct totex_mpi_linkcost {
    bytes, beyond on the last segment), else 1; at most TOTEX_MPI_MAX_CHUNKS. *ratio (may be NULL): c
    t_split / t(msg) when c > 1, else 1. Over Open MPI's shared memory a message above its 4 KiB eager
    limit goes by a single-copy rendezvous: 8 KiB as one message 3.07 us a call, as 3 of 2731 B 1.91 us
-   (2 ranks, raw MPI) */
+   (2 ranks, raw MPI). No MPI, no allocation, no errors. Source: no paper (002's start-up/transmission
+   model has one message per transfer); the rule is issue 11's "chunks chosen from measured costs" */
 int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *ratio);
 #define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
 /* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in

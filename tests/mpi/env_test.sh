@@ -2,7 +2,8 @@
 # Knobs set to values they do not take (src/mpi/env.c): the run still succeeds
 # with the defaults, and stderr names each such variable exactly once (one line
 # from MPI_COMM_WORLD's rank 0, however many ranks and plans read it), with its
-# value and what it takes; a knob set right says nothing.
+# value and what it takes (a number too large for 64 bits included); a knob set
+# right says nothing.
 # Usage: env_test.sh MPIEXEC NP PROGRAM [MPIEXEC_FLAGS...]   (PROGRAM: test_pair)
 set -u
 mpiexec=$1 np=$2 prog=$3
@@ -10,7 +11,7 @@ shift 3
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 "$mpiexec" "$@" -np "$np" env TOTEX_ALGORITHM=direct TOTEX_PAD=0 TOTEX_CHUNKS=four TOTEX_RECV_WINDOW=-1 \
-    TOTEX_TS=1us TOTEX_CHECK=yes TOTEX_WINDOW=3 "$prog" 2>"$err"
+    TOTEX_TS=1us TOTEX_CHECK=yes TOTEX_WINDOW=3 TOTEX_ARENA_BLOCKS=99999999999999999999 "$prog" 2>"$err"
 rc=$?
 cat "$err" >&2
 [ "$rc" -eq 0 ] || { echo "env_test: program failed ($rc)" >&2; exit 1; }
@@ -18,7 +19,8 @@ fail=0
 for want in 'TOTEX_CHUNKS=four ignored: give a whole number from 1 to ' \
             'TOTEX_RECV_WINDOW=-1 ignored: give a whole number, 0 or more' \
             'TOTEX_TS=1us ignored: give a number of seconds' \
-            'TOTEX_CHECK=yes ignored: give 0 or 1'; do
+            'TOTEX_CHECK=yes ignored: give 0 or 1' \
+            'TOTEX_ARENA_BLOCKS=99999999999999999999 ignored: give a whole number, 0 or more'; do
     n=$(grep -c "^totex: $want" "$err")
     [ "$n" -eq 1 ] || { echo "env_test: '$want' said $n times, want once" >&2; fail=1; }
 done

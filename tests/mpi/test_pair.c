@@ -141,7 +141,7 @@ int main(int argc, char **argv)
             CHECK(st && st->memo.plan && st->memo.plan->pair, "%d B on 2 ranks: the cached plan is not a pair program",
                   b);
         else
-            CHECK(st && st->memo.plan && st->memo.plan->flat && st->memo.raw,
+            CHECK(st && st->memo.plan && st->memo.plan->flat && st->memo.send_raw && st->memo.recv_raw,
                   "%d B on %d ranks: the cached plan is not a flat program run from the memo", b, size);
         for (int i = 0; i < 50; i++)
             exact(b, ++salt, "repeat");
