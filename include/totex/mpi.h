@@ -218,8 +218,10 @@ extern "C" {
  * Environment: TOTEX_CHECK and TOTEX_VERBOSE are read once per process, at
  * the first call; TOTEX_ALGORITHM, TOTEX_TUNE, TOTEX_CHUNKS, TOTEX_STAGGER, TOTEX_WINDOW, TOTEX_RECV_WINDOW
  * whenever a plan is made; TOTEX_TS, TOTEX_TC, TOTEX_TL, TOTEX_PAD when the
- * costs are measured (the first plan on a communicator). A variable set to a
- * value it does not take (TOTEX_CHUNKS=four, TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us)
+ * costs are measured (the first plan on a communicator); the drop-in's
+ * TOTEX_MODEL at its first call. A variable set to a
+ * value it does not take (TOTEX_CHUNKS=four, TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us,
+ * TOTEX_VERBOSE=yes, TOTEX_MODEL=Unit)
  * is ignored with one line on stderr from MPI_COMM_WORLD's rank 0, once per
  * variable, naming what it takes; its default applies (src/mpi/env.c).
  * TOTEX_CHECK (the same on every rank) =0 turns the cross-rank
@@ -229,7 +231,7 @@ extern "C" {
  * schedule chosen (a combining algorithm, or a unit-step schedule with its
  * port model, steps and chunks per transfer), every candidate's measured
  * time, the model's choice and the costs;
- * TOTEX_VERBOSE=2: once per block size.
+ * TOTEX_VERBOSE=2: once per block size (0, the default: nothing).
  *
  * Cross-rank check (on by default; src/mpi/agree.c): arguments that differ
  * across ranks, or a rank whose arguments or memory fail, give an error on

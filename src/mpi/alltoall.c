@@ -60,8 +60,9 @@ int totex_mpi_verbose_level(void)
 {
     static int level = -1; /* read once per process */
     if (level < 0) {
-        const char *v = getenv("TOTEX_VERBOSE");
-        level = (!v || !*v || strcmp(v, "0") == 0) ? 0 : strcmp(v, "2") == 0 ? 2 : 1;
+        long long v = 0;
+        totex_mpi_env_int("TOTEX_VERBOSE", 0, 2, &v);
+        level = (int)v;
     }
     return level;
 }

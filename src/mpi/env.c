@@ -1,7 +1,7 @@
 /* The TOTEX_* knobs read from the environment (include/totex/mpi.h, "Environment").
  *
  * A knob that is set to something it does not take (TOTEX_CHUNKS=four,
- * TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us) is ignored with one line on stderr,
+ * TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us, TOTEX_MODEL=Unit) is ignored with one line on stderr,
  * naming the variable, its value and what it takes, once per variable and
  * process, from MPI_COMM_WORLD's rank 0 (every rank reads the same
  * environment); the knob's default applies. Unset or empty: the default,
@@ -74,4 +74,21 @@ int totex_mpi_env_switch(const char *name, int dflt)
     long long v = dflt;
     totex_mpi_env_int(name, 0, 1, &v);
     return (int)v;
+}
+
+int totex_mpi_env_word(const char *name, const char *const *words, int n)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, words[i]) == 0)
+            return i;
+    char takes[96] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof takes; i++)
+        len += (size_t)snprintf(takes + len, sizeof takes - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                                words[i]);
+    warn(name, s, takes);
+    return -1;
 }

@@ -62,7 +62,8 @@ typedef struct totex_mpi_options {
     int unit_ports;             /* its port model: 0 multiport, k >= 1 k-port */
 } totex_mpi_options;
 
-/* TOTEX_VERBOSE (read at the first call): unset, "" or "0": 0; "2": 2 (a line per plan); else 1 (a line per communicator) */
+/* TOTEX_VERBOSE (read at the first call): 1 a line per communicator, 2 a line per plan; unset, "", 0 or a
+   value not taken (said once, env.c): 0 */
 int totex_mpi_verbose_level(void);
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -234,6 +235,8 @@ int totex_mpi_env_int(const char *name, long long lo, long long hi, long long *o
 int totex_mpi_env_seconds(const char *name, double *out);
 /* 0 or 1; unset, empty or not taken: @p dflt */
 int totex_mpi_env_switch(const char *name, int dflt);
+/* one of the @p n words @p words (exact, case-sensitive): its index; unset, empty or not taken: -1 */
+int totex_mpi_env_word(const char *name, const char *const *words, int n);
 
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);

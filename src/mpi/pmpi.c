@@ -62,8 +62,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     check_library();
     static int unit = -1; /* TOTEX_MODEL, read once per process */
     if (unit < 0) {
-        const char *model = getenv("TOTEX_MODEL");
-        unit = model && strcmp(model, "unit") == 0;
+        static const char *const models[] = {"auto", "unit"};
+        unit = totex_mpi_env_word("TOTEX_MODEL", models, 2) == 1;
     }
     totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level()};
     if (unit) { /* validation: a unit-step algorithm, single-port */
