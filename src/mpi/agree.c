@@ -148,8 +148,9 @@ static int post_in(totex_mpi_guard *g)
                      g->comm, g->in);
 }
 
-void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
-                          int bad)
+/* the guard's fields for call number @p call (no MPI call) */
+static void init_fields(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot, int bad,
+                        long long call)
 {
     /* field by field: a compound literal's zeroing of the whole struct (rep stos) was the largest
        item of a 2-rank call of 8 B in totex's own code (perf, Open MPI) */
@@ -169,8 +170,14 @@ void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
     g->carry_to = NULL;
     g->carry_bytes = g->carry_expect = g->carry_held = 0;
     g->st = st;
-    g->call = ++st->calls;
+    g->call = call;
     g->code = MPI_SUCCESS;
+}
+
+void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
+                          int bad)
+{
+    init_fields(g, st, n, rank, sig, slot, bad, ++st->calls);
 }
 
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
@@ -309,22 +316,74 @@ int totex_mpi_guard_wait_header(totex_mpi_guard *g)
     return header_arrived(g, rc, &status);
 }
 
-int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send)
+/* the end of the short path: wait for the predecessor's header and the message behind it (*in) and complete
+   this rank's carried send (*send). The expected message behind an equal header goes to @p to (@p bytes) and,
+   once the send is found complete, the call ends there. Anything else goes the guard's way (header_arrived(),
+   a watched wait): with @p lazy, @p g is made only then, as totex_mpi_guard_init() made it for this call
+   (requests moved into it); else g is the call's guard, started, with in == g->in and *send its carried send */
+static int pair_end(totex_mpi_guard *g, int lazy, totex_mpi_state *st, const long long *mine, MPI_Request *in,
+                    MPI_Request *send, char *to, int bytes)
 {
     MPI_Status status;
-    int rc = MPI_Wait(g->in, &status), count = -1;
-    if (rc == MPI_SUCCESS && MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS &&
-        count == TOTEX_MPI_HDR_BYTES + g->carry_bytes && memcmp(g->st->hdr_buf, g->mine, 2 * sizeof(long long)) == 0) {
-        /* the expected message behind an equal header (the rest: header_arrived() says what differs) */
-        memcpy(g->pred, g->st->hdr_buf, sizeof g->pred);
-        memcpy(g->carry_to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)g->carry_bytes);
-    } else if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS) {
-        return rc;
+    int rc = MPI_Wait(in, &status), count = -1, flag = 0;
+    const int fast = rc == MPI_SUCCESS && MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS &&
+                     count == TOTEX_MPI_HDR_BYTES + bytes && memcmp(st->hdr_buf, mine, TOTEX_MPI_HDR_BYTES) == 0;
+    if (fast) {
+        memcpy(to, st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)bytes);
+        if ((rc = MPI_Test(send, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && flag)
+            return MPI_SUCCESS; /* (lazy: g never made) */
     }
-    int flag = 0;
+    if (lazy) {
+        init_fields(g, st, st->size, st->rank, mine[0], mine[1], 0, st->calls);
+        g->hdr_sent = 1;
+        g->hdr[0] = *in;
+        g->hdr[1] = *send;
+        send = g->out;
+    }
+    if (fast) {
+        memcpy(g->pred, mine, sizeof g->pred);
+        return rc != MPI_SUCCESS ? totex_mpi_guard_fail(g, rc) : totex_mpi_guard_wait(g, send);
+    }
+    g->carry_to = to;
+    g->carry_bytes = bytes;
+    g->carry_expect = 1;
+    if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS) /* (it says what differs) */
+        return rc;
     if ((rc = MPI_Test(send, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
         return totex_mpi_guard_fail(g, rc);
     return flag ? MPI_SUCCESS : totex_mpi_guard_wait(g, send);
+}
+
+int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send)
+{
+    return pair_end(g, 0, g->st, g->mine, g->in, send, g->carry_to, g->carry_bytes);
+}
+
+int totex_mpi_guard_pair_post(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
+                              int bytes, int peer, MPI_Request req[2])
+{
+    const long long mine[3] = {sig, slot, 0};
+    st->calls++; /* (the call's number, as totex_mpi_guard_init() counts it) */
+    memcpy(msg, mine, TOTEX_MPI_HDR_BYTES);
+    int rc = MPI_Isend(msg, bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, peer, TOTEX_MPI_HDR_TAG, st->dup, &req[1]);
+    const int sent = rc == MPI_SUCCESS;
+    if (sent)
+        rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, TOTEX_MPI_HDR_TAG, st->dup,
+                       &req[0]);
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    init_fields(g, st, st->size, st->rank, sig, slot, 0, st->calls); /* failed: the guard's way */
+    g->hdr_sent = sent;
+    if (sent)
+        g->hdr[1] = req[1];
+    return totex_mpi_guard_fail(g, rc);
+}
+
+int totex_mpi_guard_pair_end(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot,
+                             MPI_Request req[2], char *to, int bytes)
+{
+    const long long mine[3] = {sig, slot, 0};
+    return pair_end(g, 1, st, mine, &req[0], &req[1], to, bytes);
 }
 
 /* the part of totex_mpi_guard_wait() that calls MPI (*r pending, g->code MPI_SUCCESS): out of line,

@@ -262,6 +262,19 @@ int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send,
     return totex_mpi_guard_pair_wait(g, &p->req[1]); /* (a failed call's requests: dropped with g) */
 }
 
+int totex_mpi_exec_pair_raw(totex_mpi_plan *p, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out)
+{
+    const char *base[3] = {send, p->arena, out};
+    const totex_mpi_send *sd = &p->sends[0];
+    char *msg = (char *)stage_send(p, sd, base) - TOTEX_MPI_HDR_BYTES;
+    MPI_Request req[2];
+    int rc = totex_mpi_guard_pair_post(st, g, p->sig, p->slot, msg, sd->bytes, sd->peer, req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    own_block(p, send, out, 1);
+    return totex_mpi_guard_pair_end(st, g, p->sig, p->slot, req, out + p->recvs[0].place_off, p->recvs[0].bytes);
+}
+
 /* a flat program (p->flat, no receive window short of all receives): the send carrying this rank's header
    first, every receive posted, every send made, this rank's own block, one wait for all (the general loop's
    posting rounds, dependencies and copies out: totex's own instructions of a 4-rank call of 8 B, direct,
