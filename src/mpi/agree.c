@@ -321,8 +321,9 @@ int totex_mpi_guard_wait_header(totex_mpi_guard *g)
    once the send is found complete, the call ends there. Anything else goes the guard's way (header_arrived(),
    a watched wait): with @p lazy, @p g is made only then, as totex_mpi_guard_init() made it for this call
    (requests moved into it); else g is the call's guard, started, with in == g->in and *send its carried send */
-static int pair_end(totex_mpi_guard *g, int lazy, totex_mpi_state *st, const long long *mine, MPI_Request *in,
-                    MPI_Request *send, char *to, int bytes)
+static inline __attribute__((always_inline)) int pair_end(totex_mpi_guard *g, int lazy, totex_mpi_state *st,
+                                                          const long long *mine, MPI_Request *in, MPI_Request *send,
+                                                          char *to, int bytes)
 {
     MPI_Status status;
     int rc = MPI_Wait(in, &status), count = -1, flag = 0;
@@ -359,10 +360,12 @@ int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send)
     return pair_end(g, 0, g->st, g->mine, g->in, send, g->carry_to, g->carry_bytes);
 }
 
-int totex_mpi_guard_pair_post(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
-                              int bytes, int peer, MPI_Request req[2])
+int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
+                             int bytes, int peer, char *to, int to_bytes, char *own_to, const char *own_from,
+                             size_t own_bytes)
 {
     const long long mine[3] = {sig, slot, 0};
+    MPI_Request req[2];
     st->calls++; /* (the call's number, as totex_mpi_guard_init() counts it) */
     memcpy(msg, mine, TOTEX_MPI_HDR_BYTES);
     int rc = MPI_Isend(msg, bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, peer, TOTEX_MPI_HDR_TAG, st->dup, &req[1]);
@@ -370,20 +373,16 @@ int totex_mpi_guard_pair_post(totex_mpi_state *st, totex_mpi_guard *g, long long
     if (sent)
         rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, TOTEX_MPI_HDR_TAG, st->dup,
                        &req[0]);
-    if (rc == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    init_fields(g, st, st->size, st->rank, sig, slot, 0, st->calls); /* failed: the guard's way */
-    g->hdr_sent = sent;
-    if (sent)
-        g->hdr[1] = req[1];
-    return totex_mpi_guard_fail(g, rc);
-}
-
-int totex_mpi_guard_pair_end(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot,
-                             MPI_Request req[2], char *to, int bytes)
-{
-    const long long mine[3] = {sig, slot, 0};
-    return pair_end(g, 1, st, mine, &req[0], &req[1], to, bytes);
+    if (rc != MPI_SUCCESS) { /* failed: the guard's way */
+        init_fields(g, st, st->size, st->rank, sig, slot, 0, st->calls);
+        g->hdr_sent = sent;
+        if (sent)
+            g->hdr[1] = req[1];
+        return totex_mpi_guard_fail(g, rc);
+    }
+    if (own_to != own_from) /* this rank's own block while the messages travel */
+        memcpy(own_to, own_from, own_bytes);
+    return pair_end(g, 1, st, mine, &req[0], &req[1], to, to_bytes);
 }
 
 /* the part of totex_mpi_guard_wait() that calls MPI (*r pending, g->code MPI_SUCCESS): out of line,

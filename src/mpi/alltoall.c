@@ -241,7 +241,7 @@ static inline totex_mpi_state *raw_memo(const void *sendbuf, int sendcount, MPI_
    Open MPI); one message each way (2 ranks, short blocks) takes the short path, whose guard is made only
    when the call does not go as expected (totex_mpi_exec_pair_raw(): 3% of a 2-rank call of 8 to 128 B,
    Open MPI, median of 9 alternating launches) */
-static int raw_call(totex_mpi_state *st, const void *sendbuf, void *recvbuf)
+static inline __attribute__((always_inline)) int raw_call(totex_mpi_state *st, const void *sendbuf, void *recvbuf)
 {
     totex_mpi_plan *p = st->memo.plan;
     const int tag = TOTEX_MPI_PLAN_TAG + p->id;

@@ -264,15 +264,18 @@ int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send,
 
 int totex_mpi_exec_pair_raw(totex_mpi_plan *p, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out)
 {
-    const char *base[3] = {send, p->arena, out};
     const totex_mpi_send *sd = &p->sends[0];
-    char *msg = (char *)stage_send(p, sd, base) - TOTEX_MPI_HDR_BYTES;
-    MPI_Request req[2];
-    int rc = totex_mpi_guard_pair_post(st, g, p->sig, p->slot, msg, sd->bytes, sd->peer, req);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    own_block(p, send, out, 1);
-    return totex_mpi_guard_pair_end(st, g, p->sig, p->slot, req, out + p->recvs[0].place_off, p->recvs[0].bytes);
+    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
+    char *msg = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
+    if (sd->piece_count == 1 && pc->len == (size_t)sd->bytes) { /* one run of blocks, unpadded (pieces from SEND) */
+        memcpy(msg + TOTEX_MPI_HDR_BYTES, send + pc->off, pc->len);
+    } else {
+        const char *base[3] = {send, p->arena, out};
+        stage_send(p, sd, base);
+    }
+    const size_t own = (size_t)p->me * (size_t)p->slot;
+    return totex_mpi_guard_pair_run(st, g, p->sig, p->slot, msg, sd->bytes, sd->peer, out + p->recvs[0].place_off,
+                                    p->recvs[0].bytes, out + own, send + own, (size_t)p->slot);
 }
 
 /* a flat program (p->flat, no receive window short of all receives): the send carrying this rank's header

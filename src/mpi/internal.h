@@ -330,18 +330,16 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes);
    once it is made, the receive of the predecessor's header is posted (before any wait). MPI_SUCCESS or
    the call's error class (totex_mpi_guard_fail(): a send not made leaves the header to it) */
 int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send);
-/* the short path's header exchange without a guard (totex_mpi_exec_pair_raw()): count the call
-   (st->calls, as totex_mpi_guard_init() does), header {sig, slot, 0} into the TOTEX_MPI_HDR_BYTES at @p msg
-   in front of its @p bytes bytes, sent to @p peer (request req[1]), then the receive of the predecessor's
-   header into st->hdr_buf (req[0]). MPI_SUCCESS (*g untouched), or the call's error class with *g made
-   and failed (totex_mpi_guard_fail()) */
-int totex_mpi_guard_pair_post(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
-                              int bytes, int peer, MPI_Request req[2]);
-/* its end: totex_mpi_guard_pair_wait() with the requests of totex_mpi_guard_pair_post() and the carried
-   message's place @p to (@p bytes); *g made only when the call does not end as expected (a header that
-   differs, a send not complete yet, an error). MPI_SUCCESS or the call's error class */
-int totex_mpi_guard_pair_end(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot,
-                             MPI_Request req[2], char *to, int bytes);
+/* the short path without a guard (totex_mpi_exec_pair_raw()): count the call (st->calls, as
+   totex_mpi_guard_init() does); header {sig, slot, 0} into the TOTEX_MPI_HDR_BYTES at @p msg in front of its
+   @p bytes staged bytes, sent to @p peer; the receive of the predecessor's header and the message behind
+   it posted into st->hdr_buf; this rank's own block (@p own_bytes from @p own_from to @p own_to, unless the
+   same place); then totex_mpi_guard_pair_wait()'s end, the message behind an equal header to @p to
+   (@p to_bytes). MPI_SUCCESS with *g untouched when all went as expected; else the call's outcome with
+   *g made as totex_mpi_guard_init() makes it (g->st set; failed calls: poison sent) */
+int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
+                             int bytes, int peer, char *to, int to_bytes, char *own_to, const char *own_from,
+                             size_t own_bytes);
 /* this rank failed with @p code (message printed by the caller): poison every rank; returns code */
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
@@ -380,8 +378,7 @@ int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send,
    the call's error class (it then failed as totex_mpi_guard_wait_header() would fail it) */
 int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send);
 /* totex_mpi_exec_pair() for a repeat call with raw layouts (alltoall.c raw_call()) whose guard is made only
-   if something goes another way than expected: the carried send and the receive behind the predecessor's
-   header (totex_mpi_guard_pair_post()), this rank's own block, the end (totex_mpi_guard_pair_end()). Blocks
+   if something goes another way than expected: its message staged, then totex_mpi_guard_pair_run(). Blocks
    at @p send, results into @p out (this rank's receive buffer). MPI_SUCCESS with *g untouched, or the
    call's outcome with *g made as totex_mpi_guard_init() makes it (then g->st is set: end the call with
    it, as any checked call ends). p->pair and p->arena set, st->has_early clear */
