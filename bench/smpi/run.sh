@@ -37,9 +37,10 @@
 # temporary buffers), totex's octr in 4 staggered chunks (the model's choice,
 # 6.3 million messages per call) 26 minutes at 8 KiB and 17 at 64 KiB (with the
 # executor's receive window; it did not finish in 50 minutes without), forced to 1
-# chunk (TOTEX_CHUNKS=1) 7 to 8 minutes, and ompi (basic_linear at 512 ranks by
-# SimGrid's decision table: 261,632 concurrent flows) had simulated 18.5 us after
-# 7 minutes (SimGrid's max-min solver: 85% of the time).
+# chunk (TOTEX_CHUNKS=1) 7 to 8 minutes, and ompi (basic_linear at 512 ranks from
+# 512-byte blocks by SimGrid's decision table: 261,632 concurrent flows) had
+# simulated 18.5 us after 7 minutes (SimGrid's max-min solver: 85% of the time);
+# up to 128 B ompi is bruck and every implementation takes seconds per size.
 # TOTEX_* variables in the environment reach totex (TOTEX_CHUNKS=C forces C
 # chunks per transfer: say so beside the figures).
 # SMPI_IMPLS="..." runs only those implementations (totex, totex_nocheck, SMPI

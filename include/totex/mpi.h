@@ -97,7 +97,9 @@ extern "C" {
  * to the cached program: a flat one (direct, pairwise: every message from this
  * rank's own blocks, every receive in its place) posts every receive and
  * send and waits once, one of one message each way (2 ranks, short blocks)
- * is a send, a receive and two waits (src/mpi/exec.c). The exchange
+ * is a send, a receive, a wait and a test, whose cross-rank check state is
+ * made only when the call does not go as expected (src/mpi/exec.c,
+ * totex_mpi_guard_pair_run in src/mpi/agree.c). The exchange
  * runs on a private duplicate of @p comm (MPI_Comm_dup, errors returned), so
  * it never matches the caller's messages.
  *
