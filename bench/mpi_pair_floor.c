@@ -18,7 +18,8 @@
  * totex_alltoall cannot go below it. On the 2-core machine of issue 11 that floor moved between 0.93 and
  * 1.13 over the day: an Open MPI shared-memory message of more than 8 bytes cost about 10 ns more than one
  * of 8 bytes in the machine's fast phases and about 45 ns more in its slow ones.
- * Exit 0, or 1 (wrong rank count, a wrong result, out of memory).
+ * Exit 0; 1 on a wrong result or a failed MPI call (out of memory: MPI_Abort); 2 on bad arguments
+ * (not exactly 2 ranks, REPS outside 1 .. 1000), with a one-line message.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: mpirun -np 2 %s [REPS (1 .. 1000, default 11)]: exactly 2 ranks (got %d)\n", argv[0],
                     size);
         MPI_Finalize();
-        return 1;
+        return 2;
     }
     const int peer = 1 - rank;
     for (int j = 0; j < 16; j++)

@@ -415,7 +415,7 @@ int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st)
         }
     }
     /* {t_s, t_c, t_s measured, t_c measured, error, t_l, t_l measured, t_c and t_l at TOTEX_MPI_COST_CHUNK,
-        pad, t_pad, pad measured, pad forced} */
+        pad, t_pad, pad measured, pad forced, split bytes, t_split, one-way t_4k, t_8k, t_64k} */
     double v[18] = {0};
     if (rank == 0) {
         totex_comb_cost def;
