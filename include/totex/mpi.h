@@ -238,17 +238,21 @@ extern "C" {
  * Cross-rank check (on by default; src/mpi/agree.c): arguments that differ
  * across ranks, or a rank whose arguments or memory fail, give an error on
  * every rank, never a hang, without a collective operation on the path of a
- * call whose plan is cached. Each call sends a 24-byte header (block bytes,
- * packed bytes, local error) to its successor on a ring through all ranks
+ * call whose plan is cached. Each call sends a header (block bytes, packed
+ * bytes, local error) to its successor on a ring through all ranks
  * alongside the exchange: a cycle along the network's links where the
  * network has one that totex constructs (a torus or mesh of two or more
- * sides, one of them even, or a single ring), else rank + 1. The header
- * rides as a staggered plan's first kick to the successor (a message the
- * plan sends anyway, the same length as every kick), or in front of the
- * plan's first message to the successor when that message has at most 4096
- * bytes of this rank's own blocks (either send is made first, before any wait,
- * so a stalled exchange cannot hold the header back), else it is a message of
- * its own. Every rank sends its header once in every call, also when its call
+ * sides, one of them even, or a single ring), else rank + 1. Headers travel
+ * on a second private duplicate where nothing else does, so their receive
+ * takes any tag and the header is the tag (when the block bytes fit
+ * MPI_TAG_UB, the packed bytes equal them and there is no error; else its 24
+ * bytes lead the message). The header rides as a staggered plan's first kick
+ * to the successor (a message the plan sends anyway, the same length as every
+ * kick: there the header keeps its bytes), or with the plan's first message
+ * to the successor when that message has at most 4096 bytes of this rank's
+ * own blocks (either send is made first, before any wait, so a stalled
+ * exchange cannot hold the header back), else it is a message of its own
+ * (of no bytes when the header is the tag). Every rank sends its header once in every call, also when its call
  * fails before the message that was to carry it has left (then alone, naming
  * the error), so a wait for the predecessor's header alone always ends: a
  * plan of one message each way (2 ranks, short blocks) waits for it with a

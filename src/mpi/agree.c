@@ -13,8 +13,13 @@
  *   -> r + 1.
  *   A rank with a local error (a wrong argument of its own) poisons at once;
  *   its neighbour does not report the difference as well.
- * - The header travels with tag TOTEX_MPI_HDR_TAG, on its own or, in a call
- *   that runs a cached plan, in front of the plan's first message on that
+ * - Headers travel on a second duplicate of their own (st->hdr), where only
+ *   headers travel: one per checked call from each rank to its successor, in
+ *   call order, so its receive takes any tag. The header is in the tag
+ *   (TOTEX_MPI_SIG_TAG + block bytes, when packed bytes equal block bytes, no
+ *   local error and the tag fits MPI_TAG_UB: header_tag()), else its 24 bytes
+ *   lead the message (tag TOTEX_MPI_HDR_TAG). It travels on its own or, in a
+ *   call that runs a cached plan, with the plan's first message on that
  *   link when the message is short and carries its sender's own blocks, or
  *   as a staggered plan's first kick on that link (the header alone, as long
  *   as every other kick; compile.c decides, the same at both ends, from the
@@ -22,8 +27,8 @@
  *   executor makes that send first, before any wait (exec.c): a header
  *   always leaves at the start of a call, whatever stalls after. The receive
  *   of the predecessor's header is posted right after it, still before any wait.
- *   A message of another length than expected on that tag is a difference
- *   too (ranks in different plans), and a header alone where a carried
+ *   A message of another length than expected is a difference too (ranks
+ *   in different plans), and a header alone where a carried
  *   message was due comes from a rank with a local error. The carried data is
  *   used only after its header was found equal.
  * - Every rank keeps a receive from MPI_ANY_SOURCE for a poison message posted
@@ -135,17 +140,48 @@ static void header_alone(totex_mpi_guard *g, int code)
     hdr_out[1] = g->mine[1];
     hdr_out[2] = code;
     g->hdr_sent = 1;
-    if (MPI_Isend(hdr_out, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]) == MPI_SUCCESS)
+    if (MPI_Isend(hdr_out, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->st->hdr, &g->hdr[1]) == MPI_SUCCESS)
         g->out = &g->hdr[1];
 }
 
 /* post the receive of the ring predecessor's header */
 static int post_in(totex_mpi_guard *g)
 {
-    /* room for any message that may come with this tag, carried or not: a
-       receive shorter than its message would fail (MPICH: fatally) */
-    return MPI_Irecv(g->st->hdr_buf, (int)sizeof g->st->hdr_buf, MPI_BYTE, g->from, TOTEX_MPI_HDR_TAG,
-                     g->comm, g->in);
+    /* room for any message that may come, carried or not: a receive shorter than its message would
+       fail (MPICH: fatally). Any tag: on st->hdr only headers travel, one per checked call from each
+       rank to its successor, and the tag may be the header (header_tag()) */
+    return MPI_Irecv(g->st->hdr_buf, (int)sizeof g->st->hdr_buf, MPI_BYTE, g->from, MPI_ANY_TAG, g->st->hdr,
+                     g->in);
+}
+
+/* the tag of a message with header {sig, slot, 0}: TOTEX_MPI_SIG_TAG + sig (the header in the tag, no bytes
+   of its own) when that says all of it, else TOTEX_MPI_HDR_TAG (the header's bytes in front). A header
+   naming a local error has its bytes, and so has the kick that carries a header (compile.c: all kicks
+   are alike). An Open MPI shared-memory message of more than 8 bytes costs up to 45 ns more than one of 8
+   (bench/mpi_pair_floor): the 24 bytes in front made a checked call of 8-byte blocks on 2 ranks 1.12 x
+   MPI_Alltoall by its MPI calls alone in the machine's slow phase, the tag 0.98 x */
+static inline int header_tag(const totex_mpi_state *st, long long sig, long long slot)
+{
+    return sig == slot && sig >= 0 && sig <= (long long)st->tag_ub - TOTEX_MPI_SIG_TAG ? TOTEX_MPI_SIG_TAG + (int)sig
+                                                                                       : TOTEX_MPI_HDR_TAG;
+}
+
+/* the header of a received message of @p count bytes with tag @p tag into pred[0 .. 3) and where its data
+   starts in st->hdr_buf into *off; returns its bytes of data, -1 if it is shorter than its header
+   (pred then untouched) */
+static inline int header_read(const totex_mpi_state *st, int tag, int count, long long *pred, int *off)
+{
+    if (tag != TOTEX_MPI_HDR_TAG) {
+        pred[0] = pred[1] = tag - TOTEX_MPI_SIG_TAG;
+        pred[2] = 0;
+        *off = 0;
+        return count;
+    }
+    if (count < TOTEX_MPI_HDR_BYTES)
+        return -1;
+    memcpy(pred, st->hdr_buf, TOTEX_MPI_HDR_BYTES);
+    *off = TOTEX_MPI_HDR_BYTES;
+    return count - TOTEX_MPI_HDR_BYTES;
 }
 
 /* the guard's fields for call number @p call (no MPI call) */
@@ -169,6 +205,7 @@ static void init_fields(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank
     g->hdr_sent = 0;
     g->carry_to = NULL;
     g->carry_bytes = g->carry_expect = g->carry_held = 0;
+    g->carry_off = TOTEX_MPI_HDR_BYTES;
     g->st = st;
     g->call = call;
     g->code = MPI_SUCCESS;
@@ -190,8 +227,11 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
        The receive is still posted before the header it takes is matched whenever the send makes
        no progress on incoming messages (Open MPI's inline sends do not); else it is taken from
        the unexpected messages, which is as correct */
+    const int tag = bad ? TOTEX_MPI_HDR_TAG : header_tag(st, sig, slot);
     int rc = carry_out ? MPI_SUCCESS
-                       : MPI_Isend(g->mine, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, g->comm, &g->hdr[1]);
+             : tag != TOTEX_MPI_HDR_TAG /* (the header in the tag: a message of no bytes) */
+                 ? MPI_Isend(g->mine, 0, MPI_BYTE, g->to, tag, st->hdr, &g->hdr[1])
+                 : MPI_Isend(g->mine, 3, MPI_LONG_LONG, g->to, TOTEX_MPI_HDR_TAG, st->hdr, &g->hdr[1]);
     g->hdr_sent = !carry_out && rc == MPI_SUCCESS;
     if (rc == MPI_SUCCESS && !carry_out)
         rc = post_in(g);
@@ -214,15 +254,18 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes)
     g->carry_bytes = bytes;
     g->carry_expect = 1;
     if (g->carry_held) { /* the header came first, found equal: its data now goes to its place */
-        memcpy(to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)bytes);
+        memcpy(to, g->st->hdr_buf + g->carry_off, (size_t)bytes);
         g->carry_held = 0;
     }
 }
 
 int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send)
 {
-    memcpy(msg, g->mine, TOTEX_MPI_HDR_BYTES);
-    int rc = MPI_Isend(msg, bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, peer, TOTEX_MPI_HDR_TAG, g->comm, send);
+    const int tag = bytes > 0 ? header_tag(g->st, g->mine[0], g->mine[1]) : TOTEX_MPI_HDR_TAG, /* (0: a kick) */
+              front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
+    if (front)
+        memcpy(msg, g->mine, TOTEX_MPI_HDR_BYTES);
+    int rc = MPI_Isend(msg + TOTEX_MPI_HDR_BYTES - front, bytes + front, MPI_BYTE, peer, tag, g->st->hdr, send);
     if (rc == MPI_SUCCESS) {
         g->out = send;
         g->hdr_sent = 1;
@@ -276,23 +319,21 @@ static int watched(totex_mpi_guard *g, int which)
    length than this rank expects means that rank runs other arguments */
 static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
 {
-    int count = -1, pr = g->from;
-    if (rc == MPI_SUCCESS)
-        MPI_Get_count(status, MPI_BYTE, &count);
-    const int want = TOTEX_MPI_HDR_BYTES + (g->carry_expect ? g->carry_bytes : 0);
-    if (count >= TOTEX_MPI_HDR_BYTES)
-        memcpy(g->pred, g->st->hdr_buf, sizeof g->pred);
-    if (count == want ||
-        (count == TOTEX_MPI_HDR_BYTES && !g->pred[2] && (g->pred[0] != g->mine[0] || g->pred[1] != g->mine[1])) ||
-        (count > TOTEX_MPI_HDR_BYTES && (g->pred[0] != g->mine[0] || g->pred[1] != g->mine[1]))) {
+    int count = -1, data = -1, pr = g->from;
+    if (rc == MPI_SUCCESS && MPI_Get_count(status, MPI_BYTE, &count) == MPI_SUCCESS && count >= 0)
+        data = header_read(g->st, status->MPI_TAG, count, g->pred, &g->carry_off);
+    const int want = g->carry_expect ? g->carry_bytes : 0, differs = g->pred[0] != g->mine[0] ||
+                                                                     g->pred[1] != g->mine[1];
+    const int alone = data == 0; /* a header and nothing behind it (its bytes, or in the tag) */
+    if (data == want || (alone && !g->pred[2] && differs) || (data > 0 && differs)) {
         /* as expected, or a header that differs: say how */
         if ((rc = watched(g, 1)) == MPI_SUCCESS && g->carry_to) /* the data behind an equal header */
-            memcpy(g->carry_to, g->st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)g->carry_bytes);
-        else if (rc == MPI_SUCCESS && g->carry_expect && count == want)
+            memcpy(g->carry_to, g->st->hdr_buf + g->carry_off, (size_t)g->carry_bytes);
+        else if (rc == MPI_SUCCESS && g->carry_expect && data == want)
             g->carry_held = 1; /* its destination is not known yet (totex_mpi_guard_carry) */
         return rc;
     }
-    if (count == TOTEX_MPI_HDR_BYTES && g->pred[2]) {
+    if (alone && g->pred[2]) {
         /* a header alone where data was due: the predecessor stopped on its own error
            (and poisons every rank); this call cannot complete here */
         long long m[6] = {g->pred[2], POISON_LOCAL, pr, 0, 0, 0};
@@ -327,10 +368,14 @@ static inline __attribute__((always_inline)) int pair_end(totex_mpi_guard *g, in
 {
     MPI_Status status;
     int rc = MPI_Wait(in, &status), count = -1, flag = 0;
-    const int fast = rc == MPI_SUCCESS && MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS &&
-                     count == TOTEX_MPI_HDR_BYTES + bytes && memcmp(st->hdr_buf, mine, TOTEX_MPI_HDR_BYTES) == 0;
+    /* the predecessor's message as this rank's own would be: its tag and length, and its header's bytes
+       when it has them */
+    const int tag = header_tag(st, mine[0], mine[1]), front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
+    const int fast = rc == MPI_SUCCESS && status.MPI_TAG == tag &&
+                     MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS && count == front + bytes &&
+                     (!front || memcmp(st->hdr_buf, mine, TOTEX_MPI_HDR_BYTES) == 0);
     if (fast) {
-        memcpy(to, st->hdr_buf + TOTEX_MPI_HDR_BYTES, (size_t)bytes);
+        memcpy(to, st->hdr_buf + front, (size_t)bytes);
         if ((rc = MPI_Test(send, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && flag)
             return MPI_SUCCESS; /* (lazy: g never made) */
     }
@@ -367,12 +412,13 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
     const long long mine[3] = {sig, slot, 0};
     MPI_Request req[2];
     st->calls++; /* (the call's number, as totex_mpi_guard_init() counts it) */
-    memcpy(msg, mine, TOTEX_MPI_HDR_BYTES);
-    int rc = MPI_Isend(msg, bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, peer, TOTEX_MPI_HDR_TAG, st->dup, &req[1]);
+    const int tag = header_tag(st, sig, slot), front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
+    if (front)
+        memcpy(msg, mine, TOTEX_MPI_HDR_BYTES);
+    int rc = MPI_Isend(msg + TOTEX_MPI_HDR_BYTES - front, bytes + front, MPI_BYTE, peer, tag, st->hdr, &req[1]);
     const int sent = rc == MPI_SUCCESS;
-    if (sent)
-        rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, TOTEX_MPI_HDR_TAG, st->dup,
-                       &req[0]);
+    if (sent) /* (post_in()'s receive) */
+        rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, MPI_ANY_TAG, st->hdr, &req[0]);
     if (rc != MPI_SUCCESS) { /* failed: the guard's way */
         init_fields(g, st, st->size, st->rank, sig, slot, 0, st->calls);
         g->hdr_sent = sent;

@@ -37,6 +37,10 @@ enum {
 #define TOTEX_MPI_KICK_BYTES TOTEX_MPI_HDR_BYTES /* bytes of a kick (compile.c): as long as the header that one
                                                     kick per rank carries instead, so that all kicks are alike */
 #define TOTEX_MPI_CARRY_MAX 4096 /* it rides in front of a message of at most this many bytes */
+/* Tags of the check's headers on st->hdr (agree.c): TOTEX_MPI_HDR_TAG, the header's TOTEX_MPI_HDR_BYTES in
+   front of what it carries; TOTEX_MPI_SIG_TAG + sig, the header {sig, sig, 0} in the tag, the message all
+   data or none (when packed bytes == signature bytes, no local error, the tag fits MPI_TAG_UB, not a kick) */
+#define TOTEX_MPI_SIG_TAG 2
 #define TOTEX_MPI_UNIT_TAGS 30000
 #define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
 #define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
@@ -174,6 +178,9 @@ typedef struct totex_mpi_state {
     int size, rank;          /* its size and this rank (an intracommunicator) */
     totex_mpi_typefacts facts[2]; /* of the last call's send and receive datatypes, when predefined */
     MPI_Comm dup;            /* private duplicate the exchange runs on (MPI_COMM_NULL until made / once freed) */
+    MPI_Comm hdr;            /* with the check on, a second duplicate for the check's headers alone (agree.c);
+                                made and freed with dup */
+    int tag_ub;              /* MPI_TAG_UB of hdr: the largest tag a header in the tag may use */
     totex_mpi_plan *plans;   /* one per block size seen (at most TOTEX_MPI_MAX_PLANS, newest first) */
     int nplans;
     int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
@@ -283,7 +290,8 @@ int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, 
 
 /* ---- cross-rank check (agree.c) ----
  * Every rank of a checked call sends a header {block bytes, packed bytes, local error} to
- * its successor on the check's ring and receives its predecessor's (st->ring_succ,
+ * its successor on the check's ring (on st->hdr: in the message's tag when it can, else its
+ * 24 bytes in front) and receives its predecessor's (st->ring_succ,
  * ring_pred; rank + 1 and rank - 1 unless the network has a cycle along links); every
  * wait of the call also watches that
  * header and the state's poison receive. A rank that finds a difference, a
@@ -300,6 +308,7 @@ struct totex_mpi_guard {
     int carry_bytes;            /* its bytes */
     int carry_expect;           /* a message of carry_bytes is due behind the header (set with carry_to) */
     int carry_held;             /* it arrived before carry_to was set: waiting in st->hdr_buf */
+    int carry_off;              /* where it starts in st->hdr_buf: TOTEX_MPI_HDR_BYTES, or 0 (header in the tag) */
     int hdr_sent;               /* this rank's header has left (alone or carried): once per call, also on failure */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
@@ -325,14 +334,14 @@ int totex_mpi_guard_wait_header(totex_mpi_guard *g);
 /* the executor's message carried behind the predecessor's header: @p bytes bytes to @p to, copied
    there once the header is found equal (no MPI call) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes);
-/* the executor's send carrying this rank's header: the header into the TOTEX_MPI_HDR_BYTES at @p msg, in
-   front of the @p bytes bytes staged behind them, sent to @p peer on TOTEX_MPI_HDR_TAG (request @p send);
+/* the executor's send carrying this rank's header: the @p bytes bytes staged behind the TOTEX_MPI_HDR_BYTES
+   at @p msg, sent to @p peer on st->hdr (request @p send) with the header in the tag or in those bytes;
    once it is made, the receive of the predecessor's header is posted (before any wait). MPI_SUCCESS or
    the call's error class (totex_mpi_guard_fail(): a send not made leaves the header to it) */
 int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send);
 /* the short path without a guard (totex_mpi_exec_pair_raw()): count the call (st->calls, as
-   totex_mpi_guard_init() does); header {sig, slot, 0} into the TOTEX_MPI_HDR_BYTES at @p msg in front of its
-   @p bytes staged bytes, sent to @p peer; the receive of the predecessor's header and the message behind
+   totex_mpi_guard_init() does); the @p bytes staged bytes behind the TOTEX_MPI_HDR_BYTES at @p msg sent to
+   @p peer with header {sig, slot, 0} in the tag or in those bytes; the receive of the predecessor's header and the message behind
    it posted into st->hdr_buf; this rank's own block (@p own_bytes from @p own_from to @p own_to, unless the
    same place); then totex_mpi_guard_pair_wait()'s end, the message behind an equal header to @p to
    (@p to_bytes). MPI_SUCCESS with *g untouched when all went as expected; else the call's outcome with

@@ -54,6 +54,9 @@ static void state_release_dup(totex_mpi_state *st)
     if (st->dup != MPI_COMM_NULL)
         MPI_Comm_free(&st->dup);
     st->dup = MPI_COMM_NULL;
+    if (st->hdr != MPI_COMM_NULL)
+        MPI_Comm_free(&st->hdr);
+    st->hdr = MPI_COMM_NULL;
     for (int i = 0; i < st->nretired; i++) {
         drain(st->retired[i]);
         MPI_Comm_free(&st->retired[i]);
@@ -117,6 +120,7 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
     if (!st)
         return MPI_ERR_NO_MEM;
     st->dup = MPI_COMM_NULL;
+    st->hdr = MPI_COMM_NULL;
     st->comm = MPI_COMM_NULL;
     st->poison = MPI_REQUEST_NULL;
     if ((rc = MPI_Comm_set_attr(comm, keyval, st)) != MPI_SUCCESS) {
@@ -168,9 +172,18 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
     st->check = check;
     st->calls = 0;
     st->has_early = 0;
-    if ((rc = check_ring(st)) != MPI_SUCCESS)
+    if ((rc = check_ring(st)) != MPI_SUCCESS || !check)
         return rc;
-    return check ? totex_mpi_state_post_poison(st) : MPI_SUCCESS;
+    /* the check's headers on a duplicate of their own (agree.c): only headers travel there, so their
+       receive takes any tag, and the tag can carry the header */
+    if ((rc = MPI_Comm_dup(comm, &st->hdr)) != MPI_SUCCESS)
+        return rc;
+    MPI_Comm_set_errhandler(st->hdr, MPI_ERRORS_RETURN);
+    int *ub = NULL, flag = 0;
+    if ((rc = MPI_Comm_get_attr(st->hdr, MPI_TAG_UB, &ub, &flag)) != MPI_SUCCESS)
+        return rc;
+    st->tag_ub = flag && ub ? *ub : 32767; /* (MPI's least MPI_TAG_UB) */
+    return totex_mpi_state_post_poison(st);
 }
 
 int totex_mpi_state_post_poison(totex_mpi_state *st)
@@ -188,14 +201,19 @@ void totex_mpi_state_retire(totex_mpi_state *st)
     /* kept, not freed: a freed communicator's context id may be given to the
        next duplicate, and the failed call's messages still in flight would
        then match there (seen with Open MPI 4.1). Freed with the state. */
-    MPI_Comm *r = realloc(st->retired, sizeof *r * (size_t)(st->nretired + 1));
+    MPI_Comm *r = realloc(st->retired, sizeof *r * (size_t)(st->nretired + 2));
     if (r) {
         st->retired = r;
         st->retired[st->nretired++] = st->dup;
+        if (st->hdr != MPI_COMM_NULL)
+            st->retired[st->nretired++] = st->hdr;
     } else {
         MPI_Comm_free(&st->dup);
+        if (st->hdr != MPI_COMM_NULL)
+            MPI_Comm_free(&st->hdr);
     }
     st->dup = MPI_COMM_NULL;
+    st->hdr = MPI_COMM_NULL;
 }
 
 /* ---- network of a communicator ----------------------------------------- */
