@@ -172,17 +172,23 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
     st->check = check;
     st->calls = 0;
     st->has_early = 0;
-    if ((rc = check_ring(st)) != MPI_SUCCESS || !check)
-        return rc;
-    /* the check's headers on a duplicate of their own (agree.c): only headers travel there, so their
-       receive takes any tag, and the tag can carry the header */
-    if ((rc = MPI_Comm_dup(comm, &st->hdr)) != MPI_SUCCESS)
-        return rc;
-    MPI_Comm_set_errhandler(st->hdr, MPI_ERRORS_RETURN);
+    /* with the check, its headers on a duplicate of their own (agree.c): only headers travel there, so
+       their receive takes any tag, and the tag can carry the header */
     int *ub = NULL, flag = 0;
-    if ((rc = MPI_Comm_get_attr(st->hdr, MPI_TAG_UB, &ub, &flag)) != MPI_SUCCESS)
+    MPI_Comm hdr = MPI_COMM_NULL;
+    if ((rc = check_ring(st)) == MPI_SUCCESS && check && (rc = MPI_Comm_dup(comm, &hdr)) == MPI_SUCCESS &&
+        (rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag)) != MPI_SUCCESS)
+        MPI_Comm_free(&hdr);
+    if (rc != MPI_SUCCESS) { /* not made: neither is dup, so that the next call tries both again */
+        MPI_Comm_free(&st->dup);
+        st->dup = MPI_COMM_NULL;
         return rc;
-    st->tag_ub = flag && ub ? *ub : 32767; /* (MPI's least MPI_TAG_UB) */
+    }
+    if (!check)
+        return MPI_SUCCESS;
+    st->hdr = hdr;
+    MPI_Comm_set_errhandler(st->hdr, MPI_ERRORS_RETURN);
+    st->tag_ub = flag && ub ? *ub : 32767; /* (the same on every process; 32767: MPI's least MPI_TAG_UB) */
     return totex_mpi_state_post_poison(st);
 }
 
