@@ -21,7 +21,7 @@
  * below it. On the 2-core machine of issue 11 an Open MPI shared-memory message of more than 8 bytes cost
  * about 10 ns more than one of 8 bytes in the machine's fast phases and about 45 ns more in its slow ones,
  * so "header in front" moved between 0.88 and 1.24 over the day; "checked calls" stays with the unchecked
- * ones (0.84 .. 0.99; 2026-11-27, 11 launches).
+ * ones (0.84 .. 1.00; 2026-11-27, 15 launches).
  * Exit 0; 1 on a wrong result or a failed MPI call (out of memory: MPI_Abort); 2 on bad arguments
  * (not exactly 2 ranks, REPS outside 1 .. 1000), with a one-line message.
  */
