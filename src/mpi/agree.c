@@ -144,14 +144,18 @@ static void header_alone(totex_mpi_guard *g, int code)
         g->out = &g->hdr[1];
 }
 
-/* post the receive of the ring predecessor's header */
-static int post_in(totex_mpi_guard *g)
+/* post the receive of the ring predecessor's header (st->ring_pred) into *r */
+static inline int header_recv(totex_mpi_state *st, MPI_Request *r)
 {
     /* room for any message that may come, carried or not: a receive shorter than its message would
        fail (MPICH: fatally). Any tag: on st->hdr only headers travel, one per checked call from each
        rank to its successor, and the tag may be the header (header_tag()) */
-    return MPI_Irecv(g->st->hdr_buf, (int)sizeof g->st->hdr_buf, MPI_BYTE, g->from, MPI_ANY_TAG, g->st->hdr,
-                     g->in);
+    return MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, MPI_ANY_TAG, st->hdr, r);
+}
+
+static int post_in(totex_mpi_guard *g)
+{
+    return header_recv(g->st, g->in);
 }
 
 /* the tag of a message with header {sig, slot, 0}: TOTEX_MPI_SIG_TAG + sig (the header in the tag, no bytes
@@ -164,6 +168,17 @@ static inline int header_tag(const totex_mpi_state *st, long long sig, long long
 {
     return sig == slot && sig >= 0 && sig <= (long long)st->tag_ub - TOTEX_MPI_SIG_TAG ? TOTEX_MPI_SIG_TAG + (int)sig
                                                                                        : TOTEX_MPI_HDR_TAG;
+}
+
+/* send the @p bytes bytes at @p data to @p peer with header @p mine: in tag @p tag (header_tag()), or with
+   tag TOTEX_MPI_HDR_TAG its bytes written into the TOTEX_MPI_HDR_BYTES in front of @p data and sent too */
+static inline int header_send(totex_mpi_state *st, const long long *mine, int tag, char *data, int bytes, int peer,
+                              MPI_Request *r)
+{
+    if (tag != TOTEX_MPI_HDR_TAG)
+        return MPI_Isend(data, bytes, MPI_BYTE, peer, tag, st->hdr, r);
+    memcpy(data - TOTEX_MPI_HDR_BYTES, mine, TOTEX_MPI_HDR_BYTES);
+    return MPI_Isend(data - TOTEX_MPI_HDR_BYTES, bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, peer, tag, st->hdr, r);
 }
 
 /* the header of a received message of @p count bytes with tag @p tag into pred[0 .. 3) and where its data
@@ -261,11 +276,8 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes)
 
 int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send)
 {
-    const int tag = bytes > 0 ? header_tag(g->st, g->mine[0], g->mine[1]) : TOTEX_MPI_HDR_TAG, /* (0: a kick) */
-              front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
-    if (front)
-        memcpy(msg, g->mine, TOTEX_MPI_HDR_BYTES);
-    int rc = MPI_Isend(msg + TOTEX_MPI_HDR_BYTES - front, bytes + front, MPI_BYTE, peer, tag, g->st->hdr, send);
+    const int tag = bytes > 0 ? header_tag(g->st, g->mine[0], g->mine[1]) : TOTEX_MPI_HDR_TAG; /* (0: a kick) */
+    int rc = header_send(g->st, g->mine, tag, msg + TOTEX_MPI_HDR_BYTES, bytes, peer, send);
     if (rc == MPI_SUCCESS) {
         g->out = send;
         g->hdr_sent = 1;
@@ -363,14 +375,14 @@ int totex_mpi_guard_wait_header(totex_mpi_guard *g)
    a watched wait): with @p lazy, @p g is made only then, as totex_mpi_guard_init() made it for this call
    (requests moved into it); else g is the call's guard, started, with in == g->in and *send its carried send */
 static inline __attribute__((always_inline)) int pair_end(totex_mpi_guard *g, int lazy, totex_mpi_state *st,
-                                                          const long long *mine, MPI_Request *in, MPI_Request *send,
-                                                          char *to, int bytes)
+                                                          const long long *mine, int tag, MPI_Request *in,
+                                                          MPI_Request *send, char *to, int bytes)
 {
     MPI_Status status;
     int rc = MPI_Wait(in, &status), count = -1, flag = 0;
-    /* the predecessor's message as this rank's own would be: its tag and length, and its header's bytes
-       when it has them */
-    const int tag = header_tag(st, mine[0], mine[1]), front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
+    /* the predecessor's message as this rank's own (tag @p tag, header_tag()): its tag and length, and its
+       header's bytes when it has them */
+    const int front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
     const int fast = rc == MPI_SUCCESS && status.MPI_TAG == tag &&
                      MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS && count == front + bytes &&
                      (!front || memcmp(st->hdr_buf, mine, TOTEX_MPI_HDR_BYTES) == 0);
@@ -402,7 +414,8 @@ static inline __attribute__((always_inline)) int pair_end(totex_mpi_guard *g, in
 
 int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send)
 {
-    return pair_end(g, 0, g->st, g->mine, g->in, send, g->carry_to, g->carry_bytes);
+    return pair_end(g, 0, g->st, g->mine, header_tag(g->st, g->mine[0], g->mine[1]), g->in, send, g->carry_to,
+                    g->carry_bytes);
 }
 
 int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
@@ -412,13 +425,11 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
     const long long mine[3] = {sig, slot, 0};
     MPI_Request req[2];
     st->calls++; /* (the call's number, as totex_mpi_guard_init() counts it) */
-    const int tag = header_tag(st, sig, slot), front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
-    if (front)
-        memcpy(msg, mine, TOTEX_MPI_HDR_BYTES);
-    int rc = MPI_Isend(msg + TOTEX_MPI_HDR_BYTES - front, bytes + front, MPI_BYTE, peer, tag, st->hdr, &req[1]);
+    const int tag = header_tag(st, sig, slot);
+    int rc = header_send(st, mine, tag, msg + TOTEX_MPI_HDR_BYTES, bytes, peer, &req[1]);
     const int sent = rc == MPI_SUCCESS;
-    if (sent) /* (post_in()'s receive) */
-        rc = MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, MPI_ANY_TAG, st->hdr, &req[0]);
+    if (sent)
+        rc = header_recv(st, &req[0]);
     if (rc != MPI_SUCCESS) { /* failed: the guard's way */
         init_fields(g, st, st->size, st->rank, sig, slot, 0, st->calls);
         g->hdr_sent = sent;
@@ -428,7 +439,7 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
     }
     if (own_to != own_from) /* this rank's own block while the messages travel */
         memcpy(own_to, own_from, own_bytes);
-    return pair_end(g, 1, st, mine, &req[0], &req[1], to, to_bytes);
+    return pair_end(g, 1, st, mine, tag, &req[0], &req[1], to, to_bytes);
 }
 
 /* the part of totex_mpi_guard_wait() that calls MPI (*r pending, g->code MPI_SUCCESS): out of line,
