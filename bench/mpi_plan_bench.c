@@ -1,54 +1,52 @@
 /*
- * Per-rank first-call cost of totex_alltoall's planning at scale (issue 11
- * item 3; DESIGN.md "Measuring at scale"), without MPI: one rank's program
- * is made through the executor's own code path (totex_mpi_plan_build():
- * this rank's share of the schedule, then compile.c) for any rank id and any
- * communicator size, in a forked child whose peak memory is its own (the
- * child resets its peak RSS, /proc/self/clear_refs, and reports the growth of
- * VmHWM), and the buffers the first run allocates (arena of relayed blocks,
- * staging area) are allocated and touched as that run would.
+ * Per-rank planning of totex_alltoall at scale, without MPI: one rank's
+ * program made through the executor's own program layer (src/program/,
+ * totex_prog_build(): this rank's share of the candidate's schedule, then the
+ * compiler) for any rank id and any communicator size, in a forked child whose
+ * peak memory is its own (the child resets its peak RSS, /proc/self/clear_refs,
+ * and reports the growth of VmHWM). The buffers the first run allocates (arena
+ * of relayed blocks, staging area) are allocated and touched as that run would.
  *
- * Candidates, with 64 KiB blocks:
- *  - octr (multiport unit-step, what the model picks at large blocks): node
- *    0's moves translated to the rank (001 Theorem 2, translate.c);
- *    baseline (same child kind, same run): its whole schedule expanded and
- *    streamed through the rank's filter, as for a schedule without a
- *    symmetric form;
- *  - a3c and a2c (message combining: the model's choice at small blocks on
- *    these tori, a3c where it applies): a3c's share translated from node 0's
- *    transfers (its plan_node0), a2c's share kept while building
- *    (totex_comb_build_share()); baseline: the whole schedule built, as every
- *    rank did before.
- *  - rank 0's ranking of the candidates (totex_mpi_rank_candidates(): closed
- *    forms where the algorithms have them); baseline: every combining
- *    algorithm built and simulated (totex_comb_rank()).
- * Columns: plan seconds, peak memory growth (KiB), the program's own arrays
- * (schedule state, KiB), the arena and staging area in blocks, and the
- * blocks the rank receives that are not final in place (what the arena held
- * before it reused its bytes). Then, per candidate, the growth of each from
- * the first network to the others against the growth of n.
+ * Candidates (64 KiB blocks): octr (multiport unit-step, the model's choice at
+ * large blocks: node 0's moves translated, 001 Theorem 2), a3c and a2c (message
+ * combining), and rank0 (rank 0's ranking of the candidates by closed forms).
+ * Above TOTEX_PROG_SCALE_MAX ranks the bench also reports whether the choice
+ * model offers each candidate there (choice.h). One line per network and
+ * candidate:
+ *   network= n= algorithm= plan_s= plan_mib= peak_mib= program_entries= program_mib= arena_blocks= stage_blocks= moves=
+ * plan_*: planning (share + compile) only; peak_mib: with the first run's
+ * buffers; moves: the node's moves (its status, the sum of distances from it:
+ * what O(moves of one node) is measured against). Then per candidate the
+ * exponents of plan time and program entries against n and against moves from
+ * the first network of each dimension to the largest.
  *
- * Usage: mpi_plan_bench [SPEC...]   (default ring:8*ring:8, ring:16*ring:16,
- *        ring:32*ring:32, ring:8*ring:8*ring:16)
+ * Usage: mpi_plan_bench [--candidates LIST] [--arena-blocks N] [SPEC...]
+ *   default networks: 2-D ring:8x8 .. ring:128x128, 3-D up to 32x32x16, 5-D
+ *   4x4x4x4x4 .. 8x8x8x4x4, the Sequoia shape torus:8x6x8x8*k2 and the Fugaku
+ *   shape torus:8x7x8*k2*ring:3*k2 (64 .. 16384 ranks);
+ *   default candidates octr,a3c,a2c,rank0 (a2c only up to 1024 ranks: the choice
+ *   model does not offer it above, so the bench does not plan it there).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
-#include "internal.h"
+#include "build.h"
+#include "choice.h"
+#include "program.h"
 
 #define SLOT 65536LL
+
+static long long arena_blocks = -1; /* --arena-blocks N: the program layer's soft limit (build.h), -1 default */
 
 typedef struct result {
     int ok;
     double seconds;
-    long plan_kib;      /* growth of the child's peak RSS while planning (schedule share, program) */
-    long peak_kib;      /* the same, the first run's buffers included */
-    double prog_bytes;  /* the compiled program's own arrays */
-    double arena_bytes, stage_bytes;
-    double relayed_bytes; /* received bytes not landing in place: the arena before reuse */
-    size_t nsend, nrecv;
+    long plan_kib, peak_kib;
+    double prog_bytes, arena_bytes, stage_bytes;
+    size_t entries;
 } result;
 
 /* reset the peak RSS to the current RSS (Linux >= 4.0); its value */
@@ -60,17 +58,6 @@ static long reset_peak(void)
         fclose(f);
     }
     return status_kib("VmRSS:");
-}
-
-static double prog_bytes(const totex_mpi_plan *p)
-{
-    size_t pieces = 0, deps = 0;
-    for (size_t i = 0; i < p->nsend; i++) {
-        pieces += p->sends[i].piece_count;
-        deps += p->sends[i].dep_count;
-    }
-    return (double)(p->nrecv * sizeof *p->recvs + p->nsend * sizeof *p->sends + pieces * sizeof *p->pieces +
-                    deps * sizeof *p->deps + p->n * sizeof *p->finals + (p->nrecv + p->nsend) * sizeof(MPI_Request));
 }
 
 static size_t registry_index(const char *name, int unit)
@@ -89,21 +76,7 @@ static size_t registry_index(const char *name, int unit)
     return i;
 }
 
-static void compile_share(totex_mpi_plan **pp, totex_mpi_local *l, int n, int rank, const char *name, char *why,
-                          size_t cap, int *rc)
-{
-    totex_mpi_plan *p = *pp = calloc(1, sizeof *p);
-    if (!p)
-        return;
-    p->slot = SLOT;
-    p->n = (uint32_t)n;
-    p->me = (uint32_t)rank;
-    p->algorithm = name;
-    p->arena_cap = (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * (size_t)n * (size_t)SLOT;
-    *rc = totex_mpi_compile(p, l, 1, strcmp(name, "octr") == 0, 0, why, cap);
-}
-
-/* args = {SPEC, RANK, MODE}: MODE octr, octr-full, a2c, a2c-whole, rank0, rank0-built */
+/* args = {SPEC, RANK, CANDIDATE} */
 static void job(const char *const *args, void *out)
 {
     result *r = out;
@@ -115,90 +88,92 @@ static void job(const char *const *args, void *out)
     totex_network *net = totex_network_parse(args[0], &err);
     if (!net)
         return;
-    const int n = (int)totex_network_nodes(net), rank = atoi(args[1]);
+    const uint32_t n = totex_network_nodes(net), rank = (uint32_t)atol(args[1]);
     const char *mode = args[2];
     totex_comb_cost cost;
     totex_comb_cost_default(&cost);
     cost.switching = TOTEX_SWITCH_WORMHOLE;
     cost.ports = TOTEX_COMB_ALL_PORT;
     cost.m = (double)SLOT;
-    totex_mpi_plan *p = NULL;
-    char why[600] = "";
-    int rc = MPI_ERR_INTERN;
-    if (!strcmp(mode, "octr") || !strcmp(mode, "a2c") || !strcmp(mode, "a3c")) {
+    totex_prog *p = NULL;
+    totex_status ts = TOTEX_EINVAL;
+    if (strcmp(mode, "rank0") != 0) {
         int unit = !strcmp(mode, "octr");
-        totex_mpi_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0, 0};
-        rc = totex_mpi_plan_build(net, &cost, &c, n, rank, SLOT, &p, why, sizeof why);
-    } else if (!strcmp(mode, "octr-full") || !strcmp(mode, "a2c-whole") || !strcmp(mode, "a3c-whole")) {
-        totex_mpi_local l;
-        totex_mpi_local_init(&l, (uint32_t)n, (uint32_t)rank);
-        totex_status ts;
-        if (!strcmp(mode, "octr-full")) {
-            totex_algorithm hidden = *totex_algorithm_find("octr", &err);
-            hidden.plan_symmetric = NULL;
-            ts = totex_mpi_local_from_unit(&l, &hidden, net, TOTEX_PORTS_MULTI, NULL, &err);
-        } else {
-            totex_comb_schedule *s = NULL;
-            ts = totex_comb_algorithm_find(mode[1] == '2' ? "a2c" : "a3c", &err)->build(net, &cost, &s, &err);
-            if (ts == TOTEX_OK)
-                ts = totex_mpi_local_from_comb(&l, s, &err);
-            totex_comb_schedule_free(s);
-        }
-        if (ts == TOTEX_OK)
-            compile_share(&p, &l, n, rank, mode[0] == 'o' ? "octr" : mode[1] == '2' ? "a2c" : "a3c", why, sizeof why,
-                          &rc);
-        totex_mpi_local_free(&l);
-    } else if (!strcmp(mode, "rank0")) {
-        totex_mpi_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0, 0, 0, 0, 0, 0};
-        totex_mpi_cand cands[8];
-        rc = totex_mpi_rank_candidates(net, &cost, &lc, cands, 8, why, sizeof why) > 0 ? MPI_SUCCESS : MPI_ERR_ARG;
+        totex_prog_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0, 0};
+        totex_prog_opts o;
+        totex_prog_opts_default(&o);
+        o.arena_blocks = arena_blocks;
+        ts = totex_prog_build(net, &cost, &c, n, rank, SLOT, &o, &p, &err);
     } else {
-        totex_comb_choice rows[32];
-        rc = totex_comb_rank(net, &cost, rows, 32) > 0 ? MPI_SUCCESS : MPI_ERR_ARG;
+        totex_prog_linkcost lc = {cost.t_s, cost.t_c, cost.t_c, cost.t_c, cost.t_c, 0, 0, 0, 0, 0, 0, 0, 0};
+        totex_prog_cand cands[8];
+        char why[256];
+        ts = totex_prog_rank_candidates(net, &cost, &lc, cands, 8, why, sizeof why) > 0 ? TOTEX_OK : TOTEX_EINVAL;
     }
     r->plan_kib = status_kib("VmHWM:") - before;
     r->seconds = bench_now() - t0; /* planning only: not the buffers' first touch */
-    if (p && rc == MPI_SUCCESS) { /* the first run's buffers, touched */
+    if (p && ts == TOTEX_OK) { /* the first run's buffers, touched */
         p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
         p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
         if (p->arena && p->stage) {
             memset(p->arena, 1, p->arena_bytes);
             memset(p->stage, 1, p->stage_bytes);
         } else {
-            rc = MPI_ERR_NO_MEM;
+            ts = TOTEX_ENOMEM;
         }
     }
     r->peak_kib = status_kib("VmHWM:") - before;
-    r->ok = rc == MPI_SUCCESS;
+    r->ok = ts == TOTEX_OK;
     if (p && r->ok) {
-        r->prog_bytes = prog_bytes(p);
+        r->prog_bytes = (double)totex_prog_bytes(p);
         r->arena_bytes = (double)p->arena_bytes;
         r->stage_bytes = (double)p->stage_bytes;
-        for (size_t i = 0; i < p->nrecv; i++)
-            r->relayed_bytes += p->recvs[i].in_place_ok ? 0 : p->recvs[i].bytes;
-        r->nsend = p->nsend;
-        r->nrecv = p->nrecv;
+        r->entries = totex_prog_entries(p);
     }
     if (!r->ok)
-        fprintf(stderr, "mpi_plan_bench: %s rank %s %s: %s %s\n", args[0], args[1], mode, why, err.msg);
-    totex_mpi_plan_free(p);
+        fprintf(stderr, "mpi_plan_bench: %s rank %s %s: %s\n", args[0], args[1], mode, err.msg);
+    totex_prog_free(p);
     totex_network_free(net);
+}
+
+/* the node's moves: status of node 0 (sum of distances from it), by the product formula */
+static double moves_of(const totex_network *net)
+{
+    return (double)totex_network_status(net, 0);
 }
 
 int main(int argc, char **argv)
 {
-    static const char *dflt[] = {"ring:8*ring:8", "ring:16*ring:16", "ring:32*ring:32", "ring:8*ring:8*ring:16"};
-    static const char *modes[][2] = {
-        {"octr", "octr-full"}, {"a2c", "a2c-whole"}, {"a3c", "a3c-whole"}, {"rank0", "rank0-built"}};
-    enum { NM = 4 };
-    const char *const *specs = argc > 1 ? (const char *const *)argv + 1 : dflt;
-    int ns = argc > 1 ? argc - 1 : 4;
-    printf("mpi_plan_bench: one rank's first call (planning and buffers), 64 KiB blocks, forked child per row\n");
-    printf("%-22s %5s %-6s %8s %9s %9s %8s %8s %8s %8s | %-11s %8s %9s %7s %7s\n", "network", "n", "what", "plan s",
-           "plan KiB", "peak KiB", "prog KiB", "arena bl", "stage bl", "relayed", "baseline", "base s", "plan KiB",
-           "x time", "x mem");
-    result first[NM];
-    int n_first = 0;
+    static const char *dflt[] = {"ring:8*ring:8",      "ring:32*ring:32",      "ring:64*ring:64",
+                                 "ring:128*ring:128",  "ring:4*ring:4*ring:4", "ring:16*ring:16*ring:16",
+                                 "ring:32*ring:32*ring:16", "torus:4x4x4x4x4", "torus:8x8x4x4x4",
+                                 "torus:8x8x8x4x4",    "torus:8x6x8x8*k2",     "torus:8x7x8*k2*ring:3*k2"};
+    const char *cands_dflt = "octr,a3c,a2c,rank0";
+    const char *cands = cands_dflt;
+    int first = 1;
+    while (argc > first + 1 && argv[first][0] == '-') {
+        if (strcmp(argv[first], "--candidates") == 0)
+            cands = argv[first + 1];
+        else if (strcmp(argv[first], "--arena-blocks") == 0)
+            arena_blocks = atoll(argv[first + 1]);
+        else {
+            fprintf(stderr, "mpi_plan_bench: unknown option %s (--candidates LIST, --arena-blocks N)\n", argv[first]);
+            return 2;
+        }
+        first += 2;
+    }
+    const char *const *specs = argc > first ? (const char *const *)argv + first : dflt;
+    const int ns = argc > first ? argc - first : (int)(sizeof dflt / sizeof dflt[0]);
+    char list[256];
+    snprintf(list, sizeof list, "%s", cands);
+    const char *cand[8];
+    int nc = 0;
+    for (char *t = strtok(list, ","); t && nc < 8; t = strtok(NULL, ","))
+        cand[nc++] = t;
+    printf("# mpi_plan_bench: one rank's first call (planning, then the first run's buffers), 64 KiB blocks, "
+           "forked child per line\n");
+    /* per candidate: (n, moves, plan s, entries) of the smallest and largest network it planned */
+    double lo[8][4] = {{0}}, hi[8][4] = {{0}};
     for (int i = 0; i < ns; i++) {
         totex_error err;
         totex_network *net = totex_network_parse(specs[i], &err);
@@ -206,51 +181,43 @@ int main(int argc, char **argv)
             fprintf(stderr, "mpi_plan_bench: network '%s': %s\n", specs[i], err.msg);
             return 2;
         }
-        int n = (int)totex_network_nodes(net);
+        const uint32_t n = totex_network_nodes(net);
+        const double moves = moves_of(net);
         totex_network_free(net);
         char rk[16];
-        snprintf(rk, sizeof rk, "%d", n / 2 + 1);
-        result now[NM];
-        for (int m = 0; m < NM; m++) {
-            const char *a_new[] = {specs[i], m == NM - 1 ? "0" : rk, modes[m][0]},
-                       *a_old[] = {specs[i], m == NM - 1 ? "0" : rk, modes[m][1]};
-            result nw, old;
-            if (!bench_forked(job, a_new, &nw, sizeof nw) || !nw.ok) {
-                printf("%-22s %5d %-6s does not apply\n", specs[i], n, modes[m][0]);
-                now[m] = (result){0};
+        snprintf(rk, sizeof rk, "%u", n / 2 + 1);
+        for (int m = 0; m < nc; m++) {
+            if (!strcmp(cand[m], "a2c") && n > TOTEX_PROG_SCALE_MAX) {
+                printf("network=%s n=%u algorithm=%s not offered above %d ranks (its share is kept while the whole "
+                       "schedule is built: O(n^2) per rank)\n",
+                       specs[i], n, cand[m], TOTEX_PROG_SCALE_MAX);
                 continue;
             }
-            if (!bench_forked(job, a_old, &old, sizeof old) || !old.ok)
-                old.seconds = old.peak_kib = -1;
-            now[m] = nw;
-            printf("%-22s %5d %-6s %8.4f %9ld %9ld %8.1f %8.0f %8.0f %8.0f | %-11s %8.4f %9ld %7.1f %7.1f\n", specs[i],
-                   n, modes[m][0], nw.seconds, nw.plan_kib, nw.peak_kib, nw.prog_bytes / 1024, nw.arena_bytes / SLOT,
-                   nw.stage_bytes / SLOT, nw.relayed_bytes / SLOT, modes[m][1], old.seconds, old.plan_kib,
-                   old.seconds / (nw.seconds > 0 ? nw.seconds : 1e-9),
-                   (double)old.plan_kib / (nw.plan_kib > 0 ? (double)nw.plan_kib : 1));
+            const char *args[] = {specs[i], strcmp(cand[m], "rank0") ? rk : "0", cand[m]};
+            result r;
+            if (!bench_forked(job, args, &r, sizeof r) || !r.ok) {
+                printf("network=%s n=%u algorithm=%s does not apply\n", specs[i], n, cand[m]);
+                continue;
+            }
+            printf("network=%s n=%u algorithm=%s plan_s=%.4f plan_mib=%.1f peak_mib=%.1f program_entries=%zu "
+                   "program_mib=%.1f arena_blocks=%.0f stage_blocks=%.0f moves=%.0f\n",
+                   specs[i], n, cand[m], r.seconds, r.plan_kib / 1024.0, r.peak_kib / 1024.0, r.entries,
+                   r.prog_bytes / 1048576.0, r.arena_bytes / SLOT, r.stage_bytes / SLOT, moves);
+            fflush(stdout);
+            double row[4] = {n, moves, r.seconds, (double)r.entries};
+            if (lo[m][0] == 0 || n < lo[m][0] || (n == lo[m][0] && r.seconds < lo[m][2]))
+                memcpy(lo[m], row, sizeof row);
+            if (n > hi[m][0] || (n == hi[m][0] && r.seconds > hi[m][2]))
+                memcpy(hi[m], row, sizeof row);
         }
-        if (i == 0) {
-            memcpy(first, now, sizeof first);
-            n_first = n;
-            continue;
-        }
-        for (int m = 0; m < NM; m++)
-            if (now[m].ok && first[m].ok)
-                printf("    growth from %s, %s: n x%.0f, plan time x%.1f, plan memory x%.1f, peak memory x%.1f, program "
-                   "x%.1f, arena x%.1f\n",
-                   specs[0], modes[m][0], (double)n / n_first,
-                   now[m].seconds / (first[m].seconds > 0 ? first[m].seconds : 1e-9),
-                   (double)now[m].plan_kib / (first[m].plan_kib > 0 ? (double)first[m].plan_kib : 1),
-                   (double)now[m].peak_kib / (first[m].peak_kib > 0 ? (double)first[m].peak_kib : 1),
-                   m < NM - 1 ? now[m].prog_bytes / first[m].prog_bytes : 0,
-                   m < NM - 1 && first[m].arena_bytes > 0 ? now[m].arena_bytes / first[m].arena_bytes : 0);
     }
-    printf("octr: node 0's moves translated to the rank (baseline octr-full: the whole schedule streamed through\n"
-           "the rank's filter); a2c: the rank's share kept while building; a3c: node 0's transfers translated to\n"
-           "the rank (baselines *-whole: the whole schedule built); rank0: rank 0 ranks the candidates by closed forms (baseline: every combining schedule\n"
-           "built and simulated). plan KiB: growth of the child's peak RSS while planning; peak: the same with the\n"
-           "first run's buffers (arena, staging) allocated and touched; x mem: baseline plan KiB / plan KiB;\n"
-           "prog: the compiled program's arrays; arena / stage: blocks of relayed / gathered data kept (bytes\n"
-           "reused once free); relayed: received blocks not landing in place (the arena before reuse).\n");
+    for (int m = 0; m < nc; m++)
+        if (hi[m][0] > lo[m][0] && lo[m][2] > 0 && lo[m][3] > 0)
+            printf("# %s from n=%.0f to n=%.0f: plan time ~ n^%.2f ~ moves^%.2f; program entries ~ n^%.2f ~ "
+                   "moves^%.2f\n",
+                   cand[m], lo[m][0], hi[m][0], log(hi[m][2] / lo[m][2]) / log(hi[m][0] / lo[m][0]),
+                   log(hi[m][2] / lo[m][2]) / log(hi[m][1] / lo[m][1]),
+                   log(hi[m][3] / lo[m][3]) / log(hi[m][0] / lo[m][0]),
+                   log(hi[m][3] / lo[m][3]) / log(hi[m][1] / lo[m][1]));
     return 0;
 }

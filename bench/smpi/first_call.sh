@@ -33,7 +33,7 @@ mkdir -p "$out"
 bin=$out/first_call
 . "$here/mpi_sources.sh"
 # shellcheck disable=SC2086
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" -I"$root/bench" \
+smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" $mpi_includes -I"$root/bench" \
     "$here/first_call.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/first_call_cc.log" ||
     { cat "$out/first_call_cc.log" >&2; exit 1; }
 echo "first_call: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), one call of $block-byte blocks," \

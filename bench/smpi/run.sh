@@ -104,7 +104,7 @@ bin=$out/smpi_alltoall_bench
 # totex's MPI layer compiled against SMPI's mpi.h; the core library as built
 . "$here/mpi_sources.sh"
 # shellcheck disable=SC2086
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" -I"$root/src/mpi" \
+smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" $mpi_includes \
     "$here/smpi_alltoall_bench.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/smpicc.log" ||
     { cat "$out/smpicc.log" >&2; exit 1; }
 algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}

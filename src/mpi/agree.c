@@ -24,7 +24,7 @@
  *   as a staggered plan's first kick on that link (the header alone, as long
  *   as every other kick; compile.c decides, the same at both ends, from the
  *   schedule); the
- *   executor makes that send first, before any wait (exec.c): a header
+ *   executor makes that send first, before any wait (run.c): a header
  *   always leaves at the start of a call, whatever stalls after. The receive
  *   of the predecessor's header is posted right after it, still before any wait.
  *   A message of another length than expected is a difference too (ranks
@@ -42,8 +42,8 @@
  *   totex_mpi_guard_drop() for any failed call that has not sent it).
  *   So a wait for the predecessor's header alone always ends and needs no
  *   watch (totex_mpi_guard_wait_header(): a plain MPI_Wait, the short path of
- *   one message each way, exec.c).
- * - Every other wait of the call (exec.c, the agreement below) also watches the
+ *   one message each way, run.c).
+ * - Every other wait of the call (run.c, the agreement below) also watches the
  *   header and the poison receive, so a rank blocked on a message that will
  *   never come wakes on the poison. (A request that MPI_Test finds complete
  *   already is not waited for, so needs no watch.)
@@ -171,14 +171,14 @@ static inline int header_tag(const totex_mpi_state *st, long long sig, long long
 }
 
 /* send the @p bytes bytes at @p data to @p peer with header @p mine: in tag @p tag (header_tag()), or with
-   tag TOTEX_MPI_HDR_TAG its bytes written into the TOTEX_MPI_HDR_BYTES in front of @p data and sent too */
+   tag TOTEX_MPI_HDR_TAG its bytes written into the TOTEX_PROG_HDR_BYTES in front of @p data and sent too */
 static inline int header_send(totex_mpi_state *st, const long long *mine, int tag, char *data, int bytes, int peer,
                               MPI_Request *r)
 {
     if (tag != TOTEX_MPI_HDR_TAG)
         return MPI_Isend(data, bytes, MPI_BYTE, peer, tag, st->hdr, r);
-    memcpy(data - TOTEX_MPI_HDR_BYTES, mine, TOTEX_MPI_HDR_BYTES);
-    return MPI_Isend(data - TOTEX_MPI_HDR_BYTES, bytes + TOTEX_MPI_HDR_BYTES, MPI_BYTE, peer, tag, st->hdr, r);
+    memcpy(data - TOTEX_PROG_HDR_BYTES, mine, TOTEX_PROG_HDR_BYTES);
+    return MPI_Isend(data - TOTEX_PROG_HDR_BYTES, bytes + TOTEX_PROG_HDR_BYTES, MPI_BYTE, peer, tag, st->hdr, r);
 }
 
 /* the header of a received message of @p count bytes with tag @p tag into pred[0 .. 3) and where its data
@@ -192,11 +192,11 @@ static inline int header_read(const totex_mpi_state *st, int tag, int count, lon
         *off = 0;
         return count;
     }
-    if (count < TOTEX_MPI_HDR_BYTES)
+    if (count < TOTEX_PROG_HDR_BYTES)
         return -1;
-    memcpy(pred, st->hdr_buf, TOTEX_MPI_HDR_BYTES);
-    *off = TOTEX_MPI_HDR_BYTES;
-    return count - TOTEX_MPI_HDR_BYTES;
+    memcpy(pred, st->hdr_buf, TOTEX_PROG_HDR_BYTES);
+    *off = TOTEX_PROG_HDR_BYTES;
+    return count - TOTEX_PROG_HDR_BYTES;
 }
 
 /* the guard's fields for call number @p call (no MPI call) */
@@ -220,7 +220,7 @@ static void init_fields(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank
     g->hdr_sent = 0;
     g->carry_to = NULL;
     g->carry_bytes = g->carry_expect = g->carry_held = 0;
-    g->carry_off = TOTEX_MPI_HDR_BYTES;
+    g->carry_off = TOTEX_PROG_HDR_BYTES;
     g->st = st;
     g->call = call;
     g->code = MPI_SUCCESS;
@@ -277,7 +277,7 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes)
 int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send)
 {
     const int tag = bytes > 0 ? header_tag(g->st, g->mine[0], g->mine[1]) : TOTEX_MPI_HDR_TAG; /* (0: a kick) */
-    int rc = header_send(g->st, g->mine, tag, msg + TOTEX_MPI_HDR_BYTES, bytes, peer, send);
+    int rc = header_send(g->st, g->mine, tag, msg + TOTEX_PROG_HDR_BYTES, bytes, peer, send);
     if (rc == MPI_SUCCESS) {
         g->out = send;
         g->hdr_sent = 1;
@@ -382,10 +382,10 @@ static inline __attribute__((always_inline)) int pair_end(totex_mpi_guard *g, in
     int rc = MPI_Wait(in, &status), count = -1, flag = 0;
     /* the predecessor's message as this rank's own (tag @p tag, header_tag()): its tag and length, and its
        header's bytes when it has them */
-    const int front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_MPI_HDR_BYTES : 0;
+    const int front = tag == TOTEX_MPI_HDR_TAG ? TOTEX_PROG_HDR_BYTES : 0;
     const int fast = rc == MPI_SUCCESS && status.MPI_TAG == tag &&
                      MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS && count == front + bytes &&
-                     (!front || memcmp(st->hdr_buf, mine, TOTEX_MPI_HDR_BYTES) == 0);
+                     (!front || memcmp(st->hdr_buf, mine, TOTEX_PROG_HDR_BYTES) == 0);
     if (fast) {
         memcpy(to, st->hdr_buf + front, (size_t)bytes);
         if ((rc = MPI_Test(send, &flag, MPI_STATUS_IGNORE)) == MPI_SUCCESS && flag)
@@ -426,7 +426,7 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
     MPI_Request req[2];
     st->calls++; /* (the call's number, as totex_mpi_guard_init() counts it) */
     const int tag = header_tag(st, sig, slot);
-    int rc = header_send(st, mine, tag, msg + TOTEX_MPI_HDR_BYTES, bytes, peer, &req[1]);
+    int rc = header_send(st, mine, tag, msg + TOTEX_PROG_HDR_BYTES, bytes, peer, &req[1]);
     const int sent = rc == MPI_SUCCESS;
     if (sent)
         rc = header_recv(st, &req[0]);
@@ -501,6 +501,44 @@ int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
     if (!g)
         return MPI_Wait(r, MPI_STATUS_IGNORE);
     return g->code == MPI_SUCCESS ? wait_watching(g, r) : g->code;
+}
+
+int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done)
+{
+    *done = 0;
+    if (*r == MPI_REQUEST_NULL) {
+        *done = 1;
+        return g ? g->code : MPI_SUCCESS;
+    }
+    if (!g)
+        return MPI_Test(r, done, MPI_STATUS_IGNORE);
+    if (g->code != MPI_SUCCESS)
+        return g->code;
+    const int own_hdr = r == g->in;
+    /* as wait_watching, with MPI_Testany: whatever of the three has completed is handled, until *r has
+       or none of them is complete */
+    while (g->code == MPI_SUCCESS && *r != MPI_REQUEST_NULL) {
+        MPI_Request set[3] = {*r, own_hdr ? MPI_REQUEST_NULL : *g->in, g->st->poison};
+        int idx = MPI_UNDEFINED, flag = 0, rc;
+        MPI_Status status;
+        rc = MPI_Testany(3, set, &idx, &flag, &status);
+        *r = set[0];
+        if (!own_hdr)
+            *g->in = set[1];
+        g->st->poison = set[2];
+        if (rc == MPI_SUCCESS && (!flag || idx == MPI_UNDEFINED))
+            break; /* nothing completed */
+        if (idx == 1 || (idx == 0 && own_hdr)) { /* the header (and the data it may carry) */
+            if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS)
+                return rc;
+        } else if (rc != MPI_SUCCESS) {
+            return totex_mpi_guard_fail(g, rc);
+        } else if (idx == 2 && (rc = watched(g, 2)) != MPI_SUCCESS) {
+            return rc;
+        }
+    }
+    *done = g->code == MPI_SUCCESS && *r == MPI_REQUEST_NULL;
+    return g->code;
 }
 
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count)

@@ -169,7 +169,7 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     const char *own = send + (size_t)rank * (size_t)slot;
     if (!c->recv_raw) {
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(i == rank ? own : totex_mpi_final_block(p, (uint32_t)i), slot, rbuf, i, c->recvcount,
+            rc = unpack_block(i == rank ? own : totex_prog_final_block(p->prog, (uint32_t)i), slot, rbuf, i, c->recvcount,
                               c->recvtype, c->comm);
     }
     return rc;
@@ -202,7 +202,7 @@ static int checked_call(const call *c, const totex_mpi_options *opt, totex_mpi_s
     totex_mpi_guard guard, *g = &guard;
     /* a cached plan carries the headers on its first messages between neighbours when short */
     const int carry = p && !opt->unit && !bad;
-    int rc = totex_mpi_guard_start(g, st, c->size, c->rank, c->sig, c->slot, bad, carry && p->carry_send != SIZE_MAX);
+    int rc = totex_mpi_guard_start(g, st, c->size, c->rank, c->sig, c->slot, bad, carry && p->prog->carry_send != SIZE_MAX);
     if (rc == MPI_SUCCESS && bad)
         rc = totex_mpi_guard_fail(g, fail(bad, c->rank, msg));
     if (rc == MPI_SUCCESS && (c->sig == 0 || !p || opt->unit))
@@ -249,12 +249,12 @@ static inline __attribute__((always_inline)) int raw_call(totex_mpi_state *st, c
         return totex_mpi_exec(p, st->dup, tag, NULL, 0, sendbuf, recvbuf, 1);
     totex_mpi_guard g;
     int rc;
-    if (p->pair && p->arena && !st->has_early) {
+    if (p->prog->pair && p->prog->arena && !st->has_early && !totex_mpi_env_nonblocking()) {
         g.st = NULL; /* the guard is made only if the call goes another way than expected */
         rc = totex_mpi_exec_pair_raw(p, st, &g, sendbuf, recvbuf);
         return g.st ? end_checked(st, &g, rc) : rc;
     }
-    if ((rc = totex_mpi_guard_start(&g, st, st->size, st->rank, p->sig, p->slot, 0, p->carry_send != SIZE_MAX)) ==
+    if ((rc = totex_mpi_guard_start(&g, st, st->size, st->rank, p->sig, p->slot, 0, p->prog->carry_send != SIZE_MAX)) ==
         MPI_SUCCESS)
         rc = totex_mpi_exec(p, st->dup, tag, &g, 1, sendbuf, recvbuf, 1);
     return end_checked(st, &g, rc);

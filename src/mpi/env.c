@@ -1,4 +1,4 @@
-/* The TOTEX_* knobs read from the environment (include/totex/mpi.h, "Environment").
+/* The TOTEX_* knobs read from the environment (include/totex/mpi.h, "Environment"); every TOTEX_* variable is read here.
  *
  * A knob that is set to something it does not take (TOTEX_CHUNKS=four,
  * TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us, TOTEX_MODEL=Unit) is ignored with one line on stderr,
@@ -91,4 +91,31 @@ int totex_mpi_env_word(const char *name, const char *const *words, int n)
                                 words[i]);
     warn(name, s, takes);
     return -1;
+}
+
+const char *totex_mpi_env_string(const char *name)
+{
+    const char *s = getenv(name);
+    return s && *s ? s : NULL;
+}
+
+void totex_mpi_env_prog_opts(totex_prog_opts *o)
+{
+    long long v;
+    totex_prog_opts_default(o);
+    v = 1;
+    totex_mpi_env_int("TOTEX_WINDOW", 0, 64, &v);
+    o->window = (int)v;
+    if (totex_mpi_env_int("TOTEX_ARENA_BLOCKS", 0, TOTEX_MPI_ENV_ANY, &v))
+        o->arena_blocks = v;
+    if (totex_mpi_env_int("TOTEX_RECV_WINDOW", 0, TOTEX_MPI_ENV_ANY, &v))
+        o->recv_window = v;
+}
+
+int totex_mpi_env_nonblocking(void)
+{
+    static int v = -1;
+    if (v < 0)
+        v = totex_mpi_env_switch("TOTEX_NONBLOCKING", 0);
+    return v;
 }

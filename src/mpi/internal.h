@@ -1,8 +1,12 @@
-/* Shared by the files of libtotex_mpi (src/mpi/) and the MPI_Alltoall drop-in
- * (pmpi.c). Data flows: alltoall.c (arguments, checks, packing) -> state.c
- * (per-communicator state, network, measured costs) -> plan.c (choice of
- * algorithm, schedule, this rank's program) -> exec.c (running the program) or
- * unit.c (unit-step schedules). Not installed; not part of the public API. */
+/* The MPI runtime of the executor (src/mpi/), above the MPI-free program layer
+ * (src/program/: choice model, share, compile, arena, ring; every program is
+ * made there). Data flows one way: alltoall.c and pmpi.c (entry points:
+ * arguments, checks, packing) -> plan.c (the choice: rank 0 ranks, every rank
+ * builds through the program layer, trials on the communicator) -> run.c (the
+ * resumable run) -> agree.c (the cross-rank check) -> state.c (the cache of
+ * communicators and their plans); spec.c (a communicator's network),
+ * measure.c (its costs) and env.c (every TOTEX_* knob) serve plan.c. unit.c runs
+ * unit-step schedules hop by hop (TOTEX_MODEL=unit). Not installed. */
 #ifndef TOTEX_MPI_INTERNAL_H
 #define TOTEX_MPI_INTERNAL_H
 
@@ -11,8 +15,11 @@
 
 #include <mpi.h>
 
-#include "local.h"
 #include "totex/combining.h"
+#include "build.h"
+#include "choice.h"
+#include "program.h"
+#include "ring.h"
 #include "totex/network.h"
 
 /* Returned by totex_mpi_alltoall() when totex does not apply and the caller asked to fall back. */
@@ -33,30 +40,12 @@ enum {
     TOTEX_MPI_UNIT_TAG = 1024
 };
 #define TOTEX_MPI_MAX_PLANS 64
-#define TOTEX_MPI_HDR_BYTES 24   /* the cross-rank check's header: 3 long long */
-#define TOTEX_MPI_KICK_BYTES TOTEX_MPI_HDR_BYTES /* bytes of a kick (compile.c): as long as the header that one
-                                                    kick per rank carries instead, so that all kicks are alike */
-#define TOTEX_MPI_CARRY_MAX 4096 /* it rides in front of a message of at most this many bytes */
-/* Tags of the check's headers on st->hdr (agree.c): TOTEX_MPI_HDR_TAG, the header's TOTEX_MPI_HDR_BYTES in
+/* Tags of the check's headers on st->hdr (agree.c): TOTEX_MPI_HDR_TAG, the header's TOTEX_PROG_HDR_BYTES in
    front of what it carries; TOTEX_MPI_SIG_TAG + sig, the header {sig, sig, 0} in the tag, the message all
    data or none (when packed bytes == signature bytes, no local error, the tag fits MPI_TAG_UB, not a kick) */
 #define TOTEX_MPI_SIG_TAG 2
 #define TOTEX_MPI_UNIT_TAGS 30000
-#define TOTEX_MPI_MAX_CHUNKS 16  /* most chunks a transfer is split into (compile.c) */
-#define TOTEX_MPI_COST_CHUNK 8192 /* bytes: the second message size of the cost measurement (state.c) */
-#define TOTEX_MPI_MAX_STAGGERED 4 /* most chunks the model staggers (cost.c) */
-#define TOTEX_MPI_MIN_CHUNK 1024 /* bytes: the model splits no block into chunks smaller than this */
-#define TOTEX_MPI_RECV_WINDOW_STEPS 4 /* receives posted ahead of the forced point: at most those of this many
-                                         steps (exec.c, plan.c; TOTEX_RECV_WINDOW) */
-#define TOTEX_MPI_ARENA_BLOCKS_PER_RANK 4 /* a plan's arena: at most this many blocks per rank before its bytes are
-                                             reused (arena.h; more only when no free bytes fit). 4: every received
-                                             block its own bytes on 8x8 and 4x4x4 tori; a receive posted late (bytes
-                                             reused) delays its message: SimGrid flat factors, octr/2s, 2 -> 4:
-                                             8x8 64 KiB 478.86 -> 464.88 us, 4x4x4 241.09 -> 233.21, 4x4x4
-                                             16 KiB 79.93 -> 68.62 (issue 11) */
-#define TOTEX_MPI_UNIT_FULL_MAX 256 /* above this many ranks, no unit-step candidate without a symmetric form */
-#define TOTEX_MPI_PAD_VARIANTS 4 /* padded forms offered: of the model's best this many combining candidates */
-#define TOTEX_MPI_PAD_MAX 4096   /* bytes: the most a short message is padded to (at most TOTEX_MPI_CARRY_MAX) */
+
 
 typedef struct totex_mpi_options {
     int fallback; /* nonzero: return TOTEX_MPI_FALLBACK (silently) where totex does not apply (intercommunicators) */
@@ -73,94 +62,20 @@ int totex_mpi_verbose_level(void);
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt);
 
-/* ---- this rank's program for one combining schedule (plan.c builds, exec.c runs) ----
- * Byte locations: base SEND (this rank's n send blocks, block j at j * slot),
- * ARENA (received blocks that are not final or cannot land in place) or RECV
- * (the user's receive buffer, block from rank i at i * slot). */
-enum { TOTEX_MPI_SEND = 0, TOTEX_MPI_ARENA = 1, TOTEX_MPI_RECV = 2 };
-
-typedef struct totex_mpi_piece { /* a run of bytes to gather */
-    uint32_t base;
-    size_t off, len;
-} totex_mpi_piece;
-
-typedef struct totex_mpi_recv {
-    int peer, bytes;
-    size_t arena_off;    /* where it lands when not in place */
-    size_t place_off;    /* where it lands in RECV when in place (all blocks final, consecutive sources) */
-    int in_place_ok;
-    int chunk;           /* which chunk of its transfer it carries */
-    size_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
-                                      complete: its arena bytes are free again (arena.h) */
-    size_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
-    int kick;                      /* a kick of staggered lanes (TOTEX_MPI_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
-} totex_mpi_recv;
-
-typedef struct totex_mpi_send {
-    int peer, bytes;
-    size_t piece_first, piece_count; /* pieces[piece_first ..]: one piece = sent from where it lies */
-    size_t stage_off;                /* gathered here when more than one piece */
-    size_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
-                                        blocks (< nrecv), an earlier send on its link (nrecv + send index) */
-    size_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
-    size_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
-    int sync;                        /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
-    int kick;                        /* a kick of staggered lanes (TOTEX_MPI_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
-} totex_mpi_send;
-
-typedef struct totex_mpi_final { /* a block (src, me) a receive brings */
-    uint32_t src;
-    uint32_t pos;                /* its position among that transfer's blocks */
-} totex_mpi_final;
-
+/* ---- a cached plan of a communicator: one program and the run's requests ---- */
 typedef struct totex_mpi_plan {
     struct totex_mpi_plan *next;
-    long long slot;              /* packed bytes per block the plan was made for */
+    long long slot;              /* packed bytes per block (the program's) */
     long long sig;               /* sendcount * size(sendtype) it was made for (with slot: the cache key) */
     int id;                      /* 0 .. TOTEX_MPI_MAX_PLANS - 1, the same on every rank: tag TOTEX_MPI_PLAN_TAG + id */
-    uint32_t n, me;
-    const char *algorithm;       /* registry name (static) */
-    char label[64];              /* totex_mpi_cand_name() of the candidate it was made from */
-    int unit;                    /* 0: a combining schedule; else a unit-step one (multiport: 0 ports) */
-    uint32_t ports;              /* port model of a unit-step schedule */
-    int chunks;                  /* messages per transfer (compile.c), >= 1 */
-    int window;                  /* transfers in flight per link and lane (compile.c), 0: no limit */
-    int pad;                     /* set by the caller before compiling: a message shorter than this many bytes
-                                    travels as pad bytes (its tail zero), 0: none (compile.c) */
-    uint64_t steps;
-    size_t nrecv, nsend;
-    int stagger;                 /* lane i of a link starts behind the i-th of a chain of short kicks (compile.c) */
-    totex_mpi_recv *recvs;       /* in step order */
-    totex_mpi_send *sends;       /* in step order */
-    totex_mpi_piece *pieces;
-    size_t *deps;
-    totex_mpi_final *finals;     /* [n - 1], by receive (totex_mpi_recv.fin_first) */
-    size_t arena_cap;            /* soft limit of the arena and of the staging area, bytes (set before compiling;
-                                    0: reuse bytes as soon as they are free) */
-    int ring_set;                /* set by the caller before compiling: ring_pred, ring_succ below are the check's
-                                    ring (totex_mpi_check_ring); 0: rank - 1 and rank + 1 */
-    uint32_t ring_pred, ring_succ;
-    size_t carry_recv;           /* first receive from the ring's predecessor if it may carry that rank's header,
-                                    else SIZE_MAX */
-    size_t carry_send;           /* first send to the ring's successor if it may carry this rank's header, else
-                                    SIZE_MAX */
-    int flat;                    /* every send from this rank's own blocks, no waits before it, every receive in
-                                    its place (compile.c): run without the dependency loop (exec.c) */
-    int pair;                    /* the whole program is one message each way, both carrying the check's header
-                                    (carry_send == carry_recv == 0), its blocks this rank's own and the one it
-                                    receives landing in place: 2 ranks, short blocks (exec.c's short path) */
-    size_t recv_window;          /* receives posted ahead of the forced point (exec.c), at most; 0: no limit */
-    size_t recv_ahead_max;       /* the most receives any run has posted ahead of its forced point (exec.c) */
-    size_t arena_bytes, stage_bytes;
-    char *arena, *stage;         /* reused across calls */
-    char *fin;                   /* n * slot bytes: the blocks for this rank when the caller takes them from the
-                                    plan (totex_mpi_final_block), allocated by such a run */
-    MPI_Request *req;            /* [nrecv + nsend] */
+    totex_prog *prog;            /* owned */
+    MPI_Request *req;            /* [nrecv + nsend] of the program */
 } totex_mpi_plan;
 
+/* a new plan owning @p prog (its requests allocated); NULL when out of memory (prog then freed) */
+totex_mpi_plan *totex_mpi_plan_new(totex_prog *prog, long long slot);
 void totex_mpi_plan_free(totex_mpi_plan *p);
-/* free the plan's arena and staging area (the next run allocates them again) */
-void totex_mpi_plan_release(totex_mpi_plan *p);
+
 
 /* ---- per-communicator state (state.c) ---- */
 typedef struct totex_mpi_guard totex_mpi_guard; /* the cross-rank check of one call (agree.c) */
@@ -186,31 +101,31 @@ typedef struct totex_mpi_state {
     int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
-    char hdr_buf[TOTEX_MPI_HDR_BYTES + TOTEX_MPI_CARRY_MAX]; /* the header from the ring's predecessor (and what it carries) */
+    char hdr_buf[TOTEX_PROG_HDR_BYTES + TOTEX_PROG_CARRY_MAX]; /* the header from the ring's predecessor (and what it carries) */
     long long calls;         /* checked calls on dup so far (the same on every rank) */
     long long early[7];      /* a poison for a later call, received while this rank finished an earlier one */
     int has_early;
-    int ring_pred, ring_succ; /* the cross-rank check's ring (totex_mpi_check_ring of the comm's network) */
+    int ring_pred, ring_succ; /* the cross-rank check's ring (totex_prog_check_ring of the comm's network) */
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
     double t_l;              /* seconds/byte of a link under concurrent flows: measured unless TOTEX_TL */
-    double t_c_chunk, t_l_chunk; /* t_c and t_l measured with TOTEX_MPI_COST_CHUNK-byte messages (else t_c, t_l) */
+    double t_c_chunk, t_l_chunk; /* t_c and t_l measured with TOTEX_PROG_COST_CHUNK-byte messages (else t_c, t_l) */
     int ts_measured, tc_measured, tl_measured;
     int pad;                 /* bytes: a message of pad bytes arrived sooner than an 8-byte one (0: none did),
                                 or TOTEX_PAD */
     double t_pad;            /* seconds: one-way time of a pad-byte message (measured; t_s when set) */
     int pad_measured, pad_forced; /* pad came from the measurement / from TOTEX_PAD */
     int split;               /* bytes: the ladder size of the best throughput, what a longer message may be
-                                split into (cost.c totex_mpi_split_chunks); 0: not measured */
+                                split into (choice.c totex_prog_split_chunks); 0: not measured */
     double t_split, t_4k, t_8k, t_64k; /* seconds: one-way times of split, 4096, 8192 and 65536-byte messages */
     /* the choice per size class (blocks of 2^c .. 2^(c+1) - 1 bytes): a new block size of a known
        class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
     struct {
         int known;
-        int unit, idx, chunks, pad, stagger; /* the totex_mpi_cand chosen (below) */
+        int unit, idx, chunks, pad, stagger; /* the totex_prog_cand chosen (below) */
         uint32_t ports;
         uint64_t steps;
         double predicted;
@@ -244,6 +159,15 @@ int totex_mpi_env_seconds(const char *name, double *out);
 int totex_mpi_env_switch(const char *name, int dflt);
 /* one of the @p n words @p words (exact, case-sensitive): its index; unset, empty or not taken: -1 */
 int totex_mpi_env_word(const char *name, const char *const *words, int n);
+/* the value of @p name as it is (owned by the environment); unset or empty: NULL */
+const char *totex_mpi_env_string(const char *name);
+/* the program layer's knobs (TOTEX_WINDOW 0 .. 64, TOTEX_ARENA_BLOCKS, TOTEX_RECV_WINDOW) into @p o, the
+   defaults of totex_prog_opts_default() where unset or not taken */
+void totex_mpi_env_prog_opts(totex_prog_opts *o);
+/* TOTEX_NONBLOCKING (0 or 1, read once per process): 1 makes every blocking run drive itself as a
+   nonblocking call does, by progress steps that never block (the 2-rank short path and the flat loop
+   not taken), so that the test suite runs the resumable run's nonblocking form; default 0 */
+int totex_mpi_env_nonblocking(void);
 
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
@@ -280,13 +204,6 @@ void totex_mpi_cost_words(const totex_mpi_state *st, char *out, size_t cap);
 int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const char *send, int verbose,
                         totex_mpi_state *st, totex_mpi_guard *g, totex_mpi_plan **out);
 
-/* ---- the cross-rank check's ring (ring.c; no MPI needed) ----
- * *pred and *succ of node @p me on a cycle through all nodes of @p net (node id == rank),
- * the same cycle on every rank: a cycle along links when the construction of ring.c
- * finds one (returns 1), else rank - 1 and rank + 1 (returns 0; also for net NULL). No
- * errors, no allocation, O(factors) time. Source: no paper; the
- * construction is in ring.c's header (issue 11: the header must ride on a link's message). */
-int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, uint32_t *succ);
 
 /* ---- cross-rank check (agree.c) ----
  * Every rank of a checked call sends a header {block bytes, packed bytes, local error} to
@@ -308,7 +225,7 @@ struct totex_mpi_guard {
     int carry_bytes;            /* its bytes */
     int carry_expect;           /* a message of carry_bytes is due behind the header (set with carry_to) */
     int carry_held;             /* it arrived before carry_to was set: waiting in st->hdr_buf */
-    int carry_off;              /* where it starts in st->hdr_buf: TOTEX_MPI_HDR_BYTES, or 0 (header in the tag) */
+    int carry_off;              /* where it starts in st->hdr_buf: TOTEX_PROG_HDR_BYTES, or 0 (header in the tag) */
     int hdr_sent;               /* this rank's header has left (alone or carried): once per call, also on failure */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
@@ -334,13 +251,13 @@ int totex_mpi_guard_wait_header(totex_mpi_guard *g);
 /* the executor's message carried behind the predecessor's header: @p bytes bytes to @p to, copied
    there once the header is found equal (no MPI call) */
 void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes);
-/* the executor's send carrying this rank's header: the @p bytes bytes staged behind the TOTEX_MPI_HDR_BYTES
+/* the executor's send carrying this rank's header: the @p bytes bytes staged behind the TOTEX_PROG_HDR_BYTES
    at @p msg, sent to @p peer on st->hdr (request @p send) with the header in the tag or in those bytes;
    once it is made, the receive of the predecessor's header is posted (before any wait). MPI_SUCCESS or
    the call's error class (totex_mpi_guard_fail(): a send not made leaves the header to it) */
 int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int peer, MPI_Request *send);
 /* the short path without a guard (totex_mpi_exec_pair_raw()): count the call (st->calls, as
-   totex_mpi_guard_init() does); the @p bytes staged bytes behind the TOTEX_MPI_HDR_BYTES at @p msg sent to
+   totex_mpi_guard_init() does); the @p bytes staged bytes behind the TOTEX_PROG_HDR_BYTES at @p msg sent to
    @p peer with header {sig, slot, 0} in the tag or in those bytes; the receive of the predecessor's header and the message behind
    it posted into st->hdr_buf; this rank's own block (@p own_bytes from @p own_from to @p own_to, unless the
    same place); then totex_mpi_guard_pair_wait()'s end, the message behind an equal header to @p to
@@ -354,6 +271,9 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
 int totex_mpi_guard_fail(totex_mpi_guard *g, int code);
 /* wait for *r (g NULL: MPI_Wait) while watching the header and the poison; MPI code */
 int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r);
+/* test *r once (g NULL: MPI_Test) while watching the header and the poison as totex_mpi_guard_wait() does,
+   never blocking: *done 1 when *r is complete; MPI code (g->code once the call failed) */
+int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done);
 /* wait for all of r[0 .. count) and the header exchange the same way (g NULL: MPI_Waitall) */
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count);
 /* every rank's {sig, slot} equal? (log2 n rounds of point-to-point messages, poison watched);
@@ -365,15 +285,52 @@ void totex_mpi_drop(MPI_Request *recv, size_t nrecv, MPI_Request *send, size_t n
 /* totex_mpi_drop() of the header exchange */
 void totex_mpi_guard_drop(totex_mpi_guard *g);
 
-/* ---- executor (exec.c) ----
- * Run @p p with tag @p tag on comm (allocating its arena and staging area on first
- * use), every wait guarded by @p g (NULL: unchecked); @p carry: the check's
- * headers ride on p->carry_recv / p->carry_send (tag TOTEX_MPI_HDR_TAG, the
- * header in front) as totex_mpi_guard_start() was told: blocks of this rank at
- * @p send (block j at j * slot), results into
- * @p recv (block from i at i * slot, contiguous bytes, this rank's own block
- * included) when @p recv_raw, else left in the arena for the caller to unpack
- * (totex_mpi_final_block(); this rank's own block stays in @p send). */
+/* ---- the run (run.c): a program run on a communicator, resumable ----
+ * A run is a state machine: totex_mpi_run_start() allocates the program's buffers on its first run,
+ * registers the place of the message behind the predecessor's header and makes the send that carries
+ * this rank's header (before any wait); totex_mpi_run_progress() takes the run on from where it stopped.
+ * Without may_wait it never blocks: each request it needs is tested once (watched by the guard, as every
+ * wait is) and, when it is not complete, it returns TOTEX_MPI_PENDING; with may_wait it waits there
+ * instead (the blocking call: start, then one progress step). The order of the program's sends and
+ * receives, and so the argument of run.c's head that no run deadlocks, is the same either way. */
+#define TOTEX_MPI_PENDING (-2) /* a run's progress: not done yet (never an MPI error code: those are >= 0) */
+enum { TOTEX_MPI_RUN_DONE = 0, TOTEX_MPI_RUN_SENDS = 1, TOTEX_MPI_RUN_TAIL = 2 };
+typedef struct totex_mpi_run {
+    totex_mpi_plan *pl;
+    totex_prog *p;           /* pl->prog */
+    MPI_Request *req;        /* pl->req: [nrecv + nsend] */
+    MPI_Comm comm;
+    int tag, carry, carry_first;
+    totex_mpi_guard *g;
+    const char *send;        /* this rank's blocks (block j at j * slot) */
+    char *out;               /* where the blocks for this rank go: block from i at i * slot */
+    const char *base[3];     /* send, arena, out: the bases of the program's pieces */
+    int recv_raw;
+    int phase;               /* TOTEX_MPI_RUN_* */
+    int may_wait;            /* of the progress step under way */
+    int rc;                  /* the outcome once phase is DONE; TOTEX_MPI_PENDING before */
+    size_t posted;           /* receives [0, posted) posted */
+    size_t forced;           /* the forced point so far: receives [0, forced) had to be posted (recv_before) */
+    size_t rdone, sdone;     /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
+    size_t reaped;           /* the data receives among [0, reaped) complete (recvs_reap) */
+    size_t i, dep;           /* the send under way and its next dependency */
+    int issued, own_done;    /* send i made; this rank's own block copied */
+    size_t wdone;            /* the tail's requests [0, wdone) complete (without may_wait) */
+} totex_mpi_run;
+
+/* start a run of @p pl with tag @p tag on @p comm, every wait guarded by @p g (NULL: unchecked); @p carry:
+   the check's headers ride on the program's carry_recv / carry_send as totex_mpi_guard_start() was told.
+   Blocks of this rank at @p send (block j at j * slot), results into @p recv (block from i at i * slot)
+   when @p recv_raw, else left in the program (totex_prog_final_block()). TOTEX_MPI_PENDING (go on with
+   totex_mpi_run_progress()), or the error code of a run that failed at once (the guard told) */
+int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry,
+                        const char *send, char *recv, int recv_raw);
+/* take the run on: MPI_SUCCESS once it is complete (every block in its place), TOTEX_MPI_PENDING when a
+   request it needs is not complete yet (never without @p may_wait), else the call's error code (the guard
+   told, pending requests dropped). Called again after the end, it returns the outcome again */
+int totex_mpi_run_progress(totex_mpi_run *x, int may_wait);
+/* the blocking run: totex_mpi_run_start(), then totex_mpi_run_progress(may_wait); the 2-rank short path
+   and flat programs by their own blocking loops */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
                    char *recv, int recv_raw);
 /* totex_mpi_exec() of a plan with p->pair set (one message each way, both carrying the check's header),
@@ -394,77 +351,6 @@ int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send);
    it, as any checked call ends). p->pair and p->arena set, st->has_early clear. Source: issue 11 (Open MPI
    per-call cost); instructions per 2-rank call of 8 B about 400 -> 271 (callgrind) */
 int totex_mpi_exec_pair_raw(totex_mpi_plan *p, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out);
-/* where block (i, me) is after totex_mpi_exec() with recv_raw == 0 (in p->fin: valid until the next call) */
-const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i);
-
-/* ---- cost model (cost.c; no MPI needed) ---- */
-typedef struct totex_mpi_cand {
-    int unit;         /* 0: combining algorithm idx; 1: unit-step algorithm idx of totex/algorithm.h */
-    int idx;          /* registry index */
-    uint32_t ports;   /* unit-step port model */
-    int chunks;       /* messages per transfer */
-    double predicted; /* seconds */
-    uint64_t steps;   /* unit-step: predicted steps */
-    int order;        /* tie-break */
-    int pad;          /* messages shorter than this many bytes padded to it (0: none) */
-    int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0 */
-} totex_mpi_cand;
-/* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_MPI_COST_CHUNK bytes */
-typedef struct totex_mpi_linkcost {
-    double t_s, t_c, t_l, t_c_chunk, t_l_chunk;
-    int pad;      /* bytes: short messages may be padded to this size (0: padding never pays); */
-    double t_pad; /* seconds: one-way time of a pad-byte message */
-    int pad_forced; /* TOTEX_PAD: every candidate padded to pad, no unpadded variants */
-    int split;      /* bytes: a longer message may travel as messages of at most this many (0: never) */
-    double t_split, t_4k, t_8k, t_64k; /* seconds: one-way times of split, 4096, 8192, 65536-byte messages */
-} totex_mpi_linkcost;
-/* messages of the same bytes as one @p msg-byte message is best sent in, by the measured one-way times
-   (lc->split ... t_64k; none measured: 1): c = ceil(msg / lc->split) when msg >= 4096 and c messages of
-   lc->split bytes take at most 0.8 of one of msg bytes (interpolated linearly between 4096, 8192 and 65536
-   bytes, beyond on the last segment), else 1; at most TOTEX_MPI_MAX_CHUNKS. *ratio (may be NULL): c
-   t_split / t(msg) when c > 1, else 1. Over Open MPI's shared memory a message above its 4 KiB eager
-   limit goes by a single-copy rendezvous: 8 KiB as one message 3.07 us a call, as 3 of 2731 B 1.91 us
-   (2 ranks, raw MPI). No MPI, no allocation, no errors. Source: no paper (002's start-up/transmission
-   model has one message per transfer); the rule is issue 11's "chunks chosen from measured costs" */
-int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *ratio);
-#define TOTEX_MPI_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
-/* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in
-   @p chunks chunks, lanes staggered (@p stagger nonzero, chunks > 1) or not */
-double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_mpi_linkcost *lc);
-/* the model's chunk count for blocks of @p slot bytes, lanes staggered or not (argmin of
-   totex_mpi_unit_time over 1 .. TOTEX_MPI_MAX_CHUNKS, over 2 .. when staggered; 1 when
-   staggered and the block is too small for two chunks) */
-int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost *lc);
-/* link-load floor of any total exchange: status(0) * slot * t_l / degree(0), seconds */
-double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc);
-/* the unit-step candidate named @p name and its port model, or NULL (not a candidate) */
-const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *ports);
-/* every candidate that applies to @p net (cost->m = slot bytes, cost->t_s, cost->t_c; link t_l;
-   padding lc->pad), by increasing predicted time, at most @p cap into @p out (at most half of
-   them, and at most 4, unit-step); 0 with why[] when none applies */
-size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
-                                 const totex_mpi_linkcost *lc, totex_mpi_cand *out, size_t cap, char *why, size_t wcap);
-/* predicted seconds of combining schedule @p r (002's model, cost @p cost) with every message shorter
-   than lc->pad bytes padded to it: each start-up step costs at least t_pad, the time of a pad-byte message */
-double totex_mpi_padded_time(const totex_comb_report *r, const totex_comb_cost *cost, const totex_mpi_linkcost *lc);
-/* "direct", "octr/multiport/3 chunks", "direct/padded to 2048 B" */
-void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap);
-
-/* (plan.c) build @p c's schedule on @p net, take this rank's share and compile it into a new
-   plan (*out, also on failure, freed by the caller); MPI code with why[] (no MPI calls) */
-int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
-                         int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap);
-
-/* ---- compiler (compile.c) ----
- * Compile this rank's share @p l of a schedule into @p p (p->slot, n, me and
- * algorithm set by the caller), every transfer split into @p chunks messages
- * (at most slot and TOTEX_MPI_MAX_CHUNKS; p->chunks says how many), at most
- * @p window transfers per link and chunk lane in flight (0: no limit). MPI error
- * code, with what went wrong in why[cap]. Needs no running MPI. */
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
-                      size_t cap);
-/* first byte of chunk @p i within a block (i = p->chunks: slot) */
-size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i);
 
 /* ---- unit-step schedules (unit.c) ----
  * Plan opt->unit_algorithm on comm's network and run it; on success *out

@@ -1,9 +1,9 @@
 /* Plans of totex_alltoall: rank 0 ranks the candidates (combining
  * algorithms, and unit-step schedules with their chunking) by the cost model
- * of cost.c (or TOTEX_ALGORITHM forces one), every rank builds its share of
- * each candidate's schedule (local.h; a symmetric unit-step schedule is node
+ * of choice.c (or TOTEX_ALGORITHM forces one), every rank builds its share of
+ * each candidate's schedule (share.h; a symmetric unit-step schedule is node
  * 0's moves translated, no rank builds the whole schedule) and compiles it
- * (compile.c) into a program for exec.c; the model's best few are timed on
+ * (compile.c) into a program for run.c; the model's best few are timed on
  * the communicator and the fastest kept. The schedules themselves are not kept. */
 #include <limits.h>
 #include <stdio.h>
@@ -12,23 +12,9 @@
 
 #include "internal.h"
 
-void totex_mpi_plan_free(totex_mpi_plan *p)
-{
-    if (!p)
-        return;
-    free(p->recvs);
-    free(p->sends);
-    free(p->pieces);
-    free(p->deps);
-    free(p->finals);
-    free(p->arena);
-    free(p->stage);
-    free(p->fin);
-    free(p->req);
-    free(p);
-}
 
-#define MAX_CANDIDATES (8 + TOTEX_MPI_PAD_VARIANTS) /* 8, and padded forms when padding may pay */
+
+#define MAX_CANDIDATES (8 + TOTEX_PROG_PAD_VARIANTS) /* 8, and padded forms when padding may pay */
 #define TRIAL_ROUNDS 2
 #define TRIAL_RUNS 3
 #define TRIAL_RUNS_MAX 32
@@ -43,12 +29,12 @@ static int tuning_on(void)
     return totex_mpi_env_switch("TOTEX_TUNE", 1);
 }
 
-/* TOTEX_CHUNKS=C (1 .. TOTEX_MPI_MAX_CHUNKS) forces the chunks of unit-step candidates (and of a combining
+/* TOTEX_CHUNKS=C (1 .. TOTEX_PROG_MAX_CHUNKS) forces the chunks of unit-step candidates (and of a combining
    algorithm forced by TOTEX_ALGORITHM); 0 when unset or invalid */
 static int forced_chunks(void)
 {
     long long v = 0;
-    return totex_mpi_env_int("TOTEX_CHUNKS", 1, TOTEX_MPI_MAX_CHUNKS, &v) ? (int)v : 0;
+    return totex_mpi_env_int("TOTEX_CHUNKS", 1, TOTEX_PROG_MAX_CHUNKS, &v) ? (int)v : 0;
 }
 
 /* TOTEX_STAGGER=0|1 forces unstaggered or staggered lanes on unit-step candidates of more
@@ -61,19 +47,19 @@ static int forced_stagger(void)
 
 /* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, t_l, candidates...} */
 static void choose_candidates(const totex_network *net, const char *spec, const totex_comb_cost *cost,
-                              const totex_mpi_linkcost *lc,
+                              const totex_prog_linkcost *lc,
                               const totex_error *perr, double *msg, char *why, size_t cap)
 {
     totex_error err = *perr;
-    const char *forced = getenv("TOTEX_ALGORITHM");
+    const char *forced = totex_mpi_env_string("TOTEX_ALGORITHM");
     const int fc = forced_chunks(), fs = forced_stagger();
-    totex_mpi_cand c[MAX_CANDIDATES];
+    totex_prog_cand c[MAX_CANDIDATES];
     size_t k = 0;
     if (!net) {
         snprintf(why, cap, "network '%.200s': %.300s", spec, err.msg);
     } else if (forced && *forced && strcmp(forced, "auto") != 0) {
         totex_ports ports = 0;
-        const totex_algorithm *u = totex_mpi_unit_algorithm(forced, &ports);
+        const totex_algorithm *u = totex_prog_unit_algorithm(forced, &ports);
         const totex_comb_algorithm *a = u ? NULL : totex_comb_algorithm_find(forced, &err);
         if (u) {
             uint64_t steps = 0;
@@ -81,13 +67,13 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             while (totex_algorithm_get(ai) != u)
                 ai++;
             /* the model's chunks (staggered unless TOTEX_STAGGER=0 says otherwise) */
-            int ch = fc ? fc : totex_mpi_model_chunks((long long)cost->m, fs != 0, lc);
+            int ch = fc ? fc : totex_prog_model_chunks((long long)cost->m, fs != 0, lc);
             int sg = ch > 1 && fs != 0;
             if (u->applies(net, ports, &err) != TOTEX_OK || u->predict(net, ports, &steps, &err) != TOTEX_OK)
                 snprintf(why, cap, "TOTEX_ALGORITHM=%.40s on %.200s: %.300s", forced, spec, err.msg);
             else
-                c[k++] = (totex_mpi_cand){1, (int)ai, ports, ch,
-                                          totex_mpi_unit_time(steps, (long long)cost->m, ch, sg, lc),
+                c[k++] = (totex_prog_cand){1, (int)ai, ports, ch,
+                                          totex_prog_unit_time(steps, (long long)cost->m, ch, sg, lc),
                                           steps, 0, lc->pad_forced ? lc->pad : 0, sg};
         } else if (!a) {
             snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
@@ -95,15 +81,15 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
             if (totex_comb_algorithm_get(i) == a)
-                c[k++] = (totex_mpi_cand){0, (int)i, 0, fc ? fc : 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
+                c[k++] = (totex_prog_cand){0, (int)i, 0, fc ? fc : 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
     } else {
         /* padded forms take extra places in the trial (only where padding may pay: lc->pad > 0) */
         const size_t places = !tuning_on() ? 1
                               : (lc->pad > (long long)cost->m && !lc->pad_forced) ||
-                                        totex_mpi_split_chunks((long long)cost->m, lc, NULL) > 1
+                                        totex_prog_split_chunks((long long)cost->m, lc, NULL) > 1
                                   ? MAX_CANDIDATES
-                                  : MAX_CANDIDATES - TOTEX_MPI_PAD_VARIANTS;
-        k = totex_mpi_rank_candidates(net, cost, lc, c, places, why, cap);
+                                  : MAX_CANDIDATES - TOTEX_PROG_PAD_VARIANTS;
+        k = totex_prog_rank_candidates(net, cost, lc, c, places, why, cap);
         for (size_t i = 0; i < k; i++)
             if (c[i].unit) {
                 c[i].chunks = fc ? fc : c[i].chunks;
@@ -126,107 +112,29 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
     }
 }
 
-/* transfers in flight per link and lane for unit-step schedules: TOTEX_WINDOW (0: no limit), default 1 */
-static int unit_window(void)
+/* @p c's program for this rank (the program layer, build.h) as a plan of the cache (*out, NULL on failure);
+   MPI code with why[] (no MPI calls) */
+static int build_plan(const totex_network *net, const totex_comb_cost *cost, const totex_prog_cand *c, int size,
+                      int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap)
 {
-    long long v = 1;
-    totex_mpi_env_int("TOTEX_WINDOW", 0, 64, &v);
-    return (int)v;
-}
-
-static int keep_share(void *ctx, uint32_t from, uint32_t to)
-{
-    return totex_mpi_local_keeps(ctx, from, to);
-}
-
-/* soft limit of a plan's arena, in blocks: TOTEX_ARENA_BLOCKS (0: reuse bytes as soon as they are
-   free, the tightest packing, for tests), default TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n */
-static size_t arena_blocks(uint32_t n)
-{
-    long long v = 0;
-    return totex_mpi_env_int("TOTEX_ARENA_BLOCKS", 0, TOTEX_MPI_ENV_ANY, &v) ? (size_t)v
-                                                                              : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n;
-}
-
-/* receives a run may post ahead of its forced point (exec.c): TOTEX_RECV_WINDOW (0: no limit), by
-   default those of TOTEX_MPI_RECV_WINDOW_STEPS steps (the plan's receives per step, rounded up) for a
-   unit-step plan, no limit for a combining one: its steps are not a link's (direct's "steps" are its
-   n - 1 destinations, one receive each), and it has at most a few receives per rank and other rank
-   (SimGrid, 4x4, default factors, 2048 B: a window of 4 made direct's trial 1.25e-05 s instead of
-   9.72e-06 s, and the trial then took pairwise, 1.08 x basic_linear) */
-static size_t recv_window(const totex_mpi_plan *p)
-{
-    long long v = 0;
-    if (totex_mpi_env_int("TOTEX_RECV_WINDOW", 0, TOTEX_MPI_ENV_ANY, &v))
-        return (size_t)v;
-    if (!p->unit)
-        return 0;
-    const size_t steps = p->steps ? (size_t)p->steps : 1;
-    return TOTEX_MPI_RECV_WINDOW_STEPS * ((p->nrecv + steps - 1) / steps);
-}
-
-int totex_mpi_plan_build(const totex_network *net, const totex_comb_cost *cost, const totex_mpi_cand *c, int size,
-                         int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap)
-{
-    totex_mpi_plan *p = *out = calloc(1, sizeof *p);
-    if (!p) {
+    totex_prog_opts o;
+    totex_mpi_env_prog_opts(&o);
+    totex_prog *prog = NULL;
+    totex_error err;
+    err.msg[0] = '\0';
+    *out = NULL;
+    totex_status ts = totex_prog_build(net, cost, c, (uint32_t)size, (uint32_t)rank, slot, &o, &prog, &err);
+    if (ts != TOTEX_OK) {
+        snprintf(why, cap, "%s", err.msg);
+        totex_prog_free(prog);
+        return ts == TOTEX_ENOMEM ? MPI_ERR_NO_MEM : ts == TOTEX_EOVERFLOW ? MPI_ERR_COUNT
+                                                   : ts == TOTEX_EVIOLATION ? MPI_ERR_INTERN : MPI_ERR_ARG;
+    }
+    if (!(*out = totex_mpi_plan_new(prog, slot))) {
         snprintf(why, cap, "out of memory");
         return MPI_ERR_NO_MEM;
     }
-    p->slot = slot;
-    p->n = (uint32_t)size;
-    p->me = (uint32_t)rank;
-    {
-        /* a padded message of one block takes c->pad bytes of the arena: count blocks at that size */
-        size_t blocks = arena_blocks((uint32_t)size), per = (size_t)(c->pad > slot ? c->pad : slot);
-        p->arena_cap = per > 0 && blocks > SIZE_MAX / per ? SIZE_MAX : blocks * per;
-    }
-    p->unit = c->unit;
-    p->ports = c->ports;
-    p->pad = c->pad;
-    /* the check's ring, as the state has it (state.c: from the same network) */
-    totex_mpi_check_ring(net, (uint32_t)rank, &p->ring_pred, &p->ring_succ);
-    p->ring_set = net != NULL;
-    totex_mpi_cand_name(c, p->label, sizeof p->label);
-    totex_error err;
-    err.msg[0] = '\0';
-    totex_mpi_local l;
-    totex_mpi_local_init(&l, (uint32_t)size, (uint32_t)rank);
-    if (p->ring_set)
-        l.pred = p->ring_pred;
-    totex_status ts;
-    if (c->unit) {
-        const totex_algorithm *a = totex_algorithm_get((size_t)c->idx);
-        p->algorithm = a->name;
-        ts = net ? totex_mpi_local_from_unit(&l, a, net, c->ports, NULL, &err) : TOTEX_EINVAL;
-    } else {
-        const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
-        totex_comb_schedule *sched = NULL;
-        p->algorithm = a->name;
-        /* this rank's share only (the schedule's O(n^2) blocks are never held): node 0's transfers
-           translated when the schedule is translation invariant, else the share of the built one */
-        ts = net && a->plan_node0 ? a->plan_node0(net, cost, &sched, &err) : TOTEX_ENOTAPPLICABLE;
-        if (ts == TOTEX_OK) {
-            ts = totex_mpi_local_from_node0(&l, net, sched, &err);
-        } else {
-            ts = net ? totex_comb_build_share(a, net, cost, keep_share, &l, &sched, &err) : TOTEX_EINVAL;
-            if (ts == TOTEX_OK)
-                ts = totex_mpi_local_from_comb(&l, sched, &err);
-        }
-        totex_comb_schedule_free(sched);
-    }
-    int rc;
-    if (ts != TOTEX_OK) {
-        snprintf(why, cap, "algorithm %s on %s: %s", p->algorithm, net ? totex_network_spec(net) : "?", err.msg);
-        rc = ts == TOTEX_ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
-    } else {
-        rc = totex_mpi_compile(p, &l, c->chunks, c->unit ? unit_window() : 0, c->unit && c->stagger, why,
-                               cap);
-    }
-    totex_mpi_local_free(&l);
-    if (rc == MPI_SUCCESS)
-        p->recv_window = recv_window(p);
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* time each candidate on the communicator in TRIAL_ROUNDS rounds, the candidates in turn (a
@@ -250,7 +158,7 @@ static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **c
             if (!cand[c])
                 continue;
             /* the same on every rank (a rank's own buffer sizes are not): n blocks of slot bytes */
-            const int keep = (double)cand[c]->slot * cand[c]->n <= TRIAL_KEEP_BYTES;
+            const int keep = (double)cand[c]->slot * cand[c]->prog->n <= TRIAL_KEEP_BYTES;
             if (r == 0 || !keep)
                 rc = totex_mpi_exec(cand[c], comm, TOTEX_MPI_TRIAL_TAG, g, 0, send, NULL, 0);
             if (rc == MPI_SUCCESS)
@@ -262,7 +170,7 @@ static int time_candidates(MPI_Comm comm, totex_mpi_guard *g, totex_mpi_plan **c
                 return rc;
             t[c * TRIAL_ROUNDS + r] = (MPI_Wtime() - t0) / runs;
             if (r == TRIAL_ROUNDS - 1 || !keep)
-                totex_mpi_plan_release(cand[c]);
+                totex_prog_release(cand[c]->prog);
         }
     if ((rc = MPI_Allreduce(t, w, nc * TRIAL_ROUNDS, MPI_DOUBLE, MPI_MAX, comm)) != MPI_SUCCESS)
         return rc;
@@ -306,12 +214,12 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     totex_comb_cost cost = *base;
     cost.t_s = st->size_class[cls].t_s;
     cost.t_c = st->size_class[cls].t_c;
-    totex_mpi_cand c = {st->size_class[cls].unit,   st->size_class[cls].idx,       st->size_class[cls].ports,
+    totex_prog_cand c = {st->size_class[cls].unit,   st->size_class[cls].idx,       st->size_class[cls].ports,
                         st->size_class[cls].chunks, st->size_class[cls].predicted, st->size_class[cls].steps,
                         0,                          st->size_class[cls].pad,       st->size_class[cls].stagger};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
-    int bad = net ? totex_mpi_plan_build(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
+    int bad = net ? build_plan(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
     int anybad = 0;
     if ((*rc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS) {
         totex_mpi_plan_free(p);
@@ -325,7 +233,7 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     if (verbose > 1 && rank == 0)
         fprintf(stderr, "totex: MPI_Alltoall on %d ranks, %lld-byte blocks: %s (the choice for %lld..%lld-byte blocks, "
                         "compiled for this size without timing the candidates again)\n",
-                size, slot, p->label, 1LL << cls, cls < 62 ? (2LL << cls) - 1 : LLONG_MAX);
+                size, slot, p->prog->label, 1LL << cls, cls < 62 ? (2LL << cls) - 1 : LLONG_MAX);
     *out = p;
     return 1;
 }
@@ -362,7 +270,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     double msg[MSG_DOUBLES] = {0};
     char why[600] = "";
     if (rank == 0) {
-        const totex_mpi_linkcost lc = {st->t_s,   st->t_c,    st->t_l,   st->t_c_chunk, st->t_l_chunk,
+        const totex_prog_linkcost lc = {st->t_s,   st->t_c,    st->t_l,   st->t_c_chunk, st->t_l_chunk,
                                        st->pad,   st->t_pad,  st->pad_forced, st->split, st->t_split,
                                        st->t_4k,  st->t_8k,   st->t_64k};
         choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
@@ -377,15 +285,15 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     cost.t_s = msg[1];
     cost.t_c = msg[2];
     int nc = (int)msg[0];
-    totex_mpi_cand cd[MAX_CANDIDATES];
+    totex_prog_cand cd[MAX_CANDIDATES];
     totex_mpi_plan *cand[MAX_CANDIDATES] = {0};
     int bad[MAX_CANDIDATES + 1] = {0}, anybad[MAX_CANDIDATES + 1] = {0};
     bad[MAX_CANDIDATES] = nc == 0 ? MPI_ERR_ARG : 0;
     for (int c = 0; c < nc; c++) {
         const double *m = msg + 4 + CAND_DOUBLES * c;
-        cd[c] = (totex_mpi_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6],
+        cd[c] = (totex_prog_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6],
                                  (int)m[7]};
-        bad[c] = totex_mpi_plan_build(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
+        bad[c] = build_plan(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
     }
     totex_network_free(net);
     rc = MPI_Allreduce(bad, anybad, MAX_CANDIDATES + 1, MPI_INT, MPI_MAX, comm);
@@ -446,23 +354,24 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         for (int c = 0; left > 1 && c < nc && len < sizeof times; c++)
             if (cand[c])
                 len += (size_t)snprintf(times + len, sizeof times - len, "%s%s %.3g s", len ? ", " : "",
-                                        cand[c]->label, t[c]);
-        const totex_mpi_plan *pp = cand[pick];
+                                        cand[c]->prog->label, t[c]);
+        const totex_prog *pp = cand[pick]->prog;
+        char portw[32];
         char padw[64] = "";
         if (pp->pad)
             snprintf(padw, sizeof padw, ", messages under %d bytes padded to %d", pp->pad, pp->pad);
         if (pp->unit)
             snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer%s%s)",
-                     pp->algorithm, pp->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port",
+                     pp->algorithm, totex_ports_format(pp->ports, portw, sizeof portw),
                      (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "",
                      pp->stagger ? ", lanes staggered" : "", padw);
         else
             snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s%s)", pp->algorithm,
                      (unsigned long long)pp->steps, pp->chunks > 1 ? ", every message in chunks: " : "",
-                     pp->chunks > 1 ? cand[pick]->label : padw);
-        const char *forced = getenv("TOTEX_ALGORITHM");
+                     pp->chunks > 1 ? pp->label : padw);
+        const char *forced = totex_mpi_env_string("TOTEX_ALGORITHM");
         char first[64];
-        totex_mpi_cand_name(&cd[0], first, sizeof first);
+        totex_prog_cand_name(&cd[0], first, sizeof first);
         if (left == 1 && forced && *forced && strcmp(forced, "auto") != 0)
             fprintf(stderr,
                     "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: %s (forced by "

@@ -68,7 +68,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level()};
     if (unit) { /* validation: a unit-step algorithm, single-port */
         opt.unit = 1;
-        opt.unit_algorithm = getenv("TOTEX_ALGORITHM");
+        opt.unit_algorithm = totex_mpi_env_string("TOTEX_ALGORITHM");
         opt.unit_ports = 1;
     }
     calls++;

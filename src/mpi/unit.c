@@ -16,7 +16,7 @@ typedef struct unit_ctx {
     uint32_t n, me;
     size_t slot;
     const char *mine;
-    totex_mpi_blockmap store; /* (src, dst) -> index into keep */
+    totex_prog_blockmap store; /* (src, dst) -> index into keep */
     char **keep;              /* every received block buffer */
     size_t nkeep, capkeep;
     MPI_Request *req;
@@ -31,7 +31,7 @@ static const char *held_block(const unit_ctx *c, uint32_t src, uint32_t dst)
     size_t idx;
     if (src == c->me)
         return c->mine + (size_t)dst * c->slot;
-    return totex_mpi_blockmap_get(&c->store, (uint64_t)src * c->n + dst, &idx) ? c->keep[idx] : NULL;
+    return totex_prog_blockmap_get(&c->store, (uint64_t)src * c->n + dst, &idx) ? c->keep[idx] : NULL;
 }
 
 /* one step: Irecv each hop into this rank, Isend each hop out of it (from the
@@ -99,7 +99,7 @@ static totex_status unit_step(void *vctx, const totex_hop *hops, size_t count, t
         const totex_hop *h = &hops[i];
         if (h->to != c->me || h->from == h->to)
             continue;
-        if (totex_mpi_blockmap_put(&c->store, (uint64_t)h->src * c->n + h->dst, j++))
+        if (totex_prog_blockmap_put(&c->store, (uint64_t)h->src * c->n + h->dst, j++))
             rc = MPI_ERR_NO_MEM;
     }
     if (rc != MPI_SUCCESS) {
@@ -188,7 +188,7 @@ int totex_mpi_run_unit(MPI_Comm comm, int size, int rank, const char *mine, long
         for (size_t i = 0; i < c.nkeep; i++)
             free(c.keep[i]);
         free(c.keep);
-        totex_mpi_blockmap_clear(&c.store);
+        totex_prog_blockmap_clear(&c.store);
     }
     totex_schedule_free(sch);
     totex_network_free(net);

@@ -10,7 +10,7 @@
 
 /* Rank @p me's program of unit-step algorithm @p a under @p ports on @p net (rank = node), blocks of
    @p slot bytes, @p chunks per transfer, lanes staggered or not, the default arena of
-   TOTEX_MPI_ARENA_BLOCKS_PER_RANK blocks per rank or (@p tight) bytes reused as soon as free, messages
+   TOTEX_PROG_ARENA_BLOCKS_PER_RANK blocks per rank or (@p tight) bytes reused as soon as free, messages
    under @p pad bytes padded (0: none), window 1 and the check's ring as plan.c sets them. Returns the
    plan (free with totex_mpi_plan_free), or NULL with the reason in @p why (@p cap bytes). */
 totex_mpi_plan *mpi_test_compile_unit(const totex_network *net, const totex_algorithm *a, totex_ports ports,

@@ -1,6 +1,6 @@
 /* The short path of a program that is one message each way (2 ranks, short
- * blocks: src/mpi/exec.c totex_mpi_exec_pair, alltoall.c's repeat call), the
- * flat program on more ranks (exec.c exec_flat: direct and pairwise, every
+ * blocks: src/mpi/run.c totex_mpi_exec_pair, alltoall.c's repeat call), the
+ * flat program on more ranks (run.c exec_flat: direct and pairwise, every
  * message at once) reached by the same repeat call (alltoall.c raw_call), and
  * the protocol fact the short path rests on (src/mpi/agree.c): it waits for the
  * predecessor's header with a plain MPI_Wait, watching no poison, which is
@@ -138,10 +138,10 @@ int main(int argc, char **argv)
         exact(b, ++salt, "first");
         const totex_mpi_state *st = totex_mpi_state_last(MPI_COMM_WORLD);
         if (size == 2)
-            CHECK(st && st->memo.plan && st->memo.plan->pair, "%d B on 2 ranks: the cached plan is not a pair program",
+            CHECK(st && st->memo.plan && st->memo.plan->prog->pair, "%d B on 2 ranks: the cached plan is not a pair program",
                   b);
         else
-            CHECK(st && st->memo.plan && st->memo.plan->flat && st->memo.send_raw && st->memo.recv_raw,
+            CHECK(st && st->memo.plan && st->memo.plan->prog->flat && st->memo.send_raw && st->memo.recv_raw,
                   "%d B on %d ranks: the cached plan is not a flat program run from the memo", b, size);
         for (int i = 0; i < 50; i++)
             exact(b, ++salt, "repeat");

@@ -1,7 +1,7 @@
-/* The executor's window on early receive posting (src/mpi/exec.c, issue 11):
+/* The executor's window on early receive posting (src/mpi/run.c, issue 11):
  * a run posts a receive ahead of its forced point (the receives of the steps
- * before the send about to be made, totex_mpi_send.recv_before) only while it
- * is fewer than p->recv_window receives past it. Checked from outside the
+ * before the send about to be made, totex_prog_send.recv_before) only while it
+ * is fewer than p->prog->recv_window receives past it. Checked from outside the
  * executor, by interposing MPI_Irecv, MPI_Isend and MPI_Issend (the profiling
  * interface: this program's definitions take the calls of the statically
  * linked library) while this rank's compiled program runs through
@@ -18,9 +18,9 @@
  *    requires;
  *  - and behind it: once send s - 1 is made, every receive of data (not a
  *    kick's) more than two windows before its forced point has been waited
- *    for (exec.c: else SimGrid keeps them in a list it walks at every
+ *    for (run.c: else SimGrid keeps them in a list it walks at every
  *    completion);
- *  - the executor's own count (p->recv_ahead_max) agrees with this one;
+ *  - the executor's own count (p->prog->recv_ahead_max) agrees with this one;
  *  - the result is byte for byte PMPI_Alltoall's;
  *  - without a window, some rank of each plan of at least 2 chunks posts
  *    more than 7 receives ahead (so that the windows tested do bind).
@@ -55,15 +55,15 @@ static struct {
 static size_t forced_point(void)
 {
     const totex_mpi_plan *p = watch.p;
-    return watch.next_send < p->nsend ? p->sends[watch.next_send].recv_before : p->nrecv;
+    return watch.next_send < p->prog->nsend ? p->prog->sends[watch.next_send].recv_before : p->prog->nrecv;
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm, MPI_Request *req)
 {
     const totex_mpi_plan *p = watch.p;
     if (p) {
-        const size_t r = (size_t)(req - p->req), must = forced_point(), w = p->recv_window;
-        if (req < p->req || r >= p->nrecv || r != watch.posted)
+        const size_t r = (size_t)(req - p->req), must = forced_point(), w = p->prog->recv_window;
+        if (req < p->req || r >= p->prog->nrecv || r != watch.posted)
             FAIL("FAIL rank %d %s: receive %zu posted, receive %zu expected\n", rank, watch.what, r, watch.posted);
         watch.posted = r + 1;
         if (r >= must && r + 1 - must > watch.ahead_max)
@@ -80,11 +80,11 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
             FAIL("FAIL rank %d %s: %zu receives past the forced point outstanding, window %zu\n", rank, watch.what,
                  open, w);
         /* behind: after send s - 1, the receives more than 2 windows before its forced point were waited for */
-        const size_t back = watch.next_send ? p->sends[watch.next_send - 1].recv_before : 0;
+        const size_t back = watch.next_send ? p->prog->sends[watch.next_send - 1].recv_before : 0;
         size_t total = 1;
         for (size_t k = 0; k < r; k++) {
             total += p->req[k] != MPI_REQUEST_NULL;
-            if (w && back > 2 * w && k < back - 2 * w && !p->recvs[k].kick && p->req[k] != MPI_REQUEST_NULL)
+            if (w && back > 2 * w && k < back - 2 * w && !p->prog->recvs[k].kick && p->req[k] != MPI_REQUEST_NULL)
                 FAIL("FAIL rank %d %s: receive %zu not yet waited for at send %zu (forced point %zu), window %zu\n",
                      rank, watch.what, k, watch.next_send, back, w);
         }
@@ -99,8 +99,8 @@ static void sent(MPI_Request *req)
     const totex_mpi_plan *p = watch.p;
     if (!p)
         return;
-    const size_t s = (size_t)(req - p->req) - p->nrecv;
-    if (req < p->req + p->nrecv || s >= p->nsend || s != watch.next_send)
+    const size_t s = (size_t)(req - p->req) - p->prog->nrecv;
+    if (req < p->req + p->prog->nrecv || s >= p->prog->nsend || s != watch.next_send)
         FAIL("FAIL rank %d %s: send %zu made, send %zu expected\n", rank, watch.what, s, watch.next_send);
     watch.next_send = s + 1;
 }
@@ -189,8 +189,8 @@ int main(int argc, char **argv)
                         for (int again = 0; again < 2; again++) {
                             char w[240];
                             snprintf(w, sizeof w, "%s, window %zu, run %d", what, windows[wi], again + 1);
-                            p->recv_window = windows[wi];
-                            p->recv_ahead_max = 0;
+                            p->prog->recv_window = windows[wi];
+                            p->prog->recv_ahead_max = 0;
                             memset(got, 0xEE, len);
                             watch.p = p;
                             watch.what = w;
@@ -204,13 +204,13 @@ int main(int argc, char **argv)
                             if (rc != MPI_SUCCESS || memcmp(ref, got, len))
                                 FAIL("FAIL rank %d %s: rc %d, result %s\n", rank, w, rc,
                                      memcmp(ref, got, len) ? "differs from PMPI_Alltoall" : "ok");
-                            if (watch.posted != p->nrecv || watch.next_send != p->nsend)
+                            if (watch.posted != p->prog->nrecv || watch.next_send != p->prog->nsend)
                                 FAIL("FAIL rank %d %s: %zu of %zu receives posted, %zu of %zu sends made\n", rank, w,
-                                     watch.posted, p->nrecv, watch.next_send, p->nsend);
-                            if (p->recv_ahead_max != watch.ahead_max)
+                                     watch.posted, p->prog->nrecv, watch.next_send, p->prog->nsend);
+                            if (p->prog->recv_ahead_max != watch.ahead_max)
                                 FAIL("FAIL rank %d %s: the executor counts %zu receives ahead at most, MPI_Irecv "
                                      "saw %zu\n",
-                                     rank, w, p->recv_ahead_max, watch.ahead_max);
+                                     rank, w, p->prog->recv_ahead_max, watch.ahead_max);
                             /* without a window: do the windows tested bind on some rank? */
                             int over = windows[wi] == 0 && watch.ahead_max > 7, any = 0;
                             MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_LOR, comm);

@@ -5,7 +5,7 @@
 
 static size_t slot_of(uint64_t k, size_t cap) { return (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (cap - 1); }
 
-int totex_mpi_blockmap_put(totex_mpi_blockmap *m, uint64_t key, size_t val)
+int totex_prog_blockmap_put(totex_prog_blockmap *m, uint64_t key, size_t val)
 {
     if (2 * (m->used + 1) > m->cap) {
         size_t ncap = m->cap ? 2 * m->cap : 64;
@@ -40,7 +40,7 @@ int totex_mpi_blockmap_put(totex_mpi_blockmap *m, uint64_t key, size_t val)
     return 0;
 }
 
-int totex_mpi_blockmap_get(const totex_mpi_blockmap *m, uint64_t key, size_t *val)
+int totex_prog_blockmap_get(const totex_prog_blockmap *m, uint64_t key, size_t *val)
 {
     if (!m->cap)
         return 0;
@@ -55,7 +55,7 @@ int totex_mpi_blockmap_get(const totex_mpi_blockmap *m, uint64_t key, size_t *va
     return 0;
 }
 
-void totex_mpi_blockmap_clear(totex_mpi_blockmap *m)
+void totex_prog_blockmap_clear(totex_prog_blockmap *m)
 {
     free(m->keys);
     free(m->vals);

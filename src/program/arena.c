@@ -6,16 +6,16 @@
 
 #include "arena.h"
 
-void totex_mpi_arena_init(totex_mpi_arena *a, size_t cap)
+void totex_prog_arena_init(totex_prog_arena *a, size_t cap)
 {
     memset(a, 0, sizeof *a);
     a->cap = cap;
 }
 
-void totex_mpi_arena_free(totex_mpi_arena *a)
+void totex_prog_arena_free(totex_prog_arena *a)
 {
     free(a->free);
-    totex_mpi_arena_init(a, a->cap);
+    totex_prog_arena_init(a, a->cap);
 }
 
 static size_t max_z(size_t x, size_t y)
@@ -24,7 +24,7 @@ static size_t max_z(size_t x, size_t y)
 }
 
 /* remove free ranges [i, j) */
-static void drop(totex_mpi_arena *a, size_t i, size_t j)
+static void drop(totex_prog_arena *a, size_t i, size_t j)
 {
     memmove(a->free + i, a->free + j, (a->nfree - j) * sizeof *a->free);
     a->nfree -= j - i;
@@ -32,7 +32,7 @@ static void drop(totex_mpi_arena *a, size_t i, size_t j)
 
 /* take [lo, lo + bytes) from the run of usable ranges i, i + 1, ... that starts at lo
    (it covers them, or reaches the top); the prefixes of every range it touches */
-static void take_run(totex_mpi_arena *a, size_t i, size_t bytes, size_t *sends, size_t *recvs)
+static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends, size_t *recvs)
 {
     const size_t lo = a->free[i].lo, end = lo + bytes;
     size_t j = i;
@@ -51,7 +51,7 @@ static void take_run(totex_mpi_arena *a, size_t i, size_t bytes, size_t *sends, 
         a->top = end;
 }
 
-int totex_mpi_arena_take(totex_mpi_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
+int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
 {
     *off = *sends = *recvs = 0;
     if (!bytes)
@@ -95,11 +95,11 @@ int totex_mpi_arena_take(totex_mpi_arena *a, size_t bytes, uint64_t step, size_t
     return 0;
 }
 
-int totex_mpi_arena_give(totex_mpi_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
+int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
 {
     if (!bytes)
         return 0;
-    const totex_mpi_free_range r = {off, off + bytes, step + 1, sends, recvs};
+    const totex_prog_free_range r = {off, off + bytes, step + 1, sends, recvs};
     size_t lo = 0, hi = a->nfree; /* first range above off */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -109,7 +109,7 @@ int totex_mpi_arena_give(totex_mpi_arena *a, size_t off, size_t bytes, uint64_t 
             hi = mid;
     }
     /* neighbours freed for the same step merge (their prefixes combined) */
-    totex_mpi_free_range *left = lo > 0 ? &a->free[lo - 1] : NULL, *right = lo < a->nfree ? &a->free[lo] : NULL;
+    totex_prog_free_range *left = lo > 0 ? &a->free[lo - 1] : NULL, *right = lo < a->nfree ? &a->free[lo] : NULL;
     int to_left = left && left->hi == r.lo && left->avail == r.avail,
         to_right = right && right->lo == r.hi && right->avail == r.avail;
     if (to_left) {
@@ -132,7 +132,7 @@ int totex_mpi_arena_give(totex_mpi_arena *a, size_t off, size_t bytes, uint64_t 
     }
     if (a->nfree == a->capfree) {
         size_t c = a->capfree ? 2 * a->capfree : 16;
-        totex_mpi_free_range *q = realloc(a->free, c * sizeof *q);
+        totex_prog_free_range *q = realloc(a->free, c * sizeof *q);
         if (!q)
             return -1;
         a->free = q;

@@ -4,7 +4,7 @@
  * sits at v (its source is v minus r's progress before step t) over v's link
  * of type j. A rank therefore needs only node 0's moves and the rows'
  * progress, O(moves + rows * dimensions) memory, to write the hops that leave
- * it, leave its predecessor on the check's ring (local.h) and arrive at it: no rank builds the whole
+ * it, leave its predecessor on the check's ring (share.h) and arrive at it: no rank builds the whole
  * schedule. The same formula as totex_sym_expand() (src/schedule/sym_expand.c),
  * applied to three nodes instead of all n; a period-2 scheme (symmetric under
  * translation by two along one even ring) moves a row only on the nodes of
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "local.h"
+#include "share.h"
 
 typedef struct geo {
     uint32_t k, m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
@@ -40,7 +40,7 @@ static totex_hop hop_from(const geo *g, uint32_t v, const uint32_t *cv, const ui
     return (totex_hop){v, v - c * g->stride[lt.dim] + nc * g->stride[lt.dim], src, dst};
 }
 
-totex_status totex_mpi_local_translate(totex_mpi_local *l, const totex_task *t, const totex_sym_schedule *s,
+totex_status totex_prog_share_translate(totex_prog_share *l, const totex_task *t, const totex_sym_schedule *s,
                                        totex_error *err)
 {
     const totex_network *net = totex_task_network(t);
@@ -107,7 +107,7 @@ totex_status totex_mpi_local_translate(totex_mpi_local *l, const totex_task *t, 
                 hops[h++] = hop_from(&g, u, cu, p, dc, lt);
 #undef MOVES
         }
-        if (totex_mpi_local_hops(l, step, hops, h))
+        if (totex_prog_share_hops(l, step, hops, h))
             goto nomem;
         for (size_t x = 0; x < cnt; x++) {
             const totex_link_type lt = totex_task_column(t, mv[x].col);
@@ -123,5 +123,51 @@ nomem:
 done:
     free(pos);
     free(hops);
+    return st;
+}
+
+/* ---- the share of a unit-step algorithm: translated when it has a symmetric form, else filtered ---- */
+
+typedef struct filter {
+    totex_prog_share *l;
+    uint64_t step;
+} filter;
+
+static totex_status filter_step(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
+{
+    filter *f = ctx;
+    if (totex_prog_share_hops(f->l, f->step, hops, count)) {
+        snprintf(err->msg, sizeof err->msg, "out of memory keeping rank %u's hops of step %llu", f->l->me,
+                 (unsigned long long)f->step + 1);
+        return TOTEX_ENOMEM;
+    }
+    f->step++;
+    return TOTEX_OK;
+}
+
+totex_status totex_prog_share_from_unit(totex_prog_share *l, const totex_algorithm *a, const totex_network *net,
+                                       totex_ports ports, int *symmetric, totex_error *err)
+{
+    totex_status st = a->applies(net, ports, err);
+    if (st != TOTEX_OK)
+        return st;
+    if (symmetric)
+        *symmetric = 0;
+    if (a->plan_symmetric) {
+        totex_task *t = NULL;
+        totex_sym_schedule *s = NULL;
+        st = a->plan_symmetric(net, ports, &t, &s, err);
+        if (st == TOTEX_OK && symmetric)
+            *symmetric = 1;
+        if (st == TOTEX_OK)
+            st = totex_prog_share_translate(l, t, s, err);
+        totex_sym_free(s);
+        totex_task_free(t);
+        return st;
+    }
+    filter f = {l, 0};
+    st = a->plan(net, ports, (totex_sink){filter_step, &f}, err);
+    if (st == TOTEX_OK)
+        l->steps = f.step;
     return st;
 }

@@ -18,7 +18,7 @@
  *
  * Window: that early posting stops p->recv_window receives past the forced
  * point (the receives of the steps before the send about to be made), by
- * default the receives of TOTEX_MPI_RECV_WINDOW_STEPS steps (plan.c;
+ * default the receives of TOTEX_PROG_RECV_WINDOW_STEPS steps (plan.c;
  * TOTEX_RECV_WINDOW sets it, 0: no window). Receives whose blocks are all
  * final need no arena bytes, so without it a rank posted as far as the arena
  * let it, on 4x4, 8x8 and 4x4x4 its whole program at the start (776
@@ -97,101 +97,97 @@
 
 #include "internal.h"
 
-void totex_mpi_plan_release(totex_mpi_plan *p)
+
+/* Resumable run (internal.h, totex_mpi_run): every loop below keeps its position in the run, and every
+   wait goes through await(): with may_wait it waits (watched, as the blocking call always did), else it
+   tests once and, when the request is not complete, the progress step returns TOTEX_MPI_PENDING with
+   nothing else changed, so that the next progress step takes up exactly there. */
+
+/* wait for (may_wait) or test *r, watched by the guard; MPI_SUCCESS when complete, TOTEX_MPI_PENDING when
+   not yet (only without may_wait), else the call's error code */
+static int await(totex_mpi_run *x, MPI_Request *r)
 {
-    free(p->arena);
-    free(p->stage);
-    free(p->fin);
-    p->arena = p->stage = p->fin = NULL;
+    if (x->may_wait)
+        return totex_mpi_guard_wait(x->g, r);
+    int done = 0, rc = totex_mpi_guard_test(x->g, r, &done);
+    return rc != MPI_SUCCESS ? rc : done ? MPI_SUCCESS : TOTEX_MPI_PENDING;
 }
 
-/* one run of a plan: what has been posted, completed, copied out */
-typedef struct run {
-    totex_mpi_plan *p;
-    MPI_Comm comm;
-    int tag, carry;
-    totex_mpi_guard *g;
-    char *out;           /* where the blocks for this rank go: block from i at i * slot */
-    size_t posted;       /* receives [0, posted) posted */
-    size_t forced;       /* the forced point so far: receives [0, forced) had to be posted (recv_before) */
-    size_t rdone, sdone; /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
-    size_t reaped;       /* the data receives among [0, reaped) complete (recvs_reap) */
-} run;
-
-/* receive r lands in its place in run->out (the one behind the predecessor's header too: the check copies it
-   there from its header buffer once the header is found equal, without a stop in the arena) */
-static int in_place(const run *x, size_t r)
+/* the request of receive r: the check's header receive when the message rides behind the header */
+static MPI_Request *recv_req(totex_mpi_run *x, size_t r)
 {
-    return x->p->recvs[r].in_place_ok;
+    return x->carry && r == x->p->carry_recv ? x->g->in : &x->req[r];
 }
 
 /* wait for sends [0, upto) */
-static int sends_done(run *x, size_t upto)
+static int sends_done(totex_mpi_run *x, size_t upto)
 {
     int rc = MPI_SUCCESS;
-    for (; x->sdone < upto && rc == MPI_SUCCESS; x->sdone++)
-        rc = totex_mpi_guard_wait(x->g, &x->p->req[x->p->nrecv + x->sdone]);
+    for (; x->sdone < upto; x->sdone++)
+        if ((rc = await(x, &x->req[x->p->nrecv + x->sdone])) != MPI_SUCCESS)
+            return rc;
     return rc;
 }
 
 /* wait for receives [0, upto) and copy their final blocks to their place */
-static int recvs_done(run *x, size_t upto)
+static int recvs_done(totex_mpi_run *x, size_t upto)
 {
-    const totex_mpi_plan *p = x->p;
+    const totex_prog *p = x->p;
     const size_t slot = (size_t)p->slot;
-    int rc = MPI_SUCCESS;
-    for (; x->rdone < upto && rc == MPI_SUCCESS; x->rdone++) {
+    for (; x->rdone < upto; x->rdone++) {
         const size_t r = x->rdone;
-        const totex_mpi_recv *rv = &p->recvs[r];
-        rc = totex_mpi_guard_wait(x->g, x->carry && r == p->carry_recv ? x->g->in : &p->req[r]);
-        if (rc != MPI_SUCCESS || in_place(x, r))
+        const totex_prog_recv *rv = &p->recvs[r];
+        int rc = await(x, recv_req(x, r));
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (rv->in_place_ok)
             continue;
-        const size_t lo = totex_mpi_chunk_lo(p, rv->chunk), len = totex_mpi_chunk_lo(p, rv->chunk + 1) - lo;
+        const size_t lo = totex_prog_chunk_lo(p, rv->chunk), len = totex_prog_chunk_lo(p, rv->chunk + 1) - lo;
         for (size_t f = rv->fin_first; f < rv->fin_first + rv->fin_count; f++)
             memcpy(x->out + p->finals[f].src * slot + lo, p->arena + rv->arena_off + p->finals[f].pos * len, len);
     }
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* wait for the data receives among [0, upto) not waited for yet (window above); the kicks' receives are
    left to the sends that wait for them: kick i + 1 is sent within the first step once kick i has come
    (compile.c), so a kick's receive is not one of an earlier step. Their final blocks are copied out by
    recvs_done, as they would be: it is not called here, as it would wait for the kicks */
-static int recvs_reap(run *x, size_t upto)
+static int recvs_reap(totex_mpi_run *x, size_t upto)
 {
-    const totex_mpi_plan *p = x->p;
-    int rc = MPI_SUCCESS;
+    const totex_prog *p = x->p;
     if (x->reaped < x->rdone)
         x->reaped = x->rdone;
-    for (; x->reaped < upto && rc == MPI_SUCCESS; x->reaped++) {
+    for (; x->reaped < upto; x->reaped++) {
         const size_t r = x->reaped;
-        if (!p->recvs[r].kick)
-            rc = totex_mpi_guard_wait(x->g, x->carry && r == p->carry_recv ? x->g->in : &p->req[r]);
+        int rc = p->recvs[r].kick ? MPI_SUCCESS : await(x, recv_req(x, r));
+        if (rc != MPI_SUCCESS)
+            return rc;
     }
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* post receives [posted, must) (waiting until their bytes are free), then the
    following ones as long as their bytes are free without waiting and they lie
    within the window, fewer than p->recv_window past must (0: no window) */
-static int post_recvs(run *x, size_t must)
+static int post_recvs(totex_mpi_run *x, size_t must)
 {
-    totex_mpi_plan *p = x->p;
+    totex_prog *p = x->p;
     int rc = MPI_SUCCESS;
     if (must > x->forced)
         x->forced = must;
     const size_t w = p->recv_window, lim = w && p->nrecv - x->forced > w ? x->forced + w : p->nrecv;
     while (x->posted < p->nrecv && rc == MPI_SUCCESS) {
         const size_t r = x->posted;
-        const totex_mpi_recv *rv = &p->recvs[r];
+        const totex_prog_recv *rv = &p->recvs[r];
         if (r >= must && (r >= lim || rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
             break;
         if ((rc = sends_done(x, rv->wait_sends)) != MPI_SUCCESS || (rc = recvs_done(x, rv->wait_recvs)) != MPI_SUCCESS)
             break;
-        char *dst = in_place(x, r) ? x->out + rv->place_off : p->arena + rv->arena_off;
+        char *dst = rv->in_place_ok ? x->out + rv->place_off : p->arena + rv->arena_off;
         if (!(x->carry && r == p->carry_recv)) /* (behind the predecessor's header: registered at the start) */
             rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
-                           x->comm, &p->req[r]);
+                           x->comm, &x->req[r]);
         x->posted++;
     }
     if (x->posted > x->forced && x->posted - x->forced > p->recv_ahead_max)
@@ -201,9 +197,9 @@ static int post_recvs(run *x, size_t must)
 
 /* send @p sd's pieces gathered into its staging bytes, a padded message's tail zero (compile.c; a kick's
    bytes are zero from the start); returns where they start */
-static const char *stage_send(const totex_mpi_plan *p, const totex_mpi_send *sd, const char *const *base)
+static const char *stage_send(const totex_prog *p, const totex_prog_send *sd, const char *const *base)
 {
-    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
+    const totex_prog_piece *pc = &p->pieces[sd->piece_first];
     char *buf = p->stage + sd->stage_off, *to = buf;
     for (size_t k = 0; k < sd->piece_count; k++) {
         memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
@@ -216,24 +212,24 @@ static const char *stage_send(const totex_mpi_plan *p, const totex_mpi_send *sd,
 
 /* the send carrying this rank's header (p->carry_send): the header in front of its staged bytes (a kick
    is the header alone: compile.c), request *rq (totex_mpi_guard_send_carried()) */
-static int send_carried(const totex_mpi_plan *p, const totex_mpi_send *sd, const char *const *base,
+static int send_carried(const totex_prog *p, const totex_prog_send *sd, const char *const *base,
                         totex_mpi_guard *g, MPI_Request *rq)
 {
-    char *h = (char *)stage_send(p, sd, base) - TOTEX_MPI_HDR_BYTES;
+    char *h = (char *)stage_send(p, sd, base) - TOTEX_PROG_HDR_BYTES;
     return totex_mpi_guard_send_carried(g, h, sd->kick ? 0 : sd->bytes, sd->peer, rq);
 }
 
 /* make send i (its waits done): gathered or padded into its staging bytes, or sent from where it lies */
-static int issue(run *x, size_t i, const char *const *base)
+static int issue(totex_mpi_run *x, size_t i)
 {
-    totex_mpi_plan *p = x->p;
-    const totex_mpi_send *sd = &p->sends[i];
-    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
-    MPI_Request *rq = &p->req[p->nrecv + i];
+    totex_prog *p = x->p;
+    const totex_prog_send *sd = &p->sends[i];
+    const totex_prog_piece *pc = &p->pieces[sd->piece_first];
+    MPI_Request *rq = &x->req[p->nrecv + i];
     if (x->carry && i == p->carry_send)
-        return send_carried(p, sd, base, x->g, rq);
-    const char *buf = sd->piece_count == 1 && pc->len == (size_t)sd->bytes ? base[pc->base] + pc->off
-                                                                           : stage_send(p, sd, base);
+        return send_carried(p, sd, x->base, x->g, rq);
+    const char *buf = sd->piece_count == 1 && pc->len == (size_t)sd->bytes ? x->base[pc->base] + pc->off
+                                                                           : stage_send(p, sd, x->base);
     return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
                     : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
                                 x->comm, rq);
@@ -242,7 +238,7 @@ static int issue(run *x, size_t i, const char *const *base)
 /* this rank's own block to its place in the receive buffer (@p recv_raw), made while the messages
    travel: after every send, before the last waits, not on the path from the last receive of a call
    to the first send of the next */
-static void own_block(const totex_mpi_plan *p, const char *send, char *out, int recv_raw)
+static void own_block(const totex_prog *p, const char *send, char *out, int recv_raw)
 {
     const size_t own = (size_t)p->me * (size_t)p->slot;
     if (recv_raw && send + own != out + own)
@@ -251,59 +247,55 @@ static void own_block(const totex_mpi_plan *p, const char *send, char *out, int 
 
 /* (the general loop's run state, request array, posting and dependencies cost as much as the MPI
    library's own all-to-all of 8 B on 2 ranks, which is one send and one receive: perf, Open MPI) */
-int totex_mpi_exec_pair(totex_mpi_plan *p, totex_mpi_guard *g, const char *send, char *out, int recv_raw)
+int totex_mpi_exec_pair(totex_mpi_plan *pl, totex_mpi_guard *g, const char *send, char *out, int recv_raw)
 {
+    totex_prog *p = pl->prog;
     const char *base[3] = {send, p->arena, out};
     totex_mpi_guard_carry(g, out + p->recvs[0].place_off, p->recvs[0].bytes);
-    int rc = send_carried(p, &p->sends[0], base, g, &p->req[1]);
+    int rc = send_carried(p, &p->sends[0], base, g, &pl->req[1]);
     if (rc != MPI_SUCCESS)
         return rc;
     own_block(p, send, out, recv_raw);
-    return totex_mpi_guard_pair_wait(g, &p->req[1]); /* (a failed call's requests: dropped with g) */
+    return totex_mpi_guard_pair_wait(g, &pl->req[1]); /* (a failed call's requests: dropped with g) */
 }
 
-int totex_mpi_exec_pair_raw(totex_mpi_plan *p, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out)
+int totex_mpi_exec_pair_raw(totex_mpi_plan *pl, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out)
 {
-    const totex_mpi_send *sd = &p->sends[0];
-    const totex_mpi_piece *pc = &p->pieces[sd->piece_first];
-    char *msg = p->stage + sd->stage_off - TOTEX_MPI_HDR_BYTES;
+    totex_prog *p = pl->prog;
+    const totex_prog_send *sd = &p->sends[0];
+    const totex_prog_piece *pc = &p->pieces[sd->piece_first];
+    char *msg = p->stage + sd->stage_off - TOTEX_PROG_HDR_BYTES;
     if (sd->piece_count == 1 && pc->len == (size_t)sd->bytes) { /* one run of blocks, unpadded (pieces from SEND) */
-        memcpy(msg + TOTEX_MPI_HDR_BYTES, send + pc->off, pc->len);
+        memcpy(msg + TOTEX_PROG_HDR_BYTES, send + pc->off, pc->len);
     } else {
         const char *base[3] = {send, p->arena, out};
         stage_send(p, sd, base);
     }
     const size_t own = (size_t)p->me * (size_t)p->slot;
-    return totex_mpi_guard_pair_run(st, g, p->sig, p->slot, msg, sd->bytes, sd->peer, out + p->recvs[0].place_off,
+    return totex_mpi_guard_pair_run(st, g, pl->sig, p->slot, msg, sd->bytes, sd->peer, out + p->recvs[0].place_off,
                                     p->recvs[0].bytes, out + own, send + own, (size_t)p->slot);
 }
 
-/* a flat program (p->flat, no receive window short of all receives): the send carrying this rank's header
-   first, every receive posted, every send made, this rank's own block, one wait for all (the general loop's
-   posting rounds, dependencies and copies out: totex's own instructions of a 4-rank call of 8 B, direct,
-   1700 -> 1090 with alltoall.c's raw_call, callgrind) */
-static int exec_flat(run *x, const char *const *base, const char *send, int recv_raw)
+/* a flat program (p->flat, no receive window short of all receives), blocking: the send carrying this
+   rank's header first, every receive posted, every send made, this rank's own block, one wait for all
+   (the general loop's posting rounds, dependencies and copies out: totex's own instructions of a 4-rank
+   call of 8 B, direct, 1700 -> 1090 with alltoall.c's raw_call, callgrind) */
+static int exec_flat(totex_mpi_run *x)
 {
-    totex_mpi_plan *p = x->p;
-    MPI_Request *req = p->req;
+    totex_prog *p = x->p;
+    MPI_Request *req = x->req;
     const size_t nreq = p->nrecv + p->nsend;
     const int carry_first = x->carry && p->carry_send != SIZE_MAX;
-    int rc = MPI_SUCCESS;
-    for (size_t i = 0; i < nreq; i++)
-        req[i] = MPI_REQUEST_NULL;
-    if (x->carry && p->carry_recv != SIZE_MAX)
-        totex_mpi_guard_carry(x->g, x->out + p->recvs[p->carry_recv].place_off, p->recvs[p->carry_recv].bytes);
-    if (carry_first)
-        rc = issue(x, p->carry_send, base);
+    int rc = MPI_SUCCESS; /* (the send carrying the header: made by totex_mpi_run_start()) */
     for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++)
         if (!(x->carry && r == p->carry_recv)) /* (behind the predecessor's header: registered above) */
             rc = MPI_Irecv(x->out + p->recvs[r].place_off, p->recvs[r].bytes, MPI_BYTE, p->recvs[r].peer, x->tag,
                            x->comm, &req[r]);
     for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++)
         if (!(carry_first && i == p->carry_send))
-            rc = issue(x, i, base);
+            rc = issue(x, i);
     if (rc == MPI_SUCCESS) {
-        own_block(p, send, x->out, recv_raw);
+        own_block(p, x->send, x->out, x->recv_raw);
         rc = totex_mpi_guard_waitall(x->g, req, nreq);
     } else if (x->g) {
         rc = totex_mpi_guard_fail(x->g, rc);
@@ -313,86 +305,171 @@ static int exec_flat(run *x, const char *const *base, const char *send, int recv
     return rc;
 }
 
-int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
-                   char *recv, int recv_raw)
+/* the run's buffers: the arena and staging area on a program's first run, the final area when the
+   blocks stay in the program; MPI_SUCCESS or MPI_ERR_NO_MEM (said on stderr) */
+static int buffers(totex_prog *p, int recv_raw)
 {
-    carry = carry && g;
-    int rc = MPI_SUCCESS;
-    if (!p->arena || (!recv_raw && !p->fin)) {
-        const size_t fin_bytes = recv_raw ? 0 : (size_t)p->n * (size_t)p->slot;
-        if (!p->arena) {
-            p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
-            p->stage = calloc(p->stage_bytes ? p->stage_bytes : 1, 1); /* kicks' bytes zero (compile.c) */
-        }
-        if (!recv_raw)
-            p->fin = malloc(fin_bytes ? fin_bytes : 1);
-        if (!p->arena || !p->stage || (!recv_raw && !p->fin)) {
-            totex_mpi_plan_release(p);
-            fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu + %zu bytes of buffers\n", p->arena_bytes,
-                    p->stage_bytes, fin_bytes);
-            return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
-        }
+    if (p->arena && (recv_raw || p->fin))
+        return MPI_SUCCESS;
+    const size_t fin_bytes = recv_raw ? 0 : (size_t)p->n * (size_t)p->slot;
+    if (!p->arena) {
+        p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
+        p->stage = calloc(p->stage_bytes ? p->stage_bytes : 1, 1); /* kicks' bytes zero (compile.c) */
     }
-    if (carry && p->pair)
-        return totex_mpi_exec_pair(p, g, send, recv_raw ? recv : p->fin, recv_raw);
-    run x = {p, comm, tag, carry, g, recv_raw ? recv : p->fin, 0, 0, 0, 0, 0};
-    const char *base[3] = {send, p->arena, x.out};
-    if (p->flat && (!p->recv_window || p->recv_window >= p->nrecv))
-        return exec_flat(&x, base, send, recv_raw);
-    MPI_Request *req = p->req;
-    size_t nreq = p->nrecv + p->nsend;
-    for (size_t i = 0; i < nreq; i++)
-        req[i] = MPI_REQUEST_NULL;
-    /* the message behind the predecessor's header: the check's receive may bring it during any wait, so
-       its place (in run->out when its blocks are all final and consecutive, as for any receive;
-       else arena bytes of its own, never reused: compile.c) is registered before any */
-    if (carry && p->carry_recv != SIZE_MAX) {
-        const totex_mpi_recv *cr = &p->recvs[p->carry_recv];
-        totex_mpi_guard_carry(g, in_place(&x, p->carry_recv) ? x.out + cr->place_off : p->arena + cr->arena_off,
-                              cr->kick ? 0 : cr->bytes); /* (a kick carries the header alone) */
-    }
-    /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
-       its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */
-    const int carry_first = carry && p->carry_send != SIZE_MAX;
-    if (carry_first)
-        rc = issue(&x, p->carry_send, base);
-    if (rc == MPI_SUCCESS)
-        rc = post_recvs(&x, 0);
-    for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
-        const totex_mpi_send *sd = &p->sends[i];
-        if (carry_first && i == p->carry_send)
-            continue;
-        if ((rc = post_recvs(&x, sd->recv_before)) != MPI_SUCCESS)
-            break;
-        for (size_t d = 0; d < sd->dep_count && rc == MPI_SUCCESS; d++)
-            rc = totex_mpi_guard_wait(g, carry && p->deps[sd->dep_first + d] == p->carry_recv
-                                             ? g->in
-                                             : &req[p->deps[sd->dep_first + d]]);
-        if (rc == MPI_SUCCESS)
-            rc = sends_done(&x, sd->wait_sends); /* its staging bytes are free */
-        if (rc == MPI_SUCCESS)
-            rc = issue(&x, i, base);
-        if (rc == MPI_SUCCESS && p->recv_window && x.forced > 2 * p->recv_window) /* (window above) */
-            rc = recvs_reap(&x, x.forced - 2 * p->recv_window);
-    }
-    if (rc == MPI_SUCCESS)
-        rc = post_recvs(&x, p->nrecv);
-    if (rc == MPI_SUCCESS) {
-        own_block(p, send, x.out, recv_raw);
-        rc = totex_mpi_guard_waitall(g, req, nreq);
-    } else if (g) {
-        rc = totex_mpi_guard_fail(g, rc);
-    }
-    if (rc == MPI_SUCCESS)
-        rc = recvs_done(&x, p->nrecv); /* the final blocks not yet copied out */
-    if (rc != MPI_SUCCESS) { /* do not wait for receives whose senders may never send */
-        totex_mpi_drop(req, p->nrecv, req + p->nrecv, p->nsend);
-        return rc;
+    if (!recv_raw && !p->fin)
+        p->fin = malloc(fin_bytes ? fin_bytes : 1);
+    if (!p->arena || !p->stage || (!recv_raw && !p->fin)) {
+        totex_prog_release(p);
+        fprintf(stderr, "totex_alltoall: out of memory for %zu + %zu + %zu bytes of buffers\n", p->arena_bytes,
+                p->stage_bytes, fin_bytes);
+        return MPI_ERR_NO_MEM;
     }
     return MPI_SUCCESS;
 }
 
-const char *totex_mpi_final_block(totex_mpi_plan *p, uint32_t i)
+/* the run ended with @p rc (not MPI_SUCCESS): the guard told, pending requests dropped */
+static int run_failed(totex_mpi_run *x, int rc, int guard_told)
 {
-    return p->fin + (size_t)i * (size_t)p->slot;
+    if (x->g && !guard_told)
+        rc = totex_mpi_guard_fail(x->g, rc);
+    /* do not wait for receives whose senders may never send */
+    totex_mpi_drop(x->req, x->p->nrecv, x->req + x->p->nrecv, x->p->nsend);
+    x->phase = TOTEX_MPI_RUN_DONE;
+    x->rc = rc;
+    return rc;
+}
+
+int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry,
+                        const char *send, char *recv, int recv_raw)
+{
+    totex_prog *p = pl->prog;
+    memset(x, 0, sizeof *x);
+    x->pl = pl;
+    x->p = p;
+    x->req = pl->req;
+    x->comm = comm;
+    x->tag = tag;
+    x->carry = carry && g;
+    x->g = g;
+    x->send = send;
+    x->recv_raw = recv_raw;
+    x->phase = TOTEX_MPI_RUN_DONE;
+    int rc = buffers(p, recv_raw);
+    if (rc != MPI_SUCCESS)
+        return x->rc = g ? totex_mpi_guard_fail(g, rc) : rc;
+    x->out = recv_raw ? recv : p->fin;
+    x->base[0] = send;
+    x->base[1] = p->arena;
+    x->base[2] = x->out;
+    const size_t nreq = p->nrecv + p->nsend;
+    for (size_t i = 0; i < nreq; i++)
+        x->req[i] = MPI_REQUEST_NULL;
+    /* the message behind the predecessor's header: the check's receive may bring it during any wait, so
+       its place (in run->out when its blocks are all final and consecutive, as for any receive;
+       else arena bytes of its own, never reused: compile.c) is registered before any */
+    if (x->carry && p->carry_recv != SIZE_MAX) {
+        const totex_prog_recv *cr = &p->recvs[p->carry_recv];
+        totex_mpi_guard_carry(g, cr->in_place_ok ? x->out + cr->place_off : p->arena + cr->arena_off,
+                              cr->kick ? 0 : cr->bytes); /* (a kick carries the header alone) */
+    }
+    /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
+       its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */
+    x->carry_first = x->carry && p->carry_send != SIZE_MAX;
+    if (x->carry_first && (rc = issue(x, p->carry_send)) != MPI_SUCCESS)
+        return run_failed(x, rc, 0);
+    x->phase = TOTEX_MPI_RUN_SENDS;
+    return x->rc = TOTEX_MPI_PENDING;
+}
+
+int totex_mpi_run_progress(totex_mpi_run *x, int may_wait)
+{
+    if (x->phase == TOTEX_MPI_RUN_DONE)
+        return x->rc;
+    totex_prog *p = x->p;
+    totex_mpi_guard *g = x->g;
+    int rc = MPI_SUCCESS;
+    x->may_wait = may_wait;
+    if (x->phase == TOTEX_MPI_RUN_SENDS) {
+        if ((rc = post_recvs(x, 0)) != MPI_SUCCESS)
+            goto out;
+        for (; x->i < p->nsend; x->i++, x->dep = 0, x->issued = 0) {
+            const totex_prog_send *sd = &p->sends[x->i];
+            if (x->carry_first && x->i == p->carry_send)
+                continue;
+            if ((rc = post_recvs(x, sd->recv_before)) != MPI_SUCCESS)
+                goto out;
+            for (; x->dep < sd->dep_count; x->dep++) {
+                const size_t d = p->deps[sd->dep_first + x->dep];
+                if ((rc = await(x, x->carry && d == p->carry_recv ? g->in : &x->req[d])) != MPI_SUCCESS)
+                    goto out;
+            }
+            if ((rc = sends_done(x, sd->wait_sends)) != MPI_SUCCESS) /* its staging bytes are free */
+                goto out;
+            if (!x->issued) {
+                if ((rc = issue(x, x->i)) != MPI_SUCCESS)
+                    goto out;
+                x->issued = 1;
+            }
+            if (p->recv_window && x->forced > 2 * p->recv_window &&
+                (rc = recvs_reap(x, x->forced - 2 * p->recv_window)) != MPI_SUCCESS) /* (window: run.c's head) */
+                goto out;
+        }
+        x->phase = TOTEX_MPI_RUN_TAIL;
+    }
+    if (x->phase == TOTEX_MPI_RUN_TAIL) {
+        if ((rc = post_recvs(x, p->nrecv)) != MPI_SUCCESS)
+            goto out;
+        if (!x->own_done) {
+            own_block(p, x->send, x->out, x->recv_raw);
+            x->own_done = 1;
+        }
+        if (may_wait) {
+            if ((rc = totex_mpi_guard_waitall(g, x->req, p->nrecv + p->nsend)) != MPI_SUCCESS)
+                return run_failed(x, rc, 1);
+        } else {
+            /* the blocking form's waitall, one request at a time: every request, then the header's two */
+            for (; x->wdone < p->nrecv + p->nsend; x->wdone++)
+                if (x->req[x->wdone] != MPI_REQUEST_NULL && (rc = await(x, &x->req[x->wdone])) != MPI_SUCCESS)
+                    goto out;
+            if (g && (rc = await(x, g->out)) != MPI_SUCCESS)
+                goto out;
+            if (g && (rc = await(x, g->in)) != MPI_SUCCESS)
+                goto out;
+        }
+        if ((rc = recvs_done(x, p->nrecv)) != MPI_SUCCESS) /* the final blocks not yet copied out */
+            goto out;
+        x->phase = TOTEX_MPI_RUN_DONE;
+        return x->rc = MPI_SUCCESS;
+    }
+out:
+    if (rc == TOTEX_MPI_PENDING)
+        return x->rc = rc;
+    /* a failed MPI call of this rank (the guard not told yet), or a failure the guard found (told) */
+    return run_failed(x, rc, g && g->code != MPI_SUCCESS);
+}
+
+int totex_mpi_exec(totex_mpi_plan *pl, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,
+                   char *recv, int recv_raw)
+{
+    totex_prog *p = pl->prog;
+    carry = carry && g;
+    if (carry && p->pair && !totex_mpi_env_nonblocking()) {
+        int rc = buffers(p, recv_raw);
+        if (rc != MPI_SUCCESS)
+            return g ? totex_mpi_guard_fail(g, rc) : rc;
+        return totex_mpi_exec_pair(pl, g, send, recv_raw ? recv : p->fin, recv_raw);
+    }
+    totex_mpi_run x;
+    const int polled = totex_mpi_env_nonblocking();
+    int rc = totex_mpi_run_start(&x, pl, comm, tag, g, carry, send, recv, recv_raw);
+    if (polled) { /* the run driven as a nonblocking call drives it: progress steps that never block */
+        while (rc == TOTEX_MPI_PENDING)
+            rc = totex_mpi_run_progress(&x, 0);
+        return rc;
+    }
+    if (rc == TOTEX_MPI_PENDING && p->flat && (!p->recv_window || p->recv_window >= p->nrecv))
+        return exec_flat(&x); /* (after the start, which made the carried send: exec_flat skips it) */
+    while (rc == TOTEX_MPI_PENDING)
+        rc = totex_mpi_run_progress(&x, 1);
+    return rc;
 }

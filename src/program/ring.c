@@ -21,7 +21,7 @@
  * a factor whose labels are no path) the ring is rank - 1, rank + 1. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "ring.h"
 
 /* factor f's nodes 0 .. m - 1 in label order form a path */
 static int labels_form_path(const totex_factor *f)
@@ -68,7 +68,7 @@ static uint64_t column_place(const totex_network *net, uint32_t row, uint32_t no
     return place;
 }
 
-int totex_mpi_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, uint32_t *succ)
+int totex_prog_check_ring(const totex_network *net, uint32_t me, uint32_t *pred, uint32_t *succ)
 {
     const uint32_t n = net ? totex_network_nodes(net) : 0;
     *pred = n ? (me + n - 1) % n : 0;

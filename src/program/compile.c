@@ -1,6 +1,6 @@
 /* Compiler of totex_alltoall's programs: this rank's share of a schedule
- * (local.h: a combining schedule's transfers, or a unit-step schedule's hops
- * grouped per link and step) into the program exec.c runs: its receives and
+ * (share.h: a combining schedule's transfers, or a unit-step schedule's hops
+ * grouped per link and step) into the program run.c runs: its receives and
  * sends in step order, where each block it sends lies (its send blocks or the
  * arena of received blocks), which receives each send waits for, and where
  * each block destined to it ends up.
@@ -15,7 +15,7 @@
  *
  * Window: with w > 0, chunk i of a link's q-th transfer also waits until
  * chunk i of its (q - w)-th transfer has been received (that send, and only
- * a send some later one waits for, is synchronous, MPI_Issend, so its
+ * a send some later one waits for, is synchronous (MPI_Issend in the runtime), so its
  * completion says so): each of the c lanes of a link carries at most w
  * messages at a time, in step order,
  * as the unit-step schedule has it, instead of every message whose data is
@@ -24,7 +24,7 @@
  *
  * Padding: with p->pad > 0, a message shorter than p->pad bytes travels as
  * p->pad bytes (staged, its tail zero; received into the arena, never in
- * place), where a larger message arrives sooner than a short one (cost.c). */
+ * place), where a larger message arrives sooner than a short one (choice.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +32,8 @@
 
 #include "arena.h"
 #include "blockmap.h"
-#include "internal.h"
+#include "compile.h"
+#include "totex/common.h"
 
 /* a block this rank holds (received, not final): receive of chunk 0, position in it */
 typedef struct held {
@@ -40,39 +41,35 @@ typedef struct held {
     size_t sent; /* chunks of it sent on so far: each leaves once (its arena bytes are then freed) */
 } held;
 
-size_t totex_mpi_chunk_lo(const totex_mpi_plan *p, int i)
-{
-    return (size_t)(p->slot * i / p->chunks);
-}
 
-int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, int window, int stagger, char *why,
-                      size_t cap)
+totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int chunks, int window, int stagger,
+                                totex_error *err)
 {
     const uint32_t me = p->me, n = p->n, pred_rank = p->ring_set ? p->ring_pred : (me + n - 1) % n,
                    succ_rank = p->ring_set ? p->ring_succ : (me + 1) % n;
     if (l->pred != pred_rank) { /* its sends decide what rides on the link pred -> me: the share must have them */
-        snprintf(why, cap, "rank %u's share keeps the sends of rank %u, not of its ring predecessor %u (a bug)", me,
+        snprintf(err->msg, sizeof err->msg, "rank %u's share keeps the sends of rank %u, not of its ring predecessor %u (a bug)", me,
                  l->pred, pred_rank);
-        return MPI_ERR_INTERN;
+        return TOTEX_EVIOLATION;
     }
     const size_t slot = (size_t)p->slot;
-    if (chunks > TOTEX_MPI_MAX_CHUNKS)
-        chunks = TOTEX_MPI_MAX_CHUNKS;
+    if (chunks > TOTEX_PROG_MAX_CHUNKS)
+        chunks = TOTEX_PROG_MAX_CHUNKS;
     const int c = chunks < 1 ? 1 : (long long)chunks > p->slot ? (int)(p->slot > 0 ? p->slot : 1) : chunks;
     p->chunks = c;
     p->window = window > 0 ? window : 0;
-    if (p->pad > TOTEX_MPI_PAD_MAX) /* carried behind the check's header: at most TOTEX_MPI_CARRY_MAX */
-        p->pad = TOTEX_MPI_PAD_MAX;
+    if (p->pad > TOTEX_PROG_PAD_MAX) /* carried behind the check's header: at most TOTEX_PROG_CARRY_MAX */
+        p->pad = TOTEX_PROG_PAD_MAX;
     p->steps = l->steps;
-    size_t len[TOTEX_MPI_MAX_CHUNKS], lo[TOTEX_MPI_MAX_CHUNKS];
+    size_t len[TOTEX_PROG_MAX_CHUNKS], lo[TOTEX_PROG_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
-        lo[i] = totex_mpi_chunk_lo(p, i);
-        len[i] = totex_mpi_chunk_lo(p, i + 1) - lo[i];
+        lo[i] = totex_prog_chunk_lo(p, i);
+        len[i] = totex_prog_chunk_lo(p, i + 1) - lo[i];
     }
     size_t nr = 0, ns = 0, nblocks = 0, nheld = 0;
     /* The check's header may ride on the first message on the links pred -> me
        and me -> succ (the check's ring, p->ring_*) only if that message is short and carries its sender's
-       own blocks only (as do all its sends up to it): exec.c then makes it first,
+       own blocks only (as do all its sends up to it): run.c then makes it first,
        before waiting for anything, with staging bytes of its own (below), so that
        a header always leaves even when a mismatch stalls the exchange (in program
        order it could sit behind a wait that never ends: a window's earlier
@@ -88,13 +85,13 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
        its sender's first step */
     p->stagger = stagger && c > 1 && n > 1;
     for (size_t x = 0; x < l->nx; x++) {
-        const totex_mpi_xfer *tr = &l->x[x];
+        const totex_prog_xfer *tr = &l->x[x];
         const totex_block *bl = l->b + tr->first;
         if (!tr->count)
             continue;
         if ((long long)tr->count * (long long)len[0] > INT_MAX) {
-            snprintf(why, cap, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
-            return MPI_ERR_COUNT;
+            snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
+            return TOTEX_EOVERFLOW;
         }
         if (tr->to == me) {
             nr += (size_t)c;
@@ -117,12 +114,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 own_so_far[e] = 0;
             if (tr->to == ends[e][1]) {
                 decided[e] = 1;
-                carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_MPI_CARRY_MAX;
+                carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_PROG_CARRY_MAX;
             }
         }
     }
     /* stagger (c > 1): every link that carries data carries c - 1 short
-       kicks (TOTEX_MPI_KICK_BYTES; tag of their own, TOTEX_MPI_KICK_TAG: they match among
+       kicks (TOTEX_PROG_KICK_BYTES; tag of their own, TOTEX_MPI_KICK_TAG: they match among
        themselves), kick i + 1 leaving when kick i from the peer has arrived
        (kick 1 at once); lane i of the link starts when kick i from its peer
        has arrived, i latencies after lane 0. Both ends of a link then run
@@ -130,18 +127,18 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
        (and the hand-overs of their synchronous sends, window above) fall in
        other lanes' transfers instead of every lane starting, and paying them,
        at once: on one link with fair sharing, lanes that start together stay
-       together, and lanes one latency apart alternate (cost.c). */
+       together, and lanes one latency apart alternate (choice.c). */
     size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick 1 receive + 1 (kick i: + i - 1) */
     size_t *kick_to = p->stagger ? calloc(n, sizeof *kick_to) : NULL; /* peer -> sends data to it */
     size_t nkr = 0, nks = 0;
     if (p->stagger && (!kick || !kick_to)) {
         free(kick);
         free(kick_to);
-        snprintf(why, cap, "out of memory compiling the schedule");
-        return MPI_ERR_NO_MEM;
+        snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+        return TOTEX_ENOMEM;
     }
     for (size_t x = 0; p->stagger && x < l->nx; x++) {
-        const totex_mpi_xfer *tr = &l->x[x];
+        const totex_prog_xfer *tr = &l->x[x];
         if (tr->count && tr->to == me && !kick[tr->from]) {
             kick[tr->from] = nkr + 1;
             nkr += (size_t)c - 1;
@@ -160,13 +157,12 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
     p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
     p->deps = calloc(nblocks + ns ? nblocks + ns : 1, sizeof *p->deps);
     p->finals = calloc(n, sizeof *p->finals);
-    p->req = calloc(nr + ns ? nr + ns : 1, sizeof *p->req);
     held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
     uint8_t *got = calloc(n, 1);
     /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
     size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
     uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
-    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !p->req || !hv || !got ||
+    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !hv || !got ||
         (p->window && (!lane || !sent))) {
         free(kick);
         free(kick_to);
@@ -174,29 +170,29 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         free(got);
         free(lane);
         free(sent);
-        snprintf(why, cap, "out of memory compiling the schedule");
-        return MPI_ERR_NO_MEM;
+        snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+        return TOTEX_ENOMEM;
     }
-    totex_mpi_blockmap where = {0};
+    totex_prog_blockmap where = {0};
     /* arena and staging bytes reused once free (arena.h): a relayed block's bytes once the
        send that takes it on has completed, a final block's once its receive has completed (it
-       is copied out then, exec.c), a staged send's once it has completed; from the next step on */
-    totex_mpi_arena arena, stage;
-    totex_mpi_arena_init(&arena, p->arena_cap);
-    totex_mpi_arena_init(&stage, p->arena_cap);
+       is copied out then, run.c), a staged send's once it has completed; from the next step on */
+    totex_prog_arena arena, stage;
+    totex_prog_arena_init(&arena, p->arena_cap);
+    totex_prog_arena_init(&stage, p->arena_cap);
     size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0, nfin = 0;
     const int pred = (int)pred_rank, succ = (int)succ_rank;
     p->carry_recv = p->carry_send = SIZE_MAX;
-    int rc = MPI_SUCCESS;
+    totex_status rc = TOTEX_OK;
     /* staggered: the header rides on kick 1 of the links pred -> me and me -> succ
        when data flows on them (both ends know it from the transfer between them):
        a message sent at once, with no dependency, so the check adds no message of
        its own (ring.c says why that matters). The carrying kick is the header alone,
-       as long as every other kick (TOTEX_MPI_KICK_BYTES): lanes that start a few
+       as long as every other kick (TOTEX_PROG_KICK_BYTES): lanes that start a few
        nanoseconds apart merge or not (issue 11, SimGrid 4x4x4 at 64 KiB: one kick
        of 24 bytes among kicks of 0 cost 5% of a call, all kicks of 24 bytes nothing).
        The kicks' bytes: receives in bytes of their own at the arena's start (never
-       reused), sends from one shared run of staging bytes (zero: exec.c allocates
+       reused), sends from one shared run of staging bytes (zero: run.c allocates
        the staging area cleared) or, for the carrying kick, bytes of its own with the
        header in front. */
     if (p->stagger && kick[pred_rank]) {
@@ -207,31 +203,31 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
         carry[1] = 0;
     const size_t kick_arena = arena.top, kick_stage = stage.top;
     if (p->stagger) {
-        arena.top += nkr * TOTEX_MPI_KICK_BYTES;
-        stage.top += TOTEX_MPI_KICK_BYTES;
+        arena.top += nkr * TOTEX_PROG_KICK_BYTES;
+        stage.top += TOTEX_PROG_KICK_BYTES;
     }
     for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks' receives and every link's kick 1 */
         for (int i = 0; kick[r] && i < c - 1; i++) {
             const size_t k = kick[r] - 1 + (size_t)i;
-            p->recvs[k] = (totex_mpi_recv){.peer = (int)r,
+            p->recvs[k] = (totex_prog_recv){.peer = (int)r,
                                            .kick = 1,
-                                           .bytes = TOTEX_MPI_KICK_BYTES,
-                                           .arena_off = kick_arena + k * TOTEX_MPI_KICK_BYTES};
+                                           .bytes = TOTEX_PROG_KICK_BYTES,
+                                           .arena_off = kick_arena + k * TOTEX_PROG_KICK_BYTES};
         }
         if (kick_to[r]) {
-            p->sends[is] = (totex_mpi_send){
-                .peer = (int)r, .dep_first = ndeps, .kick = 1, .bytes = TOTEX_MPI_KICK_BYTES, .stage_off = kick_stage};
+            p->sends[is] = (totex_prog_send){
+                .peer = (int)r, .dep_first = ndeps, .kick = 1, .bytes = TOTEX_PROG_KICK_BYTES, .stage_off = kick_stage};
             if (r == succ_rank) { /* the header in front: staging bytes of its own, never reused */
                 p->carry_send = is;
-                p->sends[is].stage_off = stage.top + TOTEX_MPI_HDR_BYTES;
-                stage.top += TOTEX_MPI_HDR_BYTES + TOTEX_MPI_KICK_BYTES;
+                p->sends[is].stage_off = stage.top + TOTEX_PROG_HDR_BYTES;
+                stage.top += TOTEX_PROG_HDR_BYTES + TOTEX_PROG_KICK_BYTES;
             }
             is++;
         }
     }
     int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
     ir = nkr;
-    for (size_t x0 = 0; x0 < l->nx && rc == MPI_SUCCESS;) {
+    for (size_t x0 = 0; x0 < l->nx && rc == TOTEX_OK;) {
         size_t x1 = x0;
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
             x1++;
@@ -241,22 +237,22 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
            lane by lane (chunk 0 of every transfer, then chunk 1, ...), so that a
            step's lane-0 sends never wait behind a later lane's (a link carries one
            transfer per step: its messages keep the order (step, chunk) either way) */
-        for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
+        for (int ci = 0; ci < c && rc == TOTEX_OK; ci++) {
             for (uint32_t r = 0; p->stagger && !kicked && ci > 0 && ci < c - 1 && r < n; r++)
                 if (kick_to[r]) { /* kick ci + 1 to r: when kick ci from r has arrived */
-                    p->sends[is] = (totex_mpi_send){.peer = (int)r,
+                    p->sends[is] = (totex_prog_send){.peer = (int)r,
                                                     .dep_first = ndeps,
                                                     .recv_before = ir,
                                                     .kick = 1,
-                                                    .bytes = TOTEX_MPI_KICK_BYTES,
+                                                    .bytes = TOTEX_PROG_KICK_BYTES,
                                                     .stage_off = kick_stage};
                     if (kick[r])
                         p->deps[ndeps++] = kick[r] - 1 + (size_t)ci - 1;
                     p->sends[is].dep_count = ndeps - p->sends[is].dep_first;
                     is++;
                 }
-            for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
-                const totex_mpi_xfer *tr = &l->x[x];
+            for (size_t x = x0; x < x1 && rc == TOTEX_OK; x++) {
+                const totex_prog_xfer *tr = &l->x[x];
                 const totex_block *bl = l->b + tr->first;
                 if (!tr->count || tr->from != me)
                     continue;
@@ -265,7 +261,7 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1, w = (size_t)p->window;
                     ln = lane + ((size_t)tr->to * w + q % w) * (size_t)c;
                 }
-                totex_mpi_send *sd = &p->sends[is];
+                totex_prog_send *sd = &p->sends[is];
                 sd->recv_before = ir;
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * len[ci]);
@@ -284,31 +280,31 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                     ln[ci] = is + 1;
                 is++;
                 for (size_t k = 0; k < tr->count; k++) {
-                    uint32_t base = TOTEX_MPI_SEND;
+                    uint32_t base = TOTEX_PROG_SEND;
                     size_t off = (size_t)bl[k].dst * slot + lo[ci], recv = SIZE_MAX, idx;
                     if (bl[k].src != me) {
-                        if (!totex_mpi_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx) ||
+                        if (!totex_prog_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx) ||
                             hv[idx].sent++ != (size_t)ci) {
-                            snprintf(why, cap, "step %llu: rank %u does not hold block (%u, %u) (a bug of %s)", st, me,
+                            snprintf(err->msg, sizeof err->msg, "step %llu: rank %u does not hold block (%u, %u) (a bug of %s)", st, me,
                                      bl[k].src, bl[k].dst, p->algorithm);
-                            rc = MPI_ERR_INTERN;
+                            rc = TOTEX_EVIOLATION;
                             break;
                         }
-                        base = TOTEX_MPI_ARENA;
+                        base = TOTEX_PROG_ARENA;
                         recv = hv[idx].recv + (size_t)ci;
                         off = p->recvs[recv].arena_off + hv[idx].pos * len[ci];
                     }
-                    totex_mpi_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
+                    totex_prog_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
                     if (last && last->base == base && last->off + last->len == off)
                         last->len += len[ci];
                     else
-                        p->pieces[npieces++] = (totex_mpi_piece){base, off, len[ci]};
+                        p->pieces[npieces++] = (totex_prog_piece){base, off, len[ci]};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
                     if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
-                        totex_mpi_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
-                        snprintf(why, cap, "out of memory compiling the schedule");
-                        rc = MPI_ERR_NO_MEM;
+                        totex_prog_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
+                        snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                        rc = TOTEX_ENOMEM;
                         break;
                     }
                 }
@@ -317,25 +313,25 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
                 if (carried) /* staged after the header, whatever its pieces */
                     p->carry_send = is - 1;
-                if (rc == MPI_SUCCESS && carried) { /* staging bytes of its own, never reused: exec.c sends it
+                if (rc == TOTEX_OK && carried) { /* staging bytes of its own, never reused: run.c sends it
                                                        first, before any wait (the header always leaves) */
-                    sd->stage_off = stage.top + TOTEX_MPI_HDR_BYTES;
-                    stage.top += (size_t)sd->bytes + TOTEX_MPI_HDR_BYTES;
-                } else if (rc == MPI_SUCCESS && (sd->piece_count > 1 || padded)) {
+                    sd->stage_off = stage.top + TOTEX_PROG_HDR_BYTES;
+                    stage.top += (size_t)sd->bytes + TOTEX_PROG_HDR_BYTES;
+                } else if (rc == TOTEX_OK && (sd->piece_count > 1 || padded)) {
                     const size_t need = (size_t)sd->bytes;
                     size_t off, wr;
-                    if (totex_mpi_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
-                        totex_mpi_arena_give(&stage, off, need, step, is, 0)) {
-                        snprintf(why, cap, "out of memory compiling the schedule");
-                        rc = MPI_ERR_NO_MEM;
+                    if (totex_prog_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
+                        totex_prog_arena_give(&stage, off, need, step, is, 0)) {
+                        snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                        rc = TOTEX_ENOMEM;
                     }
                     sd->stage_off = off;
                 }
             }
         }
         kicked = 1;
-        for (size_t x = x0; x < x1 && rc == MPI_SUCCESS; x++) {
-            const totex_mpi_xfer *tr = &l->x[x];
+        for (size_t x = x0; x < x1 && rc == TOTEX_OK; x++) {
+            const totex_prog_xfer *tr = &l->x[x];
             const totex_block *bl = l->b + tr->first;
             if (!tr->count || tr->to != me)
                 continue;
@@ -347,27 +343,27 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
             for (size_t k = 0; k < tr->count; k++) {
                 if (bl[k].dst == me) {
                     if (bl[k].src >= n || bl[k].src == me || got[bl[k].src]) {
-                        snprintf(why, cap, "step %llu: block (%u, %u) arrives twice or is invalid (a bug of %s)", st,
+                        snprintf(err->msg, sizeof err->msg, "step %llu: block (%u, %u) arrives twice or is invalid (a bug of %s)", st,
                                  bl[k].src, me, p->algorithm);
-                        rc = MPI_ERR_INTERN;
+                        rc = TOTEX_EVIOLATION;
                         break;
                     }
                     got[bl[k].src] = 1;
-                    p->finals[nfin++] = (totex_mpi_final){bl[k].src, (uint32_t)k};
+                    p->finals[nfin++] = (totex_prog_final){bl[k].src, (uint32_t)k};
                 } else {
                     hv[ih] = (held){r0, k, 0};
-                    if (totex_mpi_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
-                        snprintf(why, cap, "out of memory compiling the schedule");
-                        rc = MPI_ERR_NO_MEM;
+                    if (totex_prog_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
+                        snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                        rc = TOTEX_ENOMEM;
                         break;
                     }
                 }
             }
             const int carried = carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX;
             if (carried)
-                p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (exec.c) */
-            for (int ci = 0; ci < c && rc == MPI_SUCCESS; ci++) {
-                totex_mpi_recv *rv = &p->recvs[ir];
+                p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (run.c) */
+            for (int ci = 0; ci < c && rc == TOTEX_OK; ci++) {
+                totex_prog_recv *rv = &p->recvs[ir];
                 rv->peer = (int)tr->from;
                 rv->bytes = (int)(tr->count * len[ci]);
                 const int padded = rv->bytes < p->pad;
@@ -382,64 +378,64 @@ int totex_mpi_compile(totex_mpi_plan *p, const totex_mpi_local *l, int chunks, i
                 if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
                     rv->arena_off = arena.top;
                     arena.top += (size_t)rv->bytes;
-                } else if (!rv->in_place_ok && totex_mpi_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off,
+                } else if (!rv->in_place_ok && totex_prog_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off,
                                                                     &rv->wait_sends, &rv->wait_recvs)) {
-                    rc = MPI_ERR_NO_MEM;
+                    rc = TOTEX_ENOMEM;
                 }
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
-                for (size_t f = f0; f < nfin && rc == MPI_SUCCESS && !rv->in_place_ok && !behind_hdr; f++)
-                    if (totex_mpi_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
+                for (size_t f = f0; f < nfin && rc == TOTEX_OK && !rv->in_place_ok && !behind_hdr; f++)
+                    if (totex_prog_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
                                              ir + 1))
-                        rc = MPI_ERR_NO_MEM;
-                if (padded && rc == MPI_SUCCESS && !behind_hdr && /* the padding's bytes, once it has arrived */
-                    totex_mpi_arena_give(&arena, rv->arena_off + tr->count * len[ci],
+                        rc = TOTEX_ENOMEM;
+                if (padded && rc == TOTEX_OK && !behind_hdr && /* the padding's bytes, once it has arrived */
+                    totex_prog_arena_give(&arena, rv->arena_off + tr->count * len[ci],
                                          (size_t)rv->bytes - tr->count * len[ci], step, 0, ir + 1))
-                    rc = MPI_ERR_NO_MEM;
-                if (rc != MPI_SUCCESS)
-                    snprintf(why, cap, "out of memory compiling the schedule");
+                    rc = TOTEX_ENOMEM;
+                if (rc != TOTEX_OK)
+                    snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                 ir++;
             }
         }
         x0 = x1;
     }
-    for (uint32_t i = 0; i < n && rc == MPI_SUCCESS; i++)
+    for (uint32_t i = 0; i < n && rc == TOTEX_OK; i++)
         if (i != me && !got[i]) {
-            snprintf(why, cap, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
-            rc = MPI_ERR_INTERN;
+            snprintf(err->msg, sizeof err->msg, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
+            rc = TOTEX_EVIOLATION;
         }
-    totex_mpi_blockmap_clear(&where);
+    totex_prog_blockmap_clear(&where);
     /* pieces and dependencies were sized for one per block sent; runs of blocks merged into one
        piece leave most of that unused: give it back (a per-rank program of O(messages + runs)) */
-    if (rc == MPI_SUCCESS) {
-        totex_mpi_piece *pq = realloc(p->pieces, (npieces ? npieces : 1) * sizeof *pq);
+    if (rc == TOTEX_OK) {
+        totex_prog_piece *pq = realloc(p->pieces, (npieces ? npieces : 1) * sizeof *pq);
         size_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
         if (pq)
             p->pieces = pq;
         if (dq)
             p->deps = dq;
     }
-    p->pair = rc == MPI_SUCCESS && p->nsend == 1 && p->nrecv == 1 && p->carry_send == 0 && p->carry_recv == 0 &&
+    p->pair = rc == TOTEX_OK && p->nsend == 1 && p->nrecv == 1 && p->carry_send == 0 && p->carry_recv == 0 &&
               !p->sends[0].kick && !p->recvs[0].kick && p->recvs[0].in_place_ok;
     for (size_t k = 0; p->pair && k < p->sends[0].piece_count; k++)
-        p->pair = p->pieces[p->sends[0].piece_first + k].base == TOTEX_MPI_SEND;
+        p->pair = p->pieces[p->sends[0].piece_first + k].base == TOTEX_PROG_SEND;
     /* every message leaves at once from this rank's own blocks and lands in its place, nothing waits
-       for anything: a flat program (direct, pairwise; exec.c runs it without the dependency loop) */
-    p->flat = rc == MPI_SUCCESS;
+       for anything: a flat program (direct, pairwise; run.c runs it without the dependency loop) */
+    p->flat = rc == TOTEX_OK;
     for (size_t i = 0; p->flat && i < p->nsend; i++) {
-        const totex_mpi_send *sd = &p->sends[i];
+        const totex_prog_send *sd = &p->sends[i];
         p->flat = !sd->dep_count && !sd->wait_sends && !sd->sync && !sd->kick;
         for (size_t k = 0; p->flat && k < sd->piece_count; k++)
-            p->flat = p->pieces[sd->piece_first + k].base == TOTEX_MPI_SEND;
+            p->flat = p->pieces[sd->piece_first + k].base == TOTEX_PROG_SEND;
     }
     for (size_t r = 0; p->flat && r < p->nrecv; r++) {
-        const totex_mpi_recv *rv = &p->recvs[r];
+        const totex_prog_recv *rv = &p->recvs[r];
         p->flat = !rv->wait_sends && !rv->wait_recvs && !rv->kick && rv->in_place_ok;
     }
     p->arena_bytes = arena.top;
     p->stage_bytes = stage.top;
-    totex_mpi_arena_free(&arena);
-    totex_mpi_arena_free(&stage);
+    totex_prog_arena_free(&arena);
+    totex_prog_arena_free(&stage);
     free(hv);
     free(got);
     free(lane);

@@ -1,4 +1,4 @@
-/* The cross-rank check's ring (src/mpi/ring.c): on every network it is one
+/* The cross-rank check's ring (src/program/ring.c): on every network it is one
  * cycle through all nodes (following the successors from node 0 visits every
  * node once and comes back; each node's predecessor is the node whose
  * successor it is), the same cycle whichever node asks; where ring.c says it
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "program_support.h"
 
 static int failures;
 
@@ -56,7 +56,7 @@ static void check(const char *spec, int must_link)
     char *seen = calloc(n, 1);
     int along = -1;
     for (uint32_t me = 0; me < n; me++) {
-        const int a = totex_mpi_check_ring(net, me, &pred[me], &succ[me]);
+        const int a = totex_prog_check_ring(net, me, &pred[me], &succ[me]);
         if (along >= 0 && a != along) {
             fprintf(stderr, "FAIL %s: node %u says along links %d, node 0 %d\n", spec, me, a, along);
             failures++;

@@ -7,11 +7,11 @@
  * post their messages in the same order. Made from a combining schedule
  * (plan.c) or node 0's transfers of a translation-invariant one, from a unit-step schedule streamed through a filtering sink, or
  * from node 0's moves of a symmetric schedule translated to this rank
- * (translate.c, 001 Theorem 2) without building the whole schedule.
+ * (share_unit.c, 001 Theorem 2) without building the whole schedule.
  * Needs no MPI: the per-rank bench (bench/bench_mpi_plan.c) builds it for any
  * rank of any size. Not installed. */
-#ifndef TOTEX_MPI_LOCAL_H
-#define TOTEX_MPI_LOCAL_H
+#ifndef TOTEX_PROG_SHARE_H
+#define TOTEX_PROG_SHARE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,55 +19,55 @@
 #include "totex/algorithm.h"
 #include "totex/combining.h"
 
-typedef struct totex_mpi_xfer {
+typedef struct totex_prog_xfer {
     uint64_t step;        /* 0-based */
     uint32_t from, to;
     size_t first, count;  /* blocks[first .. first + count) */
-} totex_mpi_xfer;
+} totex_prog_xfer;
 
-typedef struct totex_mpi_local {
+typedef struct totex_prog_share {
     uint32_t n, me;
     uint32_t pred;        /* the check's ring predecessor of me, whose sends are kept too (init: rank - 1;
-                             set it to totex_mpi_check_ring's before filling the share) */
+                             set it to totex_prog_check_ring's before filling the share) */
     uint64_t steps;       /* steps of the whole schedule */
-    totex_mpi_xfer *x;    /* in step order */
+    totex_prog_xfer *x;    /* in step order */
     size_t nx, capx;
     totex_block *b;
     size_t nb, capb;
-    totex_hop *tmp;       /* grouping buffer of totex_mpi_local_hops() */
+    totex_hop *tmp;       /* grouping buffer of totex_prog_share_hops() */
     size_t captmp;
-} totex_mpi_local;
+} totex_prog_share;
 
 /* empty share of rank @p me of @p n */
-void totex_mpi_local_init(totex_mpi_local *l, uint32_t n, uint32_t me);
-void totex_mpi_local_free(totex_mpi_local *l);
+void totex_prog_share_init(totex_prog_share *l, uint32_t n, uint32_t me);
+void totex_prog_share_free(totex_prog_share *l);
 /* 1 if the transfer from -> to belongs to this rank's share */
-int totex_mpi_local_keeps(const totex_mpi_local *l, uint32_t from, uint32_t to);
+int totex_prog_share_keeps(const totex_prog_share *l, uint32_t from, uint32_t to);
 /* append a transfer of step @p step (not below the last one); 0, or -1 out of memory */
-int totex_mpi_local_add(totex_mpi_local *l, uint64_t step, uint32_t from, uint32_t to, const totex_block *blocks,
+int totex_prog_share_add(totex_prog_share *l, uint64_t step, uint32_t from, uint32_t to, const totex_block *blocks,
                         size_t count);
 /* append step @p step's hops of a unit-step schedule (count may be 0), kept
    ones only, grouped into one transfer per link (from, to) in increasing
    (from, to) order, the blocks of a link in hop order; 0, or -1 out of memory */
-int totex_mpi_local_hops(totex_mpi_local *l, uint64_t step, const totex_hop *hops, size_t count);
+int totex_prog_share_hops(totex_prog_share *l, uint64_t step, const totex_hop *hops, size_t count);
 /* this rank's share of a combining schedule; TOTEX_OK or TOTEX_ENOMEM */
-totex_status totex_mpi_local_from_comb(totex_mpi_local *l, const totex_comb_schedule *s, totex_error *err);
+totex_status totex_prog_share_from_comb(totex_prog_share *l, const totex_comb_schedule *s, totex_error *err);
 /* this rank's share of unit-step algorithm @p a on @p net under @p ports: node
    0's moves translated to this rank (001 Theorem 2; O(moves of one node) time and
    memory) when @p a has a symmetric form, else its whole schedule streamed
    through a filtering sink (O(hops) time, memory of this rank's share only).
    *symmetric (may be NULL) says which. TOTEX_OK, or the algorithm's error. */
-totex_status totex_mpi_local_from_unit(totex_mpi_local *l, const totex_algorithm *a, const totex_network *net,
+totex_status totex_prog_share_from_unit(totex_prog_share *l, const totex_algorithm *a, const totex_network *net,
                                        totex_ports ports, int *symmetric, totex_error *err);
-/* node 0's moves of @p s on task @p t translated to this rank (translate.c);
+/* node 0's moves of @p s on task @p t translated to this rank (share_unit.c);
    TOTEX_OK, TOTEX_EINVAL (a move out of range), TOTEX_ENOMEM */
-totex_status totex_mpi_local_translate(totex_mpi_local *l, const totex_task *t, const totex_sym_schedule *s,
+totex_status totex_prog_share_translate(totex_prog_share *l, const totex_task *t, const totex_sym_schedule *s,
                                        totex_error *err);
 
 /* this rank's share of a translation-invariant combining schedule from node 0's transfers
    (totex_comb_algorithm.plan_node0): node x's transfers are node 0's shifted by x coordinate-wise
    on @p net's factors. O(node 0's blocks) per step; TOTEX_OK or TOTEX_ENOMEM */
-totex_status totex_mpi_local_from_node0(totex_mpi_local *l, const totex_network *net, const totex_comb_schedule *node0,
+totex_status totex_prog_share_from_node0(totex_prog_share *l, const totex_network *net, const totex_comb_schedule *node0,
                                         totex_error *err);
 
 #endif

@@ -1,13 +1,13 @@
 /* Cost model of totex_alltoall's candidates (include/totex/mpi.h, "Choice").
  *
- * Three costs measured on the communicator (state.c): t_s, the start-up of a
+ * Three costs measured on the communicator (src/mpi/measure.c): t_s, the start-up of a
  * message (seconds); t_c, the time per byte of one flow (seconds/byte: a
  * single message's bandwidth); t_l, the time per byte of a link carrying
  * several concurrent flows (seconds/byte: the link's bandwidth). A network
  * where one flow fills a link has t_c = t_l; SimGrid's calibrated SMPI
  * factors give a flow about a third of a link, t_c = 3 t_l.
  *
- * Both are measured with 64 KiB messages and with TOTEX_MPI_COST_CHUNK-byte
+ * Both are measured with 64 KiB messages and with TOTEX_PROG_COST_CHUNK-byte
  * ones (MPI libraries switch protocols by size, SMPI's calibrated factors
  * give 8 KiB messages more of a link than 64 KiB ones); a size between is
  * interpolated linearly in log2(size).
@@ -15,7 +15,7 @@
  * Unit-step schedule of S steps (one block of m bytes per link per step,
  * multiport; per port under k-port), each transfer split into c chunks of
  * x = m / c bytes that travel as concurrent flows (lanes), each extra message
- * costing TOTEX_MPI_CHUNK_OVERHEAD t_s:
+ * costing TOTEX_PROG_CHUNK_OVERHEAD t_s:
  *     T(c) = S (t_s (1 + 0.05 (c - 1)) h + m max(t_l(x), t_c(x) / c)),
  * h = 1 when the lanes start together: every step of a link pays a start-up
  * while no lane moves data (a relayed chunk leaves when it has arrived, and
@@ -33,16 +33,16 @@
  * share, 0.05 m t_l = 0.33 us, is in every figure); at 32 KiB 0.73, 0.85 and
  * 0.95 us (h: the same): the lanes' synchronous hand-overs (window) add a
  * latency per lane and step that only longer chunks hide, which the model
- * leaves to the timed trial (it offers 2 .. TOTEX_MPI_MAX_STAGGERED
+ * leaves to the timed trial (it offers 2 .. TOTEX_PROG_MAX_STAGGERED
  * staggered chunks). The model's chunk count minimises T(c) over
- * 1 .. TOTEX_MPI_MAX_CHUNKS (2 .. TOTEX_MPI_MAX_STAGGERED when staggered)
- * with chunks of at least TOTEX_MPI_MIN_CHUNK bytes; the timed trial sees
- * each unit-step schedule staggered (2 .. TOTEX_MPI_MAX_STAGGERED chunks),
+ * 1 .. TOTEX_PROG_MAX_CHUNKS (2 .. TOTEX_PROG_MAX_STAGGERED when staggered)
+ * with chunks of at least TOTEX_PROG_MIN_CHUNK bytes; the timed trial sees
+ * each unit-step schedule staggered (2 .. TOTEX_PROG_MAX_STAGGERED chunks),
  * and unstaggered in the model's chunks and in one (or two) chunks.
  * Combining schedule: its prediction by 002's
  * model under the wormhole all-port cost (t_s and t_c): the algorithm's closed
  * form (totex_comb_algorithm.predict, no schedule built) when it has one, else
- * its schedule built and simulated once, only up to TOTEX_MPI_UNIT_FULL_MAX
+ * its schedule built and simulated once, only up to TOTEX_PROG_UNIT_FULL_MAX
  * ranks (an O(n^2)-block schedule on rank 0),
  * but never below the link-load floor every total exchange pays, the status
  * of a node (the sum of its distances, in hops) times m t_l over its degree
@@ -50,7 +50,7 @@
  * links).
  *
  * Padding: when a message of P bytes (16 .. 4096) arrived sooner than an
- * 8-byte one in the measurement (state.c; e.g. SMPI's calibrated factors give
+ * 8-byte one in the measurement (src/mpi/measure.c; e.g. SMPI's calibrated factors give
  * messages of 1426 .. 3483 bytes a latency factor of 1.61 against 2.01 below
  * 257 bytes), each of the best combining candidates whose blocks are shorter
  * than P is also offered with every message shorter than P padded to P
@@ -64,7 +64,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "choice.h"
+#include "program.h"
 
 /* the unit-step candidates and their port models: multiport schedules, and a2 single-port */
 static const struct {
@@ -73,26 +74,26 @@ static const struct {
 } unit_cands[] = {{"octr", TOTEX_PORTS_MULTI}, {"sym2", TOTEX_PORTS_MULTI},  {"a3", TOTEX_PORTS_MULTI},
                   {"greedy-sym", TOTEX_PORTS_MULTI}, {"greedy", TOTEX_PORTS_MULTI}, {"a2", TOTEX_PORTS_SINGLE}};
 
-/* per-byte time at message size x: the chunk-sized measurement up to TOTEX_MPI_COST_CHUNK
+/* per-byte time at message size x: the chunk-sized measurement up to TOTEX_PROG_COST_CHUNK
    bytes, the 64 KiB one from 65536 bytes, linear in log2(x) between */
 static double at_size(double x, double small, double big)
 {
-    if (x <= TOTEX_MPI_COST_CHUNK)
+    if (x <= TOTEX_PROG_COST_CHUNK)
         return small;
     if (x >= 65536)
         return big;
-    double f = (log2(x) - log2((double)TOTEX_MPI_COST_CHUNK)) / (16 - log2((double)TOTEX_MPI_COST_CHUNK));
+    double f = (log2(x) - log2((double)TOTEX_PROG_COST_CHUNK)) / (16 - log2((double)TOTEX_PROG_COST_CHUNK));
     return small + (big - small) * f;
 }
 
-double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_mpi_linkcost *lc)
+double totex_prog_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_prog_linkcost *lc)
 {
     const int c = chunks < 1 ? 1 : chunks;
     const double x = (double)slot / c;
     double per_byte = at_size(x, lc->t_c_chunk, lc->t_c) / c, link = at_size(x, lc->t_l_chunk, lc->t_l);
     if (per_byte < link)
         per_byte = link;
-    const double start = lc->t_s * (1 + TOTEX_MPI_CHUNK_OVERHEAD * (c - 1)), move = (double)slot * per_byte;
+    const double start = lc->t_s * (1 + TOTEX_PROG_CHUNK_OVERHEAD * (c - 1)), move = (double)slot * per_byte;
     double hidden = 0;
     if (stagger && c > 1) { /* the others' transfer covers part of a lane's start-up, never more than it lasts */
         hidden = start * (1 - (1 + 1.0 / c) / 2);
@@ -103,13 +104,13 @@ double totex_mpi_unit_time(uint64_t steps, long long slot, int chunks, int stagg
     return (double)steps * (start - hidden + move) + (stagger && c > 1 ? (c - 1) * lc->t_s : 0);
 }
 
-int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost *lc)
+int totex_prog_model_chunks(long long slot, int stagger, const totex_prog_linkcost *lc)
 {
     int best = 1;
     double tbest = 0;
-    const int most = stagger ? TOTEX_MPI_MAX_STAGGERED : TOTEX_MPI_MAX_CHUNKS;
-    for (int c = stagger ? 2 : 1; c <= most && (c == 1 || slot / c >= TOTEX_MPI_MIN_CHUNK); c++) {
-        double t = totex_mpi_unit_time(1, slot, c, stagger, lc);
+    const int most = stagger ? TOTEX_PROG_MAX_STAGGERED : TOTEX_PROG_MAX_CHUNKS;
+    for (int c = stagger ? 2 : 1; c <= most && (c == 1 || slot / c >= TOTEX_PROG_MIN_CHUNK); c++) {
+        double t = totex_prog_unit_time(1, slot, c, stagger, lc);
         if (best == 1 || t < tbest) {
             tbest = t;
             best = c;
@@ -118,7 +119,7 @@ int totex_mpi_model_chunks(long long slot, int stagger, const totex_mpi_linkcost
     return best;
 }
 
-double totex_mpi_padded_time(const totex_comb_report *r, const totex_comb_cost *cost, const totex_mpi_linkcost *lc)
+double totex_prog_padded_time(const totex_comb_report *r, const totex_comb_cost *cost, const totex_prog_linkcost *lc)
 {
     if (!r->startups)
         return r->predicted_time;
@@ -126,14 +127,14 @@ double totex_mpi_padded_time(const totex_comb_report *r, const totex_comb_cost *
     return r->predicted_time - r->time_startup - r->time_transmission + s * (lc->t_pad > step ? lc->t_pad : step);
 }
 
-double totex_mpi_link_floor(const totex_network *net, long long slot, const totex_mpi_linkcost *lc)
+double totex_prog_link_floor(const totex_network *net, long long slot, const totex_prog_linkcost *lc)
 {
     uint32_t deg = totex_network_degree(net, 0);
     double t_l = at_size((double)slot, lc->t_l_chunk, lc->t_l);
     return deg ? (double)totex_network_status(net, 0) * (double)slot * t_l / deg : 0;
 }
 
-const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *ports)
+const totex_algorithm *totex_prog_unit_algorithm(const char *name, totex_ports *ports)
 {
     for (size_t i = 0; i < sizeof unit_cands / sizeof unit_cands[0]; i++)
         if (strcmp(unit_cands[i].name, name) == 0) {
@@ -146,14 +147,14 @@ const totex_algorithm *totex_mpi_unit_algorithm(const char *name, totex_ports *p
 }
 
 /* one-way seconds of an @p m-byte message (m >= 4096) by the measured points 4096, 8192, 65536 bytes */
-static double one_way(const totex_mpi_linkcost *lc, long long m)
+static double one_way(const totex_prog_linkcost *lc, long long m)
 {
     if (m <= 8192)
         return lc->t_4k + (lc->t_8k - lc->t_4k) * (double)(m - 4096) / 4096.0;
     return lc->t_8k + (lc->t_64k - lc->t_8k) * (double)(m - 8192) / (65536.0 - 8192.0);
 }
 
-int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *ratio)
+int totex_prog_split_chunks(long long msg, const totex_prog_linkcost *lc, double *ratio)
 {
     if (ratio)
         *ratio = 1;
@@ -162,7 +163,7 @@ int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *
         return 1;
     const long long c = (msg + lc->split - 1) / lc->split;
     const double t = one_way(lc, msg), r = t > 0 ? (double)c * lc->t_split / t : 1;
-    if (c < 2 || c > TOTEX_MPI_MAX_CHUNKS || !(r <= 0.8))
+    if (c < 2 || c > TOTEX_PROG_MAX_CHUNKS || !(r <= 0.8))
         return 1;
     if (ratio)
         *ratio = r;
@@ -171,19 +172,19 @@ int totex_mpi_split_chunks(long long msg, const totex_mpi_linkcost *lc, double *
 
 static int by_time(const void *a, const void *b)
 {
-    const totex_mpi_cand *x = a, *y = b;
+    const totex_prog_cand *x = a, *y = b;
     return x->predicted < y->predicted ? -1 : x->predicted > y->predicted ? 1 : x->order < y->order ? -1 : 1;
 }
 
-size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
-                                 const totex_mpi_linkcost *lc, totex_mpi_cand *out, size_t cap, char *why, size_t wcap)
+size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
+                                 const totex_prog_linkcost *lc, totex_prog_cand *out, size_t cap, char *why, size_t wcap)
 {
     size_t k = 0, count = totex_comb_algorithm_count();
     const long long slot = (long long)cost->m;
-    const double floor_t = totex_mpi_link_floor(net, slot, lc);
+    const double floor_t = totex_prog_link_floor(net, slot, lc);
     totex_comb_choice *rows = calloc(count, sizeof *rows);
-    size_t total = 2 * count + (TOTEX_MPI_MAX_STAGGERED + 1) * (sizeof unit_cands / sizeof unit_cands[0]);
-    totex_mpi_cand *all = calloc(total, sizeof *all);
+    size_t total = 2 * count + (TOTEX_PROG_MAX_STAGGERED + 1) * (sizeof unit_cands / sizeof unit_cands[0]);
+    totex_prog_cand *all = calloc(total, sizeof *all);
     if (!rows || !all) {
         snprintf(why, wcap, "out of memory ranking the algorithms");
         free(rows);
@@ -194,7 +195,7 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
     /* padding forced (TOTEX_PAD): every combining candidate padded; measured: the best few also padded */
     const int pad = lc->pad > slot ? lc->pad : 0, forced = lc->pad_forced ? lc->pad : 0;
     /* a combining algorithm by its closed form (predict: no schedule built) when it has one, else
-       built and simulated once, and then only up to TOTEX_MPI_UNIT_FULL_MAX ranks (O(n^2) blocks) */
+       built and simulated once, and then only up to TOTEX_PROG_UNIT_FULL_MAX ranks (O(n^2) blocks) */
     for (size_t i = 0; i < count; i++) {
         const totex_comb_algorithm *a = totex_comb_algorithm_get(i);
         totex_comb_choice *row = &rows[i];
@@ -206,11 +207,11 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         const int settled = a->predict && row->status != TOTEX_ENOTAPPLICABLE; /* predicted, or refused as build() */
         if (settled) {
             ;
-        } else if (n > TOTEX_MPI_UNIT_FULL_MAX) {
+        } else if (n > TOTEX_PROG_UNIT_FULL_MAX) {
             row->status = TOTEX_ENOTAPPLICABLE;
             if (!a->predict)
                 snprintf(err.msg, sizeof err.msg, "%s has no closed form: not ranked above %d ranks", a->name,
-                         TOTEX_MPI_UNIT_FULL_MAX);
+                         TOTEX_PROG_UNIT_FULL_MAX);
         } else {
             totex_comb_schedule *sched = NULL;
             row->status = a->build(net, cost, &sched, &err);
@@ -222,25 +223,25 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
             snprintf(row->reason, sizeof row->reason, "%s", err.msg);
             continue;
         }
-        double t = forced && pad ? totex_mpi_padded_time(&row->report, cost, lc) : row->report.predicted_time;
-        all[k] = (totex_mpi_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, forced, 0};
+        double t = forced && pad ? totex_prog_padded_time(&row->report, cost, lc) : row->report.predicted_time;
+        all[k] = (totex_prog_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, forced, 0};
         k++;
     }
     /* the padded forms of the model's best combining candidates */
     qsort(all, k, sizeof *all, by_time);
-    for (size_t b = 0, kc = k; pad && !forced && b < kc && b < TOTEX_MPI_PAD_VARIANTS; b++) {
-        double t = totex_mpi_padded_time(&rows[all[b].idx].report, cost, lc);
-        all[k] = (totex_mpi_cand){0, all[b].idx, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, pad, 0};
+    for (size_t b = 0, kc = k; pad && !forced && b < kc && b < TOTEX_PROG_PAD_VARIANTS; b++) {
+        double t = totex_prog_padded_time(&rows[all[b].idx].report, cost, lc);
+        all[k] = (totex_prog_cand){0, all[b].idx, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, pad, 0};
         k++;
     }
     /* the split forms of the model's best combining candidates: every message in chunks of at most
        lc->split bytes, where the measured one-way times say a message of a block's bytes is slower than
        that many smaller ones (padding and splitting exclude each other: blocks below 4096 / above) */
     double ratio = 1;
-    const int split = pad || forced ? 1 : totex_mpi_split_chunks(slot, lc, &ratio);
-    for (size_t b = 0, kc = k; split > 1 && b < kc && b < TOTEX_MPI_PAD_VARIANTS; b++) {
+    const int split = pad || forced ? 1 : totex_prog_split_chunks(slot, lc, &ratio);
+    for (size_t b = 0, kc = k; split > 1 && b < kc && b < TOTEX_PROG_PAD_VARIANTS; b++) {
         double t = all[b].predicted * ratio;
-        all[k] = (totex_mpi_cand){0, all[b].idx, 0, split, t > floor_t ? t : floor_t, 0, (int)k, 0, 0};
+        all[k] = (totex_prog_cand){0, all[b].idx, 0, split, t > floor_t ? t : floor_t, 0, (int)k, 0, 0};
         k++;
     }
     if (!k && count && rows[0].reason[0])
@@ -252,18 +253,18 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         uint64_t steps = 0;
         if (!a || a->applies(net, unit_cands[u].ports, &err) != TOTEX_OK)
             continue;
-        if (a->costly_predict && !a->plan_symmetric && n > TOTEX_MPI_UNIT_FULL_MAX)
+        if (a->costly_predict && !a->plan_symmetric && n > TOTEX_PROG_UNIT_FULL_MAX)
             continue; /* its prediction and its schedule are the whole network's */
         if (a->predict(net, unit_cands[u].ports, &steps, &err) != TOTEX_OK)
             continue;
         size_t ai = 0;
         while (totex_algorithm_get(ai) != a)
             ai++;
-        /* staggered in 2 .. TOTEX_MPI_MAX_STAGGERED chunks, unstaggered in the model's chunks
+        /* staggered in 2 .. TOTEX_PROG_MAX_STAGGERED chunks, unstaggered in the model's chunks
            and in one message per transfer (two chunks when the model says one) */
-        const int cu = totex_mpi_model_chunks(slot, 0, lc), alt = cu > 1 ? 1 : 2;
-        int var[TOTEX_MPI_MAX_STAGGERED + 1][2], nv = 0;
-        for (int cs = 2; cs <= TOTEX_MPI_MAX_STAGGERED; cs++) {
+        const int cu = totex_prog_model_chunks(slot, 0, lc), alt = cu > 1 ? 1 : 2;
+        int var[TOTEX_PROG_MAX_STAGGERED + 1][2], nv = 0;
+        for (int cs = 2; cs <= TOTEX_PROG_MAX_STAGGERED; cs++) {
             var[nv][0] = cs;
             var[nv++][1] = 1;
         }
@@ -272,10 +273,10 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
         var[nv][0] = alt;
         var[nv++][1] = 0;
         for (int v = 0; v < nv; v++) {
-            if (var[v][0] > 1 && slot / var[v][0] < TOTEX_MPI_MIN_CHUNK)
+            if (var[v][0] > 1 && slot / var[v][0] < TOTEX_PROG_MIN_CHUNK)
                 continue;
-            all[k] = (totex_mpi_cand){1, (int)ai, unit_cands[u].ports, var[v][0],
-                                      totex_mpi_unit_time(steps, slot, var[v][0], var[v][1], lc), steps, (int)k,
+            all[k] = (totex_prog_cand){1, (int)ai, unit_cands[u].ports, var[v][0],
+                                      totex_prog_unit_time(steps, slot, var[v][0], var[v][1], lc), steps, (int)k,
                                       forced, var[v][1]};
             k++;
         }
@@ -302,17 +303,19 @@ size_t totex_mpi_rank_candidates(const totex_network *net, const totex_comb_cost
     return k;
 }
 
-void totex_mpi_cand_name(const totex_mpi_cand *c, char *out, size_t cap)
+void totex_prog_cand_name(const totex_prog_cand *c, char *out, size_t cap)
 {
     int len;
     if (!c->unit && c->chunks > 1)
         len = snprintf(out, cap, "%s/%d chunks", totex_comb_algorithm_get((size_t)c->idx)->name, c->chunks);
     else if (!c->unit)
         len = snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
-    else
+    else {
+        char ports[32];
         len = snprintf(out, cap, "%s/%s/%d chunk%s%s", totex_algorithm_get((size_t)c->idx)->name,
-                       c->ports == TOTEX_PORTS_MULTI ? "multiport" : "single-port", c->chunks, c->chunks > 1 ? "s" : "",
+                       totex_ports_format(c->ports, ports, sizeof ports), c->chunks, c->chunks > 1 ? "s" : "",
                        c->stagger ? " staggered" : "");
+    }
     if (c->pad && len >= 0 && (size_t)len < cap)
         snprintf(out + len, cap - (size_t)len, "/padded to %d B", c->pad);
 }

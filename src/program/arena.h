@@ -5,39 +5,39 @@
  * user belongs to, with the requests that must be complete before its bytes
  * may be written again, as two prefixes of the program (the first @c sends
  * sends and the first @c recvs receives, in program order). It is handed out
- * again only to a user of a step after t' (exec.c waits for those prefixes
+ * again only to a user of a step after t' (run.c waits for those prefixes
  * first), so a step's users wait only for requests of earlier steps: the
- * order that keeps the executor free of deadlock (exec.c). New bytes come
+ * order that keeps the executor free of deadlock (run.c). New bytes come
  * from the top of the area while it stays within a soft limit (@c cap
  * bytes); past it, free ranges are reused first (the one freed earliest:
  * its waits are the oldest) and the area grows only when none fits. Needs no MPI. */
-#ifndef TOTEX_MPI_ARENA_H
-#define TOTEX_MPI_ARENA_H
+#ifndef TOTEX_PROG_ARENA_H
+#define TOTEX_PROG_ARENA_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct totex_mpi_free_range {
+typedef struct totex_prog_free_range {
     size_t lo, hi;       /* bytes [lo, hi) */
     uint64_t avail;      /* first step that may use it */
     size_t sends, recvs; /* requests to complete first: sends [0, sends), receives [0, recvs) */
-} totex_mpi_free_range;
+} totex_prog_free_range;
 
-typedef struct totex_mpi_arena {
-    totex_mpi_free_range *free; /* by increasing lo, disjoint */
+typedef struct totex_prog_arena {
+    totex_prog_free_range *free; /* by increasing lo, disjoint */
     size_t nfree, capfree;
     size_t top; /* bytes handed out from the top so far: the area's size */
     size_t cap; /* soft limit of top, bytes */
-} totex_mpi_arena;
+} totex_prog_arena;
 
 /* an empty area with soft limit @p cap bytes */
-void totex_mpi_arena_init(totex_mpi_arena *a, size_t cap);
-void totex_mpi_arena_free(totex_mpi_arena *a);
+void totex_prog_arena_init(totex_prog_arena *a, size_t cap);
+void totex_prog_arena_free(totex_prog_arena *a);
 /* @p bytes bytes for a user of step @p step: *off, and the prefixes to complete
    before writing them (*sends, *recvs; 0 for new bytes); 0, or -1 out of memory */
-int totex_mpi_arena_take(totex_mpi_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs);
+int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs);
 /* give back [off, off + bytes), last used in step @p step, reusable once sends
    [0, sends) and receives [0, recvs) are complete; 0, or -1 out of memory */
-int totex_mpi_arena_give(totex_mpi_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs);
+int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs);
 
 #endif

@@ -1,7 +1,7 @@
 /* The cross-rank check's header rides on a compiled program's first message
- * to its successor on the check's ring (src/mpi/ring.c: along links where it
+ * to its successor on the check's ring (src/program/ring.c: along links where it
  * can, else rank + 1), or on a staggered program's first kick to it
- * (src/mpi/compile.c, exec.c, agree.c): checked on every rank's
+ * (src/program/compile.c, run.c, agree.c): checked on every rank's
  * program without MPI, for the unit-step schedules (octr, sym2, a3,
  * greedy-sym, greedy multiport; a2 single-port) on the tori the MPI tests
  * make from 4 to 16 ranks, 1 and 3 chunks, staggered lanes or not, the
@@ -20,7 +20,7 @@
  *  - it carries this rank's own blocks only (its data is there at the start);
  *  - its staging bytes (header in front) are its own: no other staged send's
  *    bytes overlap them, so making it early overwrites nothing not yet sent;
- *  - it is at most TOTEX_MPI_CARRY_MAX bytes;
+ *  - it is at most TOTEX_PROG_CARRY_MAX bytes;
  *  - both ends agree: rank r carries its header to r + 1 exactly when r + 1
  *    expects it, on a message of the same length (rank r + 1 compiles that
  *    decision from its own share).
@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "plan_support.h"
+#include "program_support.h"
+
 
 static int failures;
 
@@ -46,21 +46,21 @@ static int failures;
     } while (0)
 
 /* the staged bytes of send s (with the header in front of the carrying one), or 0 if not staged */
-static size_t staged(const totex_mpi_plan *p, size_t s, size_t *lo)
+static size_t staged(const totex_prog *p, size_t s, size_t *lo)
 {
-    const totex_mpi_send *sd = &p->sends[s];
+    const totex_prog_send *sd = &p->sends[s];
     const int carried = s == p->carry_send;
     size_t own = 0;
     for (size_t k = sd->piece_first; k < sd->piece_first + sd->piece_count; k++)
         own += p->pieces[k].len;
     if (!carried && sd->piece_count < 2 && own == (size_t)sd->bytes)
         return 0; /* sent from where it lies */
-    *lo = sd->stage_off - (carried ? TOTEX_MPI_HDR_BYTES : 0);
-    return (size_t)sd->bytes + (carried ? TOTEX_MPI_HDR_BYTES : 0);
+    *lo = sd->stage_off - (carried ? TOTEX_PROG_HDR_BYTES : 0);
+    return (size_t)sd->bytes + (carried ? TOTEX_PROG_HDR_BYTES : 0);
 }
 
 /* one rank's program; *waits_before: some send up to the carrying one waits for a request */
-static void check(const char *what, const totex_mpi_plan *p, int *waits_before)
+static void check(const char *what, const totex_prog *p, int *waits_before)
 {
     *waits_before = 0;
     const size_t cs = p->carry_send;
@@ -71,7 +71,7 @@ static void check(const char *what, const totex_mpi_plan *p, int *waits_before)
         FAIL("FAIL %s rank %u: carrying send %zu of %zu\n", what, p->me, cs, p->nsend);
         return;
     }
-    const totex_mpi_send *sd = &p->sends[cs];
+    const totex_prog_send *sd = &p->sends[cs];
     for (size_t s = 0; s < cs; s++) /* (a staggered plan's zero-byte kick, on the plan's tag, may come first) */
         if (p->sends[s].peer == succ && p->sends[s].piece_count)
             FAIL("FAIL %s rank %u: send %zu to rank %d comes before the carrying send %zu\n", what, p->me, s, succ,
@@ -84,13 +84,13 @@ static void check(const char *what, const totex_mpi_plan *p, int *waits_before)
     if (sd->dep_count || sd->wait_sends)
         FAIL("FAIL %s rank %u: the carrying send %zu waits for %zu requests and sends < %zu\n", what, p->me, cs,
              sd->dep_count, sd->wait_sends);
-    if ((size_t)sd->bytes > TOTEX_MPI_CARRY_MAX)
+    if ((size_t)sd->bytes > TOTEX_PROG_CARRY_MAX)
         FAIL("FAIL %s rank %u: the carrying send has %d bytes, more than %d\n", what, p->me, sd->bytes,
-             TOTEX_MPI_CARRY_MAX);
+             TOTEX_PROG_CARRY_MAX);
     for (size_t k = sd->piece_first; k < sd->piece_first + sd->piece_count; k++)
-        if (p->pieces[k].base != TOTEX_MPI_SEND)
+        if (p->pieces[k].base != TOTEX_PROG_SEND)
             FAIL("FAIL %s rank %u: the carrying send takes a piece from %s, not its own blocks\n", what, p->me,
-                 p->pieces[k].base == TOTEX_MPI_ARENA ? "the arena" : "the receive buffer");
+                 p->pieces[k].base == TOTEX_PROG_ARENA ? "the arena" : "the receive buffer");
     size_t clo = 0, chi = staged(p, cs, &clo);
     if (!chi) {
         FAIL("FAIL %s rank %u: the carrying send is not staged (no room for the header)\n", what, p->me);
@@ -108,11 +108,11 @@ static void check(const char *what, const totex_mpi_plan *p, int *waits_before)
 }
 
 /* compile rank me's program; NULL on failure (reported) */
-static totex_mpi_plan *compile(const char *what, const totex_network *net, const totex_algorithm *a, totex_ports ports,
+static totex_prog *compile(const char *what, const totex_network *net, const totex_algorithm *a, totex_ports ports,
                                uint32_t me, long long slot, int chunks, int stagger, int tight, int pad)
 {
     char why[300] = "";
-    totex_mpi_plan *p = mpi_test_compile_unit(net, a, ports, me, slot, chunks, stagger, tight, pad, why, sizeof why);
+    totex_prog *p = prog_test_compile_unit(net, a, ports, me, slot, chunks, stagger, tight, pad, why, sizeof why);
     if (!p)
         FAIL("FAIL %s rank %u: %s\n", what, me, why);
     return p;
@@ -150,11 +150,11 @@ int main(void)
                         snprintf(what, sizeof what, "%s on %s, %lld B, %d chunk%s%s, %s arena%s", algs[ai].name,
                                  nets[ni], slots[si], chunks, chunks > 1 ? "s" : "", stagger ? " staggered" : "",
                                  tight ? "tightest" : "default", pad ? ", padded" : "");
-                        totex_mpi_plan **ps = calloc(n, sizeof *ps);
+                        totex_prog **ps = calloc(n, sizeof *ps);
                         for (uint32_t me = 0; me < n; me++)
                             ps[me] = compile(what, net, a, algs[ai].ports, me, slots[si], chunks, stagger, tight, pad);
                         for (uint32_t me = 0; me < n; me++) {
-                            const totex_mpi_plan *p = ps[me], *q = p ? ps[p->ring_succ] : NULL;
+                            const totex_prog *p = ps[me], *q = p ? ps[p->ring_succ] : NULL;
                             if (!p || !q)
                                 continue;
                             programs++;
@@ -168,7 +168,7 @@ int main(void)
                             for (size_t s = 0; p->stagger && s < p->nsend; s++)
                                 kicks_succ |= p->sends[s].kick && p->sends[s].peer == (int)p->ring_succ;
                             if (kicks_succ && (p->carry_send == SIZE_MAX || !p->sends[p->carry_send].kick ||
-                                               p->sends[p->carry_send].bytes != TOTEX_MPI_KICK_BYTES))
+                                               p->sends[p->carry_send].bytes != TOTEX_PROG_KICK_BYTES))
                                 FAIL("FAIL %s rank %u: staggered, kicks rank %u, but the header does not ride on "
                                      "its first kick\n",
                                      what, me, p->ring_succ);
@@ -186,7 +186,7 @@ int main(void)
                                      q->recvs[q->carry_recv].peer, q->recvs[q->carry_recv].chunk);
                         }
                         for (uint32_t me = 0; me < n; me++)
-                            totex_mpi_plan_free(ps[me]);
+                            totex_prog_free(ps[me]);
                         free(ps);
                     }
         }

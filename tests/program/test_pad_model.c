@@ -1,16 +1,16 @@
-/* Padding of short messages (issue 11; src/mpi/cost.c, compile.c), without
+/* Padding of short messages (issue 11; src/program/choice.c, compile.c), without
  * MPI running (no mpirun):
  * - the ranking offers the padded form of the model's 4 best combining
  *   candidates when a P-byte message arrives sooner than an 8-byte one and
  *   the blocks are shorter than P, and none otherwise (P = 0, blocks of P
  *   bytes or more); a padded candidate's prediction equals the formula of
- *   cost.c applied by this test to the combining simulator's report of the
+ *   choice.c applied by this test to the combining simulator's report of the
  *   same schedule, S max(t_pad, t_s + B m t_c / S) + rearrangement, floored
  *   at the link load;
  * - a plan compiled with padding sends and receives every message shorter
  *   than P as P bytes, receives none of them in place, and compiles the same
  *   messages at their own sizes without padding.
- * Splitting of long messages (cost.c totex_mpi_split_chunks), with one-way times
+ * Splitting of long messages (choice.c totex_prog_split_chunks), with one-way times
  * like Open MPI's shared memory (a message above its 4 KiB eager limit costs a
  * rendezvous) and like a network whose cost grows with the size:
  * - the chunk count is ceil(M / split) exactly when M >= 4096 and that many
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "program_support.h"
 
 static int failures;
 
@@ -58,7 +58,7 @@ static size_t comb_index(const totex_comb_algorithm *a)
     return idx;
 }
 
-static size_t count_padded(const totex_mpi_cand *c, size_t k, int pad)
+static size_t count_padded(const totex_prog_cand *c, size_t k, int pad)
 {
     size_t p = 0;
     for (size_t i = 0; i < k; i++)
@@ -77,19 +77,19 @@ static void ranking(const char *spec, long long slot, double t_pad)
     totex_comb_cost cost = plan_cost(slot);
     cost.t_s = 2.02e-6; /* SimGrid SMPI's default factors on the bench's torus (bench/smpi/run.sh) */
     cost.t_c = 2.53e-10;
-    const totex_mpi_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0, 0, 0, 0, 0, 0};
-    totex_mpi_cand c[16];
+    const totex_prog_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0, 0, 0, 0, 0, 0};
+    totex_prog_cand c[16];
     char why[600] = "";
-    size_t k = totex_mpi_rank_candidates(net, &cost, &lc, c, 12, why, sizeof why);
+    size_t k = totex_prog_rank_candidates(net, &cost, &lc, c, 12, why, sizeof why);
     CHECK(k > 0, "%s, %lld B: no candidate (%s)", spec, slot, why);
     size_t padded = count_padded(c, k, 2048);
     if (slot < 2048)
-        CHECK(padded == TOTEX_MPI_PAD_VARIANTS, "%s, %lld B: %zu padded candidates, not %d", spec, slot, padded,
-              TOTEX_MPI_PAD_VARIANTS);
+        CHECK(padded == TOTEX_PROG_PAD_VARIANTS, "%s, %lld B: %zu padded candidates, not %d", spec, slot, padded,
+              TOTEX_PROG_PAD_VARIANTS);
     else
         CHECK(padded == 0, "%s, %lld B: %zu padded candidates for blocks of at least the padded size", spec, slot,
               padded);
-    const double floor_t = totex_mpi_link_floor(net, slot, &lc);
+    const double floor_t = totex_prog_link_floor(net, slot, &lc);
     for (size_t i = 0; i < k; i++) {
         if (!c[i].pad)
             continue;
@@ -117,9 +117,9 @@ static void ranking(const char *spec, long long slot, double t_pad)
               spec, slot, a->name, c[i].predicted, want);
     }
     /* nothing padded when no larger message arrives sooner */
-    totex_mpi_linkcost none = lc;
+    totex_prog_linkcost none = lc;
     none.pad = 0;
-    k = totex_mpi_rank_candidates(net, &cost, &none, c, 12, why, sizeof why);
+    k = totex_prog_rank_candidates(net, &cost, &none, c, 12, why, sizeof why);
     for (size_t i = 0; i < k; i++)
         CHECK(c[i].pad == 0, "%s, %lld B: padded without padding measured", spec, slot);
     totex_network_free(net);
@@ -139,12 +139,12 @@ static void compiled(const char *spec, const char *alg, uint32_t rank, long long
     const size_t idx = comb_index(a);
     totex_comb_cost cost = plan_cost(slot);
     const uint32_t n = totex_network_nodes(net);
-    totex_mpi_plan *p[2] = {NULL, NULL};
+    totex_prog *p[2] = {NULL, NULL};
     char why[600] = "";
     for (int v = 0; v < 2; v++) {
-        totex_mpi_cand c = {0, (int)idx, 0, 1, 0, 0, 0, v ? pad : 0, 0};
-        int rc = totex_mpi_plan_build(net, &cost, &c, (int)n, (int)rank, slot, &p[v], why, sizeof why);
-        CHECK(rc == MPI_SUCCESS, "%s %s rank %u: %s", spec, alg, rank, why);
+        totex_prog_cand c = {0, (int)idx, 0, 1, 0, 0, 0, v ? pad : 0, 0};
+        int rc = prog_test_build(net, &cost, &c, n, rank, slot, &p[v], why, sizeof why);
+        CHECK(rc == 0, "%s %s rank %u: %s", spec, alg, rank, why);
     }
     if (p[0] && p[1] && p[0]->nrecv == p[1]->nrecv && p[0]->nsend == p[1]->nsend) {
         size_t short_msgs = 0;
@@ -167,13 +167,13 @@ static void compiled(const char *spec, const char *alg, uint32_t rank, long long
         CHECK(0, "%s %s rank %u: padding changed the messages (%zu/%zu receives, %zu/%zu sends)", spec, alg, rank,
               p[0]->nrecv, p[1]->nrecv, p[0]->nsend, p[1]->nsend);
     }
-    totex_mpi_plan_free(p[0]);
-    totex_mpi_plan_free(p[1]);
+    totex_prog_free(p[0]);
+    totex_prog_free(p[1]);
     totex_network_free(net);
 }
 
 /* the rule of internal.h, recomputed: the chunk count and ratio it gives for @p msg */
-static int want_split(long long msg, const totex_mpi_linkcost *lc, double *ratio)
+static int want_split(long long msg, const totex_prog_linkcost *lc, double *ratio)
 {
     *ratio = 1;
     if (msg < 4096 || lc->split <= 0)
@@ -182,7 +182,7 @@ static int want_split(long long msg, const totex_mpi_linkcost *lc, double *ratio
     const double t = msg <= 8192 ? lc->t_4k + (lc->t_8k - lc->t_4k) * (double)(msg - 4096) / 4096.0
                                  : lc->t_8k + (lc->t_64k - lc->t_8k) * (double)(msg - 8192) / 57344.0;
     const double r = (double)c * lc->t_split / t;
-    if (c < 2 || c > TOTEX_MPI_MAX_CHUNKS || r > 0.8)
+    if (c < 2 || c > TOTEX_PROG_MAX_CHUNKS || r > 0.8)
         return 1;
     *ratio = r;
     return (int)c;
@@ -191,22 +191,22 @@ static int want_split(long long msg, const totex_mpi_linkcost *lc, double *ratio
 static void splitting(void)
 {
     /* like Open MPI 4.1's shared memory on the 2-core machine of issue 11 (one-way, seconds) */
-    totex_mpi_linkcost ompi = {1.5e-7, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 2048, 0.28e-6, 1.3e-6, 1.5e-6, 7.0e-6};
+    totex_prog_linkcost ompi = {1.5e-7, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 2048, 0.28e-6, 1.3e-6, 1.5e-6, 7.0e-6};
     /* a network whose time grows with the size: t(L) = 1 us + L / 10 GB/s */
-    totex_mpi_linkcost net = {1e-6, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 4096, 1.41e-6, 1.41e-6, 1.82e-6, 7.55e-6};
+    totex_prog_linkcost net = {1e-6, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 4096, 1.41e-6, 1.41e-6, 1.82e-6, 7.55e-6};
     const long long sizes[] = {1024, 4095, 4096, 6000, 8192, 10240, 12000, 16384, 65536, 1 << 20};
     int split_seen = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double r = 0, wr = 0;
-        int c = totex_mpi_split_chunks(sizes[i], &ompi, &r), w = want_split(sizes[i], &ompi, &wr);
+        int c = totex_prog_split_chunks(sizes[i], &ompi, &r), w = want_split(sizes[i], &ompi, &wr);
         CHECK(c == w && fabs(r - wr) <= 1e-12, "Open MPI-like costs, %lld B: %d chunks (ratio %.4f), rule %d (%.4f)",
               sizes[i], c, r, w, wr);
         split_seen += c > 1;
-        c = totex_mpi_split_chunks(sizes[i], &net, &r);
+        c = totex_prog_split_chunks(sizes[i], &net, &r);
         CHECK(c == 1 && r == 1, "size-proportional costs, %lld B: split in %d", sizes[i], c);
     }
-    CHECK(totex_mpi_split_chunks(4096, &ompi, NULL) == 2 && totex_mpi_split_chunks(8192, &ompi, NULL) == 4 &&
-              totex_mpi_split_chunks(16384, &ompi, NULL) == 1,
+    CHECK(totex_prog_split_chunks(4096, &ompi, NULL) == 2 && totex_prog_split_chunks(8192, &ompi, NULL) == 4 &&
+              totex_prog_split_chunks(16384, &ompi, NULL) == 1,
           "Open MPI-like costs: 4096 and 8192 B not in 2 and 4 chunks of 2048, or 16 KiB split");
     CHECK(split_seen >= 2, "Open MPI-like costs: fewer than 2 sizes split (test too weak)");
 
@@ -218,9 +218,9 @@ static void splitting(void)
         totex_comb_cost cost = plan_cost(8192);
         cost.t_s = ompi.t_s;
         cost.t_c = ompi.t_c;
-        totex_mpi_cand c[16];
+        totex_prog_cand c[16];
         char why[600] = "";
-        size_t k = totex_mpi_rank_candidates(nw, &cost, &ompi, c, 12, why, sizeof why), split = 0;
+        size_t k = totex_prog_rank_candidates(nw, &cost, &ompi, c, 12, why, sizeof why), split = 0;
         for (size_t i = 0; i < k; i++) {
             if (c[i].unit || c[i].chunks == 1)
                 continue;
@@ -230,7 +230,7 @@ static void splitting(void)
             for (size_t j = 0; j < k; j++)
                 if (!c[j].unit && c[j].chunks == 1 && c[j].idx == c[i].idx) {
                     own = 1;
-                    const double fl = totex_mpi_link_floor(nw, 8192, &ompi);
+                    const double fl = totex_prog_link_floor(nw, 8192, &ompi);
                     double want = c[j].predicted * (4 * ompi.t_split / ompi.t_8k);
                     want = want > fl ? want : fl;
                     CHECK(fabs(c[i].predicted - want) <= 1e-9 * want, "%s: split %s predicted %.6g s, not %.6g s",
@@ -239,8 +239,8 @@ static void splitting(void)
             CHECK(own, "%s: split %s without its own form among the candidates", specs[s],
                   totex_comb_algorithm_get((size_t)c[i].idx)->name);
         }
-        CHECK(split > 0 && split <= TOTEX_MPI_PAD_VARIANTS, "%s, 8192 B: %zu split candidates", specs[s], split);
-        k = totex_mpi_rank_candidates(nw, &cost, &net, c, 12, why, sizeof why);
+        CHECK(split > 0 && split <= TOTEX_PROG_PAD_VARIANTS, "%s, 8192 B: %zu split candidates", specs[s], split);
+        k = totex_prog_rank_candidates(nw, &cost, &net, c, 12, why, sizeof why);
         for (size_t i = 0; i < k; i++)
             CHECK(c[i].unit || c[i].chunks == 1, "%s: a combining candidate split under size-proportional costs",
                   specs[s]);
@@ -252,10 +252,10 @@ static void splitting(void)
     totex_network *nw = totex_network_parse("k2*k2", &err);
     const totex_comb_algorithm *a = totex_comb_algorithm_find("direct", &err);
     const totex_comb_cost cost = plan_cost(8192);
-    totex_mpi_cand cd = {0, (int)comb_index(a), 0, 4, 0, 0, 0, 0, 0};
-    totex_mpi_plan *p = NULL;
+    totex_prog_cand cd = {0, (int)comb_index(a), 0, 4, 0, 0, 0, 0, 0};
+    totex_prog *p = NULL;
     char why[600] = "";
-    CHECK(totex_mpi_plan_build(nw, &cost, &cd, 4, 1, 8192, &p, why, sizeof why) == MPI_SUCCESS, "direct/4: %s", why);
+    CHECK(prog_test_build(nw, &cost, &cd, 4, 1, 8192, &p, why, sizeof why) == 0, "direct/4: %s", why);
     if (p) {
         CHECK(p->flat && p->nsend == 12 && p->nrecv == 12, "direct/4 on 4 ranks: flat %d, %zu sends, %zu receives",
               p->flat, p->nsend, p->nrecv);
@@ -264,7 +264,7 @@ static void splitting(void)
                   "direct/4: message %zu of %d / %d bytes, in place %d", i, p->sends[i].bytes, p->recvs[i].bytes,
                   p->recvs[i].in_place_ok);
     }
-    totex_mpi_plan_free(p);
+    totex_prog_free(p);
     totex_network_free(nw);
 }
 

@@ -1,20 +1,20 @@
-/* Per-rank translation of symmetric schedules (src/mpi/translate.c, 001
+/* Per-rank translation of symmetric schedules (src/program/share_unit.c, 001
  * Theorem 2) against the full expansion of the same schedule to every node
  * (totex_sym_expand(), src/schedule/sym_expand.c), filtered to the rank's
  * share: for every rank of every network below and every algorithm with a
  * symmetric form (octr, greedy-sym, sym2; multiport, single-port, 2-port),
  * the transfers (step, from, to) and their blocks (src, dst), in order, must
  * be the same. Also combining schedules with a node-0 form (a3c): every
- * rank's share translated from node 0's transfers (local.c) against its
+ * rank's share translated from node 0's transfers (share.c) against its
  * share of the schedule build() makes. Runs without MPI (no mpirun). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "local.h"
+#include "program_support.h"
 
 typedef struct filt {
-    totex_mpi_local *l;
+    totex_prog_share *l;
     uint64_t step;
 } filt;
 
@@ -22,7 +22,7 @@ static totex_status filt_step(void *ctx, const totex_hop *hops, size_t count, to
 {
     filt *f = ctx;
     (void)err;
-    return totex_mpi_local_hops(f->l, f->step++, hops, count) ? TOTEX_ENOMEM : TOTEX_OK;
+    return totex_prog_share_hops(f->l, f->step++, hops, count) ? TOTEX_ENOMEM : TOTEX_OK;
 }
 
 static int by_block(const void *x, const void *y)
@@ -32,7 +32,7 @@ static int by_block(const void *x, const void *y)
 }
 
 /* a share's transfers of step st as (from, to) -> sorted blocks, written into a canonical text */
-static size_t canon(const totex_mpi_local *l, size_t x0, char **out)
+static size_t canon(const totex_prog_share *l, size_t x0, char **out)
 {
     size_t x1 = x0, len = 0, cap = 256;
     char *s = malloc(cap);
@@ -45,7 +45,7 @@ static size_t canon(const totex_mpi_local *l, size_t x0, char **out)
         ord[i - x0] = i;
     for (size_t i = 1; i < x1 - x0; i++)
         for (size_t j = i; j > 0; j--) {
-            const totex_mpi_xfer *a = &l->x[ord[j - 1]], *b = &l->x[ord[j]];
+            const totex_prog_xfer *a = &l->x[ord[j - 1]], *b = &l->x[ord[j]];
             if (a->from < b->from || (a->from == b->from && a->to <= b->to))
                 break;
             size_t t = ord[j];
@@ -53,7 +53,7 @@ static size_t canon(const totex_mpi_local *l, size_t x0, char **out)
             ord[j - 1] = t;
         }
     for (size_t i = 0; i < x1 - x0; i++) {
-        const totex_mpi_xfer *tr = &l->x[ord[i]];
+        const totex_prog_xfer *tr = &l->x[ord[i]];
         totex_block *b = malloc((tr->count + 1) * sizeof *b);
         memcpy(b, l->b + tr->first, tr->count * sizeof *b);
         qsort(b, tr->count, sizeof *b, by_block);
@@ -101,11 +101,11 @@ static int check_node0(int *compared)
             }
             const uint32_t n = totex_network_nodes(net);
             for (uint32_t me = 0; me < n; me++) {
-                totex_mpi_local tr, ex;
-                totex_mpi_local_init(&tr, n, me);
-                totex_mpi_local_init(&ex, n, me);
-                int ok = totex_mpi_local_from_node0(&tr, net, node0, &err) == TOTEX_OK &&
-                         totex_mpi_local_from_comb(&ex, full, &err) == TOTEX_OK && tr.steps == ex.steps &&
+                totex_prog_share tr, ex;
+                totex_prog_share_init(&tr, n, me);
+                totex_prog_share_init(&ex, n, me);
+                int ok = totex_prog_share_from_node0(&tr, net, node0, &err) == TOTEX_OK &&
+                         totex_prog_share_from_comb(&ex, full, &err) == TOTEX_OK && tr.steps == ex.steps &&
                          tr.nx == ex.nx && tr.nb == ex.nb;
                 for (size_t xt = 0, xe = 0; ok && xt < tr.nx;) {
                     char *ct, *ce;
@@ -124,8 +124,8 @@ static int check_node0(int *compared)
                     failures++;
                 }
                 (*compared)++;
-                totex_mpi_local_free(&tr);
-                totex_mpi_local_free(&ex);
+                totex_prog_share_free(&tr);
+                totex_prog_share_free(&ex);
             }
             totex_comb_schedule_free(full);
             totex_comb_schedule_free(node0);
@@ -164,12 +164,12 @@ int main(void)
                 }
                 period2 += totex_task_period_dim(t) != UINT32_MAX;
                 for (uint32_t me = 0; me < n; me++) {
-                    totex_mpi_local tr, ex;
-                    totex_mpi_local_init(&tr, n, me);
-                    totex_mpi_local_init(&ex, n, me);
+                    totex_prog_share tr, ex;
+                    totex_prog_share_init(&tr, n, me);
+                    totex_prog_share_init(&ex, n, me);
                     filt f = {&ex, 0};
                     err.msg[0] = '\0';
-                    int ok = totex_mpi_local_translate(&tr, t, s, &err) == TOTEX_OK &&
+                    int ok = totex_prog_share_translate(&tr, t, s, &err) == TOTEX_OK &&
                              totex_sym_expand(t, s, (totex_sink){filt_step, &f}, &err) == TOTEX_OK;
                     ex.steps = f.step;
                     ok = ok && tr.nx == ex.nx && tr.nb == ex.nb && tr.steps == ex.steps;
@@ -186,8 +186,8 @@ int main(void)
                         failures++;
                     }
                     compared++;
-                    totex_mpi_local_free(&tr);
-                    totex_mpi_local_free(&ex);
+                    totex_prog_share_free(&tr);
+                    totex_prog_share_free(&ex);
                 }
                 totex_sym_free(s);
                 totex_task_free(t);

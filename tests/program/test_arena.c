@@ -1,4 +1,4 @@
-/* The executor's bounded arena (src/mpi/arena.h, compile.c, exec.c), checked
+/* The executor's bounded arena (src/program/arena.h, compile.c, run.c), checked
  * on every rank's compiled program without MPI, for unit-step schedules (octr,
  * sym2, a3, greedy-sym multiport; a2 single-port) and combining ones (direct,
  * bruck, dimwise), 1 and 3 chunks, with the tightest arena (bytes reused as
@@ -15,7 +15,7 @@
  *    the earlier one, of an earlier step;
  *  (a request waits, in effect, for what the requests before it waited for:
  *  the executor posts and sends in program order)
- *  - the order that keeps the executor free of deadlock (exec.c): a receive
+ *  - the order that keeps the executor free of deadlock (run.c): a receive
  *    or a send of step t waits only for requests of steps before t, and the
  *    receives of steps before t are posted before the sends of step t;
  * and with the tightest arena at 64 ranks and more, the arena must hold fewer
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "program_support.h"
 
 static int failures;
 
@@ -47,7 +47,7 @@ typedef struct read_of { /* a send taking on arena bytes of a receive */
 } read_of;
 
 /* check one rank's program p compiled from share l */
-static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_local *l)
+static void check(const char *what, const totex_prog *p, const totex_prog_share *l)
 {
     const size_t nr = p->nrecv, ns = p->nsend, c = (size_t)p->chunks;
     /* per request: its step, and the receives and sends of the steps before it */
@@ -86,7 +86,7 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
     read_of **reads = calloc(nr + 1, sizeof *reads);
     size_t *nreads = calloc(nr + 1, sizeof *nreads), *capreads = calloc(nr + 1, sizeof *capreads);
     for (size_t s = 0; s < ns; s++) {
-        const totex_mpi_send *sd = &p->sends[s];
+        const totex_prog_send *sd = &p->sends[s];
         if (sd->recv_before != s_r[s])
             FAIL("FAIL %s rank %u: send %zu (step %llu) posts receives up to %zu, not those of the steps before (%zu)\n",
                  what, p->me, s, (unsigned long long)sstep[s] + 1, sd->recv_before, s_r[s]);
@@ -100,8 +100,8 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
                      p->me, s, (unsigned long long)sstep[s] + 1, q);
         }
         for (size_t k = sd->piece_first; k < sd->piece_first + sd->piece_count; k++) {
-            const totex_mpi_piece *pc = &p->pieces[k];
-            if (pc->base != TOTEX_MPI_ARENA)
+            const totex_prog_piece *pc = &p->pieces[k];
+            if (pc->base != TOTEX_PROG_ARENA)
                 continue;
             size_t from = SIZE_MAX; /* the latest receive it waits for whose range holds the piece */
             for (size_t d = sd->dep_first; d < sd->dep_first + sd->dep_count; d++) {
@@ -140,7 +140,7 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
         eff_ss[b] = w;
     }
     for (size_t b = 0; b < nr; b++) {
-        const totex_mpi_recv *rb = &p->recvs[b];
+        const totex_prog_recv *rb = &p->recvs[b];
         if (rb->wait_sends > r_s[b] || rb->wait_recvs > r_r[b])
             FAIL("FAIL %s rank %u: receive %zu (step %llu) waits for sends < %zu, receives < %zu: beyond the steps "
                  "before (%zu, %zu)\n",
@@ -150,7 +150,7 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
         if (rb->arena_off + (size_t)rb->bytes > p->arena_bytes)
             FAIL("FAIL %s rank %u: receive %zu lands past the arena's %zu bytes\n", what, p->me, b, p->arena_bytes);
         for (size_t a = 0; a < b; a++) {
-            const totex_mpi_recv *ra = &p->recvs[a];
+            const totex_prog_recv *ra = &p->recvs[a];
             if (!USES_ARENA(a) || !overlap(ra->arena_off, (size_t)ra->bytes, rb->arena_off, (size_t)rb->bytes))
                 continue;
             /* the earlier receive is complete (its final blocks copied out) ... */
@@ -173,15 +173,15 @@ static void check(const char *what, const totex_mpi_plan *p, const totex_mpi_loc
     }
     /* staging: a send's staged bytes (with the header in front for the carrying send) */
     for (size_t b = 0; b < ns; b++) {
-        const totex_mpi_send *sb = &p->sends[b];
-        const size_t hb = b == p->carry_send ? TOTEX_MPI_HDR_BYTES : 0;
+        const totex_prog_send *sb = &p->sends[b];
+        const size_t hb = b == p->carry_send ? TOTEX_PROG_HDR_BYTES : 0;
         if (sb->piece_count < 2 && !hb)
             continue;
         if (sb->stage_off + (size_t)sb->bytes > p->stage_bytes || sb->stage_off < hb)
             FAIL("FAIL %s rank %u: send %zu staged outside the staging area\n", what, p->me, b);
         for (size_t a = 0; a < b; a++) {
-            const totex_mpi_send *sa = &p->sends[a];
-            const size_t ha = a == p->carry_send ? TOTEX_MPI_HDR_BYTES : 0;
+            const totex_prog_send *sa = &p->sends[a];
+            const size_t ha = a == p->carry_send ? TOTEX_PROG_HDR_BYTES : 0;
             if ((sa->piece_count < 2 && !ha) ||
                 !overlap(sa->stage_off - ha, (size_t)sa->bytes + ha, sb->stage_off - hb, (size_t)sb->bytes + hb))
                 continue;
@@ -210,12 +210,12 @@ out:
 }
 
 /* the share of rank me: unit-step algorithm (unit) or combining algorithm name */
-static int share(totex_mpi_local *l, const totex_network *net, const char *name, int unit, totex_ports ports,
+static int share(totex_prog_share *l, const totex_network *net, const char *name, int unit, totex_ports ports,
                  totex_error *err)
 {
     if (unit) {
         const totex_algorithm *a = totex_algorithm_find(name, err);
-        return a && totex_mpi_local_from_unit(l, a, net, ports, NULL, err) == TOTEX_OK;
+        return a && totex_prog_share_from_unit(l, a, net, ports, NULL, err) == TOTEX_OK;
     }
     const totex_comb_algorithm *a = totex_comb_algorithm_find(name, err);
     totex_comb_cost cost;
@@ -223,7 +223,7 @@ static int share(totex_mpi_local *l, const totex_network *net, const char *name,
     cost.switching = TOTEX_SWITCH_WORMHOLE;
     cost.ports = TOTEX_COMB_ALL_PORT;
     totex_comb_schedule *s = NULL;
-    int ok = a && a->build(net, &cost, &s, err) == TOTEX_OK && totex_mpi_local_from_comb(l, s, err) == TOTEX_OK;
+    int ok = a && a->build(net, &cost, &s, err) == TOTEX_OK && totex_prog_share_from_comb(l, s, err) == TOTEX_OK;
     totex_comb_schedule_free(s);
     return ok;
 }
@@ -265,23 +265,23 @@ int main(void)
                     const uint32_t stride = n > 64 ? n / 5 : 1;
                     int checked = 0;
                     for (uint32_t me = 0; me < n; me += stride) {
-                        totex_mpi_local l;
-                        totex_mpi_local_init(&l, n, me);
+                        totex_prog_share l;
+                        totex_prog_share_init(&l, n, me);
                         if (!share(&l, net, algs[ai].name, algs[ai].unit, algs[ai].ports, &err)) {
-                            totex_mpi_local_free(&l);
+                            totex_prog_share_free(&l);
                             if (algs[ai].unit || !strstr(err.msg, "appl")) /* a combining one may not apply */
                                 FAIL("FAIL %s rank %u: %s\n", what, me, err.msg);
                             break;
                         }
-                        totex_mpi_plan *p = calloc(1, sizeof *p);
+                        totex_prog *p = calloc(1, sizeof *p);
                         p->slot = slot;
                         p->n = n;
                         p->me = me;
                         p->algorithm = algs[ai].name;
-                        p->arena_cap = tight ? 0 : (size_t)TOTEX_MPI_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
+                        p->arena_cap = tight ? 0 : (size_t)TOTEX_PROG_ARENA_BLOCKS_PER_RANK * n * (size_t)slot;
                         p->pad = tight && chunks == 3 ? 512 : 0; /* short messages padded (chunks of ~333 bytes) */
                         char why[300] = "";
-                        if (totex_mpi_compile(p, &l, chunks, algs[ai].unit, 0, why, sizeof why) != MPI_SUCCESS) {
+                        if (prog_test_compile(p, &l, chunks, algs[ai].unit, 0, why, sizeof why) != 0) {
                             FAIL("FAIL %s rank %u: %s\n", what, me, why);
                         } else {
                             check(what, p, &l);
@@ -295,8 +295,8 @@ int main(void)
                             programs++;
                             checked++;
                         }
-                        totex_mpi_plan_free(p);
-                        totex_mpi_local_free(&l);
+                        totex_prog_free(p);
+                        totex_prog_share_free(&l);
                     }
                     if (!checked)
                         continue;

@@ -1,7 +1,7 @@
 /* The program compile.c makes of a unit-step schedule with staggered lanes
  * (issue 11 item 2), checked on its structure for every rank of several
  * tori (octr and greedy-sym, multiport, 3 chunks of 3000-byte blocks): c - 1
- * = 2 kicks of TOTEX_MPI_KICK_BYTES (flagged, on a tag of their own) to every peer this
+ * = 2 kicks of TOTEX_PROG_KICK_BYTES (flagged, on a tag of their own) to every peer this
  * rank sends to and from every peer that sends to it: kick 1 to every peer
  * before any data send, waiting for nothing; kick 2 to a peer in the first
  * step, after its chunk-0 sends and before its chunk-1 ones, waiting for kick
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "program_support.h"
 
 static int failures;
 
@@ -33,14 +33,14 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
     const uint32_t n = totex_network_nodes(net);
     const int c = 3;
     const long long slot = 3000;
-    totex_mpi_plan p[2];
+    totex_prog p[2];
     int ok[2] = {0, 0};
-    totex_mpi_local l;
+    totex_prog_share l;
     totex_error err;
-    totex_mpi_local_init(&l, n, me);
-    if (totex_mpi_local_from_unit(&l, a, net, TOTEX_PORTS_MULTI, NULL, &err) != TOTEX_OK) {
+    totex_prog_share_init(&l, n, me);
+    if (totex_prog_share_from_unit(&l, a, net, TOTEX_PORTS_MULTI, NULL, &err) != TOTEX_OK) {
         FAIL("%s %s rank %u: share: %s\n", a->name, spec, me, err.msg);
-        totex_mpi_local_free(&l);
+        totex_prog_share_free(&l);
         return;
     }
     for (int sg = 0; sg < 2; sg++) {
@@ -50,14 +50,14 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
         p[sg].me = me;
         p[sg].algorithm = a->name;
         char why[300] = "";
-        if (totex_mpi_compile(&p[sg], &l, c, 1, sg, why, sizeof why) != MPI_SUCCESS)
+        if (prog_test_compile(&p[sg], &l, c, 1, sg, why, sizeof why) != 0)
             FAIL("%s %s rank %u: compile: %s\n", a->name, spec, me, why);
         else
             ok[sg] = 1;
     }
     if (!ok[0] || !ok[1])
         goto out;
-    const totex_mpi_plan *s = &p[1], *u = &p[0];
+    const totex_prog *s = &p[1], *u = &p[0];
     /* peers: who this rank sends to and receives from, by the share; all neighbours in the network */
     size_t kicks_out = 0, kicks_in = 0;
     size_t *kick_recv = calloc(n, sizeof *kick_recv); /* peer -> kick receive + 1 */
@@ -80,7 +80,7 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
              spec, me, s->nsend, s->nrecv, u->nsend, u->nrecv, kicks_out, kicks_in);
     for (size_t r = 0; r < s->nrecv; r++) {
         const int q = s->recvs[r].peer;
-        if (s->recvs[r].kick != (r < (size_t)(c - 1) * kicks_in) || (s->recvs[r].kick && s->recvs[r].bytes != TOTEX_MPI_KICK_BYTES) ||
+        if (s->recvs[r].kick != (r < (size_t)(c - 1) * kicks_in) || (s->recvs[r].kick && s->recvs[r].bytes != TOTEX_PROG_KICK_BYTES) ||
             u->recvs[r < u->nrecv ? r : 0].kick)
             FAIL("%s %s rank %u: receive %zu: a kick after data, a kick of another length or an unstaggered kick\n", a->name,
                  spec, me, r);
@@ -94,11 +94,11 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
         }
     }
     for (size_t i = 0; i < kicks_out && i < s->nsend; i++)
-        if (s->sends[i].bytes != TOTEX_MPI_KICK_BYTES || !s->sends[i].kick || !sends_to[s->sends[i].peer] || s->sends[i].dep_count)
+        if (s->sends[i].bytes != TOTEX_PROG_KICK_BYTES || !s->sends[i].kick || !sends_to[s->sends[i].peer] || s->sends[i].dep_count)
             FAIL("%s %s rank %u: send %zu is not kick 1 to a peer\n", a->name, spec, me, i);
     /* synchronous exactly when waited for */
     for (int sg = 0; sg < 2; sg++) {
-        const totex_mpi_plan *pp = &p[sg];
+        const totex_prog *pp = &p[sg];
         uint8_t *waited = calloc(pp->nsend ? pp->nsend : 1, 1);
         for (size_t i = 0; i < pp->nsend; i++)
             for (size_t d = 0; d < pp->sends[i].dep_count; d++)
@@ -122,8 +122,8 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
             for (uint32_t q = 0; x0 == 0 && ci > 0 && ci < c - 1 && q < n; q++) { /* kick ci + 1 */
                 if (!sends_to[q])
                     continue;
-                const totex_mpi_send *k = is < s->nsend ? &s->sends[is] : NULL;
-                if (!k || !k->kick || k->peer != (int)q || k->bytes != TOTEX_MPI_KICK_BYTES ||
+                const totex_prog_send *k = is < s->nsend ? &s->sends[is] : NULL;
+                if (!k || !k->kick || k->peer != (int)q || k->bytes != TOTEX_PROG_KICK_BYTES ||
                     k->dep_count != (kick_recv[q] ? 1u : 0u) ||
                     (k->dep_count && s->deps[k->dep_first] != kick_recv[q] - 1 + (size_t)ci - 1)) {
                     FAIL("%s %s rank %u: kick %d to %u is not the next send, or waits for the wrong one\n", a->name,
@@ -133,7 +133,7 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
                 is++;
             }
             for (size_t x = x0; x < x1; x++) {
-                const totex_mpi_xfer *tr = &l.x[x];
+                const totex_prog_xfer *tr = &l.x[x];
                 if (!tr->count || tr->from != me)
                     continue;
                 const int bytes = (int)(tr->count * (size_t)(slot * (ci + 1) / c - slot * ci / c));
@@ -143,7 +143,7 @@ static void check_rank(const char *spec, const totex_network *net, const totex_a
                          me, (unsigned long long)tr->step, ci, tr->to);
                     goto done;
                 }
-                const totex_mpi_send *sd = &s->sends[is];
+                const totex_prog_send *sd = &s->sends[is];
                 int waits_kick = 0, waits_own = 0;
                 for (size_t d = 0; d < sd->dep_count; d++) {
                     const size_t dep = s->deps[sd->dep_first + d];
@@ -182,9 +182,8 @@ out:
         free(p[sg].pieces);
         free(p[sg].deps);
         free(p[sg].finals);
-        free(p[sg].req);
     }
-    totex_mpi_local_free(&l);
+    totex_prog_share_free(&l);
 }
 
 int main(void)

@@ -1,15 +1,15 @@
-/* This rank's share of a schedule (local.h): the transfers the compiler
+/* This rank's share of a schedule (share.h): the transfers the compiler
  * (compile.c) needs, from a combining schedule or from a unit-step schedule
  * (streamed through a filtering sink, or translated from node 0's moves by
- * translate.c). Hops of one step that cross the same link become one
+ * share_unit.c). Hops of one step that cross the same link become one
  * transfer: blocks that cross a link in the same step travel as one message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "local.h"
+#include "share.h"
 
-void totex_mpi_local_init(totex_mpi_local *l, uint32_t n, uint32_t me)
+void totex_prog_share_init(totex_prog_share *l, uint32_t n, uint32_t me)
 {
     memset(l, 0, sizeof *l);
     l->n = n;
@@ -17,15 +17,15 @@ void totex_mpi_local_init(totex_mpi_local *l, uint32_t n, uint32_t me)
     l->pred = n ? (me + n - 1) % n : 0;
 }
 
-void totex_mpi_local_free(totex_mpi_local *l)
+void totex_prog_share_free(totex_prog_share *l)
 {
     free(l->x);
     free(l->b);
     free(l->tmp);
-    totex_mpi_local_init(l, l->n, l->me);
+    totex_prog_share_init(l, l->n, l->me);
 }
 
-int totex_mpi_local_keeps(const totex_mpi_local *l, uint32_t from, uint32_t to)
+int totex_prog_share_keeps(const totex_prog_share *l, uint32_t from, uint32_t to)
 {
     return from == l->me || to == l->me || from == l->pred;
 }
@@ -45,13 +45,13 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
-int totex_mpi_local_add(totex_mpi_local *l, uint64_t step, uint32_t from, uint32_t to, const totex_block *blocks,
+int totex_prog_share_add(totex_prog_share *l, uint64_t step, uint32_t from, uint32_t to, const totex_block *blocks,
                         size_t count)
 {
     if (grow((void **)&l->x, &l->capx, l->nx + 1, sizeof *l->x) ||
         grow((void **)&l->b, &l->capb, l->nb + count, sizeof *l->b))
         return -1;
-    l->x[l->nx++] = (totex_mpi_xfer){step, from, to, l->nb, count};
+    l->x[l->nx++] = (totex_prog_xfer){step, from, to, l->nb, count};
     memcpy(l->b + l->nb, blocks, count * sizeof *blocks);
     l->nb += count;
     if (step + 1 > l->steps)
@@ -59,11 +59,11 @@ int totex_mpi_local_add(totex_mpi_local *l, uint64_t step, uint32_t from, uint32
     return 0;
 }
 
-int totex_mpi_local_hops(totex_mpi_local *l, uint64_t step, const totex_hop *hops, size_t count)
+int totex_prog_share_hops(totex_prog_share *l, uint64_t step, const totex_hop *hops, size_t count)
 {
     size_t k = 0;
     for (size_t i = 0; i < count; i++)
-        if (hops[i].from != hops[i].to && totex_mpi_local_keeps(l, hops[i].from, hops[i].to)) {
+        if (hops[i].from != hops[i].to && totex_prog_share_keeps(l, hops[i].from, hops[i].to)) {
             if (grow((void **)&l->tmp, &l->captmp, k + 1, sizeof *l->tmp))
                 return -1;
             l->tmp[k++] = hops[i];
@@ -85,7 +85,7 @@ int totex_mpi_local_hops(totex_mpi_local *l, uint64_t step, const totex_hop *hop
         if (grow((void **)&l->x, &l->capx, l->nx + 1, sizeof *l->x) ||
             grow((void **)&l->b, &l->capb, l->nb + (j - i), sizeof *l->b))
             return -1;
-        l->x[l->nx++] = (totex_mpi_xfer){step, l->tmp[i].from, l->tmp[i].to, l->nb, j - i};
+        l->x[l->nx++] = (totex_prog_xfer){step, l->tmp[i].from, l->tmp[i].to, l->nb, j - i};
         for (size_t h = i; h < j; h++)
             l->b[l->nb++] = (totex_block){l->tmp[h].src, l->tmp[h].dst};
         i = j;
@@ -95,7 +95,7 @@ int totex_mpi_local_hops(totex_mpi_local *l, uint64_t step, const totex_hop *hop
     return 0;
 }
 
-totex_status totex_mpi_local_from_comb(totex_mpi_local *l, const totex_comb_schedule *s, totex_error *err)
+totex_status totex_prog_share_from_comb(totex_prog_share *l, const totex_comb_schedule *s, totex_error *err)
 {
     const uint64_t steps = totex_comb_steps(s);
     for (uint64_t st = 0; st < steps; st++) {
@@ -103,9 +103,9 @@ totex_status totex_mpi_local_from_comb(totex_mpi_local *l, const totex_comb_sche
         for (size_t t = 0; t < nt; t++) {
             totex_transfer tr;
             totex_comb_get_transfer(s, st, t, &tr);
-            if (!tr.count || !totex_mpi_local_keeps(l, tr.from, tr.to))
+            if (!tr.count || !totex_prog_share_keeps(l, tr.from, tr.to))
                 continue;
-            if (totex_mpi_local_add(l, st, tr.from, tr.to, tr.blocks, tr.count)) {
+            if (totex_prog_share_add(l, st, tr.from, tr.to, tr.blocks, tr.count)) {
                 snprintf(err->msg, sizeof err->msg, "out of memory keeping rank %u's transfers", l->me);
                 return TOTEX_ENOMEM;
             }
@@ -128,15 +128,15 @@ static uint32_t shift(const totex_network *net, uint32_t u, uint32_t x, int sign
 }
 
 /* node 0's transfer t shifted by x, appended to step @p step */
-static int add_shifted(totex_mpi_local *l, const totex_network *net, uint64_t step, const totex_transfer *t, uint32_t x,
+static int add_shifted(totex_prog_share *l, const totex_network *net, uint64_t step, const totex_transfer *t, uint32_t x,
                        totex_block *buf)
 {
     for (size_t b = 0; b < t->count; b++)
         buf[b] = (totex_block){shift(net, t->blocks[b].src, x, 1), shift(net, t->blocks[b].dst, x, 1)};
-    return totex_mpi_local_add(l, step, x, shift(net, t->to, x, 1), buf, t->count);
+    return totex_prog_share_add(l, step, x, shift(net, t->to, x, 1), buf, t->count);
 }
 
-totex_status totex_mpi_local_from_node0(totex_mpi_local *l, const totex_network *net, const totex_comb_schedule *node0,
+totex_status totex_prog_share_from_node0(totex_prog_share *l, const totex_network *net, const totex_comb_schedule *node0,
                                         totex_error *err)
 {
     const uint64_t steps = totex_comb_steps(node0);
@@ -173,46 +173,3 @@ nomem:
     return TOTEX_ENOMEM;
 }
 
-typedef struct filter {
-    totex_mpi_local *l;
-    uint64_t step;
-} filter;
-
-static totex_status filter_step(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
-{
-    filter *f = ctx;
-    if (totex_mpi_local_hops(f->l, f->step, hops, count)) {
-        snprintf(err->msg, sizeof err->msg, "out of memory keeping rank %u's hops of step %llu", f->l->me,
-                 (unsigned long long)f->step + 1);
-        return TOTEX_ENOMEM;
-    }
-    f->step++;
-    return TOTEX_OK;
-}
-
-totex_status totex_mpi_local_from_unit(totex_mpi_local *l, const totex_algorithm *a, const totex_network *net,
-                                       totex_ports ports, int *symmetric, totex_error *err)
-{
-    totex_status st = a->applies(net, ports, err);
-    if (st != TOTEX_OK)
-        return st;
-    if (symmetric)
-        *symmetric = 0;
-    if (a->plan_symmetric) {
-        totex_task *t = NULL;
-        totex_sym_schedule *s = NULL;
-        st = a->plan_symmetric(net, ports, &t, &s, err);
-        if (st == TOTEX_OK && symmetric)
-            *symmetric = 1;
-        if (st == TOTEX_OK)
-            st = totex_mpi_local_translate(l, t, s, err);
-        totex_sym_free(s);
-        totex_task_free(t);
-        return st;
-    }
-    filter f = {l, 0};
-    st = a->plan(net, ports, (totex_sink){filter_step, &f}, err);
-    if (st == TOTEX_OK)
-        l->steps = f.step;
-    return st;
-}
