@@ -20,7 +20,11 @@
 # SMPI_CFG="--cfg=..." adds SimGrid options to every run, e.g. flat latency
 # and bandwidth factors instead of SMPI's piecewise defaults:
 # SMPI_CFG="--cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1".
-# Also per size: "limit", the cut-bound limit of the torus (the multiport cut
+# Also per size: "first", totex's first call after the choice timed alone (one call after a
+# barrier, before the ITERS calls whose mean the table gives: from the moment the last rank
+# called to the moment the last returned, on the simulation's one clock; "first_best", the same of
+# the best SMPI algorithm), and "L(m)", the latency-aware limit
+# (the cut-bound limit below plus one link latency); and "limit", the cut-bound limit of the torus (the multiport cut
 # bound in steps, from `totex bounds --ports multi`, times block / 10 GB/s:
 # no schedule moving whole blocks over these links can beat it), totex /
 # limit, and what totex ran (its TOTEX_VERBOSE=2 line: a combining algorithm,
@@ -155,16 +159,18 @@ for t in "$@"; do
         "$out/log-$t-totex.txt" 2>/dev/null >"$ran" || : >"$ran"
     echo
     echo "torus $t ($n ranks, $spec, cut bound ${cut:-?} steps): simulated us per call; ratio = totex / best SMPI algorithm;"
-    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; ran = what totex ran (unit-step: NAME/CHUNKS, s: lanes staggered)"
+    echo "limit = cut bound x block / 10 GB/s; lim_ratio = totex / limit; first = totex's first call after the choice, alone"
+    echo "(first_lim = first / limit); L(m) = limit + one link latency (1 us), L_ratio = totex / L(m);"
+    echo "ran = what totex ran (unit-step: NAME/CHUNKS, s: lanes staggered)"
     if ! awk -v algs="$(echo "totex totex_nocheck $algs $impls" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | while read -r i; do grep -q "^$i " "$raw" && printf '%s ' "$i"; done)" -v maxr="${SMPI_MAX_RATIO:-0}" -v shared="$shared" -v cut="${cut:-0}" -v ranf="$ran" '
         $2 == "FAILED" { failed[$1] = 1; next }
-        { t[$1, $2] = $3; if ($4 != "ok" && !(shared && $4 == "unverified")) bad[$1, $2] = 1; sizes[$2] = 1 }
+        { t[$1, $2] = $3; if (NF >= 5) f1[$1, $2] = $5; if ($4 != "ok" && !(shared && $4 == "unverified")) bad[$1, $2] = 1; sizes[$2] = 1 }
         END {
             while ((getline line < ranf) > 0) { split(line, w, " "); ranby[w[1] + 0] = w[2] }
             na = split(algs, a, " ")
             printf "%8s", "block B"
             for (i = 1; i <= na; i++) printf " %12s", a[i]
-            printf " %9s %9s %-12s %9s %9s %s\n", "ratio", "ratio_nc", "best SMPI", "limit", "lim_ratio", "ran"
+            printf " %9s %9s %-12s %9s %9s %9s %9s %9s %9s %s\n", "ratio", "ratio_nc", "best SMPI", "limit", "lim_ratio", "first", "first_lim", "1st_best", "L(m)", "L_ratio", "ran"
             ns = 0
             for (s in sizes) sl[++ns] = s + 0
             for (i = 1; i <= ns; i++) for (j = i + 1; j <= ns; j++) if (sl[j] < sl[i]) { x = sl[i]; sl[i] = sl[j]; sl[j] = x }
@@ -183,7 +189,12 @@ for t in "$@"; do
                 if (r2 > worst2) worst2 = r2
                 lim = cut * s / 1e10
                 lr = lim > 0 && ((("totex", s) in t)) ? t["totex", s] / lim : -1
-                printf " %9.3f %9.3f %-12s %9.2f %9.3f %s\n", r, r2, bname, lim * 1e6, lr, (s in ranby) ? ranby[s] : "-"
+                fl = ((("totex", s) in f1)) ? f1["totex", s] : -1
+                flr = lim > 0 && fl > 0 ? fl / lim : -1
+                lm = lim + 1e-6 # L(m): the cut-bound limit plus one link latency (1 us)
+                lmr = ((("totex", s) in t)) ? t["totex", s] / lm : -1
+                fb = ((bname, s) in f1) ? f1[bname, s] : -1
+                printf " %9.3f %9.3f %-12s %9.2f %9.3f %9.2f %9.3f %9.2f %9.2f %9.3f %s\n", r, r2, bname, lim * 1e6, lr, fl * 1e6, flr, fb * 1e6, lm * 1e6, lmr, (s in ranby) ? ranby[s] : "-"
             }
             printf "worst ratio %.3f (totex), %.3f (totex_nocheck) (\"!\": wrong result, not counted)%s\n", worst, worst2, \
                 shared ? "; SMPI_SHARED=1: results unverified" : ""

@@ -268,12 +268,16 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         }
     }
     double msg[MSG_DOUBLES] = {0};
-    char why[600] = "";
+    char why[600] = "", note[640] = "";
     if (rank == 0) {
         const totex_prog_linkcost lc = {st->t_s,   st->t_c,    st->t_l,   st->t_c_chunk, st->t_l_chunk,
                                        st->pad,   st->t_pad,  st->pad_forced, st->split, st->t_split,
                                        st->t_4k,  st->t_8k,   st->t_64k};
         choose_candidates(net, spec, &cost, &lc, &err, msg, why, sizeof why);
+        if (msg[0] > 0 && why[0]) { /* candidates left out at this scale: said by the verbose line */
+            snprintf(note, sizeof note, "; %s", why);
+            why[0] = '\0';
+        }
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
         msg[3] = st->t_l;
@@ -380,9 +384,9 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         else
             fprintf(stderr,
                     "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: %s (%s%s; "
-                    "model's choice %s, predicted %.3g s; %s)\n",
+                    "model's choice %s, predicted %.3g s; %s%s)\n",
                     size, spec, slot, what, left > 1 ? "fastest of the model's candidates timed here: " : "",
-                    left > 1 ? times : "the only candidate", first, cd[0].predicted, cw);
+                    left > 1 ? times : "the only candidate", first, cd[0].predicted, cw, note);
     }
     st->verbose_done = 1;
     { /* the choice of the size class: its next new sizes only compile it */

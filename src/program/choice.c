@@ -176,6 +176,14 @@ static int by_time(const void *a, const void *b)
     return x->predicted < y->predicted ? -1 : x->predicted > y->predicted ? 1 : x->order < y->order ? -1 : 1;
 }
 
+/* append @p name to the list @p note (comma-separated, truncated) */
+static void skip_note(char *note, size_t cap, const char *name)
+{
+    size_t len = strlen(note);
+    if (len + 2 < cap)
+        snprintf(note + len, cap - len, "%s%s", len ? ", " : "", name);
+}
+
 size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
                                  const totex_prog_linkcost *lc, totex_prog_cand *out, size_t cap, char *why, size_t wcap)
 {
@@ -192,6 +200,7 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
         return 0;
     }
     const uint32_t n = totex_network_nodes(net);
+    char skipped[256] = ""; /* candidates not offered above TOTEX_PROG_SCALE_MAX ranks */
     /* padding forced (TOTEX_PAD): every combining candidate padded; measured: the best few also padded */
     const int pad = lc->pad > slot ? lc->pad : 0, forced = lc->pad_forced ? lc->pad : 0;
     /* a combining algorithm by its closed form (predict: no schedule built) when it has one, else
@@ -203,6 +212,12 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
         row->reason[0] = '\0';
         totex_error err;
         err.msg[0] = '\0';
+        if (n > TOTEX_PROG_SCALE_MAX && !a->plan_node0) { /* its share would be kept while building it whole */
+            row->status = TOTEX_ENOTAPPLICABLE;
+            snprintf(row->reason, sizeof row->reason, "not offered above %d ranks", TOTEX_PROG_SCALE_MAX);
+            skip_note(skipped, sizeof skipped, a->name);
+            continue;
+        }
         row->status = a->predict ? a->predict(net, cost, &row->report, &err) : TOTEX_ENOTAPPLICABLE;
         const int settled = a->predict && row->status != TOTEX_ENOTAPPLICABLE; /* predicted, or refused as build() */
         if (settled) {
@@ -255,6 +270,10 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
             continue;
         if (a->costly_predict && !a->plan_symmetric && n > TOTEX_PROG_UNIT_FULL_MAX)
             continue; /* its prediction and its schedule are the whole network's */
+        if (!a->plan_symmetric && n > TOTEX_PROG_SCALE_MAX) { /* its whole schedule streamed through each rank */
+            skip_note(skipped, sizeof skipped, a->name);
+            continue;
+        }
         if (a->predict(net, unit_cands[u].ports, &steps, &err) != TOTEX_OK)
             continue;
         size_t ai = 0;
@@ -298,6 +317,9 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
         out[kept++] = all[i];
     }
     k = kept;
+    if (k && skipped[0])
+        snprintf(why, wcap, "not offered above %d ranks (per-rank planning would not be O(moves of one node)): %s",
+                 TOTEX_PROG_SCALE_MAX, skipped);
     free(rows);
     free(all);
     return k;

@@ -65,7 +65,10 @@ double totex_prog_link_floor(const totex_network *net, long long slot, const tot
 const totex_algorithm *totex_prog_unit_algorithm(const char *name, totex_ports *ports);
 /* every candidate that applies to @p net (cost->m = slot bytes, cost->t_s, cost->t_c; link t_l;
    padding lc->pad), by increasing predicted time, at most @p cap into @p out (at most half of
-   them, and at most 4, unit-step); 0 with why[] when none applies */
+   them, and at most 4, unit-step); 0 with why[] when none applies. Above TOTEX_PROG_SCALE_MAX ranks only
+   candidates whose per-rank share is O(moves of one node) are offered (a unit-step schedule with a
+   symmetric form, a combining one with a node-0 form): with some left out and k > 0, why[] names them
+   (the runtime's TOTEX_VERBOSE line says it) */
 size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
                                  const totex_prog_linkcost *lc, totex_prog_cand *out, size_t cap, char *why, size_t wcap);
 /* predicted seconds of combining schedule @p r (002's model, cost @p cost) with every message shorter
