@@ -299,7 +299,7 @@ typedef struct totex_comb_algorithm {
      * transfer the blocks may come in another order than build()'s. NULL when
      * the algorithm has none; TOTEX_ENOTAPPLICABLE with the reason where its
      * schedule is not translation invariant, and build()'s refusals.
-     * tests/mpi/test_translate.c compares every node's translated share with
+     * tests/program/test_translate.c compares every node's translated share with
      * the built schedule.
      */
     totex_status (*plan_node0)(const totex_network *net, const totex_comb_cost *cost, totex_comb_schedule **out,

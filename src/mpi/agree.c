@@ -3,7 +3,8 @@
  * class and a message, never a hang, without a collective operation on the
  * path of a call whose plan is cached.
  *
- * Protocol, on the private duplicate (include/totex/mpi.h, "Errors"):
+ * Protocol, on the private duplicate (docs/mpi.md, "The cross-rank check";
+ * the errors: include/totex/mpi.h):
  * - Every call sends a header {block bytes, packed bytes per block, local
  *   error} to its successor on a ring through all ranks and receives its
  *   predecessor's, alongside the exchange. If the ranks' headers are not all

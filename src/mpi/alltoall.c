@@ -1,6 +1,6 @@
 /* totex_alltoall: MPI_Alltoall executed with a totex message-combining schedule
- * (see include/totex/mpi.h for the semantics, the network and rank mapping,
- * the choice of algorithm, the plan cache and the errors). This file checks
+ * (include/totex/mpi.h: the semantics, the network and rank mapping and the
+ * errors; docs/mpi.md: the choice of algorithm, the plan cache, the run). This file checks
  * the arguments, lays the blocks out as bytes (in place when the datatype is
  * contiguous, else MPI_Pack / MPI_Unpack) and hands them to the executor. */
 #include <stdio.h>

@@ -1,4 +1,5 @@
-/* The TOTEX_* knobs read from the environment (include/totex/mpi.h, "Environment"); every TOTEX_* variable is read here.
+/* The TOTEX_* knobs read from the environment; every TOTEX_* variable is read
+ * here (docs/mpi.md, "Knobs", lists them all: keep its table in step).
  *
  * A knob that is set to something it does not take (TOTEX_CHUNKS=four,
  * TOTEX_RECV_WINDOW=-1, TOTEX_TS=1us, TOTEX_MODEL=Unit) is ignored with one line on stderr,

@@ -263,7 +263,7 @@ int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int p
    same place); then totex_mpi_guard_pair_wait()'s end, the message behind an equal header to @p to
    (@p to_bytes). MPI_SUCCESS with *g untouched when all went as expected; else the call's outcome with
    *g made as totex_mpi_guard_init() makes it (g->st set; failed calls: poison sent). Sizes in bytes;
-   the protocol of agree.c's head comment (include/totex/mpi.h, "Cross-rank check"); issue 11 */
+   the protocol of agree.c's head comment (docs/mpi.md, "The cross-rank check"); issue 11 */
 int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
                              int bytes, int peer, char *to, int to_bytes, char *own_to, const char *own_from,
                              size_t own_bytes);

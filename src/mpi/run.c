@@ -83,7 +83,7 @@
  * 11: a2's programs send twice on a link before their first message to
  * rank + 1, the second waiting by the window for the first, a synchronous
  * send to a rank that runs another plan or has not yet called): no rank then
- * saw a difference, and all waited for each other (tests/mpi/test_carry.c,
+ * saw a difference, and all waited for each other (tests/program/test_carry.c,
  * test_header_first.c).
  *
  * Final blocks of one transfer from consecutive sources land directly in the

@@ -1,4 +1,4 @@
-/* Cost model of totex_alltoall's candidates (include/totex/mpi.h, "Choice").
+/* Cost model of totex_alltoall's candidates (docs/mpi.md, "The choice model").
  *
  * Three costs measured on the communicator (src/mpi/measure.c): t_s, the start-up of a
  * message (seconds); t_c, the time per byte of one flow (seconds/byte: a

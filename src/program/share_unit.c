@@ -9,7 +9,7 @@
  * applied to three nodes instead of all n; a period-2 scheme (symmetric under
  * translation by two along one even ring) moves a row only on the nodes of
  * the parity where the packet is. The executor's tests compare the result
- * byte for byte with PMPI_Alltoall; tests/mpi/test_translate.c compares it
+ * byte for byte with PMPI_Alltoall; tests/program/test_translate.c compares it
  * with totex_sym_expand() at every rank. */
 #include <stdio.h>
 #include <stdlib.h>

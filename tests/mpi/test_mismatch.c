@@ -1,5 +1,5 @@
-/* Stress test of totex_alltoall's cross-rank check (src/mpi/agree.c, include/totex/mpi.h
- * "Cross-rank check"): a sequence of calls drawn from a seed that every rank
+/* Stress test of totex_alltoall's cross-rank check (src/mpi/agree.c, docs/mpi.md
+ * "The cross-rank check"): a sequence of calls drawn from a seed that every rank
  * shares, mixing correct calls (block sizes already planned and new ones, count
  * 0, several communicators) with wrong ones (one or two ranks with another
  * size, count 0, a negative count, MPI_DATATYPE_NULL; the odd ranks drawn at
