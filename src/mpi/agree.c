@@ -71,7 +71,7 @@
 #include "internal.h"
 
 /* poison: {error class, kind, rank a, value a, rank b, value b, call number} */
-enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5, POISON_LEN = 6 };
+enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5, POISON_LEN = 6, POISON_MODEL = 7 };
 
 /* the poison sent (static: a send may still be pending when the call returns) */
 static long long poison_out[7];
@@ -94,6 +94,12 @@ static void say(int rank, const long long *m)
                 rank, m[1] == POISON_SIG ? "message sizes" : "datatypes",
                 m[1] == POISON_SIG ? "sendcount * size(sendtype)" : "MPI_Pack_size of a block", m[3], m[2], m[5],
                 m[4]);
+        break;
+    case POISON_MODEL:
+        fprintf(stderr,
+                "totex_alltoall: rank %d: the ranks run different models: TOTEX_MODEL=unit on rank %lld, not on rank "
+                "%lld (set TOTEX_MODEL alike on every rank)\n",
+                rank, m[3] ? m[2] : m[4], m[3] ? m[4] : m[2]);
         break;
     case POISON_LEN:
         fprintf(stderr,
@@ -323,7 +329,11 @@ static int watched(totex_mpi_guard *g, int which)
     if ((g->pred[0] == g->mine[0] && g->pred[1] == g->mine[1]) || g->pred[2])
         return MPI_SUCCESS;
     int pr = g->from, k = g->pred[0] != g->mine[0] ? 0 : 1;
-    long long m[6] = {MPI_ERR_COUNT, k ? POISON_PACK : POISON_SIG, pr, g->pred[k], g->rank, g->mine[k]};
+    /* packed bytes of opposite signs: one rank runs unit-step schedules (TOTEX_MODEL=unit), the other not */
+    const int model = k == 1 && (g->pred[1] < 0) != (g->mine[1] < 0);
+    long long m[6] = {MPI_ERR_OTHER, POISON_MODEL, pr, g->pred[1] < 0, g->rank, g->mine[1] < 0};
+    if (!model)
+        m[0] = MPI_ERR_COUNT, m[1] = k ? POISON_PACK : POISON_SIG, m[3] = g->pred[k], m[5] = g->mine[k];
     say(g->rank, m);
     return poison(g, m);
 }

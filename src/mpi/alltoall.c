@@ -3,6 +3,7 @@
  * errors; docs/mpi.md: the choice of algorithm, the plan cache, the run). This file checks
  * the arguments, lays the blocks out as bytes (in place when the datatype is
  * contiguous, else MPI_Pack / MPI_Unpack) and hands them to the executor. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +203,10 @@ static int checked_call(const call *c, const totex_mpi_options *opt, totex_mpi_s
     totex_mpi_guard guard, *g = &guard;
     /* a cached plan carries the headers on its first messages between neighbours when short */
     const int carry = p && !opt->unit && !bad;
-    int rc = totex_mpi_guard_start(g, st, c->size, c->rank, c->sig, c->slot, bad, carry && p->prog->carry_send != SIZE_MAX);
+    /* a unit-step call (TOTEX_MODEL=unit) says so in its header's packed bytes (negative): a rank that runs
+       the other model on the same arguments then differs from it, and every rank stops (agree.c) */
+    const long long hslot = opt->unit ? -c->slot - 1 : c->slot;
+    int rc = totex_mpi_guard_start(g, st, c->size, c->rank, c->sig, hslot, bad, carry && p->prog->carry_send != SIZE_MAX);
     if (rc == MPI_SUCCESS && bad)
         rc = totex_mpi_guard_fail(g, fail(bad, c->rank, msg));
     if (rc == MPI_SUCCESS && (c->sig == 0 || !p || opt->unit))
@@ -335,20 +339,27 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         if ((long long)sendcount * ssize != (long long)recvcount * rsize) {
             bad = MPI_ERR_COUNT;
             msg = "sendcount * size(sendtype) differs from recvcount * size(recvtype)";
+        } else if ((long long)sendcount * ssize > INT_MAX) {
+            bad = MPI_ERR_COUNT;
+            msg = "a block of more than INT_MAX bytes (MPI counts a message's bytes in an int): send it in parts";
         } else if (src != MPI_SUCCESS) {
             bad = MPI_ERR_TYPE;
             msg = "MPI_Pack_size failed on the send datatype";
         } else if (sendcount && ssize && (!sendbuf || !recvbuf)) {
             bad = MPI_ERR_BUFFER;
             msg = "NULL buffer with a non-zero count";
+        } else if (sendcount && ssize && !in_place && sendbuf == recvbuf) {
+            bad = MPI_ERR_BUFFER;
+            msg = "sendbuf and recvbuf are the same buffer (for an exchange in place pass MPI_IN_PLACE as sendbuf)";
+        } else if (pack < 0) {
+            bad = MPI_ERR_COUNT;
+            msg = "a block of more than INT_MAX bytes (MPI counts a message's bytes in an int): send it in parts";
         }
     }
     const long long sig = bad ? 0 : (long long)sendcount * ssize, slot = bad ? 0 : pack;
-    const int check = size > 1 && cross_check_on();
-    if (!check && bad)
+    int check = size > 1 && cross_check_on();
+    if (size == 1 && bad)
         return fail(bad, rank, msg);
-    if (!check && sig == 0)
-        return MPI_SUCCESS;
 
     if (!st) {
         if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
@@ -378,6 +389,11 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     }
     if ((rc = totex_mpi_state_dup(st, comm, check)) != MPI_SUCCESS)
         return rc;
+    check = st->check; /* rank 0's TOTEX_CHECK, the same on every rank (state.c) */
+    if (!check && bad)
+        return fail(bad, rank, msg);
+    if (!check && sig == 0)
+        return MPI_SUCCESS;
     /* raw layouts (in place the send blocks must be copied out before the receive buffer is written) */
     const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, rank, slot, sig,
                     !bad && !in_place && pack == sig && sf.raw, !bad && pack == sig && rf.raw};

@@ -98,7 +98,10 @@ typedef struct totex_mpi_state {
     int tag_ub;              /* MPI_TAG_UB of hdr: the largest tag a header in the tag may use */
     totex_mpi_plan *plans;   /* one per block size seen (at most TOTEX_MPI_MAX_PLANS, newest first) */
     int nplans;
-    int check;               /* cross-rank check on (TOTEX_CHECK): the poison receive below is posted on dup */
+    int check;               /* cross-rank check on (TOTEX_CHECK of rank 0, shared when dup is made): the poison
+                                receive below is posted on dup */
+    int size_classes;        /* a size class's choice is reused (TOTEX_SIZE_CLASSES of rank 0, shared with check) */
+    totex_prog_opts prog_opts; /* the program layer's knobs of rank 0 (shared with the candidates; plan.c) */
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
     char hdr_buf[TOTEX_PROG_HDR_BYTES + TOTEX_PROG_CARRY_MAX]; /* the header from the ring's predecessor (and what it carries) */
@@ -177,8 +180,9 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
 totex_mpi_state *totex_mpi_state_last(MPI_Comm comm);
 /* remember @p st (of intracommunicator @p comm, @p size ranks, this one @p rank) for totex_mpi_state_last */
 void totex_mpi_state_remember(totex_mpi_state *st, MPI_Comm comm, int size, int rank);
-/* make st->dup (a duplicate of comm with MPI_ERRORS_RETURN) if not yet made;
-   with @p check, post the poison receive of the cross-rank check on it (collective) */
+/* make st->dup (a duplicate of comm with MPI_ERRORS_RETURN) if not yet made (collective): rank 0's @p check
+   and TOTEX_SIZE_CLASSES are broadcast to every rank and kept (st->check, st->size_classes); with the
+   check, post the poison receive of the cross-rank check on it */
 int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check);
 /* drop st->dup after a failed checked call (every rank's call failed; the next call makes a new one):
    cancels the poison receive; the failed exchange's messages stay behind on the dropped duplicate */
@@ -329,6 +333,10 @@ int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int
    request it needs is not complete yet (never without @p may_wait), else the call's error code (the guard
    told, pending requests dropped). Called again after the end, it returns the outcome again */
 int totex_mpi_run_progress(totex_mpi_run *x, int may_wait);
+/* the program's arena and staging area allocated and their pages touched, as a first run would
+   (planning does it for the plan it keeps, so that the first call after the choice does not pay it);
+   MPI_SUCCESS or MPI_ERR_NO_MEM (said on stderr) */
+int totex_mpi_run_prepare(totex_mpi_plan *pl);
 /* the blocking run: totex_mpi_run_start(), then totex_mpi_run_progress(may_wait); the 2-rank short path
    and flat programs by their own blocking loops */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,

@@ -21,7 +21,8 @@
 #define TRIAL_ROUND_SECONDS 100e-6 /* short calls: runs per round up to this long (predicted), at most TRIAL_RUNS_MAX */
 #define TRIAL_KEEP_BYTES (1 << 20) /* n blocks up to this size: a candidate keeps its buffers between rounds */
 #define CAND_DOUBLES 8 /* unit, idx, ports, chunks, predicted, steps, pad, stagger */
-#define MSG_DOUBLES (4 + CAND_DOUBLES * MAX_CANDIDATES)
+#define OPT_AT (4 + CAND_DOUBLES * MAX_CANDIDATES) /* rank 0's program knobs: window, arena blocks, receive window */
+#define MSG_DOUBLES (OPT_AT + 3)
 
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
 static int tuning_on(void)
@@ -115,15 +116,13 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
 /* @p c's program for this rank (the program layer, build.h) as a plan of the cache (*out, NULL on failure);
    MPI code with why[] (no MPI calls) */
 static int build_plan(const totex_network *net, const totex_comb_cost *cost, const totex_prog_cand *c, int size,
-                      int rank, long long slot, totex_mpi_plan **out, char *why, size_t cap)
+                      int rank, long long slot, const totex_prog_opts *o, totex_mpi_plan **out, char *why, size_t cap)
 {
-    totex_prog_opts o;
-    totex_mpi_env_prog_opts(&o);
     totex_prog *prog = NULL;
     totex_error err;
     err.msg[0] = '\0';
     *out = NULL;
-    totex_status ts = totex_prog_build(net, cost, c, (uint32_t)size, (uint32_t)rank, slot, &o, &prog, &err);
+    totex_status ts = totex_prog_build(net, cost, c, (uint32_t)size, (uint32_t)rank, slot, o, &prog, &err);
     if (ts != TOTEX_OK) {
         snprintf(why, cap, "%s", err.msg);
         totex_prog_free(prog);
@@ -204,10 +203,7 @@ static int size_class_of(long long slot)
 static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const totex_comb_cost *base, int size, int rank,
                               long long slot, int verbose, totex_mpi_state *st, totex_mpi_plan **out, int *rc)
 {
-    static int enabled = -1;
-    if (enabled < 0) {
-        enabled = totex_mpi_env_switch("TOTEX_SIZE_CLASSES", 1);
-    }
+    const int enabled = st->size_classes; /* rank 0's TOTEX_SIZE_CLASSES (state.c) */
     int cls = size_class_of(slot);
     if (!enabled || !st->size_class[cls].known)
         return 0;
@@ -219,7 +215,7 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
                         0,                          st->size_class[cls].pad,       st->size_class[cls].stagger};
     totex_mpi_plan *p = NULL;
     char why[600] = "";
-    int bad = net ? build_plan(net, &cost, &c, size, rank, slot, &p, why, sizeof why) : MPI_ERR_OTHER;
+    int bad = net ? build_plan(net, &cost, &c, size, rank, slot, &st->prog_opts, &p, why, sizeof why) : MPI_ERR_OTHER;
     int anybad = 0;
     if ((*rc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS) {
         totex_mpi_plan_free(p);
@@ -234,6 +230,7 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
         fprintf(stderr, "totex: MPI_Alltoall on %d ranks, %lld-byte blocks: %s (the choice for %lld..%lld-byte blocks, "
                         "compiled for this size without timing the candidates again)\n",
                 size, slot, p->prog->label, 1LL << cls, cls < 62 ? (2LL << cls) - 1 : LLONG_MAX);
+    (void)totex_mpi_run_prepare(p); /* (as for a plan chosen by trials) */
     *out = p;
     return 1;
 }
@@ -281,6 +278,11 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         msg[1] = cost.t_s;
         msg[2] = cost.t_c;
         msg[3] = st->t_l;
+        totex_prog_opts o;
+        totex_mpi_env_prog_opts(&o);
+        msg[OPT_AT] = o.window;
+        msg[OPT_AT + 1] = (double)o.arena_blocks;
+        msg[OPT_AT + 2] = (double)o.recv_window;
     }
     if ((rc = MPI_Bcast(msg, MSG_DOUBLES, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS) {
         totex_network_free(net);
@@ -288,6 +290,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     }
     cost.t_s = msg[1];
     cost.t_c = msg[2];
+    st->prog_opts = (totex_prog_opts){(int)msg[OPT_AT], (long long)msg[OPT_AT + 1], (long long)msg[OPT_AT + 2]};
     int nc = (int)msg[0];
     totex_prog_cand cd[MAX_CANDIDATES];
     totex_mpi_plan *cand[MAX_CANDIDATES] = {0};
@@ -297,7 +300,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         const double *m = msg + 4 + CAND_DOUBLES * c;
         cd[c] = (totex_prog_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6],
                                  (int)m[7]};
-        bad[c] = build_plan(net, &cost, &cd[c], size, rank, slot, &cand[c], why, sizeof why);
+        bad[c] = build_plan(net, &cost, &cd[c], size, rank, slot, &st->prog_opts, &cand[c], why, sizeof why);
     }
     totex_network_free(net);
     rc = MPI_Allreduce(bad, anybad, MAX_CANDIDATES + 1, MPI_INT, MPI_MAX, comm);
@@ -406,6 +409,9 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     for (int c = 0; c < nc; c++)
         if (c != pick)
             totex_mpi_plan_free(cand[c]);
+    /* the kept plan's buffers (freed after its trial rounds when large) made now: the first call after the
+       choice then costs what the next ones do (a failure here is left to that call, which says it) */
+    (void)totex_mpi_run_prepare(cand[pick]);
     *out = cand[pick];
     return MPI_SUCCESS;
 }

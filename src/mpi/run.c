@@ -327,6 +327,16 @@ static int buffers(totex_prog *p, int recv_raw)
     return MPI_SUCCESS;
 }
 
+int totex_mpi_run_prepare(totex_mpi_plan *pl)
+{
+    totex_prog *p = pl->prog;
+    const int fresh = !p->arena;
+    int rc = buffers(p, 1);
+    if (rc == MPI_SUCCESS && fresh)
+        memset(p->arena, 0, p->arena_bytes); /* its pages made now, not by the first call */
+    return rc;
+}
+
 /* the run ended with @p rc (not MPI_SUCCESS): the guard told, pending requests dropped */
 static int run_failed(totex_mpi_run *x, int rc, int guard_told)
 {

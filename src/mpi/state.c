@@ -171,6 +171,16 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
         st->prev_live = &live;
         live = st;
     }
+    /* the settings every rank must share, rank 0's (a TOTEX_* variable set differently on another rank must
+       not make the ranks wait for different things): the check, and the reuse of a size class's choice */
+    long long shared[2] = {check, totex_mpi_env_switch("TOTEX_SIZE_CLASSES", 1)};
+    if ((rc = MPI_Bcast(shared, 2, MPI_LONG_LONG, 0, st->dup)) != MPI_SUCCESS) {
+        MPI_Comm_free(&st->dup);
+        st->dup = MPI_COMM_NULL;
+        return rc;
+    }
+    check = (int)shared[0];
+    st->size_classes = (int)shared[1];
     st->check = check;
     st->calls = 0;
     st->has_early = 0;

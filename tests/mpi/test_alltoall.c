@@ -208,6 +208,34 @@ int main(int argc, char **argv)
     if (wsize == 4 || wsize == 8)
         run_unit();
 
+    /* the same buffer as sendbuf and recvbuf without MPI_IN_PLACE: MPI_ERR_BUFFER (on every rank with the
+       check on; on this one without it), the buffer untouched; a block of more than INT_MAX bytes:
+       MPI_ERR_COUNT, nothing allocated for it */
+    {
+        char same[64];
+        for (int i = 0; i < 64; i++)
+            same[i] = (char)(rank + 3 * i);
+        int rc = totex_alltoall(same, 1, MPI_BYTE, same, 1, MPI_BYTE, MPI_COMM_WORLD);
+        int changed = 0;
+        for (int i = 0; i < 64; i++)
+            changed |= same[i] != (char)(rank + 3 * i);
+        if (wsize > 1 && (rc != MPI_ERR_BUFFER || changed)) {
+            fprintf(stderr, "FAIL rank %d: sendbuf == recvbuf returned %d, not MPI_ERR_BUFFER%s\n", rank, rc,
+                    changed ? ", and the buffer changed" : "");
+            failures++;
+        }
+        MPI_Datatype big;
+        MPI_Type_contiguous(1 << 15, MPI_BYTE, &big);
+        MPI_Type_commit(&big);
+        char s1[8], r1[8];
+        rc = totex_alltoall(s1, 1 << 16, big, r1, 1 << 16, big, MPI_COMM_WORLD); /* 2^31 bytes a block */
+        if (rc != MPI_ERR_COUNT) {
+            fprintf(stderr, "FAIL rank %d: a block of 2^31 bytes returned %d, not MPI_ERR_COUNT\n", rank, rc);
+            failures++;
+        }
+        MPI_Type_free(&big);
+    }
+
     /* mismatched sizes across ranks: every rank gets MPI_ERR_COUNT, nobody hangs
        (unless the cross-rank check is turned off with TOTEX_CHECK=0) */
     const char *check_env = getenv("TOTEX_CHECK");
