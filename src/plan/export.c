@@ -19,8 +19,9 @@
 /* Finish @p mw (freed here), read the XML back through the executor's semantics on @p net under @p ports, and
    write it to @p path only when it verifies. */
 static totex_status msccl_check_and_write(totex_msccl_writer *mw, const char *path, const totex_network *net,
-                                          totex_ports ports, totex_error *err)
+                                          totex_ports ports, int keep_steps, totex_error *err)
 {
+    uint64_t planned = totex_msccl_writer_steps(mw);
     char *xml = NULL;
     size_t len = 0;
     totex_status st;
@@ -34,20 +35,24 @@ static totex_status msccl_check_and_write(totex_msccl_writer *mw, const char *pa
     if (fclose(mem) && st == TOTEX_OK)
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory");
     if (st == TOTEX_OK) {
-        /* the executor starts a send as soon as its data and dependencies are there: check that the program,
-           run that way, still keeps the port model (single-port and k-port receivers cannot hold senders back) */
+        /* read back by the executor's rules: a correct all-to-all, and (keep_steps) the executor, starting
+           each send as soon as its data and dependencies are there, keeps the schedule's steps under the port
+           model (single-port and k-port receivers cannot hold senders back) */
         totex_sim_report rep;
         totex_error e2;
         totex_status vs = totex_msccl_verify(xml, len, net, ports, 0, &rep, NULL, 0, &e2);
-        if (vs == TOTEX_EVIOLATION) {
+        if (vs != TOTEX_OK) {
+            st = totex_fail(err, vs == TOTEX_EVIOLATION ? TOTEX_EINVAL : vs,
+                            "the MSCCL XML written does not read back: %.400s", e2.msg);
+        } else if (keep_steps && rep.steps > planned) {
             char pm[32];
             st = totex_fail(err, TOTEX_EINVAL,
                             "MSCCL XML cannot keep this %s schedule: the executor starts each send as soon as its "
-                            "data and dependencies are there, and receivers cannot hold senders back, so %.250s; "
-                            "write MSCCL for --ports multi, or the JSON file (--format json)",
-                            totex_ports_format(ports, pm, sizeof pm), e2.msg);
-        } else if (vs != TOTEX_OK) {
-            st = totex_fail(err, vs, "the MSCCL XML written does not read back: %.400s", e2.msg);
+                            "data and dependencies are there, and receivers cannot hold senders back, so it costs "
+                            "%llu rounds under the port model, more than the schedule's %llu steps; write MSCCL for "
+                            "--ports multi, or the JSON file (--format json)",
+                            totex_ports_format(ports, pm, sizeof pm), (unsigned long long)rep.steps,
+                            (unsigned long long)planned);
         }
     }
     if (st != TOTEX_OK) {
@@ -86,7 +91,7 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
             totex_msccl_writer_free(mw);
             return st;
         }
-        return msccl_check_and_write(mw, path, net, ports, err);
+        return msccl_check_and_write(mw, path, net, ports, 1, err);
     }
     FILE *fp = fopen(path, "w");
     if (!fp) {
@@ -165,7 +170,7 @@ totex_status totex_comb_export_msccl(const char *path, const totex_network *net,
         totex_msccl_writer_free(mw);
         return TOTEX_EINVAL;
     }
-    st = msccl_check_and_write(mw, path, kn, TOTEX_PORTS_MULTI, err);
+    st = msccl_check_and_write(mw, path, kn, TOTEX_PORTS_MULTI, 0, err);
     totex_network_free(kn);
     return st;
 }
