@@ -93,7 +93,7 @@ if [ -w /dev/full ] && ln -s /dev/full "$TMP/full.png" 2>/dev/null && ln -s /dev
     for cmd in "plan torus:4x4 --picture $TMP/full.png" "compare torus:4x4 --ports multi --picture $TMP/full.svg" \
         "compare mesh:4x4 --model combining --sweep --picture $TMP/full.png"; do
         # shellcheck disable=SC2086
-        if expect_status 2 "$cmd: fails" "cannot write picture" "$TOTEX" $cmd; then
+        if expect_status 2 "$cmd: fails" "cannot write output" "$TOTEX" $cmd; then
             if [ -L "$TMP/full.png" ] && [ -L "$TMP/full.svg" ] && [ ! -s "$TMP/out" ]; then
                 pass "$cmd: link kept, no report printed"
             else

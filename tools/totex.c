@@ -5,6 +5,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +232,9 @@ static int cmd_compare(int argc, char **argv)
         return totex_cli_fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
     if (o.time_limit > 0)
         return totex_cli_fail(2, "--time-limit is for totex plan --algorithm exact and totex bounds --exact, not compare");
+    totex_cli_output outs[] = {{"--picture", o.picture}};
+    if ((rc = totex_cli_check_outputs(o.spec, outs, 1)))
+        return rc;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
@@ -354,6 +359,18 @@ static int cmd_plan(int argc, char **argv)
     rc = 0;
     if (o.format_given && !o.schedule)
         return totex_cli_fail(2, "--format says how to write the schedule: add --schedule FILE");
+    /* outputs that would overwrite an input or each other are refused before anything runs (issue 29) */
+    char *heat = NULL;
+    if (o.picture && strlen(o.picture) > 4 && (heat = malloc(strlen(o.picture) + 16)))
+        snprintf(heat, strlen(o.picture) + 16, "%.*s-heatmap%s", (int)(strlen(o.picture) - 4), o.picture,
+                 o.picture + strlen(o.picture) - 4);
+    totex_cli_output outs[] = {{"--schedule", o.schedule}, {"--picture", o.picture}, {"--picture's heat map", heat}};
+    rc = totex_cli_check_outputs(o.spec, outs, 3);
+    free(heat);
+    if (rc)
+        return rc;
+    /* --schedule -: the schedule on standard output, the report on standard error */
+    FILE *report_fp = o.schedule && !strcmp(o.schedule, "-") ? stderr : stdout;
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_algorithm_find(o.algorithm, &err);
         if (!algo)
@@ -389,12 +406,12 @@ static int cmd_plan(int argc, char **argv)
             if (exact)
                 text = totex_cli_exact_json(text, NULL); /* the certificate, key "exact" */
             if (text)
-                printf("%s\n", text);
+                fprintf(report_fp, "%s\n", text);
             else
                 rc = totex_cli_fail(1, "out of memory writing JSON");
             free(text);
         } else {
-            totex_report_plan_text_verbose(stdout, &res, o.verbose);
+            totex_report_plan_text_verbose(report_fp, &res, o.verbose);
         }
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
@@ -404,7 +421,7 @@ static int cmd_plan(int argc, char **argv)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage_main(stderr);
@@ -455,4 +472,43 @@ int main(int argc, char **argv)
     char msg[300];
     snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, verify, reproduce, algorithms or help", cmd);
     return totex_cli_fail(2, msg);
+}
+
+/*
+ * Every output is checked (issue 29 item 2): a file-size limit makes a write
+ * fail with EFBIG instead of killing the process (SIGXFSZ), so that the
+ * temporary file is removed and the path left as it was; a standard output
+ * that was closed at start is held by /dev/null (so that no file opened later
+ * becomes descriptor 1) and reported; a standard output that cannot be
+ * written (a full disk, a closed pipe) makes the command exit 2 with
+ * "cannot write output: standard output: REASON".
+ */
+int main(int argc, char **argv)
+{
+    signal(SIGXFSZ, SIG_IGN);
+    int stdout_closed = fcntl(1, F_GETFD) < 0 && errno == EBADF;
+    if (stdout_closed) {
+        int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (fd >= 0 && fd != 1)
+            close(fd);
+    }
+    int rc = run_command(argc, argv);
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (stdout_closed && !bad) {
+        bad = 1;
+        e = EBADF;
+    }
+    if (bad) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "cannot write output: standard output: %s", e ? strerror(e) : "write error");
+        totex_cli_fail(2, msg);
+        return 2;
+    }
+    return rc;
 }

@@ -12,9 +12,20 @@
 
 #include "common/error.h"
 #include "totex/combining.h"
+#include "totex/output.h"
 #include "totex/report.h"
 #include "totex/schedule_io.h"
 #include "totex/task.h"
+
+/* A writer failed with @p st: when the stream itself failed (TOTEX_EIO), the output's own reason replaces the
+   writer's; the temporary file is removed and the path left as it was. */
+static totex_status give_up(totex_output *out, totex_status st, totex_error *err)
+{
+    if (st == TOTEX_EIO && totex_output_close(out, err) == TOTEX_OK)
+        st = TOTEX_EIO; /* the stream is fine: the writer's message stands */
+    totex_output_abort(out);
+    return st;
+}
 
 /* Finish @p mw (freed here), read the XML back through the executor's semantics on @p net under @p ports, and
    write it to @p path only when it verifies. */
@@ -59,19 +70,14 @@ static totex_status msccl_check_and_write(totex_msccl_writer *mw, const char *pa
         free(xml);
         return st;
     }
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
+    totex_output *out = totex_output_open(path, err);
+    if (!out) {
         free(xml);
-        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        return TOTEX_EIO;
     }
-    if (fwrite(xml, 1, len, fp) != len)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    fwrite(xml, 1, len, totex_output_file(out)); /* checked by the commit (ferror, fclose) */
     free(xml);
-    if (fclose(fp) && st == TOTEX_OK)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
-    if (st != TOTEX_OK)
-        remove(path);
-    return st;
+    return totex_output_commit(out, err);
 }
 
 totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
@@ -93,12 +99,12 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
         }
         return msccl_check_and_write(mw, path, net, ports, 1, err);
     }
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
+    totex_output *out = totex_output_open(path, err);
+    if (!out) {
         totex_msccl_writer_free(mw);
-        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        return TOTEX_EIO;
     }
-    setvbuf(fp, NULL, _IOFBF, 1 << 20);
+    FILE *fp = totex_output_file(out);
     if (format == TOTEX_EXPORT_JSON && algo->plan_symmetric) {
         totex_task *t = NULL;
         totex_sym_schedule *s = NULL;
@@ -114,11 +120,9 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
         if (st == TOTEX_OK)
             st = st2;
     }
-    if (fclose(fp) && st == TOTEX_OK)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
     if (st != TOTEX_OK)
-        remove(path);
-    return st;
+        return give_up(out, st, err); /* the path is left as it was */
+    return totex_output_commit(out, err);
 }
 
 totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const totex_comb_schedule *s,
@@ -184,15 +188,12 @@ totex_status totex_plan_export_result(const char *path, const totex_plan_result 
         return totex_plan_export(path, r->net, r->ports, r->algorithm, format, err);
     if (!path || !*path)
         return totex_fail(err, TOTEX_EINVAL, "totex_plan_export_result: needs a file name");
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
-    setvbuf(fp, NULL, _IOFBF, 1 << 20);
-    totex_status st = totex_unit_write_symmetric(fp, r->net, r->ports, r->algorithm->name, r->kept_task,
-                                                 r->kept_schedule, err);
-    if (fclose(fp) && st == TOTEX_OK)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    totex_output *out = totex_output_open(path, err);
+    if (!out)
+        return TOTEX_EIO;
+    totex_status st = totex_unit_write_symmetric(totex_output_file(out), r->net, r->ports, r->algorithm->name,
+                                                 r->kept_task, r->kept_schedule, err);
     if (st != TOTEX_OK)
-        remove(path);
-    return st;
+        return give_up(out, st, err);
+    return totex_output_commit(out, err);
 }
