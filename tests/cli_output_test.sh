@@ -9,6 +9,7 @@
 # POSIX sh.
 CLI_NAME=cli_output
 . "$(dirname "$0")/cli_lib.sh"
+case $TOTEX in /*) ;; *) TOTEX=$(pwd)/$TOTEX ;; esac # some checks run from $TMP
 
 # 1. a symlink to /dev/full: the write fails (exit 2, the reason), the link stays a link
 if [ -w /dev/full ] && ln -s /dev/full "$TMP/f.json"; then
