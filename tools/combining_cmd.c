@@ -631,7 +631,7 @@ int totex_cmd_comb_compare(int argc, char **argv)
     return rc;
 }
 
-int totex_cmd_comb_verify(int argc, char **argv)
+int totex_cmd_comb_verify(int argc, char **argv, const char *network)
 {
     copts o;
     totex_error err;
@@ -647,7 +647,7 @@ int totex_cmd_comb_verify(int argc, char **argv)
     }
     if (!o.spec)
         return totex_cli_fail(2, "totex verify needs a FILE written by totex plan --model combining --schedule FILE");
-    if (totex_comb_import_file(o.spec, &im, &err) != TOTEX_OK)
+    if (totex_comb_import_file_on(o.spec, network, &im, &err) != TOTEX_OK)
         return totex_cli_fail(2, err.msg);
     if (o.model & 2)
         im.cost.switching = o.cost.switching;

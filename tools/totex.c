@@ -156,8 +156,10 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 return totex_cli_fail(2, "--max-messages needs a number");
             errno = 0;
             o->max_messages = strtoull(v, &end, 10);
-            if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE)
-                return totex_cli_fail(2, "--max-messages needs a positive whole number below 2^64 (messages the simulator may hold)");
+            if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE ||
+                o->max_messages > TOTEX_SIM_MAX_MESSAGES)
+                return totex_cli_fail(2, "--max-messages needs a whole number from 1 to 2^31 = 2147483648 (messages the "
+                                         "simulator may hold, 4 bytes each)");
         } else if (allow_algo && (!strcmp(a, "--picture") || !strncmp(a, "--picture=", 10))) {
             o->picture = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->picture)
@@ -184,8 +186,19 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 return totex_cli_fail(2, "--format needs json (symmetric form when the algorithm has one), full (every hop) or msccl (MSCCL XML)");
             o->format_given = 1;
         } else if (a[0] == '-' && a[1]) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
+            char msg[400];
+            /* an option of the message-combining model given without it: say so (issue 29 item 5) */
+            static const char *const comb[] = {"--ts", "--tc", "--tl", "--rho", "--block", "--switching", "--port",
+                                               "--sweep", "--max-blocks"};
+            for (size_t k = 0; k < sizeof comb / sizeof *comb; k++) {
+                size_t l = strlen(comb[k]);
+                if (!strncmp(a, comb[k], l) && (a[l] == 0 || a[l] == '=')) {
+                    snprintf(msg, sizeof msg, "%.40s is an option of the message-combining model: add --model combining "
+                             "(see totex %s --model combining --help)", comb[k], allow_algo == 1 ? "compare" : "plan");
+                    return totex_cli_fail(2, msg);
+                }
+            }
+            snprintf(msg, sizeof msg, "unknown option '%.200s' (see --help)", a);
             return totex_cli_fail(2, msg);
         } else if (!o->spec) {
             o->spec = a;
@@ -269,6 +282,16 @@ static int cmd_compare(int argc, char **argv)
         free(text);
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
+    }
+    /* every row failed (none applies, or every one was refused by a limit): the table says why, the status too */
+    size_t planned = 0;
+    for (size_t i = 0; i < count; i++)
+        planned += rows[i].status == TOTEX_OK;
+    if (!planned && !rc) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "no algorithm could plan %.120s under the port models compared: each row above "
+                 "says why (a limit such as --max-messages, or the algorithm does not apply)", o.spec);
+        rc = totex_cli_fail(2, msg);
     }
     free(rows);
     totex_network_free(net);

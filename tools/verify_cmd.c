@@ -25,7 +25,7 @@
 void totex_cmd_verify_usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: totex verify FILE [--ports single|multi|k:N] [--max-messages N] [--json]\n"
+            "usage: totex verify FILE [--network SPEC] [--ports single|multi|k:N] [--max-messages N] [--json]\n"
             "       totex verify FILE.xml --network SPEC [--ports single|multi|k:N] [--max-messages N] [--json]\n"
             "       totex verify FILE [--switching ...] [--port one|all] [--json]   (combining schedule)\n"
             "\n"
@@ -43,6 +43,9 @@ void totex_cmd_verify_usage(FILE *fp)
             "    multi), an executor step carrying c chunks on a link costing c;\n"
             "  a combining schedule (totex plan --model combining --schedule FILE): see\n"
             "    docs/schedule-format.md.\n"
+            "A schedule file names its network; one naming a graph file (file:PATH) is\n"
+            "refused unless you give the network with --network SPEC: totex opens no file a\n"
+            "schedule names.\n"
             "Reports steps, the best lower bound, the ratio and whether it is optimal.\n"
             "--max-messages N: messages the simulator may hold (4 bytes each; default 2^26).\n"
             "Exit 0 valid, 1 the schedule breaks the model (naming step, node and block),\n"
@@ -134,8 +137,10 @@ int totex_cmd_verify(int argc, char **argv)
             char *end;
             errno = 0;
             max_messages = v ? strtoull(v, &end, 10) : 0;
-            if (!v || !isdigit((unsigned char)v[0]) || *end || !max_messages || errno == ERANGE)
-                return totex_cli_fail(2, "--max-messages needs a positive whole number (messages the simulator may hold, 4 bytes each)");
+            if (!v || !isdigit((unsigned char)v[0]) || *end || !max_messages || errno == ERANGE ||
+                max_messages > TOTEX_SIM_MAX_MESSAGES)
+                return totex_cli_fail(2, "--max-messages needs a whole number from 1 to 2^31 = 2147483648 (messages the "
+                                         "simulator may hold, 4 bytes each)");
         } else if (!strcmp(a, "--network") || !strncmp(a, "--network=", 10)) {
             spec = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!spec)
@@ -166,8 +171,26 @@ int totex_cmd_verify(int argc, char **argv)
     totex_schedule_kind kind;
     if (totex_schedule_file_kind(file, &kind, &err) != TOTEX_OK)
         return totex_cli_fail(2, err.msg);
-    if (kind == TOTEX_SCHEDULE_COMBINING)
-        return totex_cmd_comb_verify(argc, argv); /* the combining schedule's reader */
+    if (kind == TOTEX_SCHEDULE_COMBINING) {
+        /* the combining schedule's reader, without --network (passed on) */
+        char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+        int nrest = 0;
+        if (!rest)
+            return totex_cli_fail(1, "out of memory");
+        for (int i = 0; i < argc; i++) {
+            if (!strcmp(argv[i], "--network")) {
+                i++;
+                continue;
+            }
+            if (!strncmp(argv[i], "--network=", 10))
+                continue;
+            rest[nrest++] = argv[i];
+        }
+        rest[nrest] = NULL;
+        int rc = totex_cmd_comb_verify(nrest, rest, spec);
+        free(rest);
+        return rc;
+    }
     if (kind == TOTEX_SCHEDULE_MSCCL) {
         if (combining_opts)
             return totex_cli_fail(2, "--switching and --port are for combining schedules; an MSCCL file takes --network and --ports");
@@ -193,10 +216,10 @@ int totex_cmd_verify(int argc, char **argv)
         totex_network_free(net);
         return rc;
     }
-    if (spec || combining_opts)
-        return totex_cli_fail(2, "a unit-step schedule names its network: drop --network, --switching and --port");
+    if (combining_opts)
+        return totex_cli_fail(2, "--switching and --port are for combining schedules: drop them for a unit-step schedule");
     totex_unit_verdict v;
-    totex_unit_limits lim = {0, max_messages, 0};
+    totex_unit_limits lim = {0, max_messages, 0, spec}; /* --network: the network instead of the file's */
     totex_status st = totex_unit_verify_file(file, &lim, ports_given ? &ports : NULL, &v, &err);
     int rc = 0;
     if (st == TOTEX_EVIOLATION) {

@@ -72,6 +72,9 @@ typedef struct totex_unit_limits {
     uint64_t max_bytes;    /**< longest file, bytes (default 2^32) */
     uint64_t max_messages; /**< full form: simulator limit n(n-1) (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES, at most TOTEX_SIM_MAX_MESSAGES) */
     uint64_t max_rows;     /**< symmetric form: largest n - 1 (default 2^26) */
+    const char *network;   /**< a spec the caller trusts, used instead of the file's "network" (NULL: the file's;
+                                a file naming a graph file, "file:PATH", is then refused: schedule files are
+                                untrusted and name networks, not paths); "nodes" must match it */
 } totex_unit_limits;
 
 /** What reading and verifying a unit-step file found. */

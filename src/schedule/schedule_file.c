@@ -74,6 +74,12 @@ totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *l
     setvbuf(fp, NULL, _IOFBF, 1 << 20);
     st = totex_unit_verify_stream(fp, lim, ports_override, out, err);
     fclose(fp);
+    if (st != TOTEX_OK && st != TOTEX_EVIOLATION && err) { /* a malformed file: its name first (issue 29) */
+        char name[256], msg[sizeof err->msg];
+        clean(name, sizeof name, path);
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        totex_fail(err, st, "'%s': %.400s", name, msg);
+    }
     return st;
 }
 
