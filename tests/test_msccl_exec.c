@@ -284,7 +284,63 @@ static char *gen_two_step(uint32_t N, uint32_t G)
     return b.s;
 }
 
+/* Direct all-to-all with one chunk per pair and, per peer, a sending thread block and a receiving one with no
+   order between them; attributes inplace / outofplace as given. */
+static char *gen_direct_apart(uint32_t n, int inplace, int outofplace)
+{
+    sbuf b = {0};
+    put(&b, "<algo name=\"direct_apart\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"%u\" ngpus=\"%u\" "
+            "coll=\"alltoall\" inplace=\"%d\" outofplace=\"%d\" minBytes=\"0\" maxBytes=\"0\">\n", n, n, inplace,
+        outofplace);
+    for (uint32_t r = 0; r < n; r++) {
+        put(&b, "  <gpu id=\"%u\" i_chunks=\"%u\" o_chunks=\"%u\" s_chunks=\"0\">\n", r, n, n);
+        uint32_t t = 0;
+        for (uint32_t p = 0; p < n; p++) {
+            if (p == r)
+                continue;
+            put(&b, "    <tb id=\"%u\" send=\"%u\" recv=\"-1\" chan=\"0\">\n", t++, p);
+            step(&b, 0, "s", 'i', (int)p, 'o', (int)r, 1, -1, -1, 0);
+            put(&b, "    </tb>\n    <tb id=\"%u\" send=\"-1\" recv=\"%u\" chan=\"0\">\n", t++, p);
+            step(&b, 0, "r", 'i', (int)r, 'o', (int)p, 1, -1, -1, 0);
+            put(&b, "    </tb>\n");
+        }
+        put(&b, "    <tb id=\"%u\" send=\"-1\" recv=\"-1\" chan=\"0\">\n", t);
+        step(&b, 0, "cpy", 'i', (int)r, 'o', (int)r, 1, -1, -1, 0);
+        put(&b, "    </tb>\n  </gpu>\n");
+    }
+    put(&b, "</algo>\n");
+    return b.s;
+}
+
 /* ---- tests ---------------------------------------------------------------------- */
+
+/* in place (inplace="1") the executor passes one buffer: i[j] and o[j] are the same chunk */
+static void test_in_place(void **state)
+{
+    (void)state;
+    totex_sim_report rep;
+    /* sends and receives of a pair in one thread block, the send first: correct both ways */
+    char *x = gen_direct(4, 1, 1, 0);
+    char *m = replace_first(x, "inplace=\"0\"", "inplace=\"1\"");
+    expect_ok(m, "complete:4", TOTEX_PORTS_MULTI, &rep);
+    free(m);
+    free(x);
+    /* the receive into o[p] not ordered after the send of i[p]: correct out of place only */
+    x = gen_direct_apart(4, 0, 1);
+    expect_ok(x, "complete:4", TOTEX_PORTS_MULTI, &rep);
+    free(x);
+    x = gen_direct_apart(4, 1, 1);
+    totex_error err = {{0}};
+    assert_int_equal(check(x, "complete:4", TOTEX_PORTS_MULTI, &rep, &err), TOTEX_EVIOLATION);
+    assert_non_null(strstr(err.msg, "in place"));
+    assert_non_null(strstr(err.msg, "thread block"));
+    free(x);
+    /* neither mode: the executor never runs it */
+    x = gen_direct_apart(4, 0, 0);
+    assert_int_equal(check(x, "complete:4", TOTEX_PORTS_MULTI, &rep, &err), TOTEX_EIO);
+    free(x);
+}
+
 
 static void test_msccl_tools_files(void **state)
 {
@@ -489,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_mutations_name_the_step),
         cmocka_unit_test(test_parser_rules),
         cmocka_unit_test(test_export_positions),
+        cmocka_unit_test(test_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,7 +219,8 @@ typedef struct totex_msccl_program {
     uint32_t ngpus;         /**< ranks */
     uint32_t k;             /**< chunks per rank pair: nchunksperloop = k * ngpus */
     uint32_t nchunks;       /**< nchunksperloop = i_chunks = o_chunks */
-    int inplace;            /**< the algo's inplace attribute */
+    int inplace;            /**< the algo's inplace attribute: the executor runs it with i and o one buffer */
+    int outofplace;         /**< the algo's outofplace attribute: the executor runs it with i and o apart */
     char name[128];         /**< the algo's name attribute (control characters replaced by '?') */
     uint32_t *s_chunks;     /**< per rank: scratch chunks */
     uint32_t *first_tb;     /**< ngpus + 1 entries */
@@ -321,7 +322,9 @@ totex_status totex_comb_export_msccl(const char *path, const totex_network *net,
  * file is refused), never overwritten before a read of it; every output
  * chunk written exactly once with the block the all-to-all puts there (k
  * chunks per rank pair: input chunk j of rank r goes to rank j / k, output
- * chunk r k + j mod k). Only this can fail.
+ * chunk r k + j mod k); checked out of place when outofplace="1" and with
+ * i and o one buffer when inplace="1" (each mode the executor uses it for).
+ * Only this can fail.
  * (b) cost under @p ports, never failing: every transfer starts as early as
  * the rules allow (a send takes one executor step); an executor step whose
  * transfers put c_l chunks on directed link l costs max(max_l c_l,

@@ -341,6 +341,7 @@ totex_status totex_msccl_verify_program(const totex_msccl_program *p, const tote
     uint64_t *vc_off = NULL, *pool_off = NULL, *slot_base = NULL;
     uint8_t *vc = NULL, *written = NULL;
     char a[160], b[160];
+    int in_place_mode = 0; /* the data check runs the program in place: say so in its message */
     memset(&v, 0, sizeof v);
     if (!p || !net || !rep)
         return totex_fail(err, TOTEX_EINVAL, "totex_msccl_verify_program: NULL argument");
@@ -465,6 +466,17 @@ totex_status totex_msccl_verify_program(const totex_msccl_program *p, const tote
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory");
         goto out;
     }
+    /* the executor runs the program out of place (outofplace="1": input and output are two buffers) and in place
+       (inplace="1": the caller passes one buffer, so i and o are the same chunks): each mode it is used for */
+    if (!p->inplace && !p->outofplace) {
+        st = totex_fail(err, TOTEX_EIO, "bad MSCCL XML: <algo> has inplace=\"0\" and outofplace=\"0\": the executor "
+                        "never runs it (set outofplace=\"1\", or inplace=\"1\" for an in-place algorithm)");
+        goto out;
+    }
+    for (int alias = 0; alias < 2; alias++) {
+    if ((alias && !p->inplace) || (!alias && !p->outofplace))
+        continue;
+    in_place_mode = alias;
     for (uint32_t r = 0; r < n; r++) {
         uint64_t s0 = slot_base[r];
         for (uint64_t j = 0; j < 2 * (uint64_t)nc + p->s_chunks[r]; j++) {
@@ -472,14 +484,11 @@ totex_status totex_msccl_verify_program(const totex_msccl_program *p, const tote
             lastw[s0 + j] = NONE;
             rhead[s0 + j] = NONE;
         }
-        if (p->inplace) /* in place: the rank's own blocks already are where they belong */
-            for (uint32_t x = 0; x < k; x++) {
-                vals[s0 + nc + (uint64_t)r * k + x] = (uint64_t)r * nc + (uint64_t)r * k + x;
-                written[(size_t)r * nc + (size_t)r * k + x] = 1;
-            }
     }
+    memset(written, 0, (size_t)n * nc);
     uint64_t nread = 0;
-#define SLOT(r, buf, off) (slot_base[r] + ((buf) == TOTEX_MSCCL_BUF_I ? 0 : (buf) == TOTEX_MSCCL_BUF_O ? nc : 2 * (uint64_t)nc) + (uint64_t)(off))
+    /* in place, o[j] is i[j]: its rank's own blocks are already where they belong, the others leave from there */
+#define SLOT(r, buf, off) (slot_base[r] + ((buf) == TOTEX_MSCCL_BUF_I ? 0 : (buf) == TOTEX_MSCCL_BUF_O ? (alias ? 0 : nc) : 2 * (uint64_t)nc) + (uint64_t)(off))
     for (uint32_t s = 0; s < nops; s++) {
         uint32_t o = order[s];
         const totex_msccl_op *O = &p->ops[o];
@@ -533,14 +542,9 @@ totex_status totex_msccl_verify_program(const totex_msccl_program *p, const tote
                 if (O->dstbuf == TOTEX_MSCCL_BUF_O) {
                     uint8_t *wr = &written[(size_t)r * nc + (size_t)(O->dstoff + x)];
                     if (*wr) {
-                        if (w != NONE)
-                            st = totex_fail(err, TOTEX_EVIOLATION, "rank %u's output chunk %d is written twice: by %s and "
-                                            "by %s (a block delivered more than once)", r, O->dstoff + x,
-                                            name_op(b, sizeof b, &v, w), name_op(a, sizeof a, &v, o));
-                        else
-                            st = totex_fail(err, TOTEX_EVIOLATION, "rank %u's output chunk %d is written twice: inplace=\"1\" "
-                                            "leaves the rank's own block there, and %s writes it again", r,
-                                            O->dstoff + x, name_op(a, sizeof a, &v, o));
+                        st = totex_fail(err, TOTEX_EVIOLATION, "rank %u's output chunk %d is written twice: by %s and "
+                                        "by %s (a block delivered more than once)", r, O->dstoff + x,
+                                        name_op(b, sizeof b, &v, w), name_op(a, sizeof a, &v, o));
                         goto out;
                     }
                     *wr = 1;
@@ -578,13 +582,19 @@ totex_status totex_msccl_verify_program(const totex_msccl_program *p, const tote
                 snprintf(what, sizeof what, "block %u->%u", from, r);
             if (got == EMPTY)
                 st = totex_fail(err, TOTEX_EVIOLATION, "rank %u's output chunk %u is never written: %s %s", r, j, what,
-                                from == r ? "(the rank's own block: a cpy from i, or inplace=\"1\")" : "is not delivered");
+                                from == r ? "(the rank's own block: a cpy from i)" : "is not delivered");
+            else if (lastw[SLOT(r, TOTEX_MSCCL_BUF_O, j)] == NONE)
+                st = totex_fail(err, TOTEX_EVIOLATION, "rank %u's output chunk %u still holds its input chunk %llu, not "
+                                "%s: nothing delivers it", r, j, (unsigned long long)(got % nc), what);
             else
                 st = totex_fail(err, TOTEX_EVIOLATION, "rank %u's output chunk %u holds input chunk %llu of rank %llu, not "
                                 "%s: written by %s", r, j, (unsigned long long)(got % nc), (unsigned long long)(got / nc),
                                 what, name_op(a, sizeof a, &v, lastw[SLOT(r, TOTEX_MSCCL_BUF_O, j)]));
             goto out;
         }
+#undef SLOT
+    }
+    in_place_mode = 0;
     /* (b) the cost: rounds per executor step under the port model */
     {
         uint64_t ntr = 0;
@@ -672,8 +682,12 @@ totex_status totex_msccl_verify_program(const totex_msccl_program *p, const tote
         rep->port_utilisation = rounds ? (double)hops / ((double)rounds * n) : 0.0;
         rep->max_hops_in_step = max_in_step;
     }
-#undef SLOT
 out:
+    if (st == TOTEX_EVIOLATION && in_place_mode && err) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        totex_fail(err, st, "run in place (inplace=\"1\": i and o are one buffer): %.430s", msg);
+    }
     free(v.pc);
     free(v.ready);
     free(v.nsent);

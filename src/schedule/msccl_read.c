@@ -239,8 +239,10 @@ static totex_status read_doc(ctx *c, xmlNode *root)
         attr_int(root, "inplace", 0, 1, &v, c, &st, "<algo>"))
         return st;
     p->inplace = (int)v;
-    if (attr_int(root, "outofplace", 0, 1, &v, c, &st, "<algo>") ||
-        attr_int(root, "minBytes", 0, INT64_MAX, &v, c, &st, "<algo>") ||
+    if (attr_int(root, "outofplace", 0, 1, &v, c, &st, "<algo>"))
+        return st;
+    p->outofplace = (int)v;
+    if (attr_int(root, "minBytes", 0, INT64_MAX, &v, c, &st, "<algo>") ||
         attr_int(root, "maxBytes", 0, INT64_MAX, &v, c, &st, "<algo>"))
         return st;
     if (ngpus >= TOTEX_MSCCL_MAX_NODES - 1)
