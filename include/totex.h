@@ -6,6 +6,7 @@
 #ifndef TOTEX_H
 #define TOTEX_H
 #include "totex/common.h"
+#include "totex/output.h"
 #include "totex/network.h"
 #include "totex/machines.h"
 #include "totex/bounds.h"

@@ -13,6 +13,16 @@ int totex_cli_fail(int code, const char *msg);
  *  @p parse_rc: a non-zero status is returned as is; with @p help, @p usage is
  *  printed on stdout and 0 returned; without a SPEC (@p spec NULL), @p no_spec
  *  is the error (status 2). Returns -1 when the command goes on. */
+/* One output of a command: its option (for the message) and its path (NULL: not given). */
+typedef struct totex_cli_output {
+    const char *option;
+    const char *path;
+} totex_cli_output;
+
+/* Before anything runs: refuse (exit 2, one line) an output that is a graph file the spec reads (file:PATH)
+   or another output; 0 when none is. */
+int totex_cli_check_outputs(const char *spec, const totex_cli_output *outs, size_t nouts);
+
 int totex_cli_open(int parse_rc, int help, const char *spec, void (*usage)(FILE *), const char *no_spec);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,19 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+
+/* where the report goes: standard output, or standard error when --schedule - takes standard output */
+static FILE *report_fp;
+
+static int rprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int rprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vfprintf(report_fp ? report_fp : stdout, fmt, ap);
+    va_end(ap);
+    return r;
+}
 #include "combining_cmd.h"
 #include "totex.h"
 
@@ -288,31 +302,31 @@ static void report_json(json_object *o, const totex_comb_report *r)
 static int print_json(json_object *o)
 {
     const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-    int rc = text ? (printf("%s\n", text), 0) : totex_cli_fail(1, "out of memory writing JSON");
+    int rc = text ? (rprintf("%s\n", text), 0) : totex_cli_fail(1, "out of memory writing JSON");
     json_object_put(o);
     return rc;
 }
 
 static void model_text(const totex_network *net, const totex_comb_cost *c)
 {
-    printf("%-19s %s\n", "network", totex_network_spec(net));
-    printf("%-19s %u\n", "nodes", totex_network_nodes(net));
-    printf("%-19s combining (002 Section 2), %s, %s\n", "model", switching_name(c->switching), ports_name(c->ports));
-    printf("%-19s t_s %g s, t_c %g s/B, t_l %g s/hop, rho %g s/B, m %g B\n", "cost", c->t_s, c->t_c, c->t_l, c->rho,
+    rprintf("%-19s %s\n", "network", totex_network_spec(net));
+    rprintf("%-19s %u\n", "nodes", totex_network_nodes(net));
+    rprintf("%-19s combining (002 Section 2), %s, %s\n", "model", switching_name(c->switching), ports_name(c->ports));
+    rprintf("%-19s t_s %g s, t_c %g s/B, t_l %g s/hop, rho %g s/B, m %g B\n", "cost", c->t_s, c->t_c, c->t_l, c->rho,
            c->m);
 }
 
 static void report_text(const totex_comb_report *r)
 {
-    printf("%-19s %llu (%llu non-empty: start-ups)\n", "steps", (unsigned long long)r->steps,
+    rprintf("%-19s %llu (%llu non-empty: start-ups)\n", "steps", (unsigned long long)r->steps,
            (unsigned long long)r->startups);
-    printf("%-19s %llu\n", "startups", (unsigned long long)r->startups);
-    printf("%-19s %llu (sum over steps of the largest transfer, 002 Table 1)\n", "blocks_transmitted",
+    rprintf("%-19s %llu\n", "startups", (unsigned long long)r->startups);
+    rprintf("%-19s %llu (sum over steps of the largest transfer, 002 Table 1)\n", "blocks_transmitted",
            (unsigned long long)r->blocks_transmitted);
-    printf("%-19s %llu\n", "rearranged_blocks", (unsigned long long)r->rearranged_blocks);
-    printf("%-19s %llu (%llu block-hops, longest route %u hops)\n", "transfers", (unsigned long long)r->transfers,
+    rprintf("%-19s %llu\n", "rearranged_blocks", (unsigned long long)r->rearranged_blocks);
+    rprintf("%-19s %llu (%llu block-hops, longest route %u hops)\n", "transfers", (unsigned long long)r->transfers,
            (unsigned long long)r->block_hops, r->max_route_hops);
-    printf("%-19s %.6g s (start-up %.6g + transmission %.6g + propagation %.6g + rearrangement %.6g)\n",
+    rprintf("%-19s %.6g s (start-up %.6g + transmission %.6g + propagation %.6g + rearrangement %.6g)\n",
            "predicted_time", r->predicted_time, r->time_startup, r->time_transmission, r->time_propagation,
            r->time_rearrangement);
 }
@@ -377,6 +391,10 @@ int totex_cmd_comb_plan(int argc, char **argv)
         if (!algo)
             return totex_cli_fail(2, err.msg);
     }
+    totex_cli_output outs[] = {{"--schedule", o.schedule}};
+    if ((rc = totex_cli_check_outputs(o.spec, outs, 1)))
+        return rc;
+    report_fp = o.schedule && !strcmp(o.schedule, "-") ? stderr : stdout;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
@@ -434,13 +452,13 @@ int totex_cmd_comb_plan(int argc, char **argv)
         rc = print_json(j);
     } else {
         model_text(net, &o.cost);
-        printf("%-19s %s: %s [%s]\n", "algorithm", algo->name, algo->title, algo->source);
-        printf("%-19s %s\n", "cost formula", algo->cost);
+        rprintf("%-19s %s: %s [%s]\n", "algorithm", algo->name, algo->title, algo->source);
+        rprintf("%-19s %s\n", "cost formula", algo->cost);
         report_text(&rep);
-        printf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified",
+        rprintf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified",
                o.cost.ports == TOTEX_COMB_ONE_PORT ? ", one-port" : "");
         if (o.schedule)
-            printf("%-19s written to %s\n", "schedule", o.schedule);
+            rprintf("%-19s written to %s\n", "schedule", o.schedule);
     }
     totex_comb_schedule_free(s);
     totex_network_free(net);
@@ -497,32 +515,32 @@ static int compare_sweep(const totex_network *net, const copts *o)
         rc = print_json(j);
     } else {
         model_text(net, &o->cost);
-        printf("\npredicted time (seconds) per block size m:\n%9s", "block");
+        rprintf("\npredicted time (seconds) per block size m:\n%9s", "block");
         for (size_t a = 0; a < count; a++)
-            printf(" %12.12s", totex_comb_algorithm_get(a)->name);
-        printf("  winner\n");
+            rprintf(" %12.12s", totex_comb_algorithm_get(a)->name);
+        rprintf("  winner\n");
         for (size_t i = 0; i < TOTEX_COMB_SWEEP_SIZES; i++) {
-            printf("%9.0f", TOTEX_COMB_SWEEP_BLOCK(i));
+            rprintf("%9.0f", TOTEX_COMB_SWEEP_BLOCK(i));
             for (size_t a = 0; a < count; a++) {
                 if (isnan(times[i * count + a]))
-                    printf(" %12s", "n/a");
+                    rprintf(" %12s", "n/a");
                 else
-                    printf(" %12.5g", times[i * count + a]);
+                    rprintf(" %12.5g", times[i * count + a]);
             }
-            printf("  %s\n", winners[i] == SIZE_MAX ? "(none applies)" : totex_comb_algorithm_get(winners[i])->name);
+            rprintf("  %s\n", winners[i] == SIZE_MAX ? "(none applies)" : totex_comb_algorithm_get(winners[i])->name);
         }
-        printf("\ncrossovers:\n");
+        rprintf("\ncrossovers:\n");
         int any = 0;
         for (size_t i = 1; i < TOTEX_COMB_SWEEP_SIZES; i++) {
             if (winners[i] == winners[i - 1])
                 continue;
             any = 1;
-            printf("  at %.0f B: %s -> %s\n", TOTEX_COMB_SWEEP_BLOCK(i),
+            rprintf("  at %.0f B: %s -> %s\n", TOTEX_COMB_SWEEP_BLOCK(i),
                    winners[i - 1] == SIZE_MAX ? "(none)" : totex_comb_algorithm_get(winners[i - 1])->name,
                    winners[i] == SIZE_MAX ? "(none)" : totex_comb_algorithm_get(winners[i])->name);
         }
         if (!any)
-            printf("  none: %s at every size from 8 B to 1 MiB\n",
+            rprintf("  none: %s at every size from 8 B to 1 MiB\n",
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
     free(times);
@@ -538,6 +556,9 @@ int totex_cmd_comb_compare(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = 0;
+    totex_cli_output outs[] = {{"--picture", o.picture}};
+    if ((rc = totex_cli_check_outputs(o.spec, outs, 1)))
+        return rc;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
@@ -593,16 +614,16 @@ int totex_cmd_comb_compare(int argc, char **argv)
         rc = rc ? rc : prc;
     } else {
         model_text(net, &o.cost);
-        printf("\n%4s %-12s %10s %18s %17s %14s  %s\n", "rank", "algorithm", "startups", "blocks_transmitted",
+        rprintf("\n%4s %-12s %10s %18s %17s %14s  %s\n", "rank", "algorithm", "startups", "blocks_transmitted",
                "rearranged_blocks", "predicted_s", "verified");
         for (size_t i = 0; i < count; i++) {
             const totex_comb_choice *r = &rows[i];
             if (r->status == TOTEX_OK)
-                printf("%4zu %-12s %10llu %18llu %17llu %14.6g  yes\n", i + 1, r->algorithm->name,
+                rprintf("%4zu %-12s %10llu %18llu %17llu %14.6g  yes\n", i + 1, r->algorithm->name,
                        (unsigned long long)r->report.startups, (unsigned long long)r->report.blocks_transmitted,
                        (unsigned long long)r->report.rearranged_blocks, r->report.predicted_time);
             else
-                printf("%4s %-12s %s: %s\n", "-", r->algorithm->name, status_word(r->status), r->reason);
+                rprintf("%4s %-12s %s: %s\n", "-", r->algorithm->name, status_word(r->status), r->reason);
         }
     }
     free(rows);
@@ -610,7 +631,7 @@ int totex_cmd_comb_compare(int argc, char **argv)
     return rc;
 }
 
-int totex_cmd_comb_verify(int argc, char **argv)
+int totex_cmd_comb_verify(int argc, char **argv, const char *network)
 {
     copts o;
     totex_error err;
@@ -626,7 +647,7 @@ int totex_cmd_comb_verify(int argc, char **argv)
     }
     if (!o.spec)
         return totex_cli_fail(2, "totex verify needs a FILE written by totex plan --model combining --schedule FILE");
-    if (totex_comb_import_file(o.spec, &im, &err) != TOTEX_OK)
+    if (totex_comb_import_file_on(o.spec, network, &im, &err) != TOTEX_OK)
         return totex_cli_fail(2, err.msg);
     if (o.model & 2)
         im.cost.switching = o.cost.switching;
@@ -650,9 +671,9 @@ int totex_cmd_comb_verify(int argc, char **argv)
         rc = print_json(j);
     } else {
         model_text(im.net, &im.cost);
-        printf("%-19s %s (as recorded in the file)\n", "algorithm", im.algorithm);
+        rprintf("%-19s %s (as recorded in the file)\n", "algorithm", im.algorithm);
         report_text(&rep);
-        printf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified",
+        rprintf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified",
                im.cost.ports == TOTEX_COMB_ONE_PORT ? ", one-port" : "");
     }
     totex_comb_imported_free(&im);

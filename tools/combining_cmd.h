@@ -9,7 +9,8 @@ int totex_cmd_comb_plan(int argc, char **argv);
 /** `totex compare SPEC --model combining ...`; returns the exit status. */
 int totex_cmd_comb_compare(int argc, char **argv);
 /** `totex verify FILE ...`; returns the exit status. */
-int totex_cmd_comb_verify(int argc, char **argv);
+/* network: a spec given with --network (NULL: the file's own, which may not name a graph file) */
+int totex_cmd_comb_verify(int argc, char **argv, const char *network);
 /** Help texts. */
 void totex_cmd_comb_usage_plan(FILE *fp);
 void totex_cmd_comb_usage_compare(FILE *fp);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "reproduce_cmd.h"
 #include "totex.h"
@@ -128,26 +129,35 @@ int totex_cmd_reproduce(int argc, char **argv)
             return bad("unknown option", a);
         }
     }
+    /* the report is written beside its path and renamed when complete (issue 29): opened first, so that a
+       path that cannot be written fails before the run */
     FILE *fp = stdout;
-    if (output && !(fp = fopen(output, "w"))) {
-        fprintf(stderr, "totex: error: cannot write '%.200s': check the directory exists and is writable\n", output);
-        return 2;
+    totex_output *out = NULL;
+    if (output && strcmp(output, "-")) {
+        if (!(out = totex_output_open(output, &err))) {
+            fprintf(stderr, "totex: error: %s\n", err.msg);
+            return 2;
+        }
+        fp = totex_output_file(out);
     }
     totex_reproduction *r = NULL;
     if (totex_reproduce_run(&opt, &r, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
-        if (output)
-            fclose(fp);
+        totex_output_abort(out);
         return 2;
     }
     totex_reproduction_write_markdown(fp, r);
-    if (output)
+    struct stat sb;
+    /* the figures go beside a report file (not beside a device such as /dev/null, nor for standard output) */
+    if (out && (stat(output, &sb) != 0 || S_ISREG(sb.st_mode)))
         write_pictures(fp, output);
-    if (output && fclose(fp) != 0) {
-        fprintf(stderr, "totex: error: writing '%.200s' failed\n", output);
+    if (out && totex_output_commit(out, &err) != TOTEX_OK) {
+        fprintf(stderr, "totex: error: %s\n", err.msg);
         totex_reproduction_free(r);
         return 2;
     }
+    if (!out)
+        output = NULL; /* "-": the report itself, on stdout, carries the summary */
     if (output) /* the summary line; without --output the report itself (on stdout) carries it */
         printf("totex reproduce (%s sweep): %zu instances of %zu claims, %zu agree, %zu disagree, %.2f s; report in %s\n",
                opt.sweep == TOTEX_SWEEP_FULL ? "full" : "small", r->count, totex_reproduce_family_count(), r->agree,

@@ -5,6 +5,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,8 +156,10 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 return totex_cli_fail(2, "--max-messages needs a number");
             errno = 0;
             o->max_messages = strtoull(v, &end, 10);
-            if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE)
-                return totex_cli_fail(2, "--max-messages needs a positive whole number below 2^64 (messages the simulator may hold)");
+            if (!isdigit((unsigned char)v[0]) || *end || !o->max_messages || errno == ERANGE ||
+                o->max_messages > TOTEX_SIM_MAX_MESSAGES)
+                return totex_cli_fail(2, "--max-messages needs a whole number from 1 to 2^31 = 2147483648 (messages the "
+                                         "simulator may hold, 4 bytes each)");
         } else if (allow_algo && (!strcmp(a, "--picture") || !strncmp(a, "--picture=", 10))) {
             o->picture = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->picture)
@@ -182,8 +186,19 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
                 return totex_cli_fail(2, "--format needs json (symmetric form when the algorithm has one), full (every hop) or msccl (MSCCL XML)");
             o->format_given = 1;
         } else if (a[0] == '-' && a[1]) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "unknown option '%s' (see --help)", a);
+            char msg[400];
+            /* an option of the message-combining model given without it: say so (issue 29 item 5) */
+            static const char *const comb[] = {"--ts", "--tc", "--tl", "--rho", "--block", "--switching", "--port",
+                                               "--sweep", "--max-blocks"};
+            for (size_t k = 0; k < sizeof comb / sizeof *comb; k++) {
+                size_t l = strlen(comb[k]);
+                if (!strncmp(a, comb[k], l) && (a[l] == 0 || a[l] == '=')) {
+                    snprintf(msg, sizeof msg, "%.40s is an option of the message-combining model: add --model combining "
+                             "(see totex %s --model combining --help)", comb[k], allow_algo == 1 ? "compare" : "plan");
+                    return totex_cli_fail(2, msg);
+                }
+            }
+            snprintf(msg, sizeof msg, "unknown option '%.200s' (see --help)", a);
             return totex_cli_fail(2, msg);
         } else if (!o->spec) {
             o->spec = a;
@@ -230,6 +245,9 @@ static int cmd_compare(int argc, char **argv)
         return totex_cli_fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
     if (o.time_limit > 0)
         return totex_cli_fail(2, "--time-limit is for totex plan --algorithm exact and totex bounds --exact, not compare");
+    totex_cli_output outs[] = {{"--picture", o.picture}};
+    if ((rc = totex_cli_check_outputs(o.spec, outs, 1)))
+        return rc;
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
@@ -264,6 +282,16 @@ static int cmd_compare(int argc, char **argv)
         free(text);
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
+    }
+    /* every row failed (none applies, or every one was refused by a limit): the table says why, the status too */
+    size_t planned = 0;
+    for (size_t i = 0; i < count; i++)
+        planned += rows[i].status == TOTEX_OK;
+    if (!planned && !rc) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "no algorithm could plan %.120s under the port models compared: each row above "
+                 "says why (a limit such as --max-messages, or the algorithm does not apply)", o.spec);
+        rc = totex_cli_fail(2, msg);
     }
     free(rows);
     totex_network_free(net);
@@ -354,6 +382,18 @@ static int cmd_plan(int argc, char **argv)
     rc = 0;
     if (o.format_given && !o.schedule)
         return totex_cli_fail(2, "--format says how to write the schedule: add --schedule FILE");
+    /* outputs that would overwrite an input or each other are refused before anything runs (issue 29) */
+    char *heat = NULL;
+    if (o.picture && strlen(o.picture) > 4 && (heat = malloc(strlen(o.picture) + 16)))
+        snprintf(heat, strlen(o.picture) + 16, "%.*s-heatmap%s", (int)(strlen(o.picture) - 4), o.picture,
+                 o.picture + strlen(o.picture) - 4);
+    totex_cli_output outs[] = {{"--schedule", o.schedule}, {"--picture", o.picture}, {"--picture's heat map", heat}};
+    rc = totex_cli_check_outputs(o.spec, outs, 3);
+    free(heat);
+    if (rc)
+        return rc;
+    /* --schedule -: the schedule on standard output, the report on standard error */
+    FILE *report_fp = o.schedule && !strcmp(o.schedule, "-") ? stderr : stdout;
     if (o.algorithm && strcmp(o.algorithm, "auto")) {
         algo = totex_algorithm_find(o.algorithm, &err);
         if (!algo)
@@ -389,12 +429,12 @@ static int cmd_plan(int argc, char **argv)
             if (exact)
                 text = totex_cli_exact_json(text, NULL); /* the certificate, key "exact" */
             if (text)
-                printf("%s\n", text);
+                fprintf(report_fp, "%s\n", text);
             else
                 rc = totex_cli_fail(1, "out of memory writing JSON");
             free(text);
         } else {
-            totex_report_plan_text_verbose(stdout, &res, o.verbose);
+            totex_report_plan_text_verbose(report_fp, &res, o.verbose);
         }
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
@@ -404,7 +444,7 @@ static int cmd_plan(int argc, char **argv)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage_main(stderr);
@@ -455,4 +495,43 @@ int main(int argc, char **argv)
     char msg[300];
     snprintf(msg, sizeof msg, "unknown command '%s': use machines, bounds, plan, compare, verify, reproduce, algorithms or help", cmd);
     return totex_cli_fail(2, msg);
+}
+
+/*
+ * Every output is checked (issue 29 item 2): a file-size limit makes a write
+ * fail with EFBIG instead of killing the process (SIGXFSZ), so that the
+ * temporary file is removed and the path left as it was; a standard output
+ * that was closed at start is held by /dev/null (so that no file opened later
+ * becomes descriptor 1) and reported; a standard output that cannot be
+ * written (a full disk, a closed pipe) makes the command exit 2 with
+ * "cannot write output: standard output: REASON".
+ */
+int main(int argc, char **argv)
+{
+    signal(SIGXFSZ, SIG_IGN);
+    int stdout_closed = fcntl(1, F_GETFD) < 0 && errno == EBADF;
+    if (stdout_closed) {
+        int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (fd >= 0 && fd != 1)
+            close(fd);
+    }
+    int rc = run_command(argc, argv);
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (stdout_closed && !bad) {
+        bad = 1;
+        e = EBADF;
+    }
+    if (bad) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "cannot write output: standard output: %s", e ? strerror(e) : "write error");
+        totex_cli_fail(2, msg);
+        return 2;
+    }
+    return rc;
 }

@@ -438,7 +438,8 @@ typedef struct totex_comb_imported {
 /**
  * Parse @p len bytes of @p text (need not be NUL-terminated) as a schedule
  * file (docs/schedule-format.md), rebuild its network with
- * totex_network_parse() and its schedule. Checks structure only: node ids and
+ * totex_network_parse() (a spec naming a graph file, "file:PATH", is refused:
+ * see totex_comb_import_json_on()) and its schedule. Checks structure only: node ids and
  * block ids must be in 0 .. n-1 (n from the spec, which must match "nodes"),
  * counts within limits; whether the schedule is valid is totex_comb_simulate()'s
  * business. Refuses, before allocating the schedule, more than
@@ -461,6 +462,20 @@ totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imp
  *         non-regular or too large file.
  */
 totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, totex_error *err);
+
+/**
+ * totex_comb_import_json() on the network @p network (a spec the caller
+ * trusts) instead of the file's: the file's "network" is still read, but a
+ * file naming a graph file ("file:PATH") is refused (TOTEX_EINVAL, asking for
+ * --network) unless @p network is given, since a schedule file is untrusted
+ * and names networks, not paths; totex_comb_import_json() is this with
+ * @p network NULL. "nodes" must match the network used.
+ */
+totex_status totex_comb_import_json_on(const char *text, size_t len, const char *network, totex_comb_imported *out,
+                                       totex_error *err);
+/** totex_comb_import_file() with @p network as in totex_comb_import_json_on(). */
+totex_status totex_comb_import_file_on(const char *path, const char *network, totex_comb_imported *out,
+                                       totex_error *err);
 
 /** Free what totex_comb_import_json() allocated (NULL or a zeroed struct accepted); zeroes @p im. */
 void totex_comb_imported_free(totex_comb_imported *im);

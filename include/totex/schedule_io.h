@@ -72,6 +72,9 @@ typedef struct totex_unit_limits {
     uint64_t max_bytes;    /**< longest file, bytes (default 2^32) */
     uint64_t max_messages; /**< full form: simulator limit n(n-1) (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES, at most TOTEX_SIM_MAX_MESSAGES) */
     uint64_t max_rows;     /**< symmetric form: largest n - 1 (default 2^26) */
+    const char *network;   /**< a spec the caller trusts, used instead of the file's "network" (NULL: the file's;
+                                a file naming a graph file, "file:PATH", is then refused: schedule files are
+                                untrusted and name networks, not paths); "nodes" must match it */
 } totex_unit_limits;
 
 /** What reading and verifying a unit-step file found. */
@@ -159,30 +162,103 @@ totex_sink totex_msccl_writer_sink(totex_msccl_writer *w);
 totex_status totex_msccl_writer_finish(totex_msccl_writer *w, FILE *fp, totex_error *err);
 /** Free (NULL accepted). */
 void totex_msccl_writer_free(totex_msccl_writer *w);
+/** Steps the sink of @p w has received so far (the schedule's length, in steps). */
+uint64_t totex_msccl_writer_steps(const totex_msccl_writer *w);
 
 /** Largest MSCCL XML file read, bytes. */
 #define TOTEX_MSCCL_FILE_MAX (UINT64_C(64) << 20)
 
+/* ---- reading MSCCL XML: the program as the executor holds it -------------- */
+
+/** Kinds of an MSCCL transfer (nops are folded into the next transfer, as the executor's parser does). */
+enum totex_msccl_type {
+    TOTEX_MSCCL_SEND = 0, /**< "s": send cnt chunks from srcbuf[srcoff..] to the send peer */
+    TOTEX_MSCCL_RECV = 1, /**< "r": receive cnt chunks from the recv peer into dstbuf[dstoff..] */
+    TOTEX_MSCCL_RCS = 2,  /**< "rcs": receive into dstbuf[dstoff..] and send the same chunks on to the send peer */
+    TOTEX_MSCCL_CPY = 3   /**< "cpy": local copy srcbuf[srcoff..] -> dstbuf[dstoff..] */
+};
+/** Buffers of an MSCCL step. */
+enum totex_msccl_buffer { TOTEX_MSCCL_BUF_I = 0, TOTEX_MSCCL_BUF_O = 1, TOTEX_MSCCL_BUF_S = 2 };
+
+/** One dependency: wait until thread block @c tb of the same rank has raised its flag to at least @c step. */
+typedef struct totex_msccl_dep {
+    uint32_t tb;   /**< thread block id (depid) on the same rank */
+    uint32_t step; /**< deps: an XML step position of that thread block (nops counted) */
+} totex_msccl_dep;
+
+/** One transfer (a non-nop step), in its thread block's order. */
+typedef struct totex_msccl_op {
+    uint8_t type;            /**< enum totex_msccl_type */
+    uint8_t srcbuf, dstbuf;  /**< enum totex_msccl_buffer */
+    uint8_t hasdep;          /**< 1: the executor raises the thread block's flag to @c kstep when it ends */
+    uint32_t pos;            /**< XML position in the thread block, nops counted (0-based) */
+    uint32_t kstep;          /**< the executor's step counter at this transfer: the flag value it raises */
+    int32_t srcoff, dstoff;  /**< chunk offsets (checked in range where read or written) */
+    int32_t cnt;             /**< chunks moved as one transfer, 1 <= cnt < TOTEX_MSCCL_MAX_COUNT */
+    uint32_t dep_first;      /**< its dependencies: deps[dep_first .. dep_first + ndeps) (its nops' and its own) */
+    uint32_t ndeps;
+    long line;               /**< line of the <step> in the file */
+} totex_msccl_op;
+
+/** One thread block. */
+typedef struct totex_msccl_tb {
+    uint32_t rank;          /**< the <gpu id> it belongs to */
+    int32_t id;             /**< its id, 0..(thread blocks of the rank)-1 */
+    int32_t send, recv;     /**< peers (-1: none) */
+    int32_t chan;           /**< channel */
+    uint32_t op_first, nops; /**< its transfers: ops[op_first .. op_first + nops) */
+    uint32_t nsteps;        /**< XML steps, nops included */
+} totex_msccl_tb;
+
+/**
+ * An MSCCL all-to-all as the executor's parser holds it: per rank its thread
+ * blocks (tb[first_tb[r] .. first_tb[r + 1]), ordered by id), each with its
+ * transfers in order. All arrays are owned; free with totex_msccl_program_free().
+ */
+typedef struct totex_msccl_program {
+    uint32_t ngpus;         /**< ranks */
+    uint32_t k;             /**< chunks per rank pair: nchunksperloop = k * ngpus */
+    uint32_t nchunks;       /**< nchunksperloop = i_chunks = o_chunks */
+    int inplace;            /**< the algo's inplace attribute: the executor runs it with i and o one buffer */
+    int outofplace;         /**< the algo's outofplace attribute: the executor runs it with i and o apart */
+    char name[128];         /**< the algo's name attribute (control characters replaced by '?') */
+    uint32_t *s_chunks;     /**< per rank: scratch chunks */
+    uint32_t *first_tb;     /**< ngpus + 1 entries */
+    totex_msccl_tb *tb;
+    uint32_t ntb;
+    totex_msccl_op *ops;
+    uint32_t nops;
+    totex_msccl_dep *deps;
+    uint32_t ndeps;
+} totex_msccl_program;
+
+/**
+ * Read an MSCCL XML algorithm (@p text, @p len bytes, at most
+ * TOTEX_MSCCL_FILE_MAX) by the executor's own parser rules
+ * (Azure/msccl-executor-nccl src/misc/msccl/msccl_parser.cc): libxml2
+ * without entities, DTD or network; the executor's limits (steps per thread
+ * block, count, thread blocks, channels, XML nodes per rank); a nop's
+ * dependency is folded into the next transfer, and the kernel's step
+ * counter (the flag value a transfer with hasdep raises) advances past the
+ * nops whose dependencies it folded, so `deps` names an XML position, nops
+ * included. Structure only: coll="alltoall", nchunksperloop = k * ngpus,
+ * i_chunks = o_chunks = nchunksperloop, buffers and offsets in range,
+ * dependencies naming existing steps of the same rank, one thread block per
+ * (peer, channel, direction). Nothing is run: totex_msccl_verify() does that.
+ * @return TOTEX_OK with @p out filled (free with totex_msccl_program_free());
+ *         TOTEX_EIO for a malformed file, TOTEX_EINVAL for an exceeded limit,
+ *         TOTEX_ENOMEM; one line naming the rank, thread block, step and line.
+ */
+totex_status totex_msccl_read(const char *text, size_t len, totex_msccl_program *out, totex_error *err);
+/** Free what @p p owns (NULL accepted) and zero it. */
+void totex_msccl_program_free(totex_msccl_program *p);
+/** Read the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes) with totex_msccl_read(). */
+totex_status totex_msccl_read_file(const char *path, totex_msccl_program *out, totex_error *err);
+
 /**
  * Verify an MSCCL XML all-to-all (@p text, @p len bytes) on @p net under
- * @p ports. Parsed with libxml2 without entity expansion, network access or
- * a DTD; at most TOTEX_MSCCL_FILE_MAX bytes. Checks the executor's limits
- * (steps per thread block, thread blocks, channels, count, XML nodes per rank)
- * and the structure (ngpus = n, coll="alltoall", buffers and offsets in
- * range, dependencies pointing at existing steps), then runs it as the
- * executor would, each thread block in order, a send meeting the matching
- * receive (the k-th send on (rank, peer, channel) with the k-th receive at the
- * peer), a step starting when its block, its dependency and its peer are
- * ready: one transfer is one step. The transfers, step by step, go through
- * the simulator of totex/sim.h (every transfer on a link, the port model,
- * each block moving once per step), and at the end every output chunk of
- * every rank must hold the block the all-to-all puts there, written once.
+ * @p ports: totex_msccl_read(), then totex_msccl_verify_program().
  * @p name (may be NULL; @p name_cap bytes) receives the algo's name attribute.
- * @p max_messages limits the simulator (0: its default).
- * @return TOTEX_OK with @p rep (steps = the executor's step count);
- *         TOTEX_EIO / TOTEX_EINVAL for a malformed file or an exceeded limit;
- *         TOTEX_EVIOLATION for a deadlock (dependency cycle or unmatched
- *         send), a read before the data is there, or a simulator violation.
  */
 totex_status totex_msccl_verify(const char *text, size_t len, const totex_network *net, totex_ports ports,
                                 uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
@@ -232,6 +308,38 @@ struct totex_comb_schedule;
  */
 totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const struct totex_comb_schedule *s,
                                      const char *algorithm, totex_error *err);
+
+/**
+ * Answer two questions about an MSCCL all-to-all @p p (totex_msccl_read())
+ * on @p net, apart (src/plan/msccl_verify.c):
+ * (a) correctness, as the MSCCL executor runs it: thread blocks run their
+ * transfers in order, each after its dependencies (the flag of thread block
+ * depid reaching the XML position deps); the k-th send on (channel, peer)
+ * meets the k-th receive, cnt chunks as one transfer, sends buffered; no
+ * deadlock; every transfer on a link of @p net; every chunk read after the
+ * write it reads, ordered by the thread blocks' order and dependency chains
+ * of its rank (an order only through another rank is not counted: such a
+ * file is refused), never overwritten before a read of it; every output
+ * chunk written exactly once with the block the all-to-all puts there (k
+ * chunks per rank pair: input chunk j of rank r goes to rank j / k, output
+ * chunk r k + j mod k); checked out of place when outofplace="1" and with
+ * i and o one buffer when inplace="1" (each mode the executor uses it for).
+ * Only this can fail.
+ * (b) cost under @p ports, never failing: every transfer starts as early as
+ * the rules allow (a send takes one executor step); an executor step whose
+ * transfers put c_l chunks on directed link l costs max(max_l c_l,
+ * ceil(out_v / k), ceil(in_v / k)) rounds (multiport: max_l c_l).
+ * @p rep: steps = the rounds, summed; steps_emitted = executor steps;
+ * hops = chunks moved over links; messages = k n (n-1); average_delay = mean
+ * rounds until a block lands in its output chunk; link and port utilisation;
+ * max_hops_in_step; peak_queue is not measured (0).
+ * @p max_messages: refuse (TOTEX_EINVAL) an all-to-all of more blocks (0: no limit).
+ * @return TOTEX_OK; TOTEX_EIO when ngpus is not the network's node count;
+ *         TOTEX_EINVAL / TOTEX_ENOMEM for a limit; TOTEX_EVIOLATION naming the
+ *         rank, thread block, XML step position and line that breaks (a).
+ */
+totex_status totex_msccl_verify_program(const totex_msccl_program *p, const totex_network *net, totex_ports ports,
+                                        uint64_t max_messages, totex_sim_report *rep, totex_error *err);
 
 /** totex_msccl_verify() on the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes). */
 totex_status totex_msccl_verify_file(const char *path, const totex_network *net, totex_ports ports,

@@ -39,6 +39,7 @@
 
 #include "algorithms/factor_algos.h"
 #include "common/error.h"
+#include "totex/progress.h"
 
 #define GR_NONE UINT32_MAX
 
@@ -406,6 +407,7 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
     gr_cand *cand = NULL;
     totex_schedule *s = NULL;
     totex_status st = TOTEX_OK;
+    totex_progress *prog = NULL;
     uint64_t remaining = (uint64_t)m * (m - 1), steps = 0;
 
     G.f = f;
@@ -451,8 +453,14 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
             if (d != u)
                 bucket_push(&G, u, u * m + d);
 
+    /* a file graph of thousands of nodes takes a minute here, inside the prediction of the factor algorithms:
+       a meter on stderr when progress is on (issue 29 item 5); the steps are not known before the end */
+    char label[64];
+    snprintf(label, sizeof label, "greedy on %.30s: planning", totex_factor_name(f));
+    prog = totex_progress_enabled() ? totex_progress_new(stderr, label, 0, NULL, 0) : NULL;
     while (remaining > 0) {
         size_t c = 0;
+        totex_progress_tick(prog, 1);
         if (ports == TOTEX_PORTS_MULTI) {
             for (uint32_t u = 0; u < m; u++)
                 if (G.qn[u])
@@ -496,6 +504,7 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
 nomem:
     st = totex_fail(err, TOTEX_ENOMEM, "out of memory planning greedy total exchange on %s", totex_factor_name(f));
 done:
+    totex_progress_free(prog);
     gr_free(&G);
     free(hops);
     free(cand);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "totex/output.h"
 
 /* ---- export --------------------------------------------------------------- */
 
@@ -114,35 +115,19 @@ char *totex_comb_export_json(const totex_network *net, const totex_comb_schedule
     return b.p;
 }
 
-/* copy of s with control characters as '?', cut to fit len */
-static void clean(char *out, size_t len, const char *s)
-{
-    size_t i = 0;
-    for (; s && s[i] && i + 1 < len; i++)
-        out[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-    out[i] = '\0';
-}
-
 totex_status totex_comb_export_file(const char *path, const totex_network *net, const totex_comb_schedule *s,
                                     const totex_comb_cost *cost, const char *algorithm, totex_error *err)
 {
-    char shown[200];
     char *text = totex_comb_export_json(net, s, cost, algorithm, err);
-    FILE *fp;
-    int bad;
     if (!text)
         return TOTEX_ENOMEM;
-    clean(shown, sizeof shown, path);
-    fp = fopen(path, "w");
-    if (!fp) {
-        int e = errno;
+    /* beside the path and renamed on success: a failed write leaves no cut-off file (issue 29) */
+    totex_output *out = totex_output_open(path, err);
+    if (!out) {
         free(text);
-        return totex_fail(err, TOTEX_EIO, "cannot write schedule file '%s': %s", shown, strerror(e));
+        return TOTEX_EIO;
     }
-    bad = fputs(text, fp) == EOF;
-    bad |= fclose(fp) != 0;
+    fputs(text, totex_output_file(out)); /* checked by the commit */
     free(text);
-    if (bad)
-        return totex_fail(err, TOTEX_EIO, "cannot write schedule file '%s': %s", shown, strerror(errno));
-    return TOTEX_OK;
+    return totex_output_commit(out, err);
 }

@@ -613,7 +613,8 @@ void totex_comb_imported_free(totex_comb_imported *im)
     memset(im, 0, sizeof *im);
 }
 
-static totex_status import_header(const char *text, const jval *top, totex_comb_imported *out, totex_error *err)
+static totex_status import_header(const char *text, const jval *top, const char *network, totex_comb_imported *out,
+                                  totex_error *err)
 {
     char buf[48];
     totex_status st;
@@ -667,7 +668,17 @@ static totex_status import_header(const char *text, const jval *top, totex_comb_
             free(spec);
             return totex_fail(err, TOTEX_EINVAL, "schedule: network spec contains a NUL character");
         }
-        out->net = totex_network_parse(spec, err);
+        /* an untrusted file names networks, never paths: a graph file (file:PATH) is opened only when the user
+           names the network (issue 29) */
+        if (!network && strstr(spec, "file:")) {
+            char shown_spec[120];
+            clean(shown_spec, sizeof shown_spec, spec);
+            free(spec);
+            return totex_fail(err, TOTEX_EINVAL,
+                              "schedule: its network \"%s\" names a graph file, which totex does not open for a "
+                              "schedule file; give the network yourself with --network SPEC", shown_spec);
+        }
+        out->net = totex_network_parse(network ? network : spec, err);
         free(spec);
         if (!out->net) {
             char msg[sizeof err->msg];
@@ -698,6 +709,12 @@ static totex_status import_header(const char *text, const jval *top, totex_comb_
 
 totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imported *out, totex_error *err)
 {
+    return totex_comb_import_json_on(text, len, NULL, out, err);
+}
+
+totex_status totex_comb_import_json_on(const char *text, size_t len, const char *network, totex_comb_imported *out,
+                                       totex_error *err)
+{
     jval top[K_COUNT];
     jtoken root;
     counts cnt;
@@ -710,7 +727,7 @@ totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imp
         return st;
     if (root.kind != J_LBRACE)
         return totex_fail(err, TOTEX_EINVAL, "schedule: the top level must be an object, not %s", type_name(root));
-    if ((st = import_header(text, top, out, err)) != TOTEX_OK)
+    if ((st = import_header(text, top, network, out, err)) != TOTEX_OK)
         goto done;
     uint32_t n = totex_network_nodes(out->net);
     /* pass 2: check and count what the file declares, allocating nothing */
@@ -735,6 +752,12 @@ done:
 }
 
 totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, totex_error *err)
+{
+    return totex_comb_import_file_on(path, NULL, out, err);
+}
+
+totex_status totex_comb_import_file_on(const char *path, const char *network, totex_comb_imported *out,
+                                       totex_error *err)
 {
     char name[200], msg[sizeof err->msg];
     uint64_t size = 0;
@@ -766,7 +789,7 @@ totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, 
         return totex_fail(err, TOTEX_EIO, "cannot read schedule file '%s' (read error or the file grew)", name);
     }
     fclose(fp);
-    st = totex_comb_import_json(text, len, out, err);
+    st = totex_comb_import_json_on(text, len, network, out, err);
     free(text);
     if (st != TOTEX_OK && err) {
         snprintf(msg, sizeof msg, "%s", err->msg);

@@ -6,6 +6,7 @@
  * TOTEX_GRAPH_MAX_NODES nodes because its all-pairs distances are kept.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,9 @@ totex_factor *totex_factor_new_file(const char *path, totex_error *err)
     char name[300];
 
     if (opened == TOTEX_OPEN_ERRNO) {
-        totex_fail(err, TOTEX_EIO, "cannot open graph file '%.200s': check the path after file: (GraphML, GML or edge list)",
-                   path);
+        int e = errno; /* the reason (no such file, a symlink loop, permission) */
+        totex_fail(err, TOTEX_EIO, "cannot open graph file '%.200s': %s: check the path after file: (GraphML, GML or edge list)",
+                   path, strerror(e));
         return NULL;
     }
     if (opened != TOTEX_OPEN_OK) {

@@ -12,15 +12,27 @@
 
 #include "common/error.h"
 #include "totex/combining.h"
+#include "totex/output.h"
 #include "totex/report.h"
 #include "totex/schedule_io.h"
 #include "totex/task.h"
 
+/* A writer failed with @p st: when the stream itself failed (TOTEX_EIO), the output's own reason replaces the
+   writer's; the temporary file is removed and the path left as it was. */
+static totex_status give_up(totex_output *out, totex_status st, totex_error *err)
+{
+    if (st == TOTEX_EIO && totex_output_close(out, err) == TOTEX_OK)
+        st = TOTEX_EIO; /* the stream is fine: the writer's message stands */
+    totex_output_abort(out);
+    return st;
+}
+
 /* Finish @p mw (freed here), read the XML back through the executor's semantics on @p net under @p ports, and
    write it to @p path only when it verifies. */
 static totex_status msccl_check_and_write(totex_msccl_writer *mw, const char *path, const totex_network *net,
-                                          totex_ports ports, totex_error *err)
+                                          totex_ports ports, int keep_steps, totex_error *err)
 {
+    uint64_t planned = totex_msccl_writer_steps(mw);
     char *xml = NULL;
     size_t len = 0;
     totex_status st;
@@ -34,39 +46,38 @@ static totex_status msccl_check_and_write(totex_msccl_writer *mw, const char *pa
     if (fclose(mem) && st == TOTEX_OK)
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory");
     if (st == TOTEX_OK) {
-        /* the executor starts a send as soon as its data and dependencies are there: check that the program,
-           run that way, still keeps the port model (single-port and k-port receivers cannot hold senders back) */
+        /* read back by the executor's rules: a correct all-to-all, and (keep_steps) the executor, starting
+           each send as soon as its data and dependencies are there, keeps the schedule's steps under the port
+           model (single-port and k-port receivers cannot hold senders back) */
         totex_sim_report rep;
         totex_error e2;
         totex_status vs = totex_msccl_verify(xml, len, net, ports, 0, &rep, NULL, 0, &e2);
-        if (vs == TOTEX_EVIOLATION) {
+        if (vs != TOTEX_OK) {
+            st = totex_fail(err, vs == TOTEX_EVIOLATION ? TOTEX_EINVAL : vs,
+                            "the MSCCL XML written does not read back: %.400s", e2.msg);
+        } else if (keep_steps && rep.steps > planned) {
             char pm[32];
             st = totex_fail(err, TOTEX_EINVAL,
                             "MSCCL XML cannot keep this %s schedule: the executor starts each send as soon as its "
-                            "data and dependencies are there, and receivers cannot hold senders back, so %.250s; "
-                            "write MSCCL for --ports multi, or the JSON file (--format json)",
-                            totex_ports_format(ports, pm, sizeof pm), e2.msg);
-        } else if (vs != TOTEX_OK) {
-            st = totex_fail(err, vs, "the MSCCL XML written does not read back: %.400s", e2.msg);
+                            "data and dependencies are there, and receivers cannot hold senders back, so it costs "
+                            "%llu rounds under the port model, more than the schedule's %llu steps; write MSCCL for "
+                            "--ports multi, or the JSON file (--format json)",
+                            totex_ports_format(ports, pm, sizeof pm), (unsigned long long)rep.steps,
+                            (unsigned long long)planned);
         }
     }
     if (st != TOTEX_OK) {
         free(xml);
         return st;
     }
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
+    totex_output *out = totex_output_open(path, err);
+    if (!out) {
         free(xml);
-        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        return TOTEX_EIO;
     }
-    if (fwrite(xml, 1, len, fp) != len)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    fwrite(xml, 1, len, totex_output_file(out)); /* checked by the commit (ferror, fclose) */
     free(xml);
-    if (fclose(fp) && st == TOTEX_OK)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
-    if (st != TOTEX_OK)
-        remove(path);
-    return st;
+    return totex_output_commit(out, err);
 }
 
 totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
@@ -86,14 +97,14 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
             totex_msccl_writer_free(mw);
             return st;
         }
-        return msccl_check_and_write(mw, path, net, ports, err);
+        return msccl_check_and_write(mw, path, net, ports, 1, err);
     }
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
+    totex_output *out = totex_output_open(path, err);
+    if (!out) {
         totex_msccl_writer_free(mw);
-        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+        return TOTEX_EIO;
     }
-    setvbuf(fp, NULL, _IOFBF, 1 << 20);
+    FILE *fp = totex_output_file(out);
     if (format == TOTEX_EXPORT_JSON && algo->plan_symmetric) {
         totex_task *t = NULL;
         totex_sym_schedule *s = NULL;
@@ -109,11 +120,9 @@ totex_status totex_plan_export(const char *path, const totex_network *net, totex
         if (st == TOTEX_OK)
             st = st2;
     }
-    if (fclose(fp) && st == TOTEX_OK)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
     if (st != TOTEX_OK)
-        remove(path);
-    return st;
+        return give_up(out, st, err); /* the path is left as it was */
+    return totex_output_commit(out, err);
 }
 
 totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const totex_comb_schedule *s,
@@ -165,7 +174,7 @@ totex_status totex_comb_export_msccl(const char *path, const totex_network *net,
         totex_msccl_writer_free(mw);
         return TOTEX_EINVAL;
     }
-    st = msccl_check_and_write(mw, path, kn, TOTEX_PORTS_MULTI, err);
+    st = msccl_check_and_write(mw, path, kn, TOTEX_PORTS_MULTI, 0, err);
     totex_network_free(kn);
     return st;
 }
@@ -179,15 +188,12 @@ totex_status totex_plan_export_result(const char *path, const totex_plan_result 
         return totex_plan_export(path, r->net, r->ports, r->algorithm, format, err);
     if (!path || !*path)
         return totex_fail(err, TOTEX_EINVAL, "totex_plan_export_result: needs a file name");
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
-    setvbuf(fp, NULL, _IOFBF, 1 << 20);
-    totex_status st = totex_unit_write_symmetric(fp, r->net, r->ports, r->algorithm->name, r->kept_task,
-                                                 r->kept_schedule, err);
-    if (fclose(fp) && st == TOTEX_OK)
-        st = totex_fail(err, TOTEX_EIO, "cannot write the schedule to %.300s: %s", path, strerror(errno));
+    totex_output *out = totex_output_open(path, err);
+    if (!out)
+        return TOTEX_EIO;
+    totex_status st = totex_unit_write_symmetric(totex_output_file(out), r->net, r->ports, r->algorithm->name,
+                                                 r->kept_task, r->kept_schedule, err);
     if (st != TOTEX_OK)
-        remove(path);
-    return st;
+        return give_up(out, st, err);
+    return totex_output_commit(out, err);
 }

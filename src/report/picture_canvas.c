@@ -14,6 +14,7 @@
 #include <cairo-svg.h>
 
 #include "common/error.h"
+#include "totex/output.h"
 #include "report/picture_internal.h"
 
 totex_status totex_picture_format_of(const char *path, totex_picture_format *out, totex_error *err)
@@ -37,26 +38,30 @@ static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigne
     return fwrite(data, 1, length, fp) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-/*
- * Open @p path for writing, remembering whether we created it: a failed write
- * removes only a file we created, never what the path named before (an
- * existing picture, a symlink to /dev/full: issue 15 item 4).
- */
-static totex_status open_output(pic_canvas *c, const char *path, totex_error *err)
+/* outputs closed by pic_end() and kept back until pic_publish_deferred() (pic_defer()) */
+static _Thread_local int deferring;
+static _Thread_local totex_output *deferred[4];
+static _Thread_local int ndeferred;
+
+void pic_defer(void)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    c->created = fd >= 0;
-    if (fd < 0 && errno == EEXIST)
-        fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0 || !(c->fp = fdopen(fd, "wb"))) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        if (c->created)
-            remove(path);
-        return totex_fail(err, TOTEX_EIO, "cannot write picture '%.300s': %s", path, strerror(e));
+    deferring = 1;
+    ndeferred = 0;
+}
+
+totex_status pic_publish_deferred(int ok, totex_error *err)
+{
+    totex_status st = TOTEX_OK;
+    for (int i = 0; i < ndeferred; i++) {
+        if (ok && st == TOTEX_OK)
+            st = totex_output_publish(deferred[i], err);
+        else
+            totex_output_abort(deferred[i]);
+        deferred[i] = NULL;
     }
-    return TOTEX_OK;
+    ndeferred = 0;
+    deferring = 0;
+    return st;
 }
 
 totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, totex_error *err)
@@ -71,8 +76,12 @@ totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, t
     c->path = path;
     c->width = width;
     c->height = height;
-    if ((st = open_output(c, path, err)) != TOTEX_OK)
-        return st;
+    /* written beside the path and renamed when complete: a failed write leaves the path as it was */
+    if (!(c->out = totex_output_open(path, err))) {
+        memset(c, 0, sizeof *c);
+        return TOTEX_EIO;
+    }
+    c->fp = totex_output_file(c->out);
     if (c->format == TOTEX_PICTURE_SVG)
         c->surface = cairo_svg_surface_create_for_stream(write_fp, c->fp, width, height);
     else
@@ -81,9 +90,7 @@ totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, t
         st = totex_fail(err, TOTEX_ENOMEM, "cannot create a %dx%d picture: %s", width, height,
                         cairo_status_to_string(cairo_surface_status(c->surface)));
         cairo_surface_destroy(c->surface);
-        fclose(c->fp);
-        if (c->created)
-            remove(path);
+        totex_output_abort(c->out);
         memset(c, 0, sizeof *c);
         return st;
     }
@@ -104,13 +111,19 @@ totex_status pic_end(pic_canvas *c, totex_error *err)
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_status(c->surface);
     cairo_surface_destroy(c->surface);
-    int close_failed = fclose(c->fp) != 0;
     totex_status st = TOTEX_OK;
-    if (cs != CAIRO_STATUS_SUCCESS || close_failed) {
-        st = totex_fail(err, TOTEX_EIO, "cannot write picture '%.300s': %s", c->path,
-                        cs != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(cs) : strerror(errno));
-        if (c->created)
-            remove(c->path);
+    if (cs != CAIRO_STATUS_SUCCESS) {
+        /* a write error: the stream's own reason (errno) when closing says it, else cairo's */
+        if (cs != CAIRO_STATUS_WRITE_ERROR || totex_output_close(c->out, err) == TOTEX_OK)
+            totex_fail(err, TOTEX_EIO, "cannot write output: %.300s: %s", c->path, cairo_status_to_string(cs));
+        st = TOTEX_EIO;
+        totex_output_abort(c->out);
+    } else if ((st = totex_output_close(c->out, err)) != TOTEX_OK) {
+        totex_output_abort(c->out);
+    } else if (deferring && ndeferred < (int)(sizeof deferred / sizeof *deferred)) {
+        deferred[ndeferred++] = c->out;
+    } else {
+        st = totex_output_publish(c->out, err);
     }
     memset(c, 0, sizeof *c);
     return st;

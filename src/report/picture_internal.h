@@ -38,14 +38,20 @@ typedef struct pic_canvas {
     totex_picture_format format;
     const char *path;
     int width, height;
-    int created; /* the file did not exist before pic_begin(): only then is it removed on failure */
+    struct totex_output *out; /* the file is written beside its path, renamed when complete */
 } pic_canvas;
 
 /** Open @p path for writing and start drawing (white background). */
 totex_status pic_begin(pic_canvas *c, const char *path, int width, int height, totex_error *err);
-/** Finish drawing, write and close the file; TOTEX_EIO on failure (the file is removed only if
-    pic_begin() created it: a symlink or an existing file is never deleted). Always releases @p c. */
+/** Finish drawing, write and close the file, and rename it over its path (totex/output.h; unless
+    pic_defer() holds it back); TOTEX_EIO "cannot write output: PATH: REASON" on failure, the path
+    left as it was. Always releases @p c. */
 totex_status pic_end(pic_canvas *c, totex_error *err);
+/** From now on (this thread), pic_end() keeps the closed files back instead of renaming them. */
+void pic_defer(void);
+/** Rename the files kept back over their paths when @p ok (stopping at the first failure), else
+    remove them all; ends pic_defer(). */
+totex_status pic_publish_deferred(int ok, totex_error *err);
 /** Text with its anchor: ax, ay in {0, 0.5, 1} (left/centre/right, top/middle/baseline-bottom). */
 void pic_text(cairo_t *cr, double x, double y, double ax, double ay, double size, int bold, const char *text);
 /** Same, rotated 90 degrees counter-clockwise (a y-axis label). */

@@ -21,8 +21,8 @@
  * back, so receives get no such chain: the driver reads the file back under
  * the port model, src/report/schedule_out.c); a second
  * dependency of a step is carried by a "nop" step before it (the executor
- * gathers the dependencies of nops into the next transfer, and deps index
- * a thread block's transmissions, nops not counted). The block a
+ * gathers the dependencies of nops into the next transfer, and deps names
+ * an XML position of the thread block, nops counted). The block a
  * rank keeps for itself is a local copy (type cpy) in a thread block of its
  * own. Every limit of the executor is checked (TOTEX_MSCCL_*), and a
  * schedule that does not fit is refused naming the limit and the excess.
@@ -195,6 +195,11 @@ static totex_status writer_step(void *ctx, const totex_hop *hops, size_t count, 
     return TOTEX_OK;
 }
 
+uint64_t totex_msccl_writer_steps(const totex_msccl_writer *w)
+{
+    return w ? w->step : 0;
+}
+
 totex_sink totex_msccl_writer_sink(totex_msccl_writer *w)
 {
     totex_sink s = {writer_step, w};
@@ -205,7 +210,7 @@ static const char bufname[3] = {'i', 'o', 's'};
 
 typedef struct tbinfo {
     int32_t send, recv; /* peers, -1 none */
-    uint32_t chan, nsteps, ntrans; /* steps (nops included: the s attribute) and transmissions (what deps index) */
+    uint32_t chan, nsteps, ntrans; /* steps (nops included: the s attribute and what deps names) and transmissions */
 } tbinfo;
 
 totex_status totex_msccl_writer_finish(totex_msccl_writer *w, FILE *fp, totex_error *err)
@@ -255,8 +260,10 @@ totex_status totex_msccl_writer_finish(totex_msccl_writer *w, FILE *fp, totex_er
                 o->portdep = -1;
             if (deps == 2)
                 tbs[o->tb].nsteps++; /* the nop: a step, not a transmission */
-            tbs[o->tb].nsteps++;
-            o->pos = tbs[o->tb].ntrans++; /* the executor's deps index transmissions, nops not counted */
+            /* deps names an XML position, nops counted: the kernel's step counter skips the position of every
+               nop whose dependency it folded into the next transfer (msccl_kernel_impl.h) */
+            o->pos = tbs[o->tb].nsteps++;
+            tbs[o->tb].ntrans++;
             if (o->dep >= 0)
                 R->ops[o->dep].hasdep = 1;
             if (o->portdep >= 0)

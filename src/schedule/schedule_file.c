@@ -74,15 +74,21 @@ totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *l
     setvbuf(fp, NULL, _IOFBF, 1 << 20);
     st = totex_unit_verify_stream(fp, lim, ports_override, out, err);
     fclose(fp);
+    if (st != TOTEX_OK && st != TOTEX_EVIOLATION && err) { /* a malformed file: its name first (issue 29) */
+        char name[256], msg[sizeof err->msg];
+        clean(name, sizeof name, path);
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        totex_fail(err, st, "'%s': %.400s", name, msg);
+    }
     return st;
 }
 
-totex_status totex_msccl_verify_file(const char *path, const totex_network *net, totex_ports ports,
-                                     uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
-                                     totex_error *err)
+totex_status totex_msccl_read_file(const char *path, totex_msccl_program *out, totex_error *err)
 {
     FILE *fp = NULL;
     uint64_t size = 0;
+    if (out)
+        memset(out, 0, sizeof *out);
     totex_status st = open_file(path, TOTEX_MSCCL_FILE_MAX, &fp, &size, err);
     if (st != TOTEX_OK)
         return st;
@@ -98,7 +104,7 @@ totex_status totex_msccl_verify_file(const char *path, const totex_network *net,
         free(text);
         return totex_fail(err, TOTEX_EIO, "cannot read the MSCCL file (read error or the file grew)");
     }
-    st = totex_msccl_verify(text, len, net, ports, max_messages, rep, name, name_cap, err);
+    st = totex_msccl_read(text, len, out, err);
     free(text);
     return st;
 }

@@ -119,12 +119,24 @@ static totex_status make_network(reader *r)
         return totex_fail(r->err, TOTEX_EIO,
                           "bad schedule file: \"format\", \"version\", \"form\", \"network\", \"nodes\" and "
                           "\"ports\" must all come before \"steps\"");
-    r->out->net = totex_network_parse(r->spec, r->err);
+    /* an untrusted file names networks, never paths: a graph file (file:PATH) is opened only when the caller
+       names the network (lim->network, the CLI's --network; issue 29) */
+    if (!r->lim->network && strstr(r->spec, "file:")) {
+        char shown_spec[120];
+        snprintf(shown_spec, sizeof shown_spec, "%s", r->spec);
+        for (char *p = shown_spec; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+        return totex_fail(r->err, TOTEX_EIO,
+                          "bad schedule file: its network \"%s\" names a graph file, which totex does not open for a "
+                          "schedule file; give the network yourself with --network SPEC", shown_spec);
+    }
+    r->out->net = totex_network_parse(r->lim->network ? r->lim->network : r->spec, r->err);
     if (!r->out->net)
         return TOTEX_EIO;
     if ((long long)totex_network_nodes(r->out->net) != r->nodes)
         return totex_fail(r->err, TOTEX_EIO, "bad schedule file: \"nodes\" is %lld but network %.200s has %u nodes",
-                          r->nodes, r->spec, totex_network_nodes(r->out->net));
+                          r->nodes, totex_network_spec(r->out->net), totex_network_nodes(r->out->net));
     return TOTEX_OK;
 }
 

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *fp = fmemopen((void *)data, size, "r");
     if (!fp)
         return 0;
-    totex_unit_limits lim = {65536, UINT64_C(1) << 16, 4096};
+    totex_unit_limits lim = {65536, UINT64_C(1) << 16, 4096, NULL};
     totex_unit_verdict v;
     totex_error err;
     memset(&err, 0, sizeof err);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The smaller items of issue 29 (item 5), each a check that fails without its fix:
+#  - --max-messages above 2^31 (what the help promises) is refused;
+#  - a combining option without --model combining says to add it;
+#  - a truncated unit-step JSON names the file; a symlink loop gives its reason;
+#  - libxml2's advice "use XML_PARSE_HUGE option" does not reach the user;
+#  - verify opens no graph file a schedule names (file:PATH), unless --network is given;
+#  - a long greedy on a file graph shows progress (TOTEX_PROGRESS=1);
+#  - --algorithm exact takes a schedule meeting an analytic bound as optimal at once.
+# (compare exiting 2 when every row fails: tests/cli_hostile_test.sh.)
+# Usage: cli_small_test.sh PATH_TO_totex PATH_TO_tests/data. POSIX sh.
+CLI_NAME=cli_small
+. "$(dirname "$0")/cli_lib.sh"
+
+# --max-messages: at most 2^31
+expect_error "plan --max-messages 2^40" "2^31" "$TOTEX" plan ring:5 --max-messages 1099511627776
+expect_error "verify --max-messages 2^40" "2^31" "$TOTEX" verify "$DATA/msccl_complete4_direct.xml" --network complete:4 --max-messages 1099511627776
+expect_ok "plan --max-messages 2^31" "$TOTEX" plan ring:5 --max-messages 2147483648 && pass "plan --max-messages 2^31 accepted"
+
+# a combining option without the model
+expect_error "--ts without --model combining" "--model combining" "$TOTEX" plan mesh:3x3 --ts 1e-5
+expect_error "--sweep without --model combining" "--model combining" "$TOTEX" compare mesh:3x3 --sweep
+
+# a truncated unit-step JSON: the file is named
+"$TOTEX" plan ring:5 --schedule "$TMP/u.json" >/dev/null
+head -c 150 "$TMP/u.json" > "$TMP/trunc.json"
+expect_error "truncated JSON names the file" "trunc.json" "$TOTEX" verify "$TMP/trunc.json"
+
+# a symlink loop: the reason
+ln -s "$TMP/loopB" "$TMP/loopA" && ln -s "$TMP/loopA" "$TMP/loopB"
+expect_error "graph file in a symlink loop: the reason" "symbolic links" "$TOTEX" plan "file:$TMP/loopA"
+expect_error "schedule file in a symlink loop: the reason" "symbolic links" "$TOTEX" verify "$TMP/loopA"
+
+# libxml2's parser option does not reach the user
+awk 'BEGIN { s = "<algo>"; for (i = 0; i < 300; i++) s = s "<x>"; for (i = 0; i < 300; i++) s = s "</x>"; print s "</algo>" }' > "$TMP/deep.xml"
+run "$TOTEX" verify "$TMP/deep.xml" --network ring:4
+if [ "$RC" -eq 2 ] && ! grep -q XML_PARSE_HUGE "$TMP/err" && grep -q "bad MSCCL XML" "$TMP/err"; then
+    pass "deep XML: no libxml2 parser option in the message"
+else
+    fail "deep XML: no libxml2 parser option in the message" "$(status_text): $(cat "$TMP/err")"
+fi
+
+# verify opens no graph file a schedule names
+printf 'TOPSECRET line one\nTOPSECRET line two\n' > "$TMP/secret.txt"
+printf '0 1\n1 2\n2 3\n3 0\n' > "$TMP/g4.edges"
+"$TOTEX" plan "file:$TMP/g4.edges" --schedule "$TMP/g4.json" >/dev/null
+"$TOTEX" plan "file:$TMP/g4.edges" --model combining --schedule "$TMP/g4c.json" >/dev/null
+sed "s|file:$TMP/g4.edges|file:$TMP/secret.txt|" "$TMP/g4.json" > "$TMP/evil.json"
+sed "s|file:$TMP/g4.edges|file:$TMP/secret.txt|" "$TMP/g4c.json" > "$TMP/evilc.json"
+for f in evil.json evilc.json; do
+    run "$TOTEX" verify "$TMP/$f"
+    if [ "$RC" -eq 2 ] && ! grep -q TOPSECRET "$TMP/err" && grep -q -- "--network" "$TMP/err"; then
+        pass "verify $f: the graph file it names is not opened"
+    else
+        fail "verify $f: the graph file it names is not opened" "$(status_text): $(cat "$TMP/err")"
+    fi
+done
+expect_ok "verify a unit schedule of a file graph with --network" "$TOTEX" verify "$TMP/g4.json" --network "file:$TMP/g4.edges" &&
+    pass "verify a unit schedule of a file graph with --network"
+expect_ok "verify a combining schedule of a file graph with --network" "$TOTEX" verify "$TMP/g4c.json" --network "file:$TMP/g4.edges" &&
+    pass "verify a combining schedule of a file graph with --network"
+expect_error "--network of another size" "nodes" "$TOTEX" verify "$TMP/g4.json" --network ring:5
+
+# progress on a long greedy over a file graph (the factor greedy inside the prediction)
+awk 'BEGIN { n = 600; srand(7); for (i = 0; i < n; i++) print i, (i + 1) % n;
+             for (k = 0; k < 2 * n; k++) { a = int(rand() * n); b = int(rand() * n); if (a != b) print a, b } }' > "$TMP/g600.edges"
+TOTEX_PROGRESS=1 $TIMEOUT "$TOTEX" plan "file:$TMP/g600.edges" >/dev/null 2>"$TMP/prog"
+if tr '\r' '\n' < "$TMP/prog" | grep -q "greedy on file:"; then
+    pass "progress while the greedy plans a 600-node file graph"
+else
+    fail "progress while the greedy plans a 600-node file graph" "no 'greedy on file:' line: $(tr '\r' '\n' < "$TMP/prog" | head -3)"
+fi
+
+# --algorithm exact: a schedule meeting an analytic bound is optimal by it, no solver run (60-110 s before)
+for spec in torus:4x4 hypercube:4; do
+    run timeout 30 "$TOTEX" plan $spec --algorithm exact
+    if [ "$RC" -eq 0 ] && grep -q "^optimal        yes" "$TMP/out" && grep -q "0 solver calls" "$TMP/out"; then
+        pass "plan $spec --algorithm exact: optimal by the bound, at once"
+    else
+        fail "plan $spec --algorithm exact: optimal by the bound, at once" "$(status_text)"
+    fi
+done
+
+echo "$CLI_NAME: $PASS passed, $FAIL failed"
+if [ "$FAIL" -ne 0 ]; then
+    echo "$CLI_NAME: $FAIL of $((PASS + FAIL)) checks FAILED:$FAILED"
+    exit 1
+fi
+exit 0
