@@ -6,9 +6,11 @@
  * tightest arena) and of combining algorithms (direct, pairwise, bruck)
  * runs unchecked on a duplicate of MPI_COMM_WORLD. Rank 0 starts
  * STALL_SECONDS late: until it starts, no other rank can complete, so their
- * progress steps must keep returning TOTEX_MPI_PENDING, each at once (at most
- * STEP_SECONDS, a tenth of the stall: a step that waited for rank 0 would take
- * the whole stall), and some must return it. Run under mpirun with 4 to 16
+ * progress steps must keep returning TOTEX_MPI_PENDING (at least twice: a step
+ * that waited would return only once the run is complete), and none that starts
+ * in the stall's first half may last STEP_SECONDS (0.9 of the stall: one that
+ * waited for rank 0 would last at least the rest of the stall; the margin is
+ * for an oversubscribed machine's scheduler). Run under mpirun with 4 to 16
  * ranks; exit 1 on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +23,7 @@
 #include "program_support.h"
 
 #define STALL_SECONDS 0.3
-#define STEP_SECONDS 0.03
+#define STEP_SECONDS (0.9 * STALL_SECONDS)
 
 static int failures, rank;
 
@@ -60,15 +62,16 @@ static void run_one(const char *what, totex_mpi_plan *p, MPI_Comm comm, const un
         double t0 = MPI_Wtime();
         rc = totex_mpi_run_progress(&x, 0);
         double t = MPI_Wtime() - t0;
-        if (t > longest && MPI_Wtime() - t_start < STALL_SECONDS / 2)
+        if (t > longest && t0 - t_start < STALL_SECONDS / 2)
             longest = t; /* (steps while rank 0 surely sleeps) */
         pending += rc == TOTEX_MPI_PENDING;
     }
     if (rc != MPI_SUCCESS || memcmp(ref, got, len))
         FAIL("FAIL rank %d %s: rc %d, result %s\n", rank, what, rc,
              memcmp(ref, got, len) ? "differs from PMPI_Alltoall" : "ok");
-    if (rank != 0 && pending == 0)
-        FAIL("FAIL rank %d %s: no progress step returned pending while rank 0 had not started\n", rank, what);
+    if (rank != 0 && pending < 2)
+        FAIL("FAIL rank %d %s: %ld progress steps returned pending while rank 0 had not started\n", rank, what,
+             pending);
     if (rank != 0 && longest > STEP_SECONDS)
         FAIL("FAIL rank %d %s: a progress step took %.3f s while rank 0 slept (it blocked)\n", rank, what, longest);
     if (totex_mpi_run_progress(&x, 0) != rc)
