@@ -28,10 +28,13 @@
  *          complete graph or K2). The cost is sum over the resources of
  *          c (load / c)^p: every node's send ports and its receive ports
  *          (c = c_v) and, weighted by alpha, every directed link (c = 1); then
- *          BP_ROUNDS = 3 passes of rip-up and reroute. p = 2 evens the loads,
- *          p = 4 goes for the largest; alpha trades the links (the cut bound)
- *          against the ports (the forwarding bound): neither choice is best
- *          on every network, hence the portfolio below.
+ *          bp_rounds() passes of rip-up and reroute (10 up to 256 nodes, else
+ *          6). p = 2 evens the loads, p = 8 goes for the largest; alpha trades
+ *          the links (the cut bound) against the ports (the forwarding bound).
+ *          Measured under k:3 (steps / cut bound, 8x8, 12x12, 16x16): p = 4,
+ *          alpha = 1, 3 passes 1.203 1.225 1.233; p = 8, alpha = 2, 10 passes
+ *          1.102 1.113 1.118; alpha = 4 worse again (1.156 on 8x8). No choice
+ *          is best on every small network, hence the portfolio below.
  * Rule:    every node u offers, for each of its links, its message with the
  *          most hops left among those whose route goes next over that link.
  *          Mode 0 (single-port's): senders in decreasing order of the sends
@@ -51,11 +54,12 @@
  *          with their sum 9; single-port (32 cases, p = 4, alpha = 1): mode 0
  *          mean 1.027 x the bound, mode 1 1.060.
  *          Ties: node / link ids (seed 0) or a hash of (seed, id, step).
- * Search:  up to 64 nodes a portfolio: routing costs (p, alpha) = (4, 1),
- *          (4, 1/2), (2, 1/2), both modes, seeds 0..K-1 (K = 16 up to 16
- *          nodes, else 4), each run stopped once it cannot win; above 64
- *          nodes one routing (4, 1) and the port model's mode (0 single-port,
- *          1 k-port), seed 0. The fewest steps win.
+ * Search:  up to 64 nodes a portfolio: routing costs (p, alpha) = (8, 2),
+ *          (4, 1), (4, 1/2), (2, 1/2), both modes, seeds 0..K-1 (K = 16 up to
+ *          16 nodes, else 4), each run stopped once it cannot win; above 64
+ *          nodes one routing, (8, 2) under k-port and (4, 1) single-port, and
+ *          the port model's mode (1 k-port, 0 single-port), seed 0. The
+ *          fewest steps win.
  * Steps:   measured (predict runs the schedule and counts; the best routes
  *          and the best run's hops are kept per thread and plan streams
  *          them). Every step moves at least one message one hop along its
@@ -64,16 +68,17 @@
  *          average status) it is optimal. Measured (bench/bench_product_sweep.c,
  *          docs/algorithms/kport-sweep.md): the exact optimum on path:3*path:3
  *          k:2 (9), path:3*ring:3 single-port (14) and k:2 (7), path:4*ring:3
- *          k:3 (12); mesh:16x16 k:2 1574 (bound 1409: 1.117; greedy 2143),
- *          touchstone-delta k:2 4914 (4306: 1.141; greedy 6279), k:3 4525
- *          (4096: 1.105; greedy 4761); square meshes under k:3 stay 1.2 x
- *          the cut bound (8x8 154 / 128, 16x16 1263 / 1024): routes that
- *          keep the cut's links busy overload the middle nodes' 3 ports.
+ *          k:3 (12); mesh:8x8 k:2 185 (bound 176), k:3 141 (128); mesh:16x16
+ *          k:2 1542 (1409: 1.094; greedy 2143), k:3 1145 (1024: 1.118;
+ *          greedy 1543); touchstone-delta k:2 4847 (4306: 1.126; greedy
+ *          6279), k:3 4204 (4096: 1.026; greedy 4761). mesh:4x4 k:3: 17
+ *          steps, the exact optimum is 16 (the cut bound; proved in 400 s).
  * Size:    n <= 1024 nodes, at most 255 link slots per node and S_G x S <=
  *          2^26 (S the link slots per node: 2 per path or ring, m per complete
  *          graph); memory: routes 1 byte per hop, the kept hops 8 bytes per
  *          hop, tables ~10 n^2 bytes (touchstone-delta: 4.2M hops, ~60 MB).
- *          Time: touchstone-delta k:2 ~2.5 s of CPU (routing half of it).
+ *          Time: touchstone-delta k:2 ~3.5 s of CPU with the simulator's
+ *          replay (routing about half), mesh:16x16 0.7 s.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -85,7 +90,9 @@
 #define BP_NONE UINT32_MAX
 #define BP_MAX_NODES 1024u
 #define BP_MAX_WORK (UINT64_C(1) << 26)
-#define BP_ROUNDS 3
+/* passes of rip-up and reroute after the first routing: 10 up to 256 nodes, 6 above (touchstone-delta k:2: 3 passes
+   4926 steps, 6 4847, 10 4756; each pass ~0.3 s there) */
+static uint32_t bp_rounds(uint32_t n) { return n <= 256 ? 10 : 6; }
 
 typedef struct bp_offer {
     uint32_t u, x, slot, h;
@@ -121,11 +128,11 @@ typedef struct bp {
     int64_t *offs;        /* routing: k * (H + 2) node offsets along a route's dimensions */
 } bp;
 
-/* c (((load + 1) / c)^p - (load / c)^p): the growth of c (load / c)^p when one more message is added, p = 2 or 4 */
+/* c (((load + 1) / c)^p - (load / c)^p): the growth of c (load / c)^p when one more message is added, p = 2, 4 or 8 */
 static inline double marg(uint64_t load, uint32_t c, int power)
 {
-    const double a = (double)load / c, b = (double)(load + 1) / c, a2 = a * a, b2 = b * b;
-    return power == 2 ? (b2 - a2) * c : (b2 * b2 - a2 * a2) * c;
+    const double a = (double)load / c, b = (double)(load + 1) / c, a2 = a * a, b2 = b * b, a4 = a2 * a2, b4 = b2 * b2;
+    return power == 2 ? (b2 - a2) * c : power == 4 ? (b4 - a4) * c : (b4 * b4 - a4 * a4) * c;
 }
 
 typedef struct bp_rec {
@@ -482,7 +489,7 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
         G->ms[v] = G->mr[v] = marg(0, G->cap[v], power);
     for (size_t e = 0; e < n * G->S; e++)
         G->ml[e] = alpha * marg(0, 1, power);
-    for (uint32_t r = 0; r <= BP_ROUNDS; r++)
+    for (uint32_t r = 0, R = bp_rounds(G->n); r <= R; r++)
         for (uint32_t s = 0; s < G->n; s++)
             for (uint32_t j = 1; j < G->n; j++) {
                 uint32_t d = (s + j) % G->n, id = d * G->n + s;
@@ -848,7 +855,7 @@ typedef struct bp_cfg {
     int power;
     double alpha;
 } bp_cfg;
-static const bp_cfg bp_costs[] = {{4, 1.0}, {4, 0.5}, {2, 0.5}};
+static const bp_cfg bp_costs[] = {{8, 2.0}, {4, 1.0}, {4, 0.5}, {2, 0.5}};
 
 static uint32_t bp_seeds(uint32_t n)
 {
@@ -897,7 +904,9 @@ static totex_status bp_best(const totex_network *net, totex_ports ports, totex_e
     totex_status st = TOTEX_OK;
     for (size_t c = 0; c < ncost && st == TOTEX_OK; c++) {
         bp G;
-        st = bp_setup(&G, net, ports, bp_costs[c].power, bp_costs[c].alpha, NULL, NULL, err);
+        /* above 64 nodes one routing: (8, 2) under k-port, (4, 1) single-port */
+        const bp_cfg *cfg = wide ? &bp_costs[c] : &bp_costs[ports == TOTEX_PORTS_SINGLE ? 1 : 0];
+        st = bp_setup(&G, net, ports, cfg->power, cfg->alpha, NULL, NULL, err);
         unsigned char *route = G.route;
         uint32_t *roff = G.roff;
         G.borrowed = 1;
