@@ -34,7 +34,13 @@
  *          Measured under k:3 (steps / cut bound, 8x8, 12x12, 16x16): p = 4,
  *          alpha = 1, 3 passes 1.203 1.225 1.233; p = 8, alpha = 2, 10 passes
  *          1.102 1.113 1.118; alpha = 4 worse again (1.156 on 8x8). No choice
- *          is best on every small network, hence the portfolio below.
+ *          is best on every small network, hence the portfolio below. Up to
+ *          64 nodes then BP_NEGOTIATE = 40 passes of negotiation (after
+ *          PathFinder's negotiated congestion): every resource at the largest
+ *          load per capacity, in whole steps, has its cost's history factor
+ *          raised by 1/2 and every message is routed again; the routes with
+ *          the smallest largest load are kept (mesh:4x4 k:3: 17 -> 16 steps,
+ *          the exact optimum; path:3*ring:4 k:3: 9 -> 8, the optimum).
  * Rule:    every node u offers, for each of its links, its message with the
  *          most hops left among those whose route goes next over that link.
  *          Mode 0 (single-port's): senders in decreasing order of the sends
@@ -66,13 +72,13 @@
  *          route, so it ends within S_G steps.
  * Optimal: not in general; where it meets the best bound (forwarding, cut,
  *          average status) it is optimal. Measured (bench/bench_product_sweep.c,
- *          docs/algorithms/kport-sweep.md): the exact optimum on path:3*path:3
+ *          docs/algorithms/balanced-ports.md): the exact optimum on path:3*path:3
  *          k:2 (9), path:3*ring:3 single-port (14) and k:2 (7), path:4*ring:3
- *          k:3 (12); mesh:8x8 k:2 185 (bound 176), k:3 141 (128); mesh:16x16
+ *          k:3 (12), mesh:4x4 k:3 (16, the cut bound; the search proved it in
+ *          400 s); mesh:8x8 k:2 186 (bound 176), k:3 138 (128); mesh:16x16
  *          k:2 1542 (1409: 1.094; greedy 2143), k:3 1145 (1024: 1.118;
  *          greedy 1543); touchstone-delta k:2 4847 (4306: 1.126; greedy
- *          6279), k:3 4204 (4096: 1.026; greedy 4761). mesh:4x4 k:3: 17
- *          steps, the exact optimum is 16 (the cut bound; proved in 400 s).
+ *          6279), k:3 4204 (4096: 1.026; greedy 4761).
  * Size:    n <= 1024 nodes, at most 255 link slots per node and S_G x S <=
  *          2^26 (S the link slots per node: 2 per path or ring, m per complete
  *          graph); memory: routes 1 byte per hop, the kept hops 8 bytes per
@@ -93,6 +99,9 @@
 /* passes of rip-up and reroute after the first routing: 10 up to 256 nodes, 6 above (touchstone-delta k:2: 3 passes
    4926 steps, 6 4847, 10 4756; each pass ~0.3 s there) */
 static uint32_t bp_rounds(uint32_t n) { return n <= 256 ? 10 : 6; }
+/* negotiation passes up to 64 nodes (measured on the 96 k:2 and k:3 products with a path: above 1.05 x the bound 0
+   passes 16 cases, 20 passes 7, 40 passes 7 with a lower mean; mesh:16x16 gains nothing from it) */
+#define BP_NEGOTIATE 40u
 
 typedef struct bp_offer {
     uint32_t u, x, slot, h;
@@ -126,6 +135,7 @@ typedef struct bp {
     double alpha;  /* routing: the links' share of that cost */
     double *ms, *mr, *ml; /* routing: the marginal cost of one more send at u, receive at x, message over link e */
     int64_t *offs;        /* routing: k * (H + 2) node offsets along a route's dimensions */
+    double *hs, *hr, *hl; /* routing: history factors (>= 1) of the sends, receives, links (negotiation) */
 } bp;
 
 /* c (((load + 1) / c)^p - (load / c)^p): the growth of c (load / c)^p when one more message is added, p = 2, 4 or 8 */
@@ -180,6 +190,9 @@ static void bp_free(bp *G)
     free(G->mr);
     free(G->ml);
     free(G->offs);
+    free(G->hs);
+    free(G->hr);
+    free(G->hl);
 }
 
 /* link slots of a factor: 2 for a path or ring (+, -), m for a complete graph or K2 (one per target coordinate) */
@@ -241,9 +254,9 @@ static void route_load(bp *G, uint32_t id, uint32_t s, int sign)
         G->lr[x] += (uint64_t)(int64_t)sign;
         G->ll[e] += (uint64_t)(int64_t)sign;
         if (G->ms) {
-            G->ms[u] = marg(G->ls[u], G->cap[u], G->power);
-            G->mr[x] = marg(G->lr[x], G->cap[x], G->power);
-            G->ml[e] = G->alpha * marg(G->ll[e], 1, G->power);
+            G->ms[u] = marg(G->ls[u], G->cap[u], G->power) * G->hs[u];
+            G->mr[x] = marg(G->lr[x], G->cap[x], G->power) * G->hr[x];
+            G->ml[e] = G->alpha * marg(G->ll[e], 1, G->power) * G->hl[e];
         }
         u = x;
     }
@@ -365,6 +378,81 @@ static void route_one(bp *G, uint32_t s, uint32_t d, double *cost, uint32_t *box
     }
 }
 
+/* the largest load per unit of capacity over every send port, receive port and link: a lower bound on the steps of
+   any schedule on these routes */
+static double route_max(const bp *G)
+{
+    double m = 0;
+    for (uint32_t v = 0; v < G->n; v++) {
+        const double a = (double)G->ls[v] / G->cap[v], b = (double)G->lr[v] / G->cap[v];
+        m = a > m ? a : m;
+        m = b > m ? b : m;
+    }
+    for (size_t e = 0; e < (size_t)G->n * G->S; e++)
+        m = (double)G->ll[e] > m ? (double)G->ll[e] : m;
+    return m;
+}
+
+/*
+ * Negotiation (after PathFinder's negotiated congestion): up to 64 nodes,
+ * BP_NEGOTIATE passes in which every resource at the current largest load
+ * per capacity, in whole steps, has its history factor raised by 1/2, and
+ * every message is ripped up and routed again under the costs times the
+ * factors; the routes with the smallest route_max() are kept.
+ */
+static totex_status negotiate(bp *G, double *cost, uint32_t *boxnode, unsigned char *pred, unsigned char *tmp,
+                              totex_error *err)
+{
+    if (G->n > 64)
+        return TOTEX_OK;
+    const size_t hops = G->roff[(size_t)G->n * G->n];
+    unsigned char *best = malloc(hops ? hops : 1);
+    if (!best)
+        return totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory");
+    double bm = route_max(G);
+    memcpy(best, G->route, hops);
+    for (uint32_t pass = 0; pass < BP_NEGOTIATE; pass++) {
+        const double m = ceil(route_max(G) - 1e-9), th = m - 1 + 1e-9;
+        for (uint32_t v = 0; v < G->n; v++) {
+            if ((double)G->ls[v] / G->cap[v] > th)
+                G->hs[v] += 0.5;
+            if ((double)G->lr[v] / G->cap[v] > th)
+                G->hr[v] += 0.5;
+        }
+        for (size_t e = 0; e < (size_t)G->n * G->S; e++)
+            if ((double)G->ll[e] > th)
+                G->hl[e] += 0.5;
+        for (uint32_t v = 0; v < G->n; v++) {
+            G->ms[v] = marg(G->ls[v], G->cap[v], G->power) * G->hs[v];
+            G->mr[v] = marg(G->lr[v], G->cap[v], G->power) * G->hr[v];
+        }
+        for (size_t e = 0; e < (size_t)G->n * G->S; e++)
+            G->ml[e] = G->alpha * marg(G->ll[e], 1, G->power) * G->hl[e];
+        for (uint32_t s = 0; s < G->n; s++)
+            for (uint32_t j = 1; j < G->n; j++) {
+                uint32_t d = (s + j) % G->n, id = d * G->n + s;
+                route_load(G, id, s, -1);
+                route_one(G, s, d, cost, boxnode, pred, G->route + G->roff[id], tmp);
+                route_load(G, id, s, +1);
+            }
+        const double now = route_max(G);
+        if (now < bm - 1e-9) {
+            bm = now;
+            memcpy(best, G->route, hops);
+        }
+    }
+    /* the best routes, and their loads */
+    for (uint32_t s = 0; s < G->n; s++)
+        for (uint32_t j = 1; j < G->n; j++)
+            route_load(G, ((s + j) % G->n) * G->n + s, s, -1);
+    memcpy(G->route, best, hops);
+    for (uint32_t s = 0; s < G->n; s++)
+        for (uint32_t j = 1; j < G->n; j++)
+            route_load(G, ((s + j) % G->n) * G->n + s, s, +1);
+    free(best);
+    return TOTEX_OK;
+}
+
 /*
  * State for a run under @p ports; the routes computed here with the cost's
  * exponent @p power and link share @p alpha (@p route NULL), or borrowed
@@ -481,14 +569,21 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
     G->mr = malloc(sizeof *G->mr * n);
     G->ml = malloc(sizeof *G->ml * n * G->S);
     G->offs = malloc(sizeof *G->offs * G->k * (G->H + 2));
-    if (!G->ms || !G->mr || !G->ml || !G->offs) {
+    G->hs = malloc(sizeof *G->hs * n);
+    G->hr = malloc(sizeof *G->hr * n);
+    G->hl = malloc(sizeof *G->hl * n * G->S);
+    if (!G->ms || !G->mr || !G->ml || !G->offs || !G->hs || !G->hr || !G->hl) {
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory for %u nodes", G->n);
         goto done;
     }
-    for (uint32_t v = 0; v < G->n; v++)
+    for (uint32_t v = 0; v < G->n; v++) {
         G->ms[v] = G->mr[v] = marg(0, G->cap[v], power);
-    for (size_t e = 0; e < n * G->S; e++)
+        G->hs[v] = G->hr[v] = 1;
+    }
+    for (size_t e = 0; e < n * G->S; e++) {
         G->ml[e] = alpha * marg(0, 1, power);
+        G->hl[e] = 1;
+    }
     for (uint32_t r = 0, R = bp_rounds(G->n); r <= R; r++)
         for (uint32_t s = 0; s < G->n; s++)
             for (uint32_t j = 1; j < G->n; j++) {
@@ -498,6 +593,8 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
                 route_one(G, s, d, cost, boxnode, pred, G->route + G->roff[id], tmp);
                 route_load(G, id, s, +1);
             }
+    if ((st = negotiate(G, cost, boxnode, pred, tmp, err)) != TOTEX_OK)
+        goto done;
 place:
     for (uint32_t s = 0; s < G->n; s++)
         for (uint32_t d = 0; d < G->n; d++) {
