@@ -29,7 +29,7 @@
  *          c (load / c)^p: every node's send ports and its receive ports
  *          (c = c_v) and, weighted by alpha, every directed link (c = 1); then
  *          bp_rounds() passes of rip-up and reroute (10 up to 256 nodes, else
- *          6). p = 2 evens the loads, p = 8 goes for the largest; alpha trades
+ *          6, fewer beyond a budget of 150M cells of the dynamic program). p = 2 evens the loads, p = 8 goes for the largest; alpha trades
  *          the links (the cut bound) against the ports (the forwarding bound).
  *          Measured under k:3 (steps / cut bound, 8x8, 12x12, 16x16): p = 4,
  *          alpha = 1, 3 passes 1.203 1.225 1.233; p = 8, alpha = 2, 10 passes
@@ -80,8 +80,10 @@
  *          greedy 1543); touchstone-delta k:2 4847 (4306: 1.126; greedy
  *          6279), k:3 4204 (4096: 1.026; greedy 4761).
  * Size:    n <= 1024 nodes, at most 255 link slots per node and S_G x S <=
- *          2^26 (S the link slots per node: 2 per path or ring, m per complete
- *          graph); memory: routes 1 byte per hop, the kept hops 8 bytes per
+ *          2^25 (S the link slots per node: 2 per path or ring, m per complete
+ *          graph; mesh:10x10x10 is refused, 9.9M x 6: 15 s of CPU with
+ *          every routing pass, 6 s with the first only; mesh:20x32, 7.1M x
+ *          4, takes 4.3 s); memory: routes 1 byte per hop, the kept hops 8 bytes per
  *          hop, tables ~10 n^2 bytes (touchstone-delta: 4.2M hops, ~60 MB).
  *          Time: touchstone-delta k:2 ~3.5 s of CPU with the simulator's
  *          replay (routing about half), mesh:16x16 0.7 s.
@@ -95,10 +97,36 @@
 
 #define BP_NONE UINT32_MAX
 #define BP_MAX_NODES 1024u
-#define BP_MAX_WORK (UINT64_C(1) << 26)
-/* passes of rip-up and reroute after the first routing: 10 up to 256 nodes, 6 above (touchstone-delta k:2: 3 passes
-   4926 steps, 6 4847, 10 4756; each pass ~0.3 s there) */
-static uint32_t bp_rounds(uint32_t n) { return n <= 256 ? 10 : 6; }
+#define BP_MAX_WORK (UINT64_C(1) << 25)
+/* Routing work per run, in cells of the dynamic program (every pass visits every message's box): touchstone-delta
+   makes 19.3M per pass, about 0.2 s; the passes stop within this budget (mesh:10x10x10, 79.5M per pass: none). */
+#define BP_ROUTE_CELLS UINT64_C(150000000)
+
+/*
+ * Passes of rip-up and reroute after the first routing: 10 up to 256 nodes,
+ * 6 above (touchstone-delta k:2: 3 passes 4926 steps, 6 4847, 10 4756),
+ * fewer when the passes would exceed BP_ROUTE_CELLS: a pass visits
+ * prod_i sum_{a,b} (d_i(a, b) + 1) cells, the boxes of every ordered pair.
+ */
+static uint32_t bp_rounds(const totex_network *net)
+{
+    const uint32_t n = totex_network_nodes(net);
+    uint64_t cells = 1;
+    for (uint32_t i = 0; i < totex_network_dims(net) && cells <= BP_ROUTE_CELLS; i++) {
+        const totex_factor *f = totex_network_factor(net, i);
+        const uint32_t m = totex_factor_nodes(f);
+        uint64_t sum = 0;
+        for (uint32_t a = 0; a < m; a++)
+            for (uint32_t b = 0; b < m; b++)
+                sum += totex_factor_get_kind(f) == TOTEX_FACTOR_PATH || totex_factor_get_kind(f) == TOTEX_FACTOR_RING
+                           ? totex_factor_distance(f, a, b) + 1
+                           : 1 + (a != b);
+        cells *= sum;
+    }
+    const uint64_t fit = BP_ROUTE_CELLS / (cells ? cells : 1);
+    uint32_t r = n <= 256 ? 10 : 6;
+    return fit < 1 ? 0 : fit - 1 < r ? (uint32_t)(fit - 1) : r;
+}
 /* negotiation passes up to 64 nodes (measured on the 96 k:2 and k:3 products with a path: above 1.05 x the bound 0
    passes 16 cases, 20 passes 7, 40 passes 7 with a lower mean; mesh:16x16 gains nothing from it) */
 #define BP_NEGOTIATE 40u
@@ -584,7 +612,7 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
         G->ml[e] = alpha * marg(0, 1, power);
         G->hl[e] = 1;
     }
-    for (uint32_t r = 0, R = bp_rounds(G->n); r <= R; r++)
+    for (uint32_t r = 0, R = bp_rounds(net); r <= R; r++)
         for (uint32_t s = 0; s < G->n; s++)
             for (uint32_t j = 1; j < G->n; j++) {
                 uint32_t d = (s + j) % G->n, id = d * G->n + s;
