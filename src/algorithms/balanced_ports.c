@@ -75,7 +75,7 @@
  *          docs/algorithms/balanced-ports.md): the exact optimum on path:3*path:3
  *          k:2 (9), path:3*ring:3 single-port (14) and k:2 (7), path:4*ring:3
  *          k:3 (12), mesh:4x4 k:3 (16, the cut bound; the search proved it in
- *          400 s); mesh:8x8 k:2 186 (bound 176), k:3 138 (128); mesh:16x16
+ *          81 s); mesh:8x8 k:2 186 (bound 176), k:3 138 (128); mesh:16x16
  *          k:2 1542 (1409: 1.094; greedy 2143), k:3 1145 (1024: 1.118;
  *          greedy 1543); touchstone-delta k:2 4847 (4306: 1.126; greedy
  *          6279), k:3 4204 (4096: 1.026; greedy 4761).
