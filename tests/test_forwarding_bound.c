@@ -16,7 +16,13 @@
  *    options the solver also proves optimum - 1 steps infeasible, so a bound
  *    above the optimum would make the search fail): the bound never exceeds
  *    it, and meets it on mesh:2x3 (9), mesh:2x4 (16) and mesh:3x3 (18);
- *  - totex_bounds_compute reports it, with the witness, on meshes.
+ *  - totex_bounds_compute reports it, with the witness, on meshes;
+ *  - k-port (issue 32 item 3, totex_bound_forwarding_ports): its value from
+ *    its witness (Floyd-Warshall, a step costing at most 2 sum_v min(k, deg v)
+ *    w_v, degrees counted here), never above a schedule the simulator
+ *    verified, never above the exact optimum and equal to it on mesh:2x3,
+ *    mesh:2x4, mesh:3x3, k2*path:4, path:3*ring:3 (2-port) and mesh:3x3
+ *    (3-port), where average status is below the optimum on mesh:3x3 k:2.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -218,6 +224,122 @@ static void meets_the_exact_optimum(void **state)
     }
 }
 
+
+static totex_bound forwarding_k(const totex_network *net, totex_ports k, uint64_t **w)
+{
+    totex_bound b;
+    totex_error err = {{0}};
+    *w = malloc(sizeof **w * totex_network_nodes(net));
+    assert_non_null(*w);
+    if (totex_bound_forwarding_ports(net, k, *w, &b, &err) != TOTEX_OK)
+        fail_msg("%s %u-port: %s", totex_network_spec(net), (unsigned)k, err.msg);
+    assert_int_equal(b.kind, TOTEX_BOUND_FORWARDING);
+    return b;
+}
+
+static void kport_value_from_witness(void **state)
+{
+    (void)state;
+    const char *specs[] = {"mesh:3x3", "mesh:3x4", "mesh:4x5", "path:5*ring:4", "k2*path:5", "path:4*complete:5",
+                           "mesh:3x2x4"};
+    const totex_ports ks[] = {2, 3, 4};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
+            totex_network *net = ts_net(specs[i]);
+            const uint32_t n = totex_network_nodes(net);
+            uint64_t *w, CW = 0;
+            totex_bound b = forwarding_k(net, ks[j], &w);
+            for (uint32_t v = 0; v < n; v++) {
+                uint32_t deg = 0; /* counted from the adjacency, not from the library's degree */
+                for (uint32_t x = 0; x < n; x++)
+                    deg += x != v && totex_network_adjacent(net, v, x);
+                assert_true(w[v] <= (UINT64_C(1) << 20));
+                CW += (deg < ks[j] ? deg : ks[j]) * w[v];
+            }
+            const uint64_t X = floyd_sum(net, w);
+            if (b.value != (X + 2 * CW - 1) / (2 * CW))
+                fail_msg("%s %u-port: reported %llu, its weights give X = %llu, sum c w = %llu", specs[i],
+                         (unsigned)ks[j], (unsigned long long)b.value, (unsigned long long)X, (unsigned long long)CW);
+            /* at least the k-port average status (the search starts from uniform weights), minus rounding */
+            totex_bound all[TOTEX_MAX_BOUNDS];
+            size_t count, best;
+            assert_int_equal(totex_bounds_compute(net, ks[j], all, &count, &best, NULL), TOTEX_OK);
+            assert_int_equal(all[0].kind, TOTEX_BOUND_AVERAGE_STATUS);
+            assert_true(b.exact >= all[0].exact * (1 - 1e-5));
+            assert_int_equal(all[count - 1].kind, TOTEX_BOUND_FORWARDING);
+            assert_int_equal(all[count - 1].value, b.value);
+            free(w);
+            totex_network_free(net);
+        }
+    /* multiport: not this bound's (the cut bound) */
+    totex_network *net = ts_net("mesh:3x3");
+    totex_bound b;
+    totex_error err = {{0}};
+    assert_int_equal(totex_bound_forwarding_ports(net, TOTEX_PORTS_MULTI, NULL, &b, &err), TOTEX_EINVAL);
+    totex_network_free(net);
+}
+
+static void kport_below_verified_schedules(void **state)
+{
+    (void)state;
+    const struct {
+        const char *spec, *algo;
+        totex_ports k;
+    } cases[] = {{"mesh:4x6", "greedy", 2},      {"mesh:8x8", "greedy", 2},         {"mesh:8x8", "greedy", 3},
+                 {"path:5*ring:4", "greedy", 2}, {"path:6*complete:4", "greedy", 3}, {"mesh:3x2x4", "greedy", 2},
+                 {"mesh:4x6", "a2", 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        uint64_t *w;
+        totex_bound b = forwarding_k(net, cases[i].k, &w);
+        totex_sim_report rep;
+        ts_plan_ok(cases[i].spec, cases[i].k, cases[i].algo, &rep, NULL);
+        if (b.value > rep.steps)
+            fail_msg("%s %u-port: forwarding bound %llu above %s's verified %llu steps", cases[i].spec,
+                     (unsigned)cases[i].k, (unsigned long long)b.value, cases[i].algo, (unsigned long long)rep.steps);
+        free(w);
+        totex_network_free(net);
+    }
+}
+
+static void kport_meets_the_exact_optimum(void **state)
+{
+    (void)state;
+    if (!totex_exact_solvers()[0])
+        skip();
+    const struct {
+        const char *spec;
+        totex_ports k;
+        int above_average; /* 1: average status is below the optimum here, the forwarding bound is not */
+    } cases[] = {{"mesh:2x3", 2, 0}, {"mesh:2x4", 2, 0}, {"mesh:3x3", 2, 1}, {"k2*path:4", 2, 0},
+                 {"path:3*ring:3", 2, 0}, {"mesh:3x3", 3, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        uint64_t *w;
+        totex_bound b = forwarding_k(net, cases[i].k, &w);
+        totex_exact_options opt = {0};
+        totex_exact_result r;
+        totex_error err = {{0}};
+        memset(&r, 0, sizeof r);
+        opt.time_limit = 60;
+        if (totex_exact_solve(net, cases[i].k, &opt, &r, &err) != TOTEX_OK)
+            fail_msg("%s: exact search: %s", cases[i].spec, err.msg);
+        assert_true(r.optimal);
+        if (b.value != r.steps)
+            fail_msg("%s %u-port: forwarding bound %llu, exact optimum %llu", cases[i].spec, (unsigned)cases[i].k,
+                     (unsigned long long)b.value, (unsigned long long)r.steps);
+        if (cases[i].above_average) {
+            totex_bound all[TOTEX_MAX_BOUNDS];
+            size_t count, best;
+            assert_int_equal(totex_bounds_compute(net, cases[i].k, all, &count, &best, NULL), TOTEX_OK);
+            assert_true(all[0].value < r.steps);
+        }
+        totex_exact_result_free(&r);
+        free(w);
+        totex_network_free(net);
+    }
+}
+
 static void reported_by_bounds_compute(void **state)
 {
     (void)state;
@@ -254,6 +376,9 @@ int main(void)
         cmocka_unit_test(below_verified_schedules),
         cmocka_unit_test(meets_the_exact_optimum),
         cmocka_unit_test(reported_by_bounds_compute),
+        cmocka_unit_test(kport_value_from_witness),
+        cmocka_unit_test(kport_below_verified_schedules),
+        cmocka_unit_test(kport_meets_the_exact_optimum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

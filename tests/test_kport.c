@@ -132,12 +132,23 @@ static void check_bounds(const char *spec, uint32_t k)
         fail_msg("%s k=%u: %s", spec, k, err.msg);
     assert_int_equal(totex_bounds_compute(net, TOTEX_PORTS_MULTI, m, &mc, &mbest, &err), TOTEX_OK);
     assert_int_equal(totex_bounds_compute(net, TOTEX_PORTS_SINGLE, s1, &sc, &sbest, &err), TOTEX_OK);
-    assert_int_equal(count, 4);
+    snprintf(word, sizeof word, "%u-port", k);
+    /* forwarding (weighted nodes, min(k, deg v) sends and receives per step) on networks with a path or graph
+       factor, not on a path alone nor on vertex-transitive ones: tests/test_forwarding_bound.c checks its value */
+    {
+        totex_bound fw;
+        totex_status fst = totex_bound_forwarding_ports(net, k, NULL, &fw, &err);
+        assert_int_equal(count, fst == TOTEX_OK ? 5 : 4);
+        if (fst == TOTEX_OK) {
+            assert_int_equal(b[4].kind, TOTEX_BOUND_FORWARDING);
+            assert_int_equal(b[4].value, fw.value);
+            assert_non_null(strstr(b[4].witness, word));
+        }
+    }
     assert_int_equal(b[0].kind, TOTEX_BOUND_AVERAGE_STATUS);
     assert_int_equal(b[1].kind, TOTEX_BOUND_CUT);
     assert_int_equal(b[2].kind, TOTEX_BOUND_RECEIVE);
     assert_int_equal(b[3].kind, TOTEX_BOUND_RELAY);
-    snprintf(word, sizeof word, "%u-port", k);
     /* average status: at most sum_v min(k, deg v) link traversals per step */
     if (b[0].value != ceil_div(sg, cap))
         fail_msg("%s k=%u: average-status %llu, expected ceil(%llu / %llu)", spec, k, (unsigned long long)b[0].value,

@@ -108,7 +108,8 @@ totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_ou
  * Every lower bound for total exchange on @p net under @p ports, in steps.
  * Single-port: average-status, cut, receive, relay, band when a
  * dimension is a path of >= 3 nodes, and forwarding when
- * totex_bound_forwarding_weights() applies (4 to 6 bounds). Multiport: cut, receive (2 bounds). Each bound carries its witness.
+ * totex_bound_forwarding_weights() applies (4 to 6 bounds). k-port: average-status, cut, receive, relay, and
+ * forwarding when it applies (4 or 5 bounds). Multiport: cut, receive (2 bounds). Each bound carries its witness.
  * @param out   caller's array of TOTEX_MAX_BOUNDS entries, filled in that order
  * @param count number written
  * @param best  index in @p out of the largest bound (the first on ties)
@@ -142,6 +143,28 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
  */
 totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *weights, totex_bound *out,
                                             totex_error *err);
+
+/**
+ * The forwarding bound under @p ports: single-port (then it is
+ * totex_bound_forwarding_weights()) or k-port (k >= 2, 001 Section 7). In a
+ * k-port step node v sends at most c_v = min(k, deg v) messages and receives
+ * at most c_v, so the hops of one step cost at most 2 sum_v c_v w_v and
+ * T >= sum over ordered pairs (s, d) of the cheapest s-d path / (2 sum_v c_v w_v),
+ * in steps. The weights are searched as in the single-port bound, the ascent
+ * step of node v scaled by 1 / c_v. It sees what average status (uniform
+ * weights) does not: under k-port the middle of a mesh must send and receive
+ * more than the average node (mesh:3x3 k:2: 9 steps, the exact optimum;
+ * average status 8). Same applicability, cost and memory as the
+ * single-port bound; the last result of the thread (network and port model)
+ * is remembered when @p weights is NULL.
+ * @param weights NULL, or the caller's array of n entries: receives w (every entry <= 2^20)
+ * @param out     kind TOTEX_BOUND_FORWARDING, value (rounded up), exact, witness
+ * @return TOTEX_OK; TOTEX_EINVAL for NULL @p net or @p out, or multiport (use the cut bound);
+ *         TOTEX_ENOTAPPLICABLE (with the reason) outside the sizes of the single-port bound; TOTEX_ENOMEM.
+ * Source: beyond the papers: 000 eq. (3) with weighted nodes, and 001 Section 7's port limit.
+ */
+totex_status totex_bound_forwarding_ports(const totex_network *net, totex_ports ports, uint64_t *weights,
+                                          totex_bound *out, totex_error *err);
 
 #ifdef __cplusplus
 }

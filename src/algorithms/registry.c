@@ -16,6 +16,7 @@ static const totex_algorithm *const table[] = {
     &totex_algorithm_pipeline,
     &totex_algorithm_load_greedy,
     &totex_algorithm_balanced_greedy,
+    &totex_algorithm_balanced_ports,
     &totex_algorithm_greedy,
     &totex_algorithm_exact, /* last: on equal steps the others are kept */
 };

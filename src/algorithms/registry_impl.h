@@ -15,6 +15,7 @@ extern const totex_algorithm totex_algorithm_pipeline;
 extern const totex_algorithm totex_algorithm_rounds;
 extern const totex_algorithm totex_algorithm_load_greedy;
 extern const totex_algorithm totex_algorithm_balanced_greedy;
+extern const totex_algorithm totex_algorithm_balanced_ports;
 extern const totex_algorithm totex_algorithm_exact;
 
 /**

@@ -14,7 +14,9 @@
  *    vertex-transitive network this is 001 Section 7's ceil(sigma / k));
  *  - cut: unchanged (k-port schedules are multiport schedules);
  *  - receive: ceil((n-1) / min(k, d_min));
- *  - relay: the relay node's sends, at most min(k, its degree) per step.
+ *  - relay: the relay node's sends, at most min(k, its degree) per step;
+ *  - forwarding (forwarding.c): weighted nodes, node v sending and receiving
+ *    at most min(k, deg v) messages per step.
  * This file runs them in order and picks the largest.
  */
 #include <inttypes.h>
@@ -260,6 +262,11 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
         if ((st = bound_relay_kport(net, totex_ports_k(ports), &out[c], err)) != TOTEX_OK)
             return st;
         c++;
+        if (totex_bound_forwarding_applies(net)) {
+            if ((st = totex_bound_forwarding_ports(net, ports, NULL, &out[c], err)) != TOTEX_OK)
+                return st;
+            c++;
+        }
     }
     for (size_t i = 1; i < c; i++)
         if (out[i].value > out[*best].value)

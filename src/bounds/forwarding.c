@@ -17,11 +17,18 @@
  *          receives, halved, is smallest" (LP duality: the best weights give
  *          exactly that minimum); tests/test_forwarding_bound.c solves that LP
  *          with GLPK on small meshes and checks the weights found here reach it.
+ * k-port:  (001 Section 7, k >= 2) node v sends at most c_v = min(k, deg v)
+ *          messages per step and receives at most c_v, so a step's hops cost
+ *          at most 2 sum_v c_v w_v and T >= sum D_w(s, d) / (2 sum_v c_v w_v)
+ *          (totex_bound_forwarding_ports). Uniform weights give the k-port
+ *          average-status bound (bounds.c); on a mesh the middle nodes must
+ *          send and receive more than the average: mesh:3x3 k:2 9 steps (the
+ *          exact optimum; average status 8), mesh:4x4 k:2 22 (optimum 22; 20).
  * Search:  exponentiated supergradient ascent: route every message on the
  *          cheapest paths under the current weights (Dijkstra from every
  *          source, ties split evenly over the cheapest paths by path counts as
  *          in Brandes' betweenness), take each node's (sends + receives) / 2 as
- *          the supergradient, and set w_v *= exp(eta_r (load_v / f - 1)),
+ *          the supergradient, and set w_v *= exp(eta_r (load_v / (f c_v) - 1)),
  *          eta_r = eta_0 / sqrt(r + 1), eta_0 = min(3, 8 / sqrt(n)); the best
  *          weights seen are kept. Weights stay symmetric under the reflections
  *          of path factors and constant along ring, complete and K2 factors
@@ -330,16 +337,24 @@ int totex_bound_forwarding_applies(const totex_network *net)
 /* The last bound computed in this thread (spec and bound), so that a plan computing its bounds twice searches once. */
 static _Thread_local struct {
     char spec[256];
+    totex_ports ports;
     totex_bound bound;
 } memo;
 
 totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *weights, totex_bound *out,
                                             totex_error *err)
 {
+    return totex_bound_forwarding_ports(net, TOTEX_PORTS_SINGLE, weights, out, err);
+}
+
+totex_status totex_bound_forwarding_ports(const totex_network *net, totex_ports ports, uint64_t *weights,
+                                          totex_bound *out, totex_error *err)
+{
     fw F;
     const uint32_t n = net ? totex_network_nodes(net) : 0;
     double *y = NULL, *best = NULL, *load = NULL, *c = NULL, *tmp = NULL;
-    uint64_t *wi = NULL;
+    uint64_t *wi = NULL, *cap = NULL;
+    const uint64_t kp = totex_ports_k(ports);
     totex_status st = TOTEX_OK;
     if (!net || !out)
         return totex_fail(err, TOTEX_EINVAL, "totex_bound_forwarding_weights: network and output bound are required");
@@ -349,7 +364,12 @@ totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "the forwarding bound needs a path (>= 3 nodes) or graph factor and 3..%u nodes; %s has %" PRIu32
                           " nodes", FW_MAX_NODES, totex_network_spec(net), n);
-    if (!weights && strlen(totex_network_spec(net)) < sizeof memo.spec && !strcmp(memo.spec, totex_network_spec(net))) {
+    if (ports == TOTEX_PORTS_MULTI || ports > TOTEX_PORTS_MAX_K)
+        return totex_fail(err, TOTEX_EINVAL,
+                          "the forwarding bound is for single-port and k-port (a node's sends per step are limited); "
+                          "multiport has the cut bound");
+    if (!weights && strlen(totex_network_spec(net)) < sizeof memo.spec && memo.ports == ports &&
+        !strcmp(memo.spec, totex_network_spec(net))) {
         *out = memo.bound;
         return TOTEX_OK;
     }
@@ -358,12 +378,13 @@ totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *
         return totex_fail(err, TOTEX_ENOMEM, "out of memory for the forwarding bound of %s", totex_network_spec(net));
     }
     y = malloc(sizeof *y * n);
+    cap = malloc(sizeof *cap * n);
     best = malloc(sizeof *best * n);
     load = calloc(n, sizeof *load);
     c = malloc(sizeof *c * n);
     tmp = malloc(sizeof *tmp * n);
     wi = malloc(sizeof *wi * n);
-    if (!y || !best || !load || !c || !tmp || !wi) {
+    if (!y || !cap || !best || !load || !c || !tmp || !wi) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory for the forwarding bound of %s", totex_network_spec(net));
         goto done;
     }
@@ -375,39 +396,48 @@ totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *
      * the round's loads being a supergradient of f at w, eta_r = eta0/sqrt(r+1);
      * the best weights seen are kept (the ascent is not monotone).
      */
+    /* c_v = min(k, deg v): the messages v may send (and receive) per step; 1 single-port */
+    for (uint32_t v = 0; v < n; v++) {
+        const uint64_t d = totex_network_degree(net, v);
+        cap[v] = d < kp ? d : kp;
+        if (!cap[v])
+            cap[v] = 1;
+    }
     double fbest = -1;
     for (uint32_t v = 0; v < n; v++)
         y[v] = 1.0 / n;
     for (uint32_t r = 0; r < rounds; r++) {
         double sum = 0;
         for (uint32_t v = 0; v < n; v++)
-            sum += y[v];
+            sum += (double)cap[v] * y[v];
         for (uint32_t v = 0; v < n; v++) {
             y[v] /= sum;
             load[v] = 0;
         }
-        double f = fw_round(&F, y, c, load) / 2.0; /* sum D_w / (2W), W = 1 */
+        double f = fw_round(&F, y, c, load) / 2.0; /* sum D_w / (2 sum_v c_v w_v), sum_v c_v w_v = 1 */
         symmetrize(net, load, tmp);
         if (f > fbest) {
             fbest = f;
             memcpy(best, y, sizeof *y * n);
         }
         const double eta = eta0 / sqrt(1.0 + r);
+        /* d f / d w_v is proportional to load_v - f c_v */
         for (uint32_t v = 0; v < n; v++)
-            y[v] *= exp(eta * (load[v] / f - 1.0));
+            y[v] *= exp(eta * (load[v] / (f * (double)cap[v]) - 1.0));
     }
     /* integer weights: the largest is 2^20 */
     double ymax = 0;
     for (uint32_t v = 0; v < n; v++)
         if (best[v] > ymax)
             ymax = best[v];
-    uint64_t W = 0;
+    uint64_t W = 0, CW = 0;
     for (uint32_t v = 0; v < n; v++) {
         wi[v] = (uint64_t)llround(best[v] / ymax * FW_SCALE);
         W += wi[v];
+        CW += cap[v] * wi[v];
     }
     {
-        const uint64_t X = fw_exact(&F, wi, c), den = 2 * W;
+        const uint64_t X = fw_exact(&F, wi, c), den = 2 * CW;
         out->value = X / den + (X % den != 0);
         out->exact = (double)X / (double)den;
         /* profile: per coordinate of the dimension whose weight sums vary most, its share of W in percent */
@@ -442,21 +472,31 @@ totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *
                 break;
             at += (size_t)w;
         }
-        totex_witness(out,
-                      "node weights w (integers, W = %" PRIu64 "): a hop u->v costs w_u + w_v, a single-port step at most "
-                      "2W; every message's cheapest path summed: X = %" PRIu64 ", T >= X/2W = %.4f (000 eq. (3) weighted, "
-                      "sends and receives); %% of W per coordinate of dimension %u: %s",
-                      W, X, out->exact, dim, prof);
+        if (ports == TOTEX_PORTS_SINGLE)
+            totex_witness(out,
+                          "node weights w (integers, W = %" PRIu64 "): a hop u->v costs w_u + w_v, a single-port step at most "
+                          "2W; every message's cheapest path summed: X = %" PRIu64 ", T >= X/2W = %.4f (000 eq. (3) weighted, "
+                          "sends and receives); %% of W per coordinate of dimension %u: %s",
+                          W, X, out->exact, dim, prof);
+        else
+            totex_witness(out,
+                          "node weights w (integers, W = %" PRIu64 "): a hop u->v costs w_u + w_v, a %" PRIu64 "-port step "
+                          "at most 2 sum_v min(k, deg v) w_v = %" PRIu64 "; every message's cheapest path summed: X = %" PRIu64
+                          ", T >= %.4f (000 eq. (3) weighted, sends and receives, 001 Section 7 ports); %% of W per "
+                          "coordinate of dimension %u: %s",
+                          W, kp, den, X, out->exact, dim, prof);
     }
     if (weights)
         memcpy(weights, wi, sizeof *wi * n);
     if (strlen(totex_network_spec(net)) < sizeof memo.spec) {
         strcpy(memo.spec, totex_network_spec(net));
+        memo.ports = ports;
         memo.bound = *out;
     }
 done:
     fw_free(&F);
     free(y);
+    free(cap);
     free(best);
     free(load);
     free(c);
