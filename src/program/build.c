@@ -106,7 +106,7 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
         totex_comb_schedule_free(sched);
     }
     if (ts != TOTEX_OK)
-        snprintf(err->msg, sizeof err->msg, "algorithm %s on %s: %s", p->algorithm,
+        snprintf(err->msg, sizeof err->msg, "algorithm %.40s on %.100s: %.300s", p->algorithm,
                  net ? totex_network_spec(net) : "?", e.msg);
     else
         ts = totex_prog_compile(p, &l, c->chunks, c->unit ? o->window : 0, c->unit && c->stagger, err);
@@ -120,7 +120,7 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
                      need = (double)p->arena_bytes + (double)p->stage_bytes;
         if (need > budget) {
             snprintf(err->msg, sizeof err->msg,
-                     "algorithm %s on %s: its buffers (%.0f MiB of arena and staging) exceed one buffer of n blocks "
+                     "algorithm %.40s on %.100s: its buffers (%.0f MiB of arena and staging) exceed one buffer of n blocks "
                      "and %d MiB (%.0f MiB) above %d ranks",
                      p->algorithm, totex_network_spec(net), need / 1048576, TOTEX_PROG_BUFFER_SLACK >> 20,
                      budget / 1048576, TOTEX_PROG_SCALE_MAX);
