@@ -5,12 +5,14 @@
 # program knobs TOTEX_WINDOW, TOTEX_ARENA_BLOCKS, TOTEX_RECV_WINDOW: with the candidates),
 # or compared by the cross-rank check (TOTEX_MODEL=unit: the header's packed bytes). Each
 # run below must end within LIMIT seconds: the shared ones byte-exact (PROGRAM exits 0),
-# the model mismatch with "the ranks run different models" on stderr.
-# Usage: disagree_test.sh MPIEXEC LIB PROGRAM PROGRAM2 [MPIEXEC_FLAGS...]
-#   PROGRAM: test_alltoall (4 ranks); PROGRAM2: test_hostile_calls, with LIB (libtotex_pmpi.so) preloaded
+# the model mismatch with "the ranks run different models" on stderr. PROGRAM runs 6 block
+# sizes (4 .. 24 bytes: sizes of known size classes among them) through MPI_Alltoall with the
+# drop-in preloaded, checking every byte; it reads no TOTEX_* variable itself.
+# Usage: disagree_test.sh MPIEXEC LIB PROGRAM [MPIEXEC_FLAGS...]
+#   PROGRAM: test_hostile_calls, LIB: libtotex_pmpi.so (4 ranks)
 set -u
-mpiexec=$1 lib=$2 prog=$3 prog2=$4
-shift 4
+mpiexec=$1 lib=$2 prog2=$3
+shift 3
 limit=120
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
@@ -32,16 +34,16 @@ run() {
         echo "disagree_test: $name: ended ($rc)"
     fi
 }
-run "TOTEX_SIZE_CLASSES=0 on rank 0 only" ok "$@" -np 1 env TOTEX_SIZE_CLASSES=0 "$prog" : -np 3 "$prog"
-# (through the drop-in: PROGRAM reads TOTEX_CHECK itself to know which of its calls must fail)
 pre="env LD_PRELOAD=$lib"
-run "TOTEX_CHECK=0 on rank 1 only" ok "$@" -np 1 $pre "$prog2" sizes 3 : -np 1 $pre TOTEX_CHECK=0 "$prog2" sizes 3 \
-    : -np 2 $pre "$prog2" sizes 3
-run "TOTEX_CHECK=0 on rank 0 only" ok "$@" -np 1 $pre TOTEX_CHECK=0 "$prog2" sizes 3 : -np 3 $pre "$prog2" sizes 3
-run "TOTEX_WINDOW, TOTEX_ARENA_BLOCKS, TOTEX_RECV_WINDOW on some ranks" ok "$@" -np 1 env TOTEX_WINDOW=0 "$prog" \
-    : -np 1 env TOTEX_ARENA_BLOCKS=0 TOTEX_RECV_WINDOW=1 "$prog" : -np 2 "$prog"
-run "TOTEX_MODEL=unit on rank 0 only" error "$@" -np 1 env LD_PRELOAD="$lib" TOTEX_MODEL=unit "$prog2" sizes 1 \
-    : -np 3 env LD_PRELOAD="$lib" "$prog2" sizes 1
+run "TOTEX_SIZE_CLASSES=0 on rank 0 only" ok "$@" -np 1 $pre TOTEX_SIZE_CLASSES=0 "$prog2" sizes 6 \
+    : -np 3 $pre "$prog2" sizes 6
+run "TOTEX_CHECK=0 on rank 1 only" ok "$@" -np 1 $pre "$prog2" sizes 6 : -np 1 $pre TOTEX_CHECK=0 "$prog2" sizes 6 \
+    : -np 2 $pre "$prog2" sizes 6
+run "TOTEX_CHECK=0 on rank 0 only" ok "$@" -np 1 $pre TOTEX_CHECK=0 "$prog2" sizes 6 : -np 3 $pre "$prog2" sizes 6
+run "TOTEX_WINDOW, TOTEX_ARENA_BLOCKS, TOTEX_RECV_WINDOW on some ranks" ok "$@" -np 1 $pre TOTEX_WINDOW=0 "$prog2" sizes 6 \
+    : -np 1 $pre TOTEX_ARENA_BLOCKS=0 TOTEX_RECV_WINDOW=1 "$prog2" sizes 6 : -np 2 $pre "$prog2" sizes 6
+run "TOTEX_MODEL=unit on rank 0 only" error "$@" -np 1 $pre TOTEX_MODEL=unit "$prog2" sizes 1 \
+    : -np 3 $pre "$prog2" sizes 1
 if ! grep -q "the ranks run different models: TOTEX_MODEL=unit on rank 0, not on rank" "$err"; then
     cat "$err" >&2
     echo "disagree_test: TOTEX_MODEL=unit on rank 0 only: no line naming the models" >&2
