@@ -456,6 +456,26 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
 /* the part of totex_mpi_guard_wait() that calls MPI (*r pending, g->code MPI_SUCCESS): out of line,
    as its frame (requests, status, the header's checks) costs more than the checks before it, which
    most calls end with */
+/* one completion among the watched three (the request *r, the predecessor's header *g->in unless *r is it,
+   the poison) that MPI_Waitany or MPI_Testany found at @p idx with @p rc: the set written back, the header
+   checked (and the data behind it placed), a poison taken, a failed request failing the call. MPI_SUCCESS to
+   go on watching, else the call's error (g->code) */
+static inline int watched_completion(totex_mpi_guard *g, MPI_Request *r, int own_hdr, const MPI_Request *set, int idx,
+                                     int rc, MPI_Status *status)
+{
+    *r = set[0];
+    if (!own_hdr)
+        *g->in = set[1];
+    g->st->poison = set[2];
+    if (idx == 1 || (idx == 0 && own_hdr)) /* the header (and the data it may carry) */
+        return header_arrived(g, rc, status);
+    if (rc != MPI_SUCCESS)
+        return totex_mpi_guard_fail(g, rc);
+    if (idx == 2)
+        return watched(g, 2);
+    return MPI_SUCCESS;
+}
+
 static __attribute__((noinline)) int wait_watching(totex_mpi_guard *g, MPI_Request *r)
 {
     const int own_hdr = r == g->in;
@@ -489,18 +509,8 @@ static __attribute__((noinline)) int wait_watching(totex_mpi_guard *g, MPI_Reque
 #else
         rc = MPI_Waitany(3, set, &idx, &status);
 #endif
-        *r = set[0];
-        if (!own_hdr)
-            *g->in = set[1];
-        g->st->poison = set[2];
-        if (idx == 1 || (idx == 0 && own_hdr)) { /* the header (and the data it may carry) */
-            if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS)
-                return rc;
-        } else if (rc != MPI_SUCCESS) {
-            return totex_mpi_guard_fail(g, rc);
-        } else if (idx == 2 && (rc = watched(g, 2)) != MPI_SUCCESS) {
+        if ((rc = watched_completion(g, r, own_hdr, set, idx, rc, &status)) != MPI_SUCCESS)
             return rc;
-        }
     }
     return g->code;
 }
@@ -533,20 +543,10 @@ int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done)
         int idx = MPI_UNDEFINED, flag = 0, rc;
         MPI_Status status;
         rc = MPI_Testany(3, set, &idx, &flag, &status);
-        *r = set[0];
-        if (!own_hdr)
-            *g->in = set[1];
-        g->st->poison = set[2];
         if (rc == MPI_SUCCESS && (!flag || idx == MPI_UNDEFINED))
-            break; /* nothing completed */
-        if (idx == 1 || (idx == 0 && own_hdr)) { /* the header (and the data it may carry) */
-            if ((rc = header_arrived(g, rc, &status)) != MPI_SUCCESS)
-                return rc;
-        } else if (rc != MPI_SUCCESS) {
-            return totex_mpi_guard_fail(g, rc);
-        } else if (idx == 2 && (rc = watched(g, 2)) != MPI_SUCCESS) {
+            break; /* nothing completed (the set is as it was) */
+        if ((rc = watched_completion(g, r, own_hdr, set, idx, rc, &status)) != MPI_SUCCESS)
             return rc;
-        }
     }
     *done = g->code == MPI_SUCCESS && *r == MPI_REQUEST_NULL;
     return g->code;
