@@ -14,6 +14,9 @@
  * model offers each candidate there (choice.h). One line per network and
  * candidate:
  *   network= n= algorithm= plan_s= plan_mib= peak_mib= program_entries= program_mib= arena_blocks= stage_blocks= moves=
+ * and for octr the baseline of the same run: node0_s, the time of node 0's
+ * symmetric schedule alone (what `totex plan` certifies and every rank starts
+ * from), and plan_over_node0, the rank's planning over it.
  * plan_*: planning (share + compile) only; peak_mib: with the first run's
  * buffers; moves: the node's moves (its status, the sum of distances from it:
  * what O(moves of one node) is measured against). Then per candidate the
@@ -36,6 +39,8 @@
 #include "build.h"
 #include "choice.h"
 #include "program.h"
+#include "totex/symmetric.h"
+#include "totex/task.h"
 
 #define SLOT 65536LL
 
@@ -97,7 +102,14 @@ static void job(const char *const *args, void *out)
     cost.m = (double)SLOT;
     totex_prog *p = NULL;
     totex_status ts = TOTEX_EINVAL;
-    if (strcmp(mode, "rank0") != 0) {
+    if (strcmp(mode, "octr-sym") == 0) { /* the baseline: node 0's symmetric schedule alone, as totex plan makes it */
+        totex_task *t = NULL;
+        totex_sym_schedule *s = NULL;
+        const totex_algorithm *a = totex_algorithm_find("octr", &err);
+        ts = a && a->plan_symmetric ? a->plan_symmetric(net, TOTEX_PORTS_MULTI, &t, &s, &err) : TOTEX_EINVAL;
+        totex_sym_free(s);
+        totex_task_free(t);
+    } else if (strcmp(mode, "rank0") != 0) {
         int unit = !strcmp(mode, "octr");
         totex_prog_cand c = {unit, (int)registry_index(mode, unit), unit ? TOTEX_PORTS_MULTI : 0, 1, 0, 0, 0, 0, 0};
         totex_prog_opts o;
@@ -154,8 +166,15 @@ int main(int argc, char **argv)
     while (argc > first + 1 && argv[first][0] == '-') {
         if (strcmp(argv[first], "--candidates") == 0)
             cands = argv[first + 1];
-        else if (strcmp(argv[first], "--arena-blocks") == 0)
-            arena_blocks = atoll(argv[first + 1]);
+        else if (strcmp(argv[first], "--arena-blocks") == 0) {
+            char *end = NULL;
+            arena_blocks = strtoll(argv[first + 1], &end, 10);
+            if (!*argv[first + 1] || *end || arena_blocks < 0) {
+                fprintf(stderr, "mpi_plan_bench: --arena-blocks '%s': give a whole number of blocks, 0 or more\n",
+                        argv[first + 1]);
+                return 2;
+            }
+        }
         else {
             fprintf(stderr, "mpi_plan_bench: unknown option %s (--candidates LIST, --arena-blocks N)\n", argv[first]);
             return 2;
@@ -168,8 +187,15 @@ int main(int argc, char **argv)
     snprintf(list, sizeof list, "%s", cands);
     const char *cand[8];
     int nc = 0;
-    for (char *t = strtok(list, ","); t && nc < 8; t = strtok(NULL, ","))
+    for (char *t = strtok(list, ","); t && nc < 8; t = strtok(NULL, ",")) {
+        totex_error err;
+        if (strcmp(t, "rank0") != 0 && strcmp(t, "octr") != 0 && !totex_comb_algorithm_find(t, &err)) {
+            fprintf(stderr, "mpi_plan_bench: candidate '%s': give octr, rank0 or a combining algorithm (%s)\n", t,
+                    err.msg);
+            return 2;
+        }
         cand[nc++] = t;
+    }
     printf("# mpi_plan_bench: one rank's first call (planning, then the first run's buffers), 64 KiB blocks, "
            "forked child per line\n");
     /* per candidate: (n, moves, plan s, entries) of the smallest and largest network it planned */
@@ -199,10 +225,18 @@ int main(int argc, char **argv)
                 printf("network=%s n=%u algorithm=%s does not apply\n", specs[i], n, cand[m]);
                 continue;
             }
+            /* octr's baseline in the same run: node 0's schedule alone (what every rank starts from) */
+            result b = {0};
+            const char *bargs[] = {specs[i], "0", "octr-sym"};
+            if (!strcmp(cand[m], "octr") && (!bench_forked(job, bargs, &b, sizeof b) || !b.ok))
+                b.seconds = -1;
             printf("network=%s n=%u algorithm=%s plan_s=%.4f plan_mib=%.1f peak_mib=%.1f program_entries=%zu "
-                   "program_mib=%.1f arena_blocks=%.0f stage_blocks=%.0f moves=%.0f\n",
+                   "program_mib=%.1f arena_blocks=%.0f stage_blocks=%.0f moves=%.0f",
                    specs[i], n, cand[m], r.seconds, r.plan_kib / 1024.0, r.peak_kib / 1024.0, r.entries,
                    r.prog_bytes / 1048576.0, r.arena_bytes / SLOT, r.stage_bytes / SLOT, moves);
+            if (b.seconds > 0)
+                printf(" node0_s=%.4f plan_over_node0=%.2f", b.seconds, r.seconds / b.seconds);
+            printf("\n");
             fflush(stdout);
             double row[4] = {n, moves, r.seconds, (double)r.entries};
             if (lo[m][0] == 0 || n < lo[m][0] || (n == lo[m][0] && r.seconds < lo[m][2]))
