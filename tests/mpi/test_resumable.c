@@ -33,16 +33,6 @@ static int failures, rank;
             fprintf(stderr, __VA_ARGS__);                                                                              \
     } while (0)
 
-static const char *network_of(int size, char *buf, size_t cap)
-{
-    switch (size) {
-    case 4: return "ring:4";
-    case 8: return "k2*ring:4";
-    case 9: return "ring:3*ring:3";
-    case 16: return "ring:4*ring:4";
-    default: snprintf(buf, cap, "ring:%d", size); return buf;
-    }
-}
 
 /* run @p p as a nonblocking call would, rank 0 late; check the result against @p ref */
 static void run_one(const char *what, totex_mpi_plan *p, MPI_Comm comm, const unsigned char *send,
@@ -83,18 +73,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int size;
     MPI_Comm comm;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    char buf[32];
-    const char *spec = network_of(size, buf, sizeof buf);
+    totex_network *net = mpi_test_world_torus(&comm, &rank, &size);
+    const char *spec = totex_network_spec(net);
     totex_error err;
-    totex_network *net = totex_network_parse(spec, &err);
-    if (!net || totex_network_nodes(net) != (uint32_t)size) {
-        if (rank == 0)
-            fprintf(stderr, "FAIL %s: %s\n", spec, net ? "not one node per rank" : err.msg);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
     static const struct {
         const char *name;
         totex_ports ports;
