@@ -8,7 +8,7 @@
  * c_i in [0, m_i) is the i-th coordinate and m_i = |V_i|. Node ids are
  * uint32_t; message counts (n^2) are uint64_t.
  *
- * Spec grammar (see README):
+ * Spec grammar (docs/cli.md, "Spec grammar"):
  *   spec    := preset-name | factor ('*' factor)*
  *   factor  := 'path:'M | 'ring:'M | 'complete:'M | 'k2' | 'file:'PATH
  *            | 'torus:'M('x'M)* | 'mesh:'M('x'M)* | 'hypercube:'D | 'ghc:'M('x'M)*
