@@ -46,9 +46,9 @@ typedef struct totex_algorithm {
      * the algorithm at once instead of predicting it and planning it again,
      * on networks where no result can be proved optimal (no delay bound):
      * its prediction is a run of the whole construction and it usually wins
-     * where it applies (pipeline on meshes, issue 13 item 3). 0: predict
-     * first, so that a candidate that loses is never replayed (greedy on
-     * mesh:32x64 single-port predicts in 32 s and loses to a2).
+     * where it applies (pipeline on meshes). 0: predict first, so that a
+     * candidate that loses is never replayed (greedy on large single-port
+     * meshes, where a2 wins).
      */
     int plan_instead_of_predict;
 } totex_algorithm;

@@ -130,8 +130,8 @@ uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step)
  * Read transfer @p t of step @p step (both 0-based) into @p out.
  * @return TOTEX_OK; TOTEX_EINVAL if @p step >= totex_comb_steps() or
  *         @p t >= totex_comb_step_transfers(@p step), with @p out zeroed
- *         (from = to = UINT32_MAX, no blocks). Callers that ignore the status
- *         (the function returned void before issue 15) still never read out of bounds.
+ *         (from = to = UINT32_MAX, no blocks), so that a caller that ignores
+ *         the status never reads out of bounds.
  */
 totex_status totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out);
 

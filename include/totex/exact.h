@@ -84,7 +84,7 @@ typedef struct totex_exact_result {
  *         built in (the message names the limit or the package);
  *         TOTEX_EINVAL for an unknown solver name; TOTEX_ENOMEM;
  *         TOTEX_EVIOLATION when a solver's solution does not decode (a bug).
- * Source: the time-expanded formulation is ours (issue 14); the model is
+ * Source: the time-expanded formulation is ours (docs/algorithms/exact.md); the model is
  *         000 Section 1/3 and 001 Section 7; the starting horizon is the best
  *         bound of 000 eqs. (3), (4) and totex/bounds.h.
  */

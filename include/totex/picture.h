@@ -1,7 +1,7 @@
 /**
  * @file totex/picture.h
  * @brief Pictures of schedules and comparisons, drawn with cairo: PNG or SVG
- *        chosen by the file extension (issue 6 item 1).
+ *        chosen by the file extension.
  *
  * Kinds of picture:
  * - space-time diagram (totex_picture_spacetime()): one column per step, one
@@ -152,7 +152,7 @@ totex_status totex_picture_sweep(const char *path, const totex_network *net, con
  * totex_picture_sweep() for any @p na algorithms named @p names (na entries,
  * borrowed): @p times has TOTEX_COMB_SWEEP_SIZES * @p na entries in the same
  * layout, @p winners indexes @p names (SIZE_MAX: none). It draws only what it
- * is given: the report does not read the combining registry (issue 15);
+ * is given: the report does not read the combining registry;
  * totex_picture_sweep() (src/plan/sweep_picture.c) passes the registry's names.
  */
 totex_status totex_picture_sweep_named(const char *path, const totex_network *net, const char *const *names,

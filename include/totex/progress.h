@@ -3,8 +3,7 @@
  * @brief The progress meter of long jobs: a service the algorithms, the
  *        simulators and the driver call (src/common/progress.c), below all of
  *        them in the flow network -> algorithm -> schedule -> simulator ->
- *        report (issue 15: it lived in report/, which the algorithms then
- *        imported against the flow). totex/report.h includes this header.
+ *        report. totex/report.h includes this header.
  */
 #ifndef TOTEX_PROGRESS_H
 #define TOTEX_PROGRESS_H
@@ -19,7 +18,7 @@ extern "C" {
 #endif
 
 /*
- * Progress on long jobs (issue 6 item 4). A ::totex_progress wraps a sink,
+ * Progress on long jobs. A ::totex_progress wraps a sink,
  * or is ticked by a loop, counts its steps and, once more than one second has
  * passed since it was made, rewrites one line
  * "LABEL: step DONE/TOTAL (P%), R steps/s, S s left" on its FILE at most

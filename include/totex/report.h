@@ -15,7 +15,7 @@
 #include "totex/algorithm.h"
 #include "totex/bounds.h"
 #include "totex/plan.h"
-#include "totex/progress.h" /* the progress meter, declared here before it had its own header */
+#include "totex/progress.h" /* the progress meter (kept included for the callers that find it here) */
 #include "totex/sim.h"
 
 #ifdef __cplusplus

@@ -59,7 +59,7 @@ totex_sink totex_schedule_sink(totex_schedule *s);
 totex_status totex_schedule_replay(const totex_schedule *s, totex_sink sink, totex_error *err);
 
 /**
- * A consumer sink run on its own thread (src/schedule/sink_thread.c, issue 13):
+ * A consumer sink run on its own thread (src/schedule/sink_thread.c):
  * the producer's sink copies each step (16 bytes per hop) into one of four
  * buffers of 2^15 hops (512 KiB; a larger step grows its buffer), and the
  * worker thread calls the consumer's step function on every step, in the

@@ -78,10 +78,8 @@ typedef struct totex_sim totex_sim;
 /**
  * The default limit (max_messages = 0): 2^26 messages, 256 MiB of simulator
  * state. Chosen so that planning and verifying in full with default options
- * stays under 2 GiB: the heaviest full replay, greedy with the simulator,
- * peaks at about 23 bytes per message (measured on mesh:24x24, 32x32 and
- * 40x40: 66 MB for 2.56 M messages; issue 15), about 1.6 GB at 2^26, which
- * admits every network of up to 8192 nodes. Raise it with
+ * stays under 2 GiB (the bytes per message measured: docs/performance.md,
+ * "The planner"); it admits every network of up to 8192 nodes. Raise it with
  * max_messages (the CLI's --max-messages) up to TOTEX_SIM_MAX_MESSAGES.
  */
 #define TOTEX_SIM_DEFAULT_MAX_MESSAGES (UINT64_C(1) << 26)
@@ -103,7 +101,7 @@ totex_sink totex_sim_sink(totex_sim *sim);
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err);
 /**
  * A replay split in two parts that write disjoint memory, to run on two
- * threads (issue 13 item 3; src/sim/sim.c, src/schedule/sink_thread.c):
+ * threads (src/sim/sim.c, src/schedule/sink_thread.c):
  * TOTEX_SIM_STAGE_LINKS checks node ids, links, ports and link conflicts and
  * keeps the queues and hop counts; TOTEX_SIM_STAGE_MESSAGES checks node ids,
  * that each message is at the sending node and not yet delivered, that it
