@@ -95,9 +95,9 @@ typedef struct totex_transfer {
     size_t count;              /**< number of blocks carried (may be 0: an empty transfer is ignored) */
 } totex_transfer;
 
-/** A new empty schedule (NULL if out of memory). Free with totex_comb_schedule_free(). */
+/** @return a new empty schedule (free with totex_comb_schedule_free()); NULL when out of memory. */
 totex_comb_schedule *totex_comb_schedule_new(void);
-/** Free a schedule (NULL accepted). */
+/** Free a schedule. @param s a schedule, or NULL (nothing done). */
 void totex_comb_schedule_free(totex_comb_schedule *s);
 /**
  * Make room, in one allocation per array and exactly, for @p steps more steps,
@@ -105,29 +105,45 @@ void totex_comb_schedule_free(totex_comb_schedule *s);
  * allocates nothing (the importer counts what a file declares, then reserves:
  * memory in proportion to the file, not to the doubling of growing arrays).
  * Memory: 24 bytes per step and per transfer, 8 per block.
+ * @param s a schedule. @param steps, transfers, blocks how many more of each.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK, TOTEX_ENOMEM (the schedule is unchanged).
  */
 totex_status totex_comb_schedule_reserve(totex_comb_schedule *s, uint64_t steps, uint64_t transfers, uint64_t blocks,
                                          totex_error *err);
-/** Begin a new (empty) step; later transfers and rearrangements go to it. */
+/**
+ * Begin a new (empty) step; later transfers and rearrangements go to it.
+ * @param s a schedule. @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK or TOTEX_ENOMEM.
+ */
 totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err);
 /**
  * Declare a rearrangement round before the current step: every node
  * rearranges at most @p blocks blocks in local memory. Rounds declared for
- * the same step add up. Requires a begun step.
+ * the same step add up.
+ * @param s a schedule with a begun step. @param blocks blocks per node.
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EINVAL when no step was begun.
  */
 totex_status totex_comb_rearrange(totex_comb_schedule *s, uint64_t blocks, totex_error *err);
-/** Add a transfer of @p count blocks (copied) from @p from to @p to to the current step. */
+/**
+ * Add a transfer to the current step (checked by the simulator, not here).
+ * @param s a schedule with a begun step. @param from, to the sending and receiving nodes.
+ * @param blocks the @p count blocks carried (copied; 0 blocks: an empty transfer, which the simulator ignores).
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EINVAL when no step was begun; TOTEX_ENOMEM.
+ */
 totex_status totex_comb_add_transfer(totex_comb_schedule *s, uint32_t from, uint32_t to, const totex_block *blocks,
                                      size_t count, totex_error *err);
-/** Number of steps (including empty ones). */
+/** @param s a schedule. @return its number of steps, empty ones included. */
 uint64_t totex_comb_steps(const totex_comb_schedule *s);
-/** Number of transfers of step @p step (0-based). */
+/** @param s a schedule. @param step a step, 0-based. @return its number of transfers (0 past the end). */
 size_t totex_comb_step_transfers(const totex_comb_schedule *s, uint64_t step);
-/** Blocks declared as rearranged (largest per node) before step @p step (0-based). */
+/** @param s a schedule. @param step a step, 0-based. @return the blocks declared as rearranged (largest per node) before it (0 past the end). */
 uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step);
 /**
  * Read transfer @p t of step @p step (both 0-based) into @p out.
+ * @param s a schedule. @param out receives the transfer (its blocks owned by @p s).
  * @return TOTEX_OK; TOTEX_EINVAL if @p step >= totex_comb_steps() or
  *         @p t >= totex_comb_step_transfers(@p step), with @p out zeroed
  *         (from = to = UINT32_MAX, no blocks), so that a caller that ignores
@@ -152,7 +168,7 @@ typedef enum totex_comb_violation {
     TOTEX_CVIOL_LOST             /**< a block never reaches its destination */
 } totex_comb_violation;
 
-/** Name of a violation kind ("link contention", ...). Never NULL. */
+/** @param v a violation kind. @return its name, static, never NULL ("link contention", ...). */
 const char *totex_comb_violation_name(totex_comb_violation v);
 
 /** Where a schedule failed. Steps and transfers are 1-based, as in the messages; 0 = not applicable. */
