@@ -233,6 +233,8 @@ typedef struct totex_progress totex_progress;
  * (totex_comb_steps(@p s)) with totex_progress_new() or
  * totex_progress_phase(), and frees the meter. Same checks, report, fault,
  * errors and cost as totex_comb_simulate(); the meter never changes the result.
+ * @param progress the meter, or NULL. The other parameters are totex_comb_simulate()'s.
+ * @return as totex_comb_simulate().
  */
 totex_status totex_comb_simulate_progress(const totex_network *net, const totex_comb_schedule *s,
                                           const totex_comb_cost *cost, totex_comb_report *rep,
@@ -267,6 +269,8 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
  * src/combining/ssy.c; this costs more than the next larger even mesh (e.g.
  * 5x5: 8 start-ups, 294 blocks vs 6 and 108 on 6x6).
  *
+ * @param net a mesh (a product of paths, >= 2 dimensions). @param out receives the schedule.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK with *out (caller frees), TOTEX_ENOTAPPLICABLE naming the
  *         non-mesh factor, a side < 2 or a mesh of fewer than 2 dimensions,
  *         TOTEX_ENOMEM.
@@ -334,17 +338,23 @@ typedef int (*totex_comb_keep_fn)(void *ctx, uint32_t from, uint32_t to);
  * working state (a logical step at a time) instead of the whole schedule's
  * O(n^2) blocks; the time is still that of building the whole schedule. The
  * result is not a complete schedule: do not simulate it.
+ * @param a the algorithm. @param net the network. @param cost the cost model.
+ * @param keep, ctx the filter and its context. @param out receives the share.
+ * @param err receives the message on failure (may be NULL).
  * @return as a->build(); the caller frees *out.
  */
 totex_status totex_comb_build_share(const totex_comb_algorithm *a, const totex_network *net,
                                     const totex_comb_cost *cost, totex_comb_keep_fn keep, void *ctx,
                                     totex_comb_schedule **out, totex_error *err);
 
-/** Number of registered combining algorithms. */
+/** @return the number of registered combining algorithms. */
 size_t totex_comb_algorithm_count(void);
-/** The @p i-th (NULL past the end). */
+/** @param i an index, 0 <= i < totex_comb_algorithm_count(). @return the @p i-th algorithm (static); NULL past the end. */
 const totex_comb_algorithm *totex_comb_algorithm_get(size_t i);
-/** By name; NULL with @p err listing the names when unknown. */
+/**
+ * @param name a registry name ("ssy", "direct", ...). @param err receives the message on failure (may be NULL).
+ * @return the algorithm (static); NULL with @p err listing the names when unknown.
+ */
 const totex_comb_algorithm *totex_comb_algorithm_find(const char *name, totex_error *err);
 
 /* ---- selection: rank every registered algorithm by predicted time ------- */
@@ -438,6 +448,7 @@ char *totex_comb_export_json(const totex_network *net, const totex_comb_schedule
 
 /**
  * totex_comb_export_json() written to the file @p path (created or truncated).
+ * @param path the file. The other parameters are totex_comb_export_json()'s.
  * @return TOTEX_OK, TOTEX_EIO naming the path and the system error, TOTEX_ENOMEM.
  */
 totex_status totex_comb_export_file(const char *path, const totex_network *net, const totex_comb_schedule *s,
@@ -474,6 +485,8 @@ totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imp
 /**
  * Read the file @p path (a regular file of at most TOTEX_COMB_FILE_MAX bytes)
  * and totex_comb_import_json() it. Errors name the path.
+ * @param path the file. @param out filled on success (totex_comb_imported_free()); zeroed on failure.
+ * @param err receives the message on failure (may be NULL).
  * @return as totex_comb_import_json(), and TOTEX_EIO for an unreadable,
  *         non-regular or too large file.
  */
@@ -486,14 +499,20 @@ totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, 
  * --network) unless @p network is given, since a schedule file is untrusted
  * and names networks, not paths; totex_comb_import_json() is this with
  * @p network NULL. "nodes" must match the network used.
+ * @param network a trusted spec, or NULL (the file's). The other parameters are totex_comb_import_json()'s.
+ * @return as totex_comb_import_json().
  */
 totex_status totex_comb_import_json_on(const char *text, size_t len, const char *network, totex_comb_imported *out,
                                        totex_error *err);
-/** totex_comb_import_file() with @p network as in totex_comb_import_json_on(). */
+/**
+ * totex_comb_import_file() with @p network as in totex_comb_import_json_on().
+ * @param path the file. @param network a trusted spec, or NULL. @param out, err as totex_comb_import_file().
+ * @return as totex_comb_import_file().
+ */
 totex_status totex_comb_import_file_on(const char *path, const char *network, totex_comb_imported *out,
                                        totex_error *err);
 
-/** Free what totex_comb_import_json() allocated (NULL or a zeroed struct accepted); zeroes @p im. */
+/** Free what an import allocated and zero it. @param im an imported schedule, a zeroed one, or NULL. */
 void totex_comb_imported_free(totex_comb_imported *im);
 
 #ifdef __cplusplus
