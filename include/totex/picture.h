@@ -204,7 +204,8 @@ totex_status totex_picture_sweep(const char *path, const totex_network *net, con
  * is given: the report does not read the combining registry;
  * totex_picture_sweep() (src/plan/sweep_picture.c) passes the registry's names.
  * @param names, na the algorithms' names (borrowed) and their number.
- * The other parameters and the return: as totex_picture_sweep().
+ * The other parameters: as totex_picture_sweep().
+ * @return as totex_picture_sweep().
  */
 totex_status totex_picture_sweep_named(const char *path, const totex_network *net, const char *const *names,
                                        size_t na, const double *times, const size_t *winners, int width, int height,

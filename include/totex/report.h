@@ -89,6 +89,7 @@ totex_status totex_report_bounds_text_extra(FILE *fp, const totex_network *net, 
                                             const totex_bound *extra, size_t nextra, totex_error *err);
 /**
  * As totex_report_bounds_json(), with @p nextra (<= 2) more bounds, as totex_report_bounds_text_extra().
+ * @param extra, nextra the bounds added. The other parameters: as totex_report_bounds_json().
  * @return the text (caller frees); NULL with @p err on failure.
  */
 char *totex_report_bounds_json_extra(const totex_network *net, const char *name, totex_ports ports,
