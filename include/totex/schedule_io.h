@@ -163,7 +163,8 @@ typedef struct totex_msccl_writer totex_msccl_writer;
  * limit, naming it and by how much.
  * @param n ranks (the network's nodes). @param ports the port model. @param name the algo's name.
  * @param err receives the message on failure (may be NULL).
- * @return the writer (totex_msccl_writer_free()); NULL with TOTEX_ENOMEM in @p err.
+ * @return the writer (totex_msccl_writer_free()); NULL with TOTEX_EINVAL (n < 2, or n too large
+ *         for the executor's XML nodes per rank) or TOTEX_ENOMEM in @p err.
  */
 totex_msccl_writer *totex_msccl_writer_new(uint32_t n, totex_ports ports, const char *name, totex_error *err);
 /** @param w a writer (outlives the sink). @return the sink feeding it. */
