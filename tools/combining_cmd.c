@@ -460,6 +460,8 @@ int totex_cmd_comb_plan(int argc, char **argv)
         if (o.schedule)
             rprintf("%-19s written to %s\n", "schedule", o.schedule);
     }
+    if (rc == 0)
+        totex_cli_wrote(report_fp ? report_fp : stdout, o.json, o.schedule);
     totex_comb_schedule_free(s);
     totex_network_free(net);
     return rc;
@@ -543,6 +545,8 @@ static int compare_sweep(const totex_network *net, const copts *o)
             rprintf("  none: %s at every size from 8 B to 1 MiB\n",
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
+    if (rc == 0)
+        totex_cli_wrote(stdout, o->json, o->picture);
     free(times);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
 
@@ -68,6 +69,8 @@ static void write_pictures(FILE *md, const char *output)
         if (net && a && totex_plan_and_verify(net, figs[i].ports, a, 0, &r, &err) == TOTEX_OK) {
             r.name = figs[i].spec;
             if (totex_picture_plan(path, &r, 0, heat, sizeof heat, &err) == TOTEX_OK) {
+                totex_cli_wrote(stdout, 0, path);
+                totex_cli_wrote(stdout, 0, heat);
                 fprintf(md, "![%s](%s)\n\n*%s*\n\n", figs[i].caption, figs[i].file, figs[i].caption);
                 if (heat[0]) {
                     const char *base = strrchr(heat, '/');
@@ -91,10 +94,11 @@ static void write_pictures(FILE *md, const char *output)
         snprintf(path, sizeof path, "%s/%s", dir, "compare-tpu-v4-cube.png");
         if (rows) {
             size_t count = totex_compare(net, models, 3, 0, rows, cap);
-            if (totex_picture_compare(path, net, "tpu-v4-cube", rows, count, 1100, 560, &err) == TOTEX_OK)
+            if (totex_picture_compare(path, net, "tpu-v4-cube", rows, count, 1100, 560, &err) == TOTEX_OK) {
+                totex_cli_wrote(stdout, 0, path);
                 fprintf(md, "![compare](compare-tpu-v4-cube.png)\n\n*Every algorithm under single-port, 2-port and "
                             "multiport on the TPU v4 cube (4x4x4 torus), with the best lower bound of each model.*\n\n");
-            else
+            } else
                 fprintf(md, "*compare picture: %s*\n\n", err.msg);
         }
         free(rows);
@@ -158,6 +162,7 @@ int totex_cmd_reproduce(int argc, char **argv)
     }
     if (!out)
         output = NULL; /* "-": the report itself, on stdout, carries the summary */
+    totex_cli_wrote(stdout, 0, output);
     if (output) /* the summary line; without --output the report itself (on stdout) carries it */
         printf("totex reproduce (%s sweep): %zu instances of %zu claims, %zu agree, %zu disagree, %.2f s; report in %s\n",
                opt.sweep == TOTEX_SWEEP_FULL ? "full" : "small", r->count, totex_reproduce_family_count(), r->agree,

@@ -45,6 +45,24 @@ static void usage_main(FILE *fp)
             "plan and compare take --model combining for the message-combining model of\n"
             "002 (see totex plan --model combining --help).\n"
             "\n"
+            "defaults:\n"
+            "  bounds, plan             --ports single (k:N k-port, multi every link at once)\n"
+            "  plan                     --algorithm auto (the fewest steps of the algorithms\n"
+            "                           that apply, then the smallest average delay; the\n"
+            "                           report's first lines name the one it picked)\n"
+            "  compare                  every algorithm under single, k:2 and multi ports\n"
+            "  verify FILE              the port model the file names (--ports overrides)\n"
+            "  verify FILE.xml (MSCCL)  --ports multi\n"
+            "  plan/compare --model combining   wormhole, --port one, costs of totex plan\n"
+            "                           --model combining --help\n"
+            "Files written (--schedule, --picture and its -heatmap, --output) are named on\n"
+            "a line 'wrote FILE' (on stderr when standard output carries JSON or the schedule).\n"
+            "\n"
+            "MPI: the library libtotex_mpi (totex_alltoall(), #include <totex/mpi.h>;\n"
+            "pkg-config totex-mpi, CMake find_package(totex COMPONENTS MPI)) and the\n"
+            "drop-in libtotex_pmpi.so (LD_PRELOAD, replaces MPI_Alltoall) run these\n"
+            "schedules over MPI; TOTEX_VERBOSE=1 says which ran. See docs/mpi.md.\n"
+            "\n"
             "Jobs of more than a second show progress on stderr when it is a terminal\n"
             "(steps done, rate, time left); TOTEX_PROGRESS=1 forces it, =0 silences it.\n");
 }
@@ -283,6 +301,7 @@ static int cmd_compare(int argc, char **argv)
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
+    totex_cli_wrote(stdout, o.json, o.picture);
     /* every row failed (none applies, or every one was refused by a limit): the table says why, the status too */
     size_t planned = 0;
     for (size_t i = 0; i < count; i++)
@@ -414,7 +433,9 @@ static int cmd_plan(int argc, char **argv)
     res.name = o.spec;
     if (st == TOTEX_OK && exact)
         totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
-    if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
+    char heat_written[4200] = ""; /* the heat map's path when one was drawn */
+    if (st == TOTEX_OK && o.picture &&
+        totex_picture_plan(o.picture, &res, o.max_messages, heat_written, sizeof heat_written, &err) != TOTEX_OK) {
         /* the files first: a failed write is the only output, not a line after the whole report */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK && o.schedule &&
@@ -436,6 +457,9 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text_verbose(report_fp, &res, o.verbose);
         }
+        totex_cli_wrote(report_fp, o.json, o.picture);
+        totex_cli_wrote(report_fp, o.json, heat_written);
+        totex_cli_wrote(report_fp, o.json, o.schedule);
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }

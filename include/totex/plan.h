@@ -2,8 +2,8 @@
  * @file totex/plan.h
  * @brief The driver: plan and verify in one call (network -> bounds ->
  *        algorithm -> simulator or one-node certifier), the automatic choice
- *        and the comparison of every algorithm (src/plan/, issue 15: it was
- *        part of report/, which now only formats what the driver measured).
+ *        and the comparison of every algorithm (src/plan/; report/ only
+ *        formats what the driver measured).
  */
 #ifndef TOTEX_PLAN_H
 #define TOTEX_PLAN_H
@@ -24,7 +24,7 @@ typedef struct totex_plan_result {
     const totex_algorithm *algorithm;/**< static */
     uint64_t predicted_steps;        /**< from the algorithm's formula, in steps; for an algorithm whose
                                           prediction runs it (costly_predict), the count of the run that
-                                          produced the schedule (planned once, not twice: issue 13) */
+                                          produced the schedule (planned once, not twice) */
     totex_bound bounds[TOTEX_MAX_BOUNDS + 1]; /**< + 1: room for a bound the caller adds (the exact bound, totex/exact.h) */
     size_t bound_count;
     size_t best_bound;               /**< index of the largest bound */
@@ -52,8 +52,8 @@ typedef struct totex_plan_result {
 /**
  * Keep the certified symmetric schedule of a plan in totex_plan_result
  * (kept_task, kept_schedule) instead of freeing it, so that it can be
- * written to a file without planning again (`totex plan --schedule`, issue
- * 12). Off by default; a process-wide switch like totex_progress_enable().
+ * written to a file without planning again (`totex plan --schedule`).
+ * Off by default; a process-wide switch like totex_progress_enable().
  * The caller of totex_plan_and_verify() / totex_plan_best() then frees the
  * result's schedule with totex_plan_result_release().
  */
@@ -68,9 +68,8 @@ void totex_plan_keep_schedule(int on);
  * total status S_G (the hops of every shortest-path schedule, 000 Theorem 1)
  * exceeds it, such a candidate is not tried when a cheaper one applies (it is
  * named in totex_plan_result.not_tried; `--algorithm NAME` still plans it).
- * Issue 13 item 3: on mesh:64x64 single-port greedy's prediction alone took
- * 67 s and its plan 104 s more, for 257,725 steps against A2's 262,016 (1.7%
- * fewer); the budget keeps auto's plan of it at A2's cost. @p hops 0 restores
+ * The default keeps auto's plan of mesh:64x64 single-port at A2's cost
+ * (the times it saves: docs/performance.md, "The planner"). @p hops 0 restores
  * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
  * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
  * valid). @return the budget now in force, in hops.
@@ -79,7 +78,7 @@ uint64_t totex_plan_costly_budget(uint64_t hops);
 /** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
 void totex_plan_result_release(totex_plan_result *r);
 
-/** What `--algorithm auto` optimises first (issue 3 item 8). */
+/** What `--algorithm auto` optimises first. */
 typedef enum totex_objective {
     TOTEX_OBJECTIVE_STEPS = 0, /**< fewest steps, then smallest average delay */
     TOTEX_OBJECTIVE_DELAY = 1  /**< smallest average delay, then fewest steps */
@@ -113,13 +112,13 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * planned first; once a result meets both the best step bound and the
  * average-delay bound (001 appendix), the remaining candidates are not planned
  * (counted in out->skipped): none could be better, and a full replay of each
- * would cost minutes on large networks (issue 13: torus:16x16x16x8).
+ * would cost minutes on large networks (e.g. torus:16x16x16x8 single-port).
  * Where no result can be proved optimal that way (no average-delay bound: the
  * network is not a vertex-transitive product, e.g. a mesh), an algorithm whose
  * prediction is a run of the whole algorithm and which usually wins where it
  * applies (plan_instead_of_predict: pipeline) is planned and verified once
  * instead of predicted and then planned again; its measured steps stand for
- * its prediction (issue 13 item 3).
+ * its prediction.
  * Replays of at least 2^20 messages run the simulator on a second thread
  * (totex_sink_thread_start()), the algorithm on the calling one.
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.

@@ -53,6 +53,8 @@ typedef struct totex_mpi_options {
     int unit;     /* nonzero: run a unit-step (store-and-forward) algorithm of totex/algorithm.h instead */
     const char *unit_algorithm; /* its name (NULL, "" or "auto": totex_algorithm_auto) */
     int unit_ports;             /* its port model: 0 multiport, k >= 1 k-port */
+    const char *entry;          /* the function the program called, named by the TOTEX_VERBOSE line:
+                                   "totex_alltoall", "totex_alltoall_unit" or "MPI_Alltoall" (the drop-in) */
 } totex_mpi_options;
 
 /* TOTEX_VERBOSE (read at the first call): 1 a line per communicator, 2 a line per plan; unset, "", 0 or a
@@ -69,6 +71,10 @@ typedef struct totex_mpi_plan {
     long long sig;               /* sendcount * size(sendtype) it was made for (with slot: the cache key) */
     int id;                      /* 0 .. TOTEX_MPI_MAX_PLANS - 1, the same on every rank: tag TOTEX_MPI_PLAN_TAG + id */
     totex_prog *prog;            /* owned */
+    double predicted;            /* seconds per call the cost model predicted for the choice (at the block
+                                    size it was ranked at: this one, or its size class's first; totex_alltoall_choice) */
+    double measured;             /* seconds per call of the trial that kept it (slowest rank), < 0: not timed */
+    int reused;                  /* 1: its size class's choice compiled for this size, not ranked or timed again */
     MPI_Request *req;            /* [nrecv + nsend] of the program */
 } totex_mpi_plan;
 
@@ -112,6 +118,7 @@ typedef struct totex_mpi_state {
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
+    const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
     double t_l;              /* seconds/byte of a link under concurrent flows: measured unless TOTEX_TL */
@@ -174,6 +181,8 @@ int totex_mpi_env_nonblocking(void);
 
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
+/* the state cached on comm, or NULL when totex was never called on it (nothing made; no collective call) */
+totex_mpi_state *totex_mpi_state_find(MPI_Comm comm);
 /* the state of the communicator of this process's last totex call if it is @p comm, else NULL
    (no MPI call: MPI_Comm_get_attr costs a quarter of a small call on Open MPI; the delete callback
    forgets a freed communicator). Not for concurrent calls from several threads (nor is the rest). */

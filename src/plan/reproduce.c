@@ -939,7 +939,9 @@ void totex_reproduction_write_markdown(FILE *fp, const totex_reproduction *r)
             r->seconds);
     fprintf(fp, "The paper value is the closed form evaluated by the reproduce engine itself; the totex value is\n"
                 "measured through the public API (simulator, one-node certifier, bounds, task matrix, combining\n"
-                "simulator). Papers: /work/shared/papers (000, 001, 002, 003, 004).\n\n");
+                "simulator). Papers (README.md, \"Papers\"): 000 and 004 Dimakopoulos & Dimopoulos (IEEE TPDS 1998 and\n"
+                "its conference version), 001 Varvarigos & Bertsekas (Parallel Computing 1992), 002 Suh, Shin &\n"
+                "Yalamanchili, 003 Dimakopoulos & Dimopoulos (linear arrays and rings).\n\n");
     fprintf(fp, "## Summary\n\n| claim | source | instances | agree | disagree |\n|---|---|---:|---:|---:|\n");
     for (size_t f = 0; f < F_COUNT; f++) {
         size_t a, d, n = totex_reproduction_family_counts(r, f, &a, &d);
