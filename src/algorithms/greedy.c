@@ -1663,46 +1663,20 @@ static totex_status greedy_applies(const totex_network *net, totex_ports ports, 
     return TOTEX_OK;
 }
 
-/* One remembered step count per thread: predict, then plan, runs the schedule once to count. */
-typedef struct gd_memo {
-    int valid;
-    uint64_t hash, links, steps;
-    uint32_t n, dims;
-    totex_ports ports;
-} gd_memo;
-static _Thread_local gd_memo memo;
-
-static gd_memo memo_key(const totex_network *net, totex_ports ports)
-{
-    gd_memo m = {1, UINT64_C(1469598103934665603), totex_network_links(net), 0, totex_network_nodes(net),
-                 totex_network_dims(net), ports};
-    for (const char *s = totex_network_spec(net); *s; s++)
-        m.hash = (m.hash ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return m;
-}
-
-static int memo_same(const gd_memo *a, const gd_memo *b)
-{
-    return a->valid && b->valid && a->hash == b->hash && a->links == b->links && a->n == b->n &&
-           a->dims == b->dims && a->ports == b->ports;
-}
-
 static totex_status greedy_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
     totex_status st = greedy_applies(net, ports, err);
-    gd_memo key = memo_key(net, ports);
+    totex_memo m;
     totex_sink none = {NULL, NULL};
     if (st != TOTEX_OK)
         return st;
-    if (memo_same(&memo, &key)) {
-        *steps = memo.steps;
+    if (totex_memo_get(&totex_algorithm_greedy, net, ports, &m)) {
+        *steps = m.steps;
         return TOTEX_OK;
     }
-    if ((st = gd_run(net, ports, none, steps, err)) != TOTEX_OK)
-        return st;
-    key.steps = *steps;
-    memo = key;
-    return TOTEX_OK;
+    if ((st = gd_run(net, ports, none, steps, err)) == TOTEX_OK)
+        totex_memo_put(&totex_algorithm_greedy, net, ports, *steps, 0, NULL, NULL);
+    return st;
 }
 
 static totex_status greedy_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
@@ -1713,11 +1687,8 @@ static totex_status greedy_plan(const totex_network *net, totex_ports ports, tot
         return st;
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "greedy: no sink to stream the schedule into");
-    if ((st = gd_run(net, ports, sink, &steps, err)) == TOTEX_OK) {
-        gd_memo key = memo_key(net, ports);
-        key.steps = steps;
-        memo = key;
-    }
+    if ((st = gd_run(net, ports, sink, &steps, err)) == TOTEX_OK)
+        totex_memo_put(&totex_algorithm_greedy, net, ports, steps, 0, NULL, NULL);
     return st;
 }
 
