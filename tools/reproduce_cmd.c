@@ -1,6 +1,6 @@
 /*
  * totex reproduce [--sweep small|full] [--output FILE.md]: run every numbered
- * claim of the papers that totex implements (include/totex/reproduce.h) and
+ * claim of the papers that totex implements (tools/reproduce.h) and
  * write the Markdown report; exit 1 on any disagreement.
  */
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reproduce.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
 
@@ -140,20 +141,20 @@ int totex_cmd_reproduce(int argc, char **argv)
         }
         fp = totex_output_file(out);
     }
-    totex_reproduction *r = NULL;
+    totex_reproduce_report *r = NULL;
     if (totex_reproduce_run(&opt, &r, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
         totex_output_abort(out);
         return 2;
     }
-    totex_reproduction_write_markdown(fp, r);
+    totex_reproduce_write_markdown(fp, r);
     struct stat sb;
     /* the figures go beside a report file (not beside a device such as /dev/null, nor for standard output) */
     if (out && (stat(output, &sb) != 0 || S_ISREG(sb.st_mode)))
         write_pictures(fp, output);
     if (out && totex_output_commit(out, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
-        totex_reproduction_free(r);
+        totex_reproduce_free(r);
         return 2;
     }
     if (!out)
@@ -168,6 +169,6 @@ int totex_cmd_reproduce(int argc, char **argv)
                     totex_reproduce_family(r->rows[i].family)->id, r->rows[i].instance, r->rows[i].quantity,
                     r->rows[i].paper, r->rows[i].measured, r->rows[i].note[0] ? ": " : "", r->rows[i].note);
     int code = r->disagree ? 1 : 0;
-    totex_reproduction_free(r);
+    totex_reproduce_free(r);
     return code;
 }
