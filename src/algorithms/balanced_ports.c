@@ -71,7 +71,7 @@
  *          them). Every step moves at least one message one hop along its
  *          route, so it ends within S_G steps.
  * Optimal: not in general; where it meets the best bound (forwarding, cut,
- *          average status) it is optimal. Measured (bench/bench_product_sweep.c,
+ *          average status) it is optimal. Measured (bench/steps/bench_product_sweep.c,
  *          docs/algorithms/balanced-ports.md): the exact optimum on path:3*path:3
  *          k:2 (9), path:3*ring:3 single-port (14) and k:2 (7), path:4*ring:3
  *          k:3 (12), mesh:4x4 k:3 (16, the cut bound; the search proved it in

@@ -25,7 +25,7 @@
  *          only to networks of at most TOTEX_EXACT_AUTO_MAX_NODES nodes, so
  *          the automatic choice and `compare` never start a long search.
  * Cost:    exponential in the worst case (integer programming); measured in
- *          bench/exact_table.sh.
+ *          bench/steps/bench_exact.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

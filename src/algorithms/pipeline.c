@@ -37,7 +37,7 @@
  * Optimal: when it ends at m_Y * T_X and that is the lifted cut bound
  *          (000 eq. (4)): measured on every mesh R x C with 2 <= R <= C <= 32
  *          except 3 x 3 (7 steps, bound 6; A3 gives 6): 495 of 496
- *          (bench/pipeline_sweep.sh); on path x ring products whose critical
+ *          (bench/steps/pipeline_sweep.sh); on path x ring products whose critical
  *          dimension is a path or an odd ring. When it is an even ring, m_Y
  *          rounds of the modified message-shift take m_Y * ceil((m^2-1)/8),
  *          above the lifted cut, which rounds only once (ring:6*path:3: 15

@@ -205,7 +205,7 @@ totex_status totex_exact_solve(const totex_network *net, totex_ports ports, cons
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "exact: no MIP solver was built in: install coinor-libcbc-dev or libglpk-dev (scripts/deps.sh) and rebuild");
     if (!opt->solver || !strcmp(opt->solver, "auto")) {
-        /* measured (bench/exact_table.sh): GLPK's simplex proves the LP relaxation infeasible in a
+        /* measured (bench/steps/bench_exact.c): GLPK's simplex proves the LP relaxation infeasible in a
            fraction of CBC's time, CBC finds feasible schedules far faster than GLPK's branch and bound */
         c.mip = find_solver("cbc") ? find_solver("cbc") : list[0];
         c.lp = find_solver("glpk") && find_solver("glpk") != c.mip ? find_solver("glpk") : NULL;
