@@ -106,7 +106,7 @@ int totex_cmd_wants_combining(int argc, char **argv)
  * plan and compare take. Building and simulating every algorithm peaks at
  * about 220-260 bytes per block (a3c and a2c, measured on mesh:32x32,
  * mesh:40x40 and mesh:48x48: 216 MB, 564 MB, 1.36 GB), so 2^22 blocks (every
- * network of up to 2048 nodes) stays near 1 GiB, under 2 GiB (issue 15).
+ * network of up to 2048 nodes) stays near 1 GiB, under 2 GiB.
  */
 #define COMB_DEFAULT_MAX_BLOCKS (UINT64_C(1) << 22)
 
@@ -115,10 +115,10 @@ typedef struct copts {
     const char *algorithm;
     const char *schedule;
     totex_comb_cost cost;
-    const char *picture; /* --picture FILE.png|.svg with --sweep (issue 6 item 1) */
+    const char *picture; /* --picture FILE.png|.svg with --sweep */
     uint64_t max_blocks; /* --max-blocks N: most blocks n(n-1) planned (default COMB_DEFAULT_MAX_BLOCKS) */
     int json, help, sweep, model;
-    int msccl; /* --format msccl: the schedule as MSCCL XML (issue 12) */
+    int msccl; /* --format msccl: the schedule as MSCCL XML */
 } copts;
 
 enum { ALLOW_ALGO = 1, ALLOW_SWEEP = 2, ALLOW_MODEL = 4, ALLOW_COSTS = 8 };

@@ -1,5 +1,5 @@
 /*
- * totex reproduce (issue 6 item 2): every numbered claim of the papers that
+ * totex reproduce: every numbered claim of the papers that
  * totex implements, over a sweep of sizes. The paper's value is evaluated
  * here from its closed form (own code, never the algorithm checked); the
  * measured value comes through the public API (simulator, certifier, bounds,

@@ -130,7 +130,7 @@ int totex_cmd_reproduce(int argc, char **argv)
             return bad("unknown option", a);
         }
     }
-    /* the report is written beside its path and renamed when complete (issue 29): opened first, so that a
+    /* the report is written beside its path and renamed when complete: opened first, so that a
        path that cannot be written fails before the run */
     FILE *fp = stdout;
     totex_output *out = NULL;

@@ -3,7 +3,7 @@
  * over fixed shortest routes chosen to balance the node loads, each step a
  * matching of sends that serves the nodes with the most work left first.
  *
- * Source:  issue 13 item 2 (beyond the papers). On a mesh the middle nodes
+ * Source:  ours (beyond the papers). On a mesh the middle nodes
  *          must send and receive far more than the average (the band and
  *          forwarding bounds, src/bounds/band.c, forwarding.c): any schedule
  *          takes at least as many steps as its busiest node's sends, so the

@@ -6,7 +6,7 @@
  * b-matching of sends that serves the nodes with the most work per port
  * first.
  *
- * Source:  issue 32 items 1 and 2 (beyond the papers). It carries
+ * Source:  ours (beyond the papers). It carries
  *          balanced-greedy (balanced_greedy.c, single-port meshes) to the
  *          k-port model of 001 Section 7 and to rings and complete graphs.
  *          Why: under k-port a node v sends at most c_v = min(k, deg v)

@@ -5,8 +5,8 @@
  * Source:  the model of 000 Section 1 and Section 3 (store-and-forward, unit
  *          messages, one step per link traversal; single-port and multiport)
  *          and 001 Section 7 (k-port); the time-expanded integer program with
- *          one integer commodity per destination is ours (issue 14,
- *          src/exact/model.c); the starting horizon is the best lower bound
+ *          one integer commodity per destination is ours
+ *          (src/exact/model.c); the starting horizon is the best lower bound
  *          of include/totex/bounds.h (000 eqs. (3), (4); receive, relay).
  * Model:   any: single-port, k-port, multiport; any network of at most
  *          TOTEX_EXACT_MAX_NODES (64) nodes whose program stays within

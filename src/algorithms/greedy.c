@@ -1616,8 +1616,8 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
     }
     if (totex_network_status_sum(net, &limit, NULL) != TOTEX_OK)
         limit = UINT64_MAX;
-    /* a prediction runs the whole greedy without a sink, so no other meter counts its steps: its own (issue 29;
-       on a 4096-node file graph it takes a minute); planning is counted by the driver's meter on the sink */
+    /* a prediction runs the whole greedy without a sink, so no other meter counts its steps: its own (on a
+       4096-node file graph it takes a minute); planning is counted by the driver's meter on the sink */
     totex_progress *prog = NULL;
     if (!sink.step && totex_progress_enabled())
         prog = totex_progress_new(stderr, "greedy: predicting its steps", 0, NULL, 0);

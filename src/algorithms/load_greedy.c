@@ -2,7 +2,7 @@
  * Load-greedy: single-port total exchange on meshes (products of paths),
  * each step a greedy matching of hops weighted by the load left at both ends.
  *
- * Source:  issue 13 item 2 (beyond the papers). The message choice is the
+ * Source:  ours (beyond the papers). The message choice is the
  *          furthest-first rule of 003 Section 3 / 001 Section 5 on shortest
  *          paths; the weighting carries path_single.c's load-aware matching
  *          (one dimension) to products: on a mesh the middle band must send

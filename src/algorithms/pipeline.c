@@ -4,7 +4,7 @@
  * meshes, mixed mesh/torus products): the critical dimension as back-to-back
  * optimal factor rounds, the other dimensions pipelined underneath.
  *
- * Source:  issue 13 item 1 (beyond the papers); it composes 003 Section 3
+ * Source:  ours (beyond the papers); it composes 003 Section 3
  *          (furthest-first on a linear array, ceil((m^2-1)/4) steps, Theorem
  *          1) or 003 Section 4 (message-shift on a ring) with the cut bound
  *          of 000 eq. (4) lifted as in 000 Theorem 5 (src/bounds/cut.c), and

@@ -5,7 +5,7 @@
  * links, and which message crosses in which round is a bipartite edge
  * colouring. A3 (000 Section 5) generalised to d dimensions and unequal sides.
  *
- * Source:  issue 13 item 1 (beyond the papers). It composes the factor
+ * Source:  ours (beyond the papers). It composes the factor
  *          algorithms of 003 (furthest-first on a linear array, Section 3,
  *          ceil((m^2-1)/4) steps; message-shift on rings, Section 4,
  *          ceil((m^2-1)/8)) as A3 does (000 Section 5, Theorem 4: a factor

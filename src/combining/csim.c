@@ -351,7 +351,7 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
     r.time_rearrangement = (double)r.rearranged_blocks * cost->m * cost->rho;
     r.predicted_time = r.time_startup + r.time_transmission + r.time_propagation + r.time_rearrangement;
     if (!isfinite(r.predicted_time)) {
-        /* a valid schedule whose cost does not fit a double: say so rather than report Infinity (issue 15) */
+        /* a valid schedule whose cost does not fit a double: say so rather than report Infinity */
         st = totex_fail(err, TOTEX_EOVERFLOW,
                         "the predicted time overflows a double (start-up %g s x %llu, transmission %g s, "
                         "rearrangement %g s): give smaller costs (--ts, --tc, --tl, --rho, --block or the file's model)",

@@ -121,7 +121,7 @@ totex_status totex_comb_export_file(const char *path, const totex_network *net, 
     char *text = totex_comb_export_json(net, s, cost, algorithm, err);
     if (!text)
         return TOTEX_ENOMEM;
-    /* beside the path and renamed on success: a failed write leaves no cut-off file (issue 29) */
+    /* beside the path and renamed on success: a failed write leaves no cut-off file */
     totex_output *out = totex_output_open(path, err);
     if (!out) {
         free(text);

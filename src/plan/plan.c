@@ -24,7 +24,7 @@ static double now_seconds(void)
  * simulator and the planner keep state per message. Refuse it before it runs
  * (its prediction may run the whole planner) when the network has more
  * messages than @p max_messages (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES), so that
- * memory is bounded before it is spent (issue 15 item 2).
+ * memory is bounded before it is spent.
  */
 static totex_status fits_in_full(const totex_network *net, const totex_algorithm *algo, uint64_t max_messages,
                                  totex_error *err)
@@ -230,7 +230,7 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
     /* progress on stderr when enabled: one meter for the job, its second of silence from here */
     totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, algo->name, 0, NULL, 0) : NULL;
     /*
-     * A costly prediction is a run of the whole algorithm (issue 13 item 3):
+     * A costly prediction is a run of the whole algorithm:
      * plan first and take the count from that run (the algorithm's memo, or
      * the symmetric schedule's steps) instead of running it twice.
      */
@@ -340,7 +340,7 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             } else {
                 /*
                  * A costly prediction runs the whole algorithm: plan and verify it
-                 * instead, once (issue 13 item 3); its simulated steps are its
+                 * instead, once; its simulated steps are its
                  * prediction, and the result is kept for the choice below.
                  */
                 st1 = totex_plan_and_verify(net, ports, a, max_messages, &done[i], &e2);
@@ -355,7 +355,7 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             }
         }
         if (st1 != TOTEX_OK) {
-            /* when nothing runs, say first what a larger limit would change (issue 15) */
+            /* when nothing runs, say first what a larger limit would change */
             if (!why.msg[0] || (st1 == TOTEX_ENOMEM && last != TOTEX_ENOMEM)) {
                 why = e2;
                 if (st1 == TOTEX_ENOMEM)

@@ -74,7 +74,7 @@ totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *l
     setvbuf(fp, NULL, _IOFBF, 1 << 20);
     st = totex_unit_verify_stream(fp, lim, ports_override, out, err);
     fclose(fp);
-    if (st != TOTEX_OK && st != TOTEX_EVIOLATION && err) { /* a malformed file: its name first (issue 29) */
+    if (st != TOTEX_OK && st != TOTEX_EVIOLATION && err) { /* a malformed file: its name first, then what is wrong */
         char name[256], msg[sizeof err->msg];
         clean(name, sizeof name, path);
         snprintf(msg, sizeof msg, "%s", err->msg);

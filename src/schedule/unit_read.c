@@ -120,7 +120,7 @@ static totex_status make_network(reader *r)
                           "bad schedule file: \"format\", \"version\", \"form\", \"network\", \"nodes\" and "
                           "\"ports\" must all come before \"steps\"");
     /* an untrusted file names networks, never paths: a graph file (file:PATH) is opened only when the caller
-       names the network (lim->network, the CLI's --network; issue 29) */
+       names the network (lim->network, the CLI's --network) */
     if (!r->lim->network && strstr(r->spec, "file:")) {
         char shown_spec[120];
         snprintf(shown_spec, sizeof shown_spec, "%s", r->spec);

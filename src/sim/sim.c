@@ -1,5 +1,5 @@
 /*
- * The step simulator (issue "Schedules and the simulator"): replays any
+ * The step simulator: replays any
  * store-and-forward schedule of total exchange and rejects every violation
  * with the step, node and message that broke the rule. It reads only the
  * network (adjacency) and the port model; it never trusts an algorithm.
@@ -19,7 +19,7 @@
  * adds undelivered arrivals to the receivers' queues, so the peak queue is
  * measured at step ends.
  *
- * Split replay (issue 13 item 3): the same checks in two parts that write
+ * Split replay: the same checks in two parts that write
  * disjoint memory, links (ids, links, ports, link conflicts, queues) and
  * messages (ids, presence, delivered, duplicates, arrivals), each a sink
  * (totex_sim_stage_sink) fed every step on its own thread; each stops at its
