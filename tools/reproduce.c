@@ -799,7 +799,7 @@ static int ssy_run(const char *spec, totex_comb_report *rep, totex_error *err)
     totex_comb_cost cost;
     totex_comb_cost_default(&cost);
     cost.switching = TOTEX_SWITCH_WORMHOLE;
-    cost.ports = TOTEX_COMB_ONE_PORT;
+    cost.ports = TOTEX_PORTS_SINGLE;
     int ok = totex_ssy_build(net, &s, err) == TOTEX_OK && totex_comb_simulate(net, s, &cost, rep, NULL, err) == TOTEX_OK;
     totex_comb_schedule_free(s);
     totex_network_free(net);

@@ -251,7 +251,7 @@ static int cmd_compare(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
-    totex_ports all[3] = {TOTEX_PORTS_SINGLE, 2, TOTEX_PORTS_MULTI};
+    totex_ports all[3] = {TOTEX_PORTS_SINGLE, TOTEX_PORTS_K(2), TOTEX_PORTS_MULTI};
     size_t nports = 3;
     if (o.ports_given) {
         all[0] = o.ports;

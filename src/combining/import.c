@@ -400,9 +400,9 @@ static totex_status parse_model(const char *text, const jval *model, totex_comb_
         return totex_fail(err, TOTEX_EINVAL, "schedule: model.switching must be \"wormhole\" or \"store-and-forward\"");
     decode_string(text, val[6], str, sizeof str, NULL, NULL);
     if (!strcmp(str, "one"))
-        c->ports = TOTEX_COMB_ONE_PORT;
+        c->ports = TOTEX_PORTS_SINGLE;
     else if (!strcmp(str, "all"))
-        c->ports = TOTEX_COMB_ALL_PORT;
+        c->ports = TOTEX_PORTS_MULTI;
     else
         return totex_fail(err, TOTEX_EINVAL, "schedule: model.ports must be \"one\" or \"all\"");
     return TOTEX_OK;
