@@ -33,11 +33,55 @@
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
+#include "exact/model.h"
 #include "totex/exact.h"
 
 /* per thread: the options the CLI set; the last search is kept in the memo (predict solves, plan replays) */
 static _Thread_local totex_exact_options opts;
 static _Thread_local int opts_set; /* 1: asked for by name (totex_exact_set_options()): up to the hard limit */
+
+/* The exact search's upper bound: the fewest-steps schedule of the other registered algorithms, planned in memory. */
+static totex_status best_other(const totex_network *net, totex_ports ports, totex_exact_result *out,
+                               totex_error *err)
+{
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        uint64_t steps;
+        if (!strcmp(a->name, "exact") || a->applies(net, ports, NULL) != TOTEX_OK ||
+            a->predict(net, ports, &steps, NULL) != TOTEX_OK)
+            continue;
+        if (out->schedule && steps >= out->steps)
+            continue;
+        totex_schedule *s = totex_schedule_new();
+        if (!s)
+            return totex_fail(err, TOTEX_ENOMEM, "out of memory");
+        if (a->plan(net, ports, totex_schedule_sink(s), NULL) != TOTEX_OK) {
+            totex_schedule_free(s);
+            continue;
+        }
+        /* completion time: the last step with a hop */
+        uint64_t last = totex_schedule_steps(s);
+        size_t cnt = 0;
+        while (last > 0 && (totex_schedule_step(s, last - 1, &cnt), cnt == 0))
+            last--;
+        if (out->schedule && last >= out->steps) {
+            totex_schedule_free(s);
+            continue;
+        }
+        totex_schedule_free(out->schedule);
+        out->schedule = s;
+        out->steps = last;
+        out->upper_from = a->name;
+        out->heuristic_steps = last;
+    }
+    return TOTEX_OK;
+}
+
+totex_status totex_exact_solve(const totex_network *net, totex_ports ports, const totex_exact_options *opt,
+                               totex_exact_result *out, totex_error *err)
+{
+    return totex_exact_search(net, ports, opt, best_other, out, err);
+}
 
 static void result_free(void *p)
 {
