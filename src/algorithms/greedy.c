@@ -107,10 +107,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
+#include "common/huge.h"
 #include "totex/progress.h"
 #include "totex/sim.h"
 
@@ -249,27 +249,18 @@ static void gd_free(gd *G)
     free(G->hops);
     free(G->tmp);
     for (uint32_t i = 0; i < G->nmaps; i++)
-        munmap(G->maps[i].p, G->maps[i].len);
+        totex_huge_free(G->maps[i].p, G->maps[i].len);
 }
 
-/*
- * A large zeroed array of @p bytes (anonymous memory, committed as it is
- * touched, on transparent huge pages where allowed: the buckets and tables
- * are read at random, so TLB misses would dominate). NULL when out of memory.
- */
+/* A large zeroed array of @p bytes (totex_huge_alloc(): the buckets and tables are read at random), kept in
+   G->maps to be freed with G; NULL when out of memory. */
 static void *big_alloc(gd *G, size_t bytes)
 {
-    if (bytes == 0)
-        bytes = 1;
     if (G->nmaps == sizeof G->maps / sizeof G->maps[0])
         return NULL;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
+    void *p = totex_huge_alloc(bytes);
+    if (!p)
         return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= (size_t)4 << 20)
-        madvise(p, bytes, MADV_HUGEPAGE);
-#endif
     G->maps[G->nmaps].p = p;
     G->maps[G->nmaps++].len = bytes;
     return p;
