@@ -408,9 +408,12 @@ static int cmd_plan(int argc, char **argv)
     if (!net)
         return totex_cli_fail(2, err.msg);
     memset(&res, 0, sizeof res);
-    totex_plan_keep_schedule(o.schedule != NULL); /* the certified symmetric schedule is written, not planned again */
-    totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
-                           : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
+    totex_plan_options popt = {0};
+    popt.max_messages = o.max_messages;
+    popt.objective = o.objective;
+    popt.keep_schedule = o.schedule != NULL; /* the certified symmetric schedule is written, not planned again */
+    popt.progress = totex_progress_enabled() ? stderr : NULL;
+    totex_status st = totex_plan_run(net, o.ports, algo, &popt, &res, &err);
     res.name = o.spec;
     if (st == TOTEX_OK && exact)
         totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
