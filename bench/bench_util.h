@@ -61,6 +61,23 @@ static inline double bench_memcpy_seconds(uint64_t bytes)
     return t;
 }
 
+/* The jobs of a benchmark: groups of @p width arguments (SPEC PORTS [ALGO]) from the command line, else the
+   @p ndefaults strings of @p defaults. Sets *jobs; returns the number of jobs, or -1 (usage printed) when the
+   arguments do not split into groups of @p width. */
+static inline int bench_jobs(int argc, char **argv, int width, const char **defaults, int ndefaults,
+                             const char ***jobs, const char *usage)
+{
+    *jobs = defaults;
+    if (argc <= 1)
+        return ndefaults / width;
+    if ((argc - 1) % width) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+        return -1;
+    }
+    *jobs = (const char **)(argv + 1);
+    return (argc - 1) / width;
+}
+
 /* peak resident memory of this process so far, KiB */
 static inline long bench_peak_kib(void)
 {

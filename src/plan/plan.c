@@ -221,6 +221,12 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
                                    uint64_t max_messages, totex_plan_result *out, totex_error *err)
 {
     const totex_plan_options o = legacy_options(max_messages, TOTEX_OBJECTIVE_STEPS);
+    if (!algo) { /* as it always did: the bounds first, so that their failure is the one reported */
+        totex_status st;
+        memset(out, 0, sizeof *out);
+        if ((st = totex_bounds_compute(net, ports, out->bounds, &out->bound_count, &out->best_bound, err)) != TOTEX_OK)
+            return st;
+    }
     return totex_plan_run(net, ports, algo, &o, out, err);
 }
 
@@ -234,10 +240,10 @@ totex_status totex_plan_run(const totex_network *net, totex_ports ports, const t
     memset(out, 0, sizeof *out);
     out->net = net;
     out->ports = ports;
+    if (!algo) /* the choice computes the bounds once, and each candidate's run its own */
+        return plan_best(net, ports, &o, out, err);
     if ((st = totex_bounds_compute(net, ports, out->bounds, &out->bound_count, &out->best_bound, err)) != TOTEX_OK)
         return st;
-    if (!algo)
-        return plan_best(net, ports, &o, out, err);
     if ((st = algo->applies(net, ports, err)) != TOTEX_OK)
         return st;
     if ((st = fits_in_full(net, algo, max_messages, err)) != TOTEX_OK)
