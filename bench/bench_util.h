@@ -35,8 +35,8 @@ static inline double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* seconds to memcpy @p bytes through a 64 MiB buffer pair (the baseline); 0 if out of memory */
-static inline double bench_memcpy_seconds(uint64_t bytes)
+/* seconds of @p clock to memcpy @p bytes through a 64 MiB buffer pair (the baseline); 0 if out of memory */
+static inline double bench_memcpy_clock(uint64_t bytes, double (*clock)(void))
 {
     size_t chunk = (size_t)64 << 20;
     char *a = malloc(chunk), *b = malloc(chunk);
@@ -47,13 +47,13 @@ static inline double bench_memcpy_seconds(uint64_t bytes)
     }
     memset(a, 1, chunk);
     memset(b, 2, chunk);
-    double t0 = bench_now();
+    double t0 = clock();
     for (uint64_t done = 0; done < bytes; done += chunk) {
         size_t c = bytes - done < chunk ? (size_t)(bytes - done) : chunk;
         memcpy(b, a, c);
         a[done % chunk] ^= b[(done / 7) % chunk]; /* keep the copies live */
     }
-    double t = bench_now() - t0;
+    double t = clock() - t0;
     volatile char sink = b[12345];
     (void)sink;
     free(a);
@@ -77,6 +77,9 @@ static inline int bench_jobs(int argc, char **argv, int width, const char **defa
     *jobs = (const char **)(argv + 1);
     return (argc - 1) / width;
 }
+
+/* wall seconds to memcpy @p bytes (bench_memcpy_clock() on the monotonic clock) */
+static inline double bench_memcpy_seconds(uint64_t bytes) { return bench_memcpy_clock(bytes, bench_now); }
 
 /* peak resident memory of this process so far, KiB */
 static inline long bench_peak_kib(void)
