@@ -1,6 +1,6 @@
 /*
  * totex reproduce [--sweep small|full] [--output FILE.md]: run every numbered
- * claim of the papers that totex implements (include/totex/reproduce.h) and
+ * claim of the papers that totex implements (tools/reproduce.h) and
  * write the Markdown report; exit 1 on any disagreement.
  */
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "reproduce.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
 
@@ -133,7 +134,7 @@ int totex_cmd_reproduce(int argc, char **argv)
             return bad("unknown option", a);
         }
     }
-    /* the report is written beside its path and renamed when complete (issue 29): opened first, so that a
+    /* the report is written beside its path and renamed when complete: opened first, so that a
        path that cannot be written fails before the run */
     FILE *fp = stdout;
     totex_output *out = NULL;
@@ -144,20 +145,20 @@ int totex_cmd_reproduce(int argc, char **argv)
         }
         fp = totex_output_file(out);
     }
-    totex_reproduction *r = NULL;
+    totex_reproduce_report *r = NULL;
     if (totex_reproduce_run(&opt, &r, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
         totex_output_abort(out);
         return 2;
     }
-    totex_reproduction_write_markdown(fp, r);
+    totex_reproduce_write_markdown(fp, r);
     struct stat sb;
     /* the figures go beside a report file (not beside a device such as /dev/null, nor for standard output) */
     if (out && (stat(output, &sb) != 0 || S_ISREG(sb.st_mode)))
         write_pictures(fp, output);
     if (out && totex_output_commit(out, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
-        totex_reproduction_free(r);
+        totex_reproduce_free(r);
         return 2;
     }
     if (!out)
@@ -173,6 +174,6 @@ int totex_cmd_reproduce(int argc, char **argv)
                     totex_reproduce_family(r->rows[i].family)->id, r->rows[i].instance, r->rows[i].quantity,
                     r->rows[i].paper, r->rows[i].measured, r->rows[i].note[0] ? ": " : "", r->rows[i].note);
     int code = r->disagree ? 1 : 0;
-    totex_reproduction_free(r);
+    totex_reproduce_free(r);
     return code;
 }

@@ -54,13 +54,18 @@ typedef enum totex_switching {
     TOTEX_SWITCH_WORMHOLE = 1
 } totex_switching;
 
-/** Port model of a combining step. */
-typedef enum totex_comb_ports {
-    /** one-port (002 Section 2): a node injects at most one and consumes at most one transfer per step */
-    TOTEX_COMB_ONE_PORT = 0,
-    /** all-port: a node may inject and consume any number of transfers; only link contention limits a step */
-    TOTEX_COMB_ALL_PORT = 1
-} totex_comb_ports;
+/**
+ * Port model of a combining step: a ::totex_ports (include/totex/common.h),
+ * TOTEX_PORTS_SINGLE or TOTEX_PORTS_MULTI; 002 Section 2 names them one-port
+ * (a node injects at most one and consumes at most one transfer per step) and
+ * all-port (any number; only link contention limits a step). k-port is not a
+ * combining model: the simulator refuses it (TOTEX_EINVAL).
+ * @deprecated totex_comb_ports, TOTEX_COMB_ONE_PORT and TOTEX_COMB_ALL_PORT
+ * are the old names, kept for source compatibility.
+ */
+typedef totex_ports totex_comb_ports;
+#define TOTEX_COMB_ONE_PORT TOTEX_PORTS_SINGLE
+#define TOTEX_COMB_ALL_PORT TOTEX_PORTS_MULTI
 
 /**
  * Cost model of a combining schedule (002 Section 2). All times in seconds.
@@ -77,7 +82,7 @@ typedef struct totex_comb_cost {
     double rho;                /**< rearrangement time per byte moved in local memory, seconds/byte (002 rho) */
     double m;                  /**< bytes per block (002 m) */
     totex_switching switching; /**< routes and t_l charging */
-    totex_comb_ports ports;    /**< one-port or all-port */
+    totex_ports ports;         /**< TOTEX_PORTS_SINGLE (one-port) or TOTEX_PORTS_MULTI (all-port) */
 } totex_comb_cost;
 
 /** Fill @p c with the illustrative defaults documented on ::totex_comb_cost. */

@@ -8,6 +8,8 @@
 #ifndef TOTEX_PLAN_H
 #define TOTEX_PLAN_H
 
+#include <stdio.h>
+
 #include "totex/algorithm.h"
 #include "totex/bounds.h"
 #include "totex/sim.h"
@@ -56,6 +58,8 @@ typedef struct totex_plan_result {
  * Off by default; a process-wide switch like totex_progress_enable().
  * The caller of totex_plan_and_verify() / totex_plan_best() then frees the
  * result's schedule with totex_plan_result_release().
+ * @deprecated Set totex_plan_options.keep_schedule and call totex_plan_run();
+ * this switch is read only by totex_plan_and_verify() and totex_plan_best().
  */
 void totex_plan_keep_schedule(int on);
 /** Default of totex_plan_costly_budget(): 2^28 hops. */
@@ -73,6 +77,8 @@ void totex_plan_keep_schedule(int on);
  * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
  * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
  * valid). @return the budget now in force, in hops.
+ * @deprecated Set totex_plan_options.costly_budget and call totex_plan_run();
+ * this switch is read only by totex_plan_and_verify() and totex_plan_best().
  */
 uint64_t totex_plan_costly_budget(uint64_t hops);
 /** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
@@ -83,6 +89,27 @@ typedef enum totex_objective {
     TOTEX_OBJECTIVE_STEPS = 0, /**< fewest steps, then smallest average delay */
     TOTEX_OBJECTIVE_DELAY = 1  /**< smallest average delay, then fewest steps */
 } totex_objective;
+
+/** How one plan runs (totex_plan_run()); all zero: the defaults. */
+typedef struct totex_plan_options {
+    uint64_t max_messages;     /**< simulator limit, messages (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES); see totex_plan_and_verify() */
+    totex_objective objective; /**< what the automatic choice optimises first (no algorithm named) */
+    int keep_schedule;         /**< 1: keep the certified symmetric schedule in the result (kept_task, kept_schedule;
+                                    free with totex_plan_result_release()) */
+    uint64_t costly_budget;    /**< hops above which the automatic choice skips a costly prediction (0:
+                                    TOTEX_PLAN_COSTLY_BUDGET_HOPS; see totex_plan_costly_budget()) */
+    FILE *progress;            /**< where the plan's progress meter writes (NULL: nowhere; the CLI: stderr on a terminal) */
+} totex_plan_options;
+
+/**
+ * Bounds, plan and verification of @p algo on @p net under @p ports (NULL
+ * @p algo: the automatic choice, totex_plan_best(), under opt->objective),
+ * with every switch in @p opt (NULL: the defaults) rather than process-wide:
+ * calls with different options may run at once on different threads.
+ * @return and @p out as totex_plan_and_verify().
+ */
+totex_status totex_plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                            const totex_plan_options *opt, totex_plan_result *out, totex_error *err);
 
 /** Largest network (messages) on which a symmetric schedule is also expanded and fully simulated. */
 #define TOTEX_FULL_CHECK_MESSAGES (UINT64_C(1) << 22)

@@ -198,7 +198,7 @@ static int size_class_of(long long slot)
  * rank has the same classes (same calls, same choices). 1 with *out when every
  * rank built it, 0 to plan in full (the class is forgotten), -1 with *rc on an
  * MPI error. TOTEX_SIZE_CLASSES=0 (read once; the same on every rank) plans every
- * size in full, as before: the baseline of bench/mpi_sizes_bench.sh.
+ * size in full, as before: the baseline of bench/mpi/mpi_sizes_bench.sh.
  */
 static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const totex_comb_cost *base, int size, int rank,
                               long long slot, int verbose, totex_mpi_state *st, totex_mpi_plan **out, int *rc)

@@ -1,5 +1,5 @@
 /*
- * The `totex compare` table and JSON (issue 3 item 8): formats the rows that
+ * The `totex compare` table and JSON: formats the rows that
  * totex_compare() (src/plan/compare.c) planned, verified and measured.
  */
 #include <stdlib.h>
