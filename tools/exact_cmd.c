@@ -26,6 +26,24 @@ int totex_cli_time_limit(const char *text, double *out)
     return 0;
 }
 
+int totex_cli_exact_budget(const char *text, double *out)
+{
+    char *end;
+    if (!text)
+        return totex_cli_fail(2, "--exact-budget needs a number of CPU seconds, e.g. --exact-budget 2 (0: no exact search)");
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !(v >= 0) || v > 31536000.0) {
+        char msg[400];
+        snprintf(msg, sizeof msg,
+                 "--exact-budget '%.200s': give CPU seconds as a number >= 0 and <= 31536000, e.g. --exact-budget 2 (0: no exact search)",
+                 text);
+        return totex_cli_fail(2, msg);
+    }
+    *out = v;
+    return 0;
+}
+
 int totex_cli_bounds_exact(const totex_network *net, const char *name, totex_ports ports, double time_limit,
                            int json)
 {

@@ -21,9 +21,13 @@
  *          (totex_exact_set_options(), the CLI's --time-limit); otherwise the
  *          best schedule found and the gap to the proved lower bound
  *          (totex_exact_last()). Unless asked for by name (the CLI's
- *          --algorithm exact calls totex_exact_set_options()), it applies
- *          only to networks of at most TOTEX_EXACT_AUTO_MAX_NODES nodes, so
- *          the automatic choice and `compare` never start a long search.
+ *          --algorithm exact calls totex_exact_set_options()), the search
+ *          runs within the budget of totex_exact_set_auto_budget() (default
+ *          TOTEX_EXACT_AUTO_BUDGET = 2 CPU seconds; the CLI's --exact-budget;
+ *          0: not at all), down from the other algorithms' fewest steps, so
+ *          that the automatic choice and `compare` take its schedule where it
+ *          finds a better one in time and never start a long search (issue
+ *          32 item 4; before: only up to 6 nodes, no budget).
  * Cost:    exponential in the worst case (integer programming); measured in
  *          bench/exact_table.sh.
  */
@@ -44,6 +48,17 @@ static _Thread_local int memo_valid;
 static _Thread_local char memo_spec[512];
 static _Thread_local totex_ports memo_ports;
 static _Thread_local uint32_t memo_nodes;
+static _Thread_local double memo_budget; /* the budget of the memo's search (-1: asked for by name) */
+static _Thread_local double auto_budget = TOTEX_EXACT_AUTO_BUDGET;
+
+void totex_exact_set_auto_budget(double seconds)
+{
+    auto_budget = !(seconds >= 0) ? TOTEX_EXACT_AUTO_BUDGET : seconds > 31536000.0 ? 31536000.0 : seconds;
+    memo_valid = 0;
+    totex_exact_result_free(&memo);
+}
+
+double totex_exact_auto_budget(void) { return auto_budget; }
 
 void totex_exact_set_options(const totex_exact_options *opt)
 {
@@ -67,28 +82,51 @@ static totex_status exact_applies(const totex_network *net, totex_ports ports, t
                           "exact: %s has %u nodes, above the limit of %u nodes (%u messages) of the integer program",
                           totex_network_spec(net), n, TOTEX_EXACT_MAX_NODES,
                           TOTEX_EXACT_MAX_NODES * (TOTEX_EXACT_MAX_NODES - 1));
-    if (!opts_set && n > TOTEX_EXACT_AUTO_MAX_NODES)
+    if (opts_set)
+        return TOTEX_OK;
+    if (auto_budget <= 0)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "exact: tried automatically only up to %u nodes (%s has %u): ask for it with --algorithm exact (up to %u nodes)",
-                          TOTEX_EXACT_AUTO_MAX_NODES, totex_network_spec(net), n, TOTEX_EXACT_MAX_NODES);
+                          "exact: the automatic exact search is off (budget 0): give --exact-budget SECONDS, or ask for it with --algorithm exact");
+    /* the smallest program it would build: the horizon of the best lower bound (a cheap check, so
+       that the automatic choice does not plan every other algorithm again for nothing) */
+    totex_bound b[TOTEX_MAX_BOUNDS];
+    size_t nb = 0, ib = 0;
+    totex_status st = totex_bounds_compute(net, ports, b, &nb, &ib, err);
+    if (st != TOTEX_OK)
+        return st;
+    uint64_t lower = nb ? b[ib].value : 0;
+    uint64_t vars = (uint64_t)n * (2 * totex_network_links(net) + n) * lower;
+    if (vars > TOTEX_EXACT_MAX_VARIABLES)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "exact: %s under %s needs at least %llu variables (best lower bound %llu steps), above the limit of %u variables of the integer program",
+                          totex_network_spec(net), totex_ports_name(ports), (unsigned long long)vars,
+                          (unsigned long long)lower, TOTEX_EXACT_MAX_VARIABLES);
     return TOTEX_OK;
 }
 
 static totex_status exact_search(const totex_network *net, totex_ports ports, totex_error *err)
 {
     const char *spec = totex_network_spec(net);
-    if (memo_valid && memo_ports == ports && memo_nodes == totex_network_nodes(net) && strlen(spec) < sizeof memo_spec &&
-        !strcmp(memo_spec, spec))
+    const double budget = opts_set ? -1.0 : auto_budget;
+    if (memo_valid && memo_ports == ports && memo_nodes == totex_network_nodes(net) && memo_budget == budget &&
+        strlen(spec) < sizeof memo_spec && !strcmp(memo_spec, spec))
         return TOTEX_OK;
     totex_exact_result_free(&memo);
     memo_valid = 0;
-    totex_status st = totex_exact_solve(net, ports, &opts, &memo, err);
+    totex_exact_options o = opts;
+    if (!opts_set) { /* the automatic choice's search: within the budget of CPU time, down from the others */
+        o.time_limit = auto_budget;
+        o.cpu_time = 1;
+        o.descending = 1;
+    }
+    totex_status st = totex_exact_solve(net, ports, &o, &memo, err);
     if (st != TOTEX_OK)
         return st;
     memo_valid = strlen(spec) < sizeof memo_spec;
     snprintf(memo_spec, sizeof memo_spec, "%s", spec);
     memo_ports = ports;
     memo_nodes = totex_network_nodes(net);
+    memo_budget = budget;
     if (!memo_valid) { /* spec too long to key the memo: keep the result for totex_exact_last() only */
         memo_valid = 1;
         memo_spec[0] = '\0';
