@@ -1,0 +1,254 @@
+/*
+ * The message stacks, recorded moves and senders' order that balanced-greedy
+ * and balanced-ports share (src/algorithms/balanced_stacks.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/balanced_stacks.h"
+
+int bal_stacks_alloc(bal_stacks *B, uint32_t n, uint32_t S, uint32_t H)
+{
+    const size_t nn = (size_t)n * n;
+    memset(B, 0, sizeof *B);
+    B->n = n;
+    B->S = S;
+    B->H = H;
+    B->HW = (H + 1 + 63) / 64;
+    B->prog = calloc(nn ? nn : 1, sizeof *B->prog);
+    B->head = calloc((size_t)n * S * (H + 1) + 1, sizeof *B->head);
+    B->next = malloc(sizeof *B->next * (nn ? nn : 1));
+    B->mask = calloc((size_t)n * S * B->HW + 1, sizeof *B->mask);
+    B->held = calloc((size_t)n + 1, sizeof *B->held);
+    return B->prog && B->head && B->next && B->mask && B->held ? 0 : -1;
+}
+
+void bal_stacks_free(bal_stacks *B)
+{
+    free(B->prog);
+    free(B->head);
+    free(B->next);
+    free(B->mask);
+    free(B->held);
+    B->prog = NULL;
+    B->head = B->next = B->held = NULL;
+    B->mask = NULL;
+}
+
+/* push message @p id with @p h hops left on (u, slot) */
+static inline void push(bal_stacks *B, uint32_t id, uint32_t u, uint32_t slot, uint32_t h)
+{
+    const size_t base = (size_t)u * B->S + slot, q = base * (B->H + 1) + h;
+    B->next[id] = B->head[q];
+    B->head[q] = id + 1;
+    B->mask[base * B->HW + h / 64] |= UINT64_C(1) << (h % 64);
+    B->held[u]++;
+}
+
+void bal_stacks_place(bal_stacks *B)
+{
+    for (uint32_t s = 0; s < B->n; s++)
+        for (uint32_t d = 0; d < B->n; d++) {
+            if (d == s)
+                continue;
+            uint32_t id = d * B->n + s;
+            push(B, id, s, B->route[B->roff[id]], B->roff[id + 1] - B->roff[id]);
+        }
+    B->left = (uint64_t)B->n * (B->n - 1);
+}
+
+void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop *hp)
+{
+    const uint32_t h = bal_top_h(B, u, slot);
+    const size_t base = (size_t)u * B->S + slot, q = base * (B->H + 1) + h;
+    uint32_t id = B->head[q] - 1;
+    B->head[q] = B->next[id];
+    if (!B->head[q])
+        B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
+    B->held[u]--;
+    hp->from = u;
+    hp->to = B->nbr[base];
+    hp->src = id % B->n;
+    hp->dst = id / B->n;
+}
+
+void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
+{
+    for (size_t i = 0; i < nh; i++) {
+        const totex_hop *hp = &out[i];
+        uint32_t id = hp->dst * B->n + hp->src;
+        uint32_t p = ++B->prog[id], len = B->roff[id + 1] - B->roff[id];
+        if (p == len) {
+            B->left--;
+            continue;
+        }
+        push(B, id, hp->to, B->route[B->roff[id] + p], len - p);
+    }
+}
+
+uint32_t bal_offers(const bal_stacks *B, uint32_t u, const uint64_t *load, bal_offer *offers, size_t *no,
+                    uint32_t *olist)
+{
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < B->S; s++) {
+        uint32_t h = bal_top_h(B, u, s);
+        if (h == BAL_NONE)
+            continue;
+        bal_offer *o = &offers[*no];
+        o->u = u;
+        o->x = B->nbr[(size_t)u * B->S + s];
+        o->slot = s;
+        o->h = h;
+        o->matched = 0;
+        o->pref = load ? (load[(size_t)u * B->S + s] << 16) | h : h;
+        /* insertion by decreasing preference */
+        uint32_t j = count++;
+        while (j > 0 && offers[olist[j - 1]].pref < o->pref) {
+            olist[j] = olist[j - 1];
+            j--;
+        }
+        olist[j] = (uint32_t)(*no)++;
+    }
+    return count;
+}
+
+void bal_route_offsets(const totex_network *net, uint32_t *roff)
+{
+    const uint32_t n = totex_network_nodes(net);
+    uint64_t at = 0;
+    for (uint32_t d = 0; d < n; d++)
+        for (uint32_t s = 0; s < n; s++) {
+            roff[(size_t)d * n + s] = (uint32_t)at;
+            at += totex_network_distance(net, s, d);
+        }
+    roff[(size_t)n * n] = (uint32_t)at;
+}
+
+void bal_coords(const totex_network *net, uint16_t *coord)
+{
+    const uint32_t n = totex_network_nodes(net), k = totex_network_dims(net);
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t i = 0; i < k; i++)
+            coord[(size_t)v * k + i] = (uint16_t)totex_network_coord(net, v, i);
+}
+
+uint32_t bal_tie_hash(uint32_t seed, uint32_t u, uint64_t t)
+{
+    if (!seed)
+        return 0;
+    uint64_t x = ((uint64_t)seed << 40) ^ ((uint64_t)u << 20) ^ (t * UINT64_C(0x9E3779B97F4A7C15));
+    x ^= x >> 31;
+    x *= UINT64_C(0xBF58476D1CE4E5B9);
+    x ^= x >> 29;
+    return (uint32_t)x & 0xFFFFF;
+}
+
+int bal_key_cmp(const bal_key *a, const bal_key *b)
+{
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    return a->u < b->u ? -1 : a->u > b->u;
+}
+
+uint32_t bal_order_senders(bal_key *keys, const uint64_t *key, const uint32_t *held, uint32_t n)
+{
+    uint32_t ns = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const uint32_t u = keys[j].u;
+        keys[j].key = held[u] ? key[u] : 0;
+    }
+    for (uint32_t j = 1; j < n; j++) {
+        bal_key v = keys[j];
+        uint32_t i = j;
+        while (i > 0 && bal_key_cmp(&keys[i - 1], &v) > 0) {
+            keys[i] = keys[i - 1];
+            i--;
+        }
+        keys[i] = v;
+    }
+    while (ns < n && held[keys[ns].u])
+        ns++;
+    return ns;
+}
+
+void bal_rec_free(bal_rec *r)
+{
+    free(r->mv);
+    free(r->cnt);
+    memset(r, 0, sizeof *r);
+}
+
+int bal_rec_reserve(bal_rec *r, size_t entries)
+{
+    if (r->len + entries > r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 4096;
+        while (cap < r->len + entries)
+            cap *= 2;
+        uint32_t *mv = realloc(r->mv, sizeof *mv * cap);
+        if (!mv)
+            return 0;
+        r->mv = mv;
+        r->cap = cap;
+    }
+    if (r->steps == r->scap) {
+        size_t cap = r->scap ? 2 * r->scap : 1024;
+        uint32_t *cnt = realloc(r->cnt, sizeof *cnt * cap);
+        if (!cnt)
+            return 0;
+        r->cnt = cnt;
+        r->scap = cap;
+    }
+    return 1;
+}
+
+totex_status bal_routes(const totex_network *net, unsigned char *route, uint32_t *roff, unsigned char **route_out,
+                        uint32_t **roff_out, int *borrowed, totex_error *err)
+{
+    const size_t n = totex_network_nodes(net);
+    uint64_t sg = 0;
+    totex_status st = totex_network_status_sum(net, &sg, err);
+    if (st != TOTEX_OK)
+        return st;
+    *borrowed = route != NULL;
+    if (route) {
+        *route_out = route;
+        *roff_out = roff;
+        return TOTEX_OK;
+    }
+    *roff_out = malloc(sizeof **roff_out * (n * n + 1));
+    *route_out = malloc(sg ? sg : 1);
+    if (!*roff_out || !*route_out)
+        return totex_fail(err, TOTEX_ENOMEM, "out of memory for the routes of %zu nodes", n);
+    return TOTEX_OK;
+}
+
+void bal_routes_free(unsigned char *route, uint32_t *roff, int borrowed)
+{
+    if (!borrowed) {
+        free(route);
+        free(roff);
+    }
+}
+
+int bal_memo_hit(const bal_memo *m, const totex_network *net, totex_ports ports)
+{
+    return m->valid && m->ports == ports && !strcmp(m->spec, totex_network_spec(net));
+}
+
+void bal_memo_clear(bal_memo *m)
+{
+    free(m->route);
+    free(m->roff);
+    bal_rec_free(&m->rec);
+    memset(m, 0, sizeof *m);
+}
+
+void bal_memo_keep(bal_memo *m, const totex_network *net, totex_ports ports, uint64_t steps)
+{
+    const char *spec = totex_network_spec(net);
+    m->steps = steps;
+    m->ports = ports;
+    m->valid = strlen(spec) < sizeof m->spec;
+    if (m->valid)
+        strcpy(m->spec, spec);
+}
