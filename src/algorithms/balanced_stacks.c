@@ -35,16 +35,6 @@ void bal_stacks_free(bal_stacks *B)
     B->mask = NULL;
 }
 
-/* push message @p id with @p h hops left on (u, slot) */
-static inline void push(bal_stacks *B, uint32_t id, uint32_t u, uint32_t slot, uint32_t h)
-{
-    const size_t base = (size_t)u * B->S + slot, q = base * (B->H + 1) + h;
-    B->next[id] = B->head[q];
-    B->head[q] = id + 1;
-    B->mask[base * B->HW + h / 64] |= UINT64_C(1) << (h % 64);
-    B->held[u]++;
-}
-
 void bal_stacks_place(bal_stacks *B)
 {
     for (uint32_t s = 0; s < B->n; s++)
@@ -52,64 +42,9 @@ void bal_stacks_place(bal_stacks *B)
             if (d == s)
                 continue;
             uint32_t id = d * B->n + s;
-            push(B, id, s, B->route[B->roff[id]], B->roff[id + 1] - B->roff[id]);
+            bal_push(B, id, s, B->route[B->roff[id]], B->roff[id + 1] - B->roff[id]);
         }
     B->left = (uint64_t)B->n * (B->n - 1);
-}
-
-void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop *hp)
-{
-    const uint32_t h = bal_top_h(B, u, slot);
-    const size_t base = (size_t)u * B->S + slot, q = base * (B->H + 1) + h;
-    uint32_t id = B->head[q] - 1;
-    B->head[q] = B->next[id];
-    if (!B->head[q])
-        B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
-    B->held[u]--;
-    hp->from = u;
-    hp->to = B->nbr[base];
-    hp->src = id % B->n;
-    hp->dst = id / B->n;
-}
-
-void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
-{
-    for (size_t i = 0; i < nh; i++) {
-        const totex_hop *hp = &out[i];
-        uint32_t id = hp->dst * B->n + hp->src;
-        uint32_t p = ++B->prog[id], len = B->roff[id + 1] - B->roff[id];
-        if (p == len) {
-            B->left--;
-            continue;
-        }
-        push(B, id, hp->to, B->route[B->roff[id] + p], len - p);
-    }
-}
-
-uint32_t bal_offers(const bal_stacks *B, uint32_t u, const uint64_t *load, bal_offer *offers, size_t *no,
-                    uint32_t *olist)
-{
-    uint32_t count = 0;
-    for (uint32_t s = 0; s < B->S; s++) {
-        uint32_t h = bal_top_h(B, u, s);
-        if (h == BAL_NONE)
-            continue;
-        bal_offer *o = &offers[*no];
-        o->u = u;
-        o->x = B->nbr[(size_t)u * B->S + s];
-        o->slot = s;
-        o->h = h;
-        o->matched = 0;
-        o->pref = load ? (load[(size_t)u * B->S + s] << 16) | h : h;
-        /* insertion by decreasing preference */
-        uint32_t j = count++;
-        while (j > 0 && offers[olist[j - 1]].pref < o->pref) {
-            olist[j] = olist[j - 1];
-            j--;
-        }
-        olist[j] = (uint32_t)(*no)++;
-    }
-    return count;
 }
 
 void bal_route_offsets(const totex_network *net, uint32_t *roff)
@@ -130,17 +65,6 @@ void bal_coords(const totex_network *net, uint16_t *coord)
     for (uint32_t v = 0; v < n; v++)
         for (uint32_t i = 0; i < k; i++)
             coord[(size_t)v * k + i] = (uint16_t)totex_network_coord(net, v, i);
-}
-
-uint32_t bal_tie_hash(uint32_t seed, uint32_t u, uint64_t t)
-{
-    if (!seed)
-        return 0;
-    uint64_t x = ((uint64_t)seed << 40) ^ ((uint64_t)u << 20) ^ (t * UINT64_C(0x9E3779B97F4A7C15));
-    x ^= x >> 31;
-    x *= UINT64_C(0xBF58476D1CE4E5B9);
-    x ^= x >> 29;
-    return (uint32_t)x & 0xFFFFF;
 }
 
 int bal_key_cmp(const bal_key *a, const bal_key *b)
