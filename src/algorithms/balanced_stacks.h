@@ -1,14 +1,15 @@
 /*
  * Private to src/algorithms/: what balanced-greedy (balanced_greedy.c) and
- * balanced-ports (balanced_ports.c) share (issue 32 item 4 of the review:
- * one copy, not two). Both run a schedule over fixed shortest routes, one
+ * balanced-ports (balanced_ports.c) share (issue 32: one copy, not two).
+ * Both run a schedule over fixed shortest routes, one
  * byte per hop naming the link slot the message takes next, and keep the
  * messages a node holds in stacks per (node, link slot, hops left), so that
  * a node offers on each of its links the message with the most hops left
  * (furthest first, 003 Section 3, 001 Section 5). This module holds those
- * stacks, the moves of a run recorded for replay, the senders' order by
- * decreasing key and the tie-break hash; the routing and the matching of
- * each step stay in the algorithms' files.
+ * stacks, each node's offers by preference, the moves of a run recorded
+ * for replay, the senders' order by decreasing key, the tie-break hash, the
+ * routes' ownership and the per-thread memo; the routing and the matching
+ * of each step stay in the algorithms' files.
  */
 #ifndef TOTEX_BALANCED_STACKS_H
 #define TOTEX_BALANCED_STACKS_H
