@@ -56,6 +56,29 @@ expect_out "bounds --exact --time-limit: the gap when the budget ends the search
 expect_out "plan --algorithm exact --time-limit: still a verified schedule" \
     '^verified +yes' "$TOTEX" plan mesh:3x4 --algorithm exact --time-limit 0.2
 
+# the automatic choice's exact search (issue 32 item 4): on the Petersen graph under 2-port greedy takes 9
+# steps and the search finds the optimum 8 (about 0.5 CPU s; a generous budget keeps it from a loaded machine)
+DATA=${2:-$(dirname "$0")/data}
+expect_out "plan auto --exact-budget: the search's schedule wins, replayed" \
+    '^algorithm +exact:' "$TOTEX" plan "file:$DATA/greedy_petersen.edges" --ports k:2 --exact-budget 60
+expect_out "plan auto --exact-budget: the report names the budget and the optimum" \
+    '^exact search +budget 60 CPU s, used [0-9.]+: found 8 steps \(optimal\)' \
+    "$TOTEX" plan "file:$DATA/greedy_petersen.edges" --ports k:2 --exact-budget 60
+expect_out "plan auto --exact-budget 0: no search, and it says so" \
+    '^exact search +budget 0 CPU s: not run: .*off' "$TOTEX" plan "file:$DATA/greedy_petersen.edges" --ports k:2 --exact-budget 0
+expect_out "plan auto --exact-budget 0 --json: the key exact_search, not run" \
+    '"ran":false' \
+    "$TOTEX" plan "file:$DATA/greedy_petersen.edges" --ports k:2 --exact-budget 0 --json
+expect_out "plan auto --json: the default budget of 2 CPU seconds" \
+    '"budget_cpu_seconds":2(\.0)?,' "$TOTEX" plan torus:3x3 --ports multi --json
+expect_out "compare --exact-budget 0: the exact row says the search is off" \
+    'automatic exact search is off' "$TOTEX" compare mesh:2x3 --ports multi --exact-budget 0
+expect_error "--exact-budget -1" "--exact-budget" "$TOTEX" plan ring:5 --exact-budget -1
+expect_error "--exact-budget abc" "--exact-budget" "$TOTEX" plan ring:5 --exact-budget abc
+expect_error "--exact-budget without a value" "--exact-budget" "$TOTEX" plan ring:5 --exact-budget
+expect_error "--exact-budget with --algorithm exact" "--time-limit" "$TOTEX" plan ring:5 --algorithm exact --exact-budget 3
+expect_error "--exact-budget with another algorithm" "drop --algorithm" "$TOTEX" plan ring:5 --algorithm greedy --exact-budget 3
+
 expect_error "exact above the node limit" "64 nodes" "$TOTEX" plan torus:9x9 --algorithm exact --ports multi
 expect_error "bounds --exact above the variable limit" "variables" "$TOTEX" bounds mesh:6x6 --exact
 expect_error "--time-limit without --exact" "--exact" "$TOTEX" bounds ring:5 --time-limit 3

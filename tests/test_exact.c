@@ -195,12 +195,19 @@ static void test_size_limit_refused(void **state)
     net = ts_net("mesh:6x6"); /* 36 nodes, but single-port needs >= 140 steps: too many variables */
     assert_int_equal(totex_exact_solve(net, TOTEX_PORTS_SINGLE, NULL, &r, &err), TOTEX_ENOTAPPLICABLE);
     assert_non_null(strstr(err.msg, "variables"));
-    /* the registered algorithm refuses too, and the automatic choice never tries it above its limit */
+    /* the registered algorithm refuses too: the automatic choice never tries it above its limits
+       (mesh:6x6 single-port: 36 x (120 + 36) x 140 variables at the bound), nor with a budget of 0 */
     const totex_algorithm *a = totex_algorithm_find("exact", NULL);
     assert_non_null(a);
     totex_exact_set_options(NULL);
+    assert_int_equal(a->applies(net, TOTEX_PORTS_SINGLE, &err), TOTEX_ENOTAPPLICABLE);
+    assert_non_null(strstr(err.msg, "variables"));
+    totex_exact_set_auto_budget(0);
     assert_int_equal(a->applies(net, TOTEX_PORTS_MULTI, &err), TOTEX_ENOTAPPLICABLE);
+    assert_non_null(strstr(err.msg, "--exact-budget"));
     assert_non_null(strstr(err.msg, "--algorithm exact"));
+    totex_exact_set_auto_budget(-1);
+    assert_true(totex_exact_auto_budget() == TOTEX_EXACT_AUTO_BUDGET);
     totex_network_free(net);
 }
 
@@ -269,6 +276,89 @@ static void test_registered_algorithm(void **state)
     totex_network_free(net);
 }
 
+/*
+ * The automatic choice's exact search (issue 32 item 4): on the Petersen graph under 2-port no other
+ * algorithm reaches the optimum, so with a budget auto takes the search's schedule, replayed in full by
+ * the simulator, with fewer steps than with the search off (budget 0), and equal to the optimum the
+ * search proves on its own (up from the bound, no other algorithm's schedule: exact_own). The budget is
+ * generous (60 CPU s; the search takes about 0.5) so that a loaded machine cannot change the outcome.
+ */
+static void test_auto_budget(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("file:" TOTEX_TEST_DATA "/greedy_petersen.edges");
+    const totex_ports k2 = 2;
+    totex_plan_result off, on;
+    totex_error err = {{0}};
+    uint64_t optimum = exact_own(net, k2, NULL);
+    totex_exact_set_options(NULL);
+    totex_exact_set_auto_budget(0);
+    assert_int_equal(totex_plan_best(net, k2, TOTEX_OBJECTIVE_STEPS, 0, &off, &err), TOTEX_OK);
+    assert_true(off.exact_reported && !off.exact_ran && off.exact_budget == 0);
+    assert_non_null(strstr(off.exact_note, "off"));
+    assert_string_not_equal(off.algorithm->name, "exact");
+    assert_true(off.sim.steps > optimum); /* else this network no longer tests anything: pick another */
+    totex_exact_set_auto_budget(60);
+    assert_int_equal(totex_plan_best(net, k2, TOTEX_OBJECTIVE_STEPS, 0, &on, &err), TOTEX_OK);
+    assert_string_equal(on.algorithm->name, "exact");
+    assert_true(on.verified && on.full_simulation);
+    assert_int_equal(on.sim.steps, optimum);
+    assert_true(on.exact_reported && on.exact_ran && on.exact_optimal && !on.exact_timed_out);
+    assert_int_equal(on.exact_steps, optimum);
+    assert_int_equal(on.exact_lower, optimum);
+    assert_true(on.exact_cpu_seconds > 0 && on.exact_budget == 60);
+    /* a network where a candidate meets the bound: the search is not needed, and says so */
+    totex_network *torus = ts_net("torus:3x3");
+    assert_int_equal(totex_plan_best(torus, TOTEX_PORTS_MULTI, TOTEX_OBJECTIVE_STEPS, 0, &on, &err), TOTEX_OK);
+    assert_true(on.exact_reported && !on.exact_ran);
+    assert_non_null(strstr(on.exact_note, "not needed"));
+    totex_exact_set_auto_budget(-1);
+    totex_network_free(torus);
+    totex_network_free(net);
+}
+
+/* the descending search with a CPU-time limit of @p limit seconds; its schedule replayed by the simulator */
+static void descend(const char *spec, totex_ports ports, double limit, totex_exact_result *r)
+{
+    totex_network *net = ts_net(spec);
+    totex_exact_options o = {0};
+    totex_sim_report rep;
+    totex_error err = {{0}};
+    o.descending = 1;
+    o.cpu_time = 1;
+    o.time_limit = limit;
+    assert_int_equal(totex_exact_solve(net, ports, &o, r, &err), TOTEX_OK);
+    assert_int_equal(ts_simulate(net, ports, r->schedule, &rep, &err), TOTEX_OK);
+    assert_int_equal(rep.steps, r->steps);
+    if (r->optimal && limit >= 10) /* the same optimum as the search up from the bound, on its own */
+        assert_int_equal(r->steps, exact_own(net, ports, NULL));
+    totex_network_free(net);
+}
+
+/* the descending search (the automatic choice's order) finds the same optimum as the ascending one,
+   within a CPU-time limit that a loaded machine does not shorten */
+static void test_descending_cpu_limit(void **state)
+{
+    (void)state;
+    totex_exact_result r;
+    descend("file:" TOTEX_TEST_DATA "/greedy_star6.edges", TOTEX_PORTS_MULTI, 60, &r);
+    assert_true(r.optimal && !r.timed_out);
+    assert_true(r.cpu_seconds > 0 && r.cpu_seconds < 60 + 1);
+    totex_exact_result_free(&r);
+    descend("file:" TOTEX_TEST_DATA "/greedy_petersen.edges", 2, 60, &r);
+    assert_true(r.optimal && !r.timed_out);
+    assert_string_equal(r.upper_from, "exact"); /* greedy's 9 steps are not optimal: the search's own 8 */
+    totex_exact_result_free(&r);
+    /* a small CPU budget ends the search (the optimum 14 takes seconds of CBC): the best schedule
+       found stands, never below the optimum; the CPU used stays near the budget (the other
+       algorithms' planning is counted too and is not cut, hence the slack) */
+    descend("path:3*path:4", 2, 0.3, &r);
+    assert_true(r.timed_out || r.optimal);
+    assert_true(r.steps >= 14 && r.lower <= 14);
+    assert_true(r.cpu_seconds < 0.3 + 5.0);
+    totex_exact_result_free(&r);
+}
+
 int main(void)
 {
     if (!totex_exact_solvers()[0]) {
@@ -284,6 +374,8 @@ int main(void)
         cmocka_unit_test(test_size_limit_refused),
         cmocka_unit_test(test_time_limit_honoured),
         cmocka_unit_test(test_registered_algorithm),
+        cmocka_unit_test(test_auto_budget),
+        cmocka_unit_test(test_descending_cpu_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,21 +9,35 @@
 #include "cli.h"
 #include "exact_cmd.h"
 
-int totex_cli_time_limit(const char *text, double *out)
+/* seconds for option @p opt: a number > 0 (>= 0 with @p zero_ok) and at most a year, into *out; 0, or exit status 2 */
+static int parse_seconds(const char *text, const char *opt, int zero_ok, const char *what, double *out)
 {
-    char *end;
-    if (!text)
-        return totex_cli_fail(2, "--time-limit needs a number of seconds, e.g. --time-limit 10");
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !(v > 0) || v > 31536000.0) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "--time-limit '%.200s': give seconds as a number > 0 and <= 31536000, e.g. --time-limit 10",
-                 text);
+    char *end, msg[400];
+    double v = 0;
+    if (text) {
+        errno = 0;
+        v = strtod(text, &end);
+    }
+    if (!text || end == text || *end || errno == ERANGE || !(zero_ok ? v >= 0 : v > 0) || v > 31536000.0) {
+        if (!text)
+            snprintf(msg, sizeof msg, "%s needs a value: %s", opt, what);
+        else
+            snprintf(msg, sizeof msg, "%s '%.200s': give %s", opt, text, what);
         return totex_cli_fail(2, msg);
     }
     *out = v;
     return 0;
+}
+
+int totex_cli_time_limit(const char *text, double *out)
+{
+    return parse_seconds(text, "--time-limit", 0, "seconds as a number > 0 and <= 31536000, e.g. --time-limit 10", out);
+}
+
+int totex_cli_exact_budget(const char *text, double *out)
+{
+    return parse_seconds(text, "--exact-budget", 1,
+                         "CPU seconds as a number >= 0 and <= 31536000, e.g. --exact-budget 2 (0: no exact search)", out);
 }
 
 int totex_cli_bounds_exact(const totex_network *net, const char *name, totex_ports ports, double time_limit,

@@ -8,6 +8,8 @@
 /** Parse the value of --time-limit (seconds, > 0, at most a year) into @p out;
  *  returns 0, or the exit status 2 after printing the error. */
 int totex_cli_time_limit(const char *text, double *out);
+/* --exact-budget SECONDS (plan, compare): CPU seconds >= 0 (0: off) into *out; 0, or exit status 2 after the message */
+int totex_cli_exact_budget(const char *text, double *out);
 
 /** `totex bounds SPEC --exact [--time-limit S] [--json]`: the computed bounds and the exact one
  *  (its schedule replayed by the simulator). Returns the exit status (1: the schedule fails

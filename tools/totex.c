@@ -91,7 +91,7 @@ static void usage_plan(FILE *fp)
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
                 "                      [--schedule FILE [--format json|full|msccl]]\n"
                 "                      [--objective steps|delay] [--max-messages N] [--picture FILE]\n"
-                "                      [--verbose]\n"
+                "                      [--verbose] [--exact-budget S]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
                 "picks the fewest steps, then the smallest average delay; --objective delay the\n"
@@ -109,6 +109,9 @@ static void usage_plan(FILE *fp)
                 "--model combining: the message-combining model (totex plan --model combining --help).\n"
                 "--algorithm exact [--time-limit S]: the exact optimum by integer programming (at most\n"
                 "64 nodes); S seconds end the search with the best schedule found and the gap.\n"
+                "--exact-budget S: CPU seconds auto gives the exact search (default 2; 0: none):\n"
+                "on networks of at most 64 nodes whose integer program fits, auto searches down from\n"
+                "the other algorithms' fewest steps and takes a better schedule it finds in time.\n"
 
                 "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
                 "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"
@@ -129,6 +132,7 @@ typedef struct options {
     const char *picture; /* --picture FILE.png|.svg */
     int exact;           /* bounds --exact */
     double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
+    double exact_budget; /* --exact-budget S: CPU seconds of auto's exact search; -1: not given */
     const char *schedule; /* --schedule FILE, --format json|full|msccl */
     totex_export_format format;
     int verbose; /* plan --verbose: also the algorithms that do not apply */
@@ -140,6 +144,7 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
     totex_error err;
     memset(o, 0, sizeof *o);
     o->ports = TOTEX_PORTS_SINGLE;
+    o->exact_budget = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -188,6 +193,10 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             int rc = totex_cli_time_limit(a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : NULL), &o->time_limit);
             if (rc)
                 return rc;
+        } else if (allow_algo && (!strcmp(a, "--exact-budget") || !strncmp(a, "--exact-budget=", 15))) {
+            int rc = totex_cli_exact_budget(a[14] == '=' ? a + 15 : (i + 1 < argc ? argv[++i] : NULL), &o->exact_budget);
+            if (rc)
+                return rc;
         } else if (allow_algo == 2 && (!strcmp(a, "--schedule") || !strncmp(a, "--schedule=", 11))) {
             o->schedule = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->schedule || !*o->schedule)
@@ -232,12 +241,14 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
 static void usage_compare(FILE *fp)
 {
     fprintf(fp, "usage: totex compare SPEC [--ports single|multi|k:N] [--json] [--max-messages N] [--picture FILE]\n"
+                "                         [--exact-budget S]\n"
                 "\n"
                 "Plans and verifies every algorithm under every port model (single-port, 2-port\n"
                 "and multiport, or only the one given with --ports) and prints them side by side:\n"
                 "steps, best lower bound, ratio, average delay, peak queue, wall time, and how\n"
                 "the schedule was verified; algorithms that do not apply say why.\n"
                 "--picture FILE (.png or .svg): bar chart of the steps, lower bound drawn across.\n"
+                "--exact-budget S: CPU seconds for the exact row's search (default 2; 0: the row says off).\n"
                 "--model combining: the message-combining model (totex compare --model combining --help).\n");
 }
 
@@ -263,6 +274,8 @@ static int cmd_compare(int argc, char **argv)
         return totex_cli_fail(2, "totex compare runs every algorithm: drop --algorithm (use totex plan for one)");
     if (o.time_limit > 0)
         return totex_cli_fail(2, "--time-limit is for totex plan --algorithm exact and totex bounds --exact, not compare");
+    if (o.exact_budget >= 0)
+        totex_exact_set_auto_budget(o.exact_budget);
     totex_cli_output outs[] = {{"--picture", o.picture}};
     if ((rc = totex_cli_check_outputs(o.spec, outs, 1)))
         return rc;
@@ -421,6 +434,11 @@ static int cmd_plan(int argc, char **argv)
     int exact = algo && !strcmp(algo->name, "exact");
     if (o.time_limit > 0 && !exact)
         return totex_cli_fail(2, "--time-limit limits the exact search: use it with --algorithm exact");
+    if (o.exact_budget >= 0 && algo)
+        return totex_cli_fail(2, algo && exact ? "--exact-budget is the automatic choice's budget: with --algorithm exact use --time-limit S"
+                                               : "--exact-budget is the automatic choice's budget for the exact search: drop --algorithm (or use --algorithm auto)");
+    if (o.exact_budget >= 0)
+        totex_exact_set_auto_budget(o.exact_budget);
     if (exact)
         totex_cli_exact_prepare(o.time_limit); /* asked for by name: up to its size limit, not only auto's */
     totex_network *net = totex_network_parse(o.spec, &err);

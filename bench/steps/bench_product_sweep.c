@@ -4,7 +4,8 @@
  * touchstone-delta (16x32), under single-port, k:2, k:3 and multiport.
  *
  *   bench_product_sweep [--exact-limit S] [--exact-nodes N] [--exact-cache FILE]
- *                       [--ports LIST] [--only SPEC] [--no-meshes] [--no-products]
+ *                       [--exact-budget S] [--ports LIST] [--only SPEC] [--no-meshes]
+ *                       [--no-products]
  *
  * Per network and port model it prints: the automatic choice's algorithm and
  * steps (totex_plan_and_verify with no algorithm: every candidate replayed by
@@ -22,6 +23,9 @@
  * proved, or when it timed out under at least the current limit. The
  * searches dominate the run time (about 5 minutes at 3 s and 16 nodes on
  * 2 cores); with a warm cache the sweep takes about a minute.
+ * --exact-budget S: the automatic choice's own exact search, in CPU seconds
+ * (totex_exact_set_auto_budget(); default 2, the library's; 0: off), printed
+ * in the header.
  * --ports LIST: comma-separated port models (default single,k:2,k:3,multi).
  * Exit 0; 1 if a schedule fails verification or a bound exceeds a verified
  * schedule or a proved optimum (a bug).
@@ -226,6 +230,8 @@ int main(int argc, char **argv)
             exact_nodes = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--exact-cache") && i + 1 < argc)
             cache_path = argv[++i];
+        else if (!strcmp(argv[i], "--exact-budget") && i + 1 < argc)
+            totex_exact_set_auto_budget(atof(argv[++i]));
         else if (!strcmp(argv[i], "--ports") && i + 1 < argc)
             plist = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
@@ -235,7 +241,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--no-products"))
             products = 0;
         else {
-            fprintf(stderr, "usage: %s [--exact-limit S] [--exact-nodes N] [--exact-cache FILE] [--ports LIST] "
+            fprintf(stderr, "usage: %s [--exact-limit S] [--exact-nodes N] [--exact-cache FILE] [--exact-budget S] [--ports LIST] "
                             "[--only SPEC] [--no-meshes] [--no-products]\n",
                     argv[0]);
             return 2;
@@ -247,7 +253,8 @@ int main(int argc, char **argv)
     snprintf(plist_copy, sizeof plist_copy, "%s", plist);
     char *save = NULL;
     double t0 = bench_now();
-    printf("exact search: at most %u nodes, %.3g s each\n\n", exact_nodes, exact_limit);
+    printf("exact search: at most %u nodes, %.3g s each; auto's own exact search: %g CPU s (--exact-budget)\n\n",
+           exact_nodes, exact_limit, totex_exact_auto_budget());
     for (char *pn = strtok_r(plist_copy, ",", &save); pn; pn = strtok_r(NULL, ",", &save)) {
         totex_ports ports;
         totex_error err;

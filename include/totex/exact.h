@@ -29,9 +29,13 @@ extern "C" {
 #define TOTEX_EXACT_MAX_NODES 64u
 /** Largest integer program the exact search builds, in variables (n x (directed links + n) x T). */
 #define TOTEX_EXACT_MAX_VARIABLES 400000u
-/** Unless totex_exact_set_options() was called in the thread, the algorithm "exact" applies only up to this
-    many nodes: the automatic choice (`--algorithm auto`) and `compare` try it only there. */
+/** Before issue 32, the automatic choice tried the algorithm "exact" only up to this many nodes; it now
+    tries it on every network the search accepts, within the budget of totex_exact_set_auto_budget()
+    (kept for source compatibility; no longer used by the library). */
 #define TOTEX_EXACT_AUTO_MAX_NODES 6u
+/** Default budget of the exact search when it is not asked for by name (the automatic choice, `compare`):
+    2 CPU seconds (totex_exact_set_auto_budget()). */
+#define TOTEX_EXACT_AUTO_BUDGET 2.0
 
 /** Options of the exact search (zero-initialise for the defaults). */
 typedef struct totex_exact_options {
@@ -42,6 +46,13 @@ typedef struct totex_exact_options {
     int no_upper;       /**< 1: do not plan the other algorithms for an upper bound (search until feasible) */
     int bound_proof_only; /**< 1: when the optimum equals the analytic bound, take the bound as the certificate
                                (0, the default: the solver also proves bound - 1 steps infeasible) */
+    int cpu_time;         /**< 1: time_limit counts CPU seconds (this thread's and the solver processes'),
+                               not wall time, so that a loaded machine does not change the outcome (issue 32) */
+    int descending;       /**< 1: search down from the best other algorithm's steps U: U - 1 first, each
+                               feasible horizon a better schedule, the first infeasible one the proof of the
+                               optimum (0: up from the best lower bound, the first feasible horizon the
+                               optimum). Finds a better schedule before proving anything: the automatic
+                               choice's order (issue 32). Without an upper bound (no_upper) it searches up. */
 } totex_exact_options;
 
 /** How the lower bound of the result was proved. */
@@ -67,6 +78,7 @@ typedef struct totex_exact_result {
     char solver[64];            /**< solvers and versions, e.g. "GLPK 5.0 (LP) + CBC 2.10.8 (MIP)" */
     unsigned solves;            /**< solver calls made */
     double seconds;             /**< wall time of the whole search, in seconds */
+    double cpu_seconds;         /**< CPU time of the whole search (this thread and the solver processes), in seconds */
     uint64_t variables;         /**< integer variables of the last program built (after pruning) */
     uint64_t constraints;       /**< rows of the last program built */
     totex_schedule *schedule;   /**< the best schedule found (owned; totex_exact_result_free()) */
@@ -121,6 +133,29 @@ const char *totex_exact_proof_name(totex_exact_proof p);
  * defaults and that limit. Clears the memo of totex_exact_last().
  */
 void totex_exact_set_options(const totex_exact_options *opt);
+
+/**
+ * Budget of the exact search when it is not asked for by name, in CPU
+ * seconds (this thread's and its solver processes', not wall time: a loaded
+ * machine does not change the outcome, only how long it takes; wall time is
+ * capped at 20 x the budget + 10 s per solver call as a safeguard). The
+ * automatic choice (totex_plan_best(), `totex plan` without --algorithm)
+ * and `compare` run the registered algorithm "exact" with it on every
+ * network the search accepts (at most TOTEX_EXACT_MAX_NODES nodes and
+ * TOTEX_EXACT_MAX_VARIABLES variables at the best lower bound), searching
+ * down from the best other algorithm's steps (totex_exact_options.descending):
+ * its schedule wins when it has fewer steps, and is replayed by the simulator
+ * like every candidate. Issue 32 item 4 (before: only up to
+ * TOTEX_EXACT_AUTO_MAX_NODES nodes, without a budget).
+ * @param seconds CPU seconds, 0 to disable the automatic exact search,
+ *        negative (or NaN) for the default TOTEX_EXACT_AUTO_BUDGET; at most
+ *        31536000. Per thread, like totex_exact_set_options(); clears the
+ *        memo of totex_exact_last().
+ */
+void totex_exact_set_auto_budget(double seconds);
+
+/** The budget now in force in this thread, in CPU seconds (0: disabled). */
+double totex_exact_auto_budget(void);
 
 /**
  * The result of the last search made by the algorithm "exact" in this thread

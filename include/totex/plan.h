@@ -46,6 +46,17 @@ typedef struct totex_plan_result {
                                           hops than totex_plan_costly_budget() allows (see there) */
     uint64_t not_tried_hops;         /**< ... the network's total status S_G, in hops, when one was not tried */
     uint64_t not_tried_budget;       /**< ... and the budget it exceeded, in hops */
+    int exact_reported;              /**< automatic choice: 1 when the exact_ fields say what its exact search did
+                                          (issue 32 item 4; totex_exact_set_auto_budget(), totex/exact.h) */
+    double exact_budget;             /**< ... its budget, in CPU seconds (0: off) */
+    int exact_ran;                   /**< ... 1: the search ran (then exact_steps .. exact_cpu_seconds are set) */
+    uint64_t exact_steps;            /**< ... the fewest steps it found or kept (the others' when it found none fewer) */
+    uint64_t exact_lower;            /**< ... the lower bound it proved, in steps (== exact_steps: optimal) */
+    int exact_optimal;               /**< ... 1: exact_steps is proved optimal */
+    int exact_timed_out;             /**< ... 1: the budget ended the search */
+    double exact_cpu_seconds;        /**< ... CPU time it used (this thread and the solver processes), in seconds */
+    char exact_note[192];            /**< ... when it did not run: why (off, above its limits, a candidate met the
+                                          best lower bound) */
     struct totex_task *kept_task;           /**< with totex_plan_keep_schedule(1): the symmetric schedule's task */
     struct totex_sym_schedule *kept_schedule; /**< ... and the certified symmetric schedule (owned; NULL otherwise):
                                                    written without planning again; free with totex_plan_result_release() */

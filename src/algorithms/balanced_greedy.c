@@ -49,70 +49,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/balanced_stacks.h"
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
 
-#define BG_NONE UINT32_MAX
+#define BG_NONE BAL_NONE
 #define BG_MAX_NODES 1024u
 /* S_G x 2k: the routes grow with S_G, the run with steps x n x 2k ~ S_G x 2k (touchstone-delta: 4.2M x 4, 1.7 s) */
 #define BG_MAX_WORK (UINT64_C(1) << 26)
 #define BG_ROUNDS 3 /* rip-up and reroute passes after the first routing */
 
-typedef struct bg_offer {
-    uint32_t u, x, slot, h;
-} bg_offer;
+typedef bal_offer bg_offer;
 
 typedef struct bg {
-    uint32_t n, k, S, H, HW; /* slots 2k; H = diameter; HW = words of a mask over 0..H */
+    uint32_t n, k, S, H; /* slots 2k; H = diameter */
     uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
     uint16_t *coord;  /* n * k */
     uint32_t *nbr;    /* n * S: slot 2i: +1 in dimension i, 2i+1: -1; BG_NONE at the border */
     uint32_t *roff;   /* n * n + 1: offset of message id's route in route[] (id = dst * n + src) */
     unsigned char *route; /* S_G slots */
-    uint16_t *prog;   /* per message: hops made */
     uint64_t *ls, *lr; /* per node: sends and receives on the routes (ls: left to make, while scheduling) */
-    uint32_t *head;   /* (u * S + slot) * (H + 1) + h: first message id + 1 */
-    uint32_t *next;   /* per message */
-    uint64_t *mask;   /* (u * S + slot) * HW: the non-empty h */
-    uint32_t *held;   /* per node */
+    bal_stacks B;     /* the messages, in stacks per (node, slot, hops left) (balanced_stacks.h) */
     bg_offer *offers;
     uint32_t *ocount, *olist, *sendoff, *recvby, *sorder, *vis, stamp;
     uint64_t *key;
     totex_hop *out;
-    uint64_t left;
     int borrowed; /* route and roff belong to the memo (routes computed once per network) */
 } bg;
 
 /* The moves of a schedule, for replay: per step its count, per hop u * S + slot (the message is the top of that stack). */
-typedef struct bg_rec {
-    uint16_t *mv;
-    size_t len, cap;
-    uint32_t *cnt;
-    size_t steps, scap;
-} bg_rec;
-
-static void rec_free(bg_rec *r)
-{
-    free(r->mv);
-    free(r->cnt);
-    memset(r, 0, sizeof *r);
-}
+typedef bal_rec bg_rec;
+#define rec_free bal_rec_free
 
 static void bg_free(bg *G)
 {
     free(G->coord);
     free(G->nbr);
-    if (!G->borrowed) {
-        free(G->roff);
-        free(G->route);
-    }
-    free(G->prog);
+    bal_routes_free(G->route, G->roff, G->borrowed);
+    bal_stacks_free(&G->B);
     free(G->ls);
     free(G->lr);
-    free(G->head);
-    free(G->next);
-    free(G->mask);
-    free(G->held);
     free(G->offers);
     free(G->ocount);
     free(G->olist);
@@ -240,28 +216,14 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
         G->stride[i] = totex_network_stride(net, i);
         G->H += G->m[i] - 1;
     }
-    G->HW = (G->H + 1 + 63) / 64;
-    uint64_t sg = 0;
-    totex_status st = totex_network_status_sum(net, &sg, err);
+    totex_status st = bal_routes(net, route, roff, &G->route, &G->roff, &G->borrowed, err);
     if (st != TOTEX_OK)
         return st;
     G->coord = malloc(sizeof *G->coord * n * G->k);
     G->nbr = malloc(sizeof *G->nbr * n * G->S);
-    if (route) {
-        G->route = route;
-        G->roff = roff;
-        G->borrowed = 1;
-    } else {
-        G->roff = malloc(sizeof *G->roff * (nn + 1));
-        G->route = malloc(sg ? sg : 1);
-    }
-    G->prog = calloc(nn, sizeof *G->prog);
+    int stacks = bal_stacks_alloc(&G->B, G->n, G->S, G->H);
     G->ls = calloc(n, sizeof *G->ls);
     G->lr = calloc(n, sizeof *G->lr);
-    G->head = calloc(n * G->S * (G->H + 1), sizeof *G->head);
-    G->next = malloc(sizeof *G->next * nn);
-    G->mask = calloc(n * G->S * G->HW, sizeof *G->mask);
-    G->held = calloc(n, sizeof *G->held);
     G->offers = malloc(sizeof *G->offers * n * G->S);
     G->ocount = malloc(sizeof *G->ocount * n);
     G->olist = malloc(sizeof *G->olist * n * G->S);
@@ -274,15 +236,16 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     uint64_t *cost = malloc(sizeof *cost * n);
     uint32_t *boxnode = malloc(sizeof *boxnode * n);
     unsigned char *pred = malloc(n);
-    if (!G->coord || !G->nbr || !G->roff || !G->route || !G->prog || !G->ls || !G->lr || !G->head || !G->next ||
-        !G->mask || !G->held || !G->offers || !G->ocount || !G->olist || !G->sendoff || !G->recvby || !G->sorder ||
-        !G->vis || !G->key || !G->out || !cost || !boxnode || !pred) {
+    if (!G->coord || !G->nbr || !G->roff || !G->route || stacks || !G->ls || !G->lr || !G->offers || !G->ocount ||
+        !G->olist || !G->sendoff || !G->recvby || !G->sorder || !G->vis || !G->key || !G->out || !cost || !boxnode ||
+        !pred) {
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory for %u nodes", G->n);
         goto done;
     }
-    for (uint32_t v = 0; v < G->n; v++)
-        for (uint32_t i = 0; i < G->k; i++)
-            G->coord[(size_t)v * G->k + i] = (uint16_t)totex_network_coord(net, v, i);
+    bal_coords(net, G->coord);
+    G->B.nbr = G->nbr;
+    G->B.roff = G->roff;
+    G->B.route = G->route;
     for (uint32_t u = 0; u < G->n; u++)
         for (uint32_t i = 0; i < G->k; i++) {
             uint32_t c = G->coord[(size_t)u * G->k + i];
@@ -294,16 +257,7 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
             route_load(G, id, id % G->n, +1);
         goto place;
     }
-    /* route offsets: message id = dst * n + src has distance(src, dst) hops */
-    {
-        uint64_t at = 0;
-        for (uint32_t d = 0; d < G->n; d++)
-            for (uint32_t s = 0; s < G->n; s++) {
-                G->roff[(size_t)d * n + s] = (uint32_t)at;
-                at += totex_network_distance(net, s, d);
-            }
-        G->roff[nn] = (uint32_t)at;
-    }
+    bal_route_offsets(net, G->roff);
     /* first routing, then rip-up and reroute: by source, destinations in a rotating order */
     for (uint32_t r = 0; r <= BG_ROUNDS; r++)
         for (uint32_t s = 0; s < G->n; s++)
@@ -315,19 +269,7 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
                 route_load(G, id, s, +1);
             }
 place:
-    /* every message at its source, in the stack of its first slot and its hops */
-    for (uint32_t s = 0; s < G->n; s++)
-        for (uint32_t d = 0; d < G->n; d++) {
-            if (d == s)
-                continue;
-            uint32_t id = d * G->n + s, h = G->roff[id + 1] - G->roff[id], slot = G->route[G->roff[id]];
-            size_t q = ((size_t)s * G->S + slot) * (G->H + 1) + h;
-            G->next[id] = G->head[q];
-            G->head[q] = id + 1;
-            G->mask[((size_t)s * G->S + slot) * G->HW + h / 64] |= UINT64_C(1) << (h % 64);
-            G->held[s]++;
-        }
-    G->left = (uint64_t)G->n * (G->n - 1);
+    bal_stacks_place(&G->B); /* every message at its source, in the stack of its first slot and its hops */
 done:
     free(cost);
     free(boxnode);
@@ -335,26 +277,8 @@ done:
     return st;
 }
 
-/* the largest h with a message in (u, slot), BG_NONE if none */
-static inline uint32_t top_h(const bg *G, uint32_t u, uint32_t slot)
-{
-    const uint64_t *m = G->mask + ((size_t)u * G->S + slot) * G->HW;
-    for (uint32_t w = G->HW; w-- > 0;)
-        if (m[w])
-            return 64 * w + 63 - (uint32_t)__builtin_clzll(m[w]);
-    return BG_NONE;
-}
-
-static inline uint32_t tie_hash(uint32_t seed, uint32_t u, uint64_t t)
-{
-    if (!seed)
-        return 0;
-    uint64_t x = ((uint64_t)seed << 40) ^ ((uint64_t)u << 20) ^ (t * UINT64_C(0x9E3779B97F4A7C15));
-    x ^= x >> 31;
-    x *= UINT64_C(0xBF58476D1CE4E5B9);
-    x ^= x >> 29;
-    return (uint32_t)x & 0xFFFFF;
-}
+#define top_h(G, u, slot) bal_top_h(&(G)->B, u, slot)
+#define tie_hash bal_tie_hash
 
 /* Kuhn's augmenting path from sender u over its offers (in preference order): 1 when u got a receiver. */
 static int augment(bg *G, uint32_t u)
@@ -383,83 +307,25 @@ static int augment(bg *G, uint32_t u)
     return 0;
 }
 
-typedef struct bg_key {
-    uint64_t key;
-    uint32_t u;
-} bg_key;
-
-static int key_cmp(const void *pa, const void *pb)
-{
-    const bg_key *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key > b->key ? -1 : 1;
-    return a->u < b->u ? -1 : a->u > b->u;
-}
+typedef bal_key bg_key;
 
 /* Take the message on top of (u, slot) (most hops left) off u's stacks and write its hop to G->out[nh]. */
 static void take(bg *G, uint32_t u, uint32_t slot, size_t nh)
 {
-    const uint32_t h = top_h(G, u, slot);
-    const size_t base = (size_t)u * G->S + slot, q = base * (G->H + 1) + h;
-    uint32_t id = G->head[q] - 1;
-    G->head[q] = G->next[id];
-    if (!G->head[q])
-        G->mask[base * G->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
-    G->held[u]--;
+    bal_take(&G->B, u, slot, &G->out[nh]);
     G->ls[u]--;
-    totex_hop *hp = &G->out[nh];
-    hp->from = u;
-    hp->to = G->nbr[base];
-    hp->src = id % G->n;
-    hp->dst = id / G->n;
-}
-
-/* After the step: each moved message is delivered or joins the stack of its next slot at the receiver. */
-static void arrive(bg *G, size_t nh)
-{
-    for (size_t i = 0; i < nh; i++) {
-        const totex_hop *hp = &G->out[i];
-        uint32_t id = hp->dst * G->n + hp->src, x = hp->to;
-        uint32_t p = ++G->prog[id], len = G->roff[id + 1] - G->roff[id];
-        if (p == len) {
-            G->left--;
-            continue;
-        }
-        uint32_t slot = G->route[G->roff[id] + p], h = len - p;
-        const size_t base = (size_t)x * G->S + slot, q = base * (G->H + 1) + h;
-        G->next[id] = G->head[q];
-        G->head[q] = id + 1;
-        G->mask[base * G->HW + h / 64] |= UINT64_C(1) << (h % 64);
-        G->held[x]++;
-    }
 }
 
 static int rec_step(bg_rec *r, const bg *G, size_t nh)
 {
-    if (r->len + nh > r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4096;
-        while (cap < r->len + nh)
-            cap *= 2;
-        uint16_t *mv = realloc(r->mv, sizeof *mv * cap);
-        if (!mv)
-            return 0;
-        r->mv = mv;
-        r->cap = cap;
-    }
-    if (r->steps == r->scap) {
-        size_t cap = r->scap ? 2 * r->scap : 1024;
-        uint32_t *cnt = realloc(r->cnt, sizeof *cnt * cap);
-        if (!cnt)
-            return 0;
-        r->cnt = cnt;
-        r->scap = cap;
-    }
+    if (!bal_rec_reserve(r, nh))
+        return 0;
     for (size_t i = 0; i < nh; i++) {
         const totex_hop *hp = &G->out[i];
         uint32_t slot = 0;
         while (G->nbr[(size_t)hp->from * G->S + slot] != hp->to)
             slot++;
-        r->mv[r->len++] = (uint16_t)(hp->from * G->S + slot);
+        r->mv[r->len++] = hp->from * G->S + slot;
     }
     r->cnt[r->steps++] = (uint32_t)nh;
     return 1;
@@ -480,50 +346,19 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory");
     for (uint32_t u = 0; st == TOTEX_OK && u < G.n; u++)
         keys[u].u = u;
-    while (st == TOTEX_OK && G.left && t < limit) {
+    while (st == TOTEX_OK && G.B.left && t < limit) {
         size_t no = 0, nh = 0;
         uint32_t ns = 0;
         for (uint32_t u = 0; u < G.n; u++) {
             G.ocount[u] = 0;
             G.sendoff[u] = G.recvby[u] = BG_NONE;
-            if (!G.held[u])
+            if (!G.B.held[u])
                 continue;
-            uint32_t *l = G.olist + (size_t)u * G.S;
-            for (uint32_t s = 0; s < G.S; s++) {
-                uint32_t h = top_h(&G, u, s);
-                if (h == BG_NONE)
-                    continue;
-                bg_offer *o = &G.offers[no];
-                o->u = u;
-                o->x = G.nbr[(size_t)u * G.S + s];
-                o->slot = s;
-                o->h = h;
-                /* insertion by decreasing hops left */
-                uint32_t j = G.ocount[u]++;
-                while (j > 0 && G.offers[l[j - 1]].h < h) {
-                    l[j] = l[j - 1];
-                    j--;
-                }
-                l[j] = (uint32_t)no++;
-            }
+            /* by decreasing hops left */
+            G.ocount[u] = bal_offers(&G.B, u, NULL, G.offers, &no, G.olist + (size_t)u * G.S);
             G.key[u] = (G.ls[u] << 20) | tie_hash(seed, u, t);
         }
-        /* senders by decreasing key: insertion sort of last step's order (keys move little from step to step) */
-        for (uint32_t j = 0; j < G.n; j++) {
-            const uint32_t u = keys[j].u;
-            keys[j].key = G.held[u] ? G.key[u] : 0;
-        }
-        for (uint32_t j = 1; j < G.n; j++) {
-            bg_key v = keys[j];
-            uint32_t i = j;
-            while (i > 0 && key_cmp(&keys[i - 1], &v) > 0) {
-                keys[i] = keys[i - 1];
-                i--;
-            }
-            keys[i] = v;
-        }
-        while (ns < G.n && G.held[keys[ns].u])
-            ns++;
+        ns = bal_order_senders(keys, G.key, G.B.held, G.n); /* senders by decreasing key */
         /* a failed search leaves its receivers unable to reach a free one until the matching changes,
          * and it changes only along paths that avoid them: reset the marks after a success only */
         G.stamp++;
@@ -538,13 +373,13 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
         if (rec && !rec_step(rec, &G, nh))
             st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory recording the schedule");
         if (st == TOTEX_OK)
-            arrive(&G, nh);
+            bal_arrive(&G.B, G.out, nh);
         t++;
     }
     free(keys);
     bg_free(&G);
     if (st == TOTEX_OK)
-        *steps_out = G.left ? UINT64_MAX : t;
+        *steps_out = G.B.left ? UINT64_MAX : t;
     return st;
 }
 
@@ -560,7 +395,7 @@ static totex_status bg_replay(const totex_network *net, unsigned char *route, ui
         for (size_t i = 0; i < nh; i++, at++)
             take(&G, rec->mv[at] / G.S, rec->mv[at] % G.S, i);
         if ((st = sink.step(sink.ctx, G.out, nh, err)) == TOTEX_OK)
-            arrive(&G, nh);
+            bal_arrive(&G.B, G.out, nh);
     }
     bg_free(&G);
     return st;

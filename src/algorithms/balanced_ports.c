@@ -92,10 +92,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/balanced_stacks.h"
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
 
-#define BP_NONE UINT32_MAX
+#define BP_NONE BAL_NONE
 #define BP_MAX_NODES 1024u
 #define BP_MAX_WORK (UINT64_C(1) << 25)
 /* Routing work per run, in cells of the dynamic program (every pass visits every message's box): touchstone-delta
@@ -131,14 +132,10 @@ static uint32_t bp_rounds(const totex_network *net)
    passes 16 cases, 20 passes 7, 40 passes 7 with a lower mean; mesh:16x16 gains nothing from it) */
 #define BP_NEGOTIATE 40u
 
-typedef struct bp_offer {
-    uint32_t u, x, slot, h;
-    uint64_t pref;
-    int matched;
-} bp_offer;
+typedef bal_offer bp_offer;
 
 typedef struct bp {
-    uint32_t n, k, S, H, HW, cmax;
+    uint32_t n, k, S, H, cmax;
     uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS], sb[TOTEX_MAX_DIMS];
     totex_factor_kind kind[TOTEX_MAX_DIMS];
     uint16_t *coord;  /* n * k */
@@ -147,17 +144,12 @@ typedef struct bp {
     double *iw;       /* per node: 1 / cap^2 */
     uint32_t *roff;   /* n * n + 1: offset of message id's route (id = dst * n + src) */
     unsigned char *route;
-    uint16_t *prog;
     uint64_t *ls, *lr, *ll; /* per node sends, receives; per (node, slot) link load (left, while scheduling) */
-    uint32_t *head;   /* (u * S + slot) * (H + 1) + h: first message id + 1 */
-    uint32_t *next;
-    uint64_t *mask;   /* (u * S + slot) * HW */
-    uint32_t *held;
+    bal_stacks B;     /* the messages, in stacks per (node, slot, hops left) (balanced_stacks.h) */
     bp_offer *offers;
     uint32_t *ocount, *olist, *scnt, *rcnt, *rin, *vis, stamp;
     uint64_t *key;
     totex_hop *out;
-    uint64_t left;
     int borrowed;
     int power;     /* routing: the exponent p of the cost sum over resources of c (load / c)^p */
     double alpha;  /* routing: the links' share of that cost */
@@ -173,19 +165,9 @@ static inline double marg(uint64_t load, uint32_t c, int power)
     return power == 2 ? (b2 - a2) * c : power == 4 ? (b4 - a4) * c : (b4 * b4 - a4 * a4) * c;
 }
 
-typedef struct bp_rec {
-    uint32_t *mv;
-    size_t len, cap;
-    uint32_t *cnt;
-    size_t steps, scap;
-} bp_rec;
-
-static void rec_free(bp_rec *r)
-{
-    free(r->mv);
-    free(r->cnt);
-    memset(r, 0, sizeof *r);
-}
+/* The moves of a schedule, for replay: per hop its link (u * S + slot) and its message (dst * n + src). */
+typedef bal_rec bp_rec;
+#define rec_free bal_rec_free
 
 static void bp_free(bp *G)
 {
@@ -193,18 +175,11 @@ static void bp_free(bp *G)
     free(G->nbr);
     free(G->cap);
     free(G->iw);
-    if (!G->borrowed) {
-        free(G->roff);
-        free(G->route);
-    }
-    free(G->prog);
+    bal_routes_free(G->route, G->roff, G->borrowed);
+    bal_stacks_free(&G->B);
     free(G->ls);
     free(G->lr);
     free(G->ll);
-    free(G->head);
-    free(G->next);
-    free(G->mask);
-    free(G->held);
     free(G->offers);
     free(G->ocount);
     free(G->olist);
@@ -503,31 +478,17 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
         G->S += factor_slots(f);
         G->H += totex_factor_diameter(f);
     }
-    G->HW = (G->H + 1 + 63) / 64;
-    uint64_t sg = 0;
-    totex_status st = totex_network_status_sum(net, &sg, err);
+    totex_status st = bal_routes(net, route, roff, &G->route, &G->roff, &G->borrowed, err);
     if (st != TOTEX_OK)
         return st;
     G->coord = malloc(sizeof *G->coord * n * G->k);
     G->nbr = malloc(sizeof *G->nbr * n * G->S);
     G->cap = malloc(sizeof *G->cap * n);
     G->iw = malloc(sizeof *G->iw * n);
-    if (route) {
-        G->route = route;
-        G->roff = roff;
-        G->borrowed = 1;
-    } else {
-        G->roff = malloc(sizeof *G->roff * (nn + 1));
-        G->route = malloc(sg ? sg : 1);
-    }
-    G->prog = calloc(nn, sizeof *G->prog);
+    int stacks = bal_stacks_alloc(&G->B, G->n, G->S, G->H);
     G->ls = calloc(n, sizeof *G->ls);
     G->lr = calloc(n, sizeof *G->lr);
     G->ll = calloc(n * G->S, sizeof *G->ll);
-    G->head = calloc(n * G->S * (G->H + 1), sizeof *G->head);
-    G->next = malloc(sizeof *G->next * nn);
-    G->mask = calloc(n * G->S * G->HW, sizeof *G->mask);
-    G->held = calloc(n, sizeof *G->held);
     G->offers = malloc(sizeof *G->offers * n * G->S);
     G->ocount = malloc(sizeof *G->ocount * n);
     G->olist = malloc(sizeof *G->olist * n * G->S);
@@ -540,15 +501,16 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
     double *cost = malloc(sizeof *cost * n);
     uint32_t *boxnode = malloc(sizeof *boxnode * n);
     unsigned char *pred = malloc(n), *tmp = malloc(G->H + 1);
-    if (!G->coord || !G->nbr || !G->cap || !G->iw || !G->roff || !G->route || !G->prog || !G->ls || !G->lr || !G->ll ||
-        !G->head || !G->next || !G->mask || !G->held || !G->offers || !G->ocount || !G->olist || !G->scnt || !G->rcnt ||
+    if (!G->coord || !G->nbr || !G->cap || !G->iw || !G->roff || !G->route || stacks || !G->ls || !G->lr || !G->ll ||
+        !G->offers || !G->ocount || !G->olist || !G->scnt || !G->rcnt ||
         !G->rin || !G->vis || !G->key || !G->out || !cost || !boxnode || !pred || !tmp) {
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory for %u nodes", G->n);
         goto done;
     }
-    for (uint32_t v = 0; v < G->n; v++)
-        for (uint32_t i = 0; i < G->k; i++)
-            G->coord[(size_t)v * G->k + i] = (uint16_t)totex_network_coord(net, v, i);
+    bal_coords(net, G->coord);
+    G->B.nbr = G->nbr;
+    G->B.roff = G->roff;
+    G->B.route = G->route;
     for (uint32_t u = 0; u < G->n; u++) {
         uint32_t deg = 0;
         for (uint32_t i = 0; i < G->k; i++) {
@@ -582,15 +544,7 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
                 route_load(G, id, id % G->n, +1);
         goto place;
     }
-    {
-        uint64_t at = 0;
-        for (uint32_t d = 0; d < G->n; d++)
-            for (uint32_t s = 0; s < G->n; s++) {
-                G->roff[(size_t)d * n + s] = (uint32_t)at;
-                at += totex_network_distance(net, s, d);
-            }
-        G->roff[nn] = (uint32_t)at;
-    }
+    bal_route_offsets(net, G->roff);
     G->power = power;
     G->alpha = alpha;
     G->ms = malloc(sizeof *G->ms * n);
@@ -624,18 +578,7 @@ static totex_status bp_setup(bp *G, const totex_network *net, totex_ports ports,
     if ((st = negotiate(G, cost, boxnode, pred, tmp, err)) != TOTEX_OK)
         goto done;
 place:
-    for (uint32_t s = 0; s < G->n; s++)
-        for (uint32_t d = 0; d < G->n; d++) {
-            if (d == s)
-                continue;
-            uint32_t id = d * G->n + s, h = G->roff[id + 1] - G->roff[id], slot = G->route[G->roff[id]];
-            size_t q = ((size_t)s * G->S + slot) * (G->H + 1) + h;
-            G->next[id] = G->head[q];
-            G->head[q] = id + 1;
-            G->mask[((size_t)s * G->S + slot) * G->HW + h / 64] |= UINT64_C(1) << (h % 64);
-            G->held[s]++;
-        }
-    G->left = (uint64_t)G->n * (G->n - 1);
+    bal_stacks_place(&G->B);
 done:
     free(cost);
     free(boxnode);
@@ -644,25 +587,8 @@ done:
     return st;
 }
 
-static inline uint32_t top_h(const bp *G, uint32_t u, uint32_t slot)
-{
-    const uint64_t *m = G->mask + ((size_t)u * G->S + slot) * G->HW;
-    for (uint32_t w = G->HW; w-- > 0;)
-        if (m[w])
-            return 64 * w + 63 - (uint32_t)__builtin_clzll(m[w]);
-    return BP_NONE;
-}
-
-static inline uint32_t tie_hash(uint32_t seed, uint32_t u, uint64_t t)
-{
-    if (!seed)
-        return 0;
-    uint64_t x = ((uint64_t)seed << 40) ^ ((uint64_t)u << 20) ^ (t * UINT64_C(0x9E3779B97F4A7C15));
-    x ^= x >> 31;
-    x *= UINT64_C(0xBF58476D1CE4E5B9);
-    x ^= x >> 29;
-    return (uint32_t)x & 0xFFFFF;
-}
+#define top_h(G, u, slot) bal_top_h(&(G)->B, u, slot)
+#define tie_hash bal_tie_hash
 
 static inline void match(bp *G, uint32_t i)
 {
@@ -708,17 +634,7 @@ static int augment(bp *G, uint32_t u)
     return 0;
 }
 
-typedef struct bp_key {
-    uint64_t key;
-    uint32_t u;
-} bp_key;
-
-static int key_cmp(const bp_key *a, const bp_key *b)
-{
-    if (a->key != b->key)
-        return a->key > b->key ? -1 : 1;
-    return a->u < b->u ? -1 : a->u > b->u;
-}
+typedef bal_key bp_key;
 
 /*
  * Sort @p a (n entries) by decreasing key, ties by increasing u (stable
@@ -748,64 +664,18 @@ static void radix_desc(bp_key *a, bp_key *tmp, size_t n)
 /* Take the message on top of (u, slot) (most hops left) and write its hop to G->out[nh]. */
 static void take(bp *G, uint32_t u, uint32_t slot, size_t nh)
 {
-    const uint32_t h = top_h(G, u, slot);
-    const size_t base = (size_t)u * G->S + slot, q = base * (G->H + 1) + h;
-    uint32_t id = G->head[q] - 1;
-    G->head[q] = G->next[id];
-    if (!G->head[q])
-        G->mask[base * G->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
-    G->held[u]--;
+    const size_t base = (size_t)u * G->S + slot;
+    bal_take(&G->B, u, slot, &G->out[nh]);
     G->ls[u]--;
     G->ll[base]--;
     G->lr[G->nbr[base]]--;
-    totex_hop *hp = &G->out[nh];
-    hp->from = u;
-    hp->to = G->nbr[base];
-    hp->src = id % G->n;
-    hp->dst = id / G->n;
 }
 
-static void arrive(bp *G, size_t nh)
-{
-    for (size_t i = 0; i < nh; i++) {
-        const totex_hop *hp = &G->out[i];
-        uint32_t id = hp->dst * G->n + hp->src, x = hp->to;
-        uint32_t p = ++G->prog[id], len = G->roff[id + 1] - G->roff[id];
-        if (p == len) {
-            G->left--;
-            continue;
-        }
-        uint32_t slot = G->route[G->roff[id] + p], h = len - p;
-        const size_t base = (size_t)x * G->S + slot, q = base * (G->H + 1) + h;
-        G->next[id] = G->head[q];
-        G->head[q] = id + 1;
-        G->mask[base * G->HW + h / 64] |= UINT64_C(1) << (h % 64);
-        G->held[x]++;
-    }
-}
-
-static int rec_step(bp_rec *r, const bp *G, const uint32_t *mv, size_t nh)
+static int rec_step(bp_rec *r, const uint32_t *mv, size_t nh)
 {
     nh *= 2; /* per hop: its link (u * S + slot) and its message (dst * n + src) */
-    if (r->len + nh > r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4096;
-        while (cap < r->len + nh)
-            cap *= 2;
-        uint32_t *p = realloc(r->mv, sizeof *p * cap);
-        if (!p)
-            return 0;
-        r->mv = p;
-        r->cap = cap;
-    }
-    if (r->steps == r->scap) {
-        size_t cap = r->scap ? 2 * r->scap : 1024;
-        uint32_t *cnt = realloc(r->cnt, sizeof *cnt * cap);
-        if (!cnt)
-            return 0;
-        r->cnt = cnt;
-        r->scap = cap;
-    }
-    (void)G;
+    if (!bal_rec_reserve(r, nh))
+        return 0;
     memcpy(r->mv + r->len, mv, sizeof *mv * nh);
     r->len += nh;
     r->cnt[r->steps++] = (uint32_t)(nh / 2);
@@ -877,54 +747,21 @@ static totex_status bp_run(const totex_network *net, totex_ports ports, unsigned
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory");
     for (uint32_t u = 0; st == TOTEX_OK && u < G.n; u++)
         keys[u].u = u;
-    while (st == TOTEX_OK && G.left && t < limit) {
+    while (st == TOTEX_OK && G.B.left && t < limit) {
         size_t no = 0, nh = 0;
         uint32_t ns = 0;
         for (uint32_t u = 0; u < G.n; u++) {
             G.ocount[u] = G.scnt[u] = G.rcnt[u] = 0;
             failed[u] = 0;
-            if (!G.held[u])
+            if (!G.B.held[u])
                 continue;
-            uint32_t *l = G.olist + (size_t)u * G.S;
-            for (uint32_t s = 0; s < G.S; s++) {
-                uint32_t h = top_h(&G, u, s);
-                if (h == BP_NONE)
-                    continue;
-                bp_offer *o = &G.offers[no];
-                o->u = u;
-                o->x = G.nbr[(size_t)u * G.S + s];
-                o->slot = s;
-                o->h = h;
-                o->matched = 0;
-                /* a node's links: the most load left first (the cut's links), then the most hops left */
-                o->pref = (G.ll[(size_t)u * G.S + s] << 16) | h;
-                uint32_t j = G.ocount[u]++;
-                while (j > 0 && G.offers[l[j - 1]].pref < o->pref) {
-                    l[j] = l[j - 1];
-                    j--;
-                }
-                l[j] = (uint32_t)no++;
-            }
+            /* a node's links: the most load left first (the cut's links), then the most hops left */
+            G.ocount[u] = bal_offers(&G.B, u, G.ll, G.offers, &no, G.olist + (size_t)u * G.S);
             /* sends left per port, scaled: 2^20 / c_u is exact enough for c_u <= 4096 */
             G.key[u] = ((G.ls[u] * ((UINT64_C(1) << 20) / G.cap[u])) << 12) | (tie_hash(seed, u, t) & 0xFFF);
         }
         if (mode == 0) {
-            /* senders by decreasing key: insertion sort of last step's order (keys move little from step to step) */
-            for (uint32_t j = 0; j < G.n; j++) {
-                const uint32_t u = keys[j].u;
-                keys[j].key = G.held[u] ? G.key[u] : 0;
-            }
-            for (uint32_t j = 1; j < G.n; j++) {
-                bp_key v = keys[j];
-                uint32_t i = j;
-                while (i > 0 && key_cmp(&keys[i - 1], &v) > 0) {
-                    keys[i] = keys[i - 1];
-                    i--;
-                }
-                keys[i] = v;
-            }
-            while (ns < G.n && G.held[keys[ns].u])
-                ns++;
+            ns = bal_order_senders(keys, G.key, G.B.held, G.n); /* senders by decreasing key */
             match_senders(&G, keys, ns, failed);
         } else {
             match_offers(&G, ord, no, seed, t);
@@ -938,10 +775,10 @@ static totex_status bp_run(const totex_network *net, totex_ports ports, unsigned
             mv[2 * nh + 1] = G.out[nh].dst * G.n + G.out[nh].src;
             nh++;
         }
-        if (rec && !rec_step(rec, &G, mv, nh))
+        if (rec && !rec_step(rec, mv, nh))
             st = totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory recording the schedule");
         if (st == TOTEX_OK)
-            arrive(&G, nh);
+            bal_arrive(&G.B, G.out, nh);
         t++;
     }
     free(keys);
@@ -950,7 +787,7 @@ static totex_status bp_run(const totex_network *net, totex_ports ports, unsigned
     free(failed);
     bp_free(&G);
     if (st == TOTEX_OK)
-        *steps_out = G.left ? UINT64_MAX : t;
+        *steps_out = G.B.left ? UINT64_MAX : t;
     return st;
 }
 

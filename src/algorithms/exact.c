@@ -21,9 +21,13 @@
  *          (totex_exact_set_options(), the CLI's --time-limit); otherwise the
  *          best schedule found and the gap to the proved lower bound
  *          (totex_exact_last()). Unless asked for by name (the CLI's
- *          --algorithm exact calls totex_exact_set_options()), it applies
- *          only to networks of at most TOTEX_EXACT_AUTO_MAX_NODES nodes, so
- *          the automatic choice and `compare` never start a long search.
+ *          --algorithm exact calls totex_exact_set_options()), the search
+ *          runs within the budget of totex_exact_set_auto_budget() (default
+ *          TOTEX_EXACT_AUTO_BUDGET = 2 CPU seconds; the CLI's --exact-budget;
+ *          0: not at all), down from the other algorithms' fewest steps, so
+ *          that the automatic choice and `compare` take its schedule where it
+ *          finds a better one in time and never start a long search (issue
+ *          32 item 4; before: only up to 6 nodes, no budget).
  * Cost:    exponential in the worst case (integer programming); measured in
  *          bench/steps/bench_exact.c.
  */
@@ -89,6 +93,16 @@ static void result_free(void *p)
     free(p);
 }
 
+static _Thread_local double auto_budget = TOTEX_EXACT_AUTO_BUDGET;
+
+void totex_exact_set_auto_budget(double seconds)
+{
+    auto_budget = !(seconds >= 0) ? TOTEX_EXACT_AUTO_BUDGET : seconds > 31536000.0 ? 31536000.0 : seconds;
+    totex_memo_forget(&totex_algorithm_exact); /* another budget: search again */
+}
+
+double totex_exact_auto_budget(void) { return auto_budget; }
+
 void totex_exact_set_options(const totex_exact_options *opt)
 {
     static const totex_exact_options zero = {0};
@@ -110,10 +124,25 @@ static totex_status exact_applies(const totex_network *net, totex_ports ports, t
                           "exact: %s has %u nodes, above the limit of %u nodes (%u messages) of the integer program",
                           totex_network_spec(net), n, TOTEX_EXACT_MAX_NODES,
                           TOTEX_EXACT_MAX_NODES * (TOTEX_EXACT_MAX_NODES - 1));
-    if (!opts_set && n > TOTEX_EXACT_AUTO_MAX_NODES)
+    if (opts_set)
+        return TOTEX_OK;
+    if (auto_budget <= 0)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "exact: tried automatically only up to %u nodes (%s has %u): ask for it with --algorithm exact (up to %u nodes)",
-                          TOTEX_EXACT_AUTO_MAX_NODES, totex_network_spec(net), n, TOTEX_EXACT_MAX_NODES);
+                          "exact: the automatic exact search is off (budget 0): give --exact-budget SECONDS, or ask for it with --algorithm exact");
+    /* the smallest program it would build: the horizon of the best lower bound (a cheap check, so
+       that the automatic choice does not plan every other algorithm again for nothing) */
+    totex_bound b[TOTEX_MAX_BOUNDS];
+    size_t nb = 0, ib = 0;
+    totex_status st = totex_bounds_compute(net, ports, b, &nb, &ib, err);
+    if (st != TOTEX_OK)
+        return st;
+    uint64_t lower = nb ? b[ib].value : 0;
+    uint64_t vars = (uint64_t)n * (2 * totex_network_links(net) + n) * lower;
+    if (vars > TOTEX_EXACT_MAX_VARIABLES)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                          "exact: %s under %s needs at least %llu variables (best lower bound %llu steps), above the limit of %u variables of the integer program",
+                          totex_network_spec(net), totex_ports_name(ports), (unsigned long long)vars,
+                          (unsigned long long)lower, TOTEX_EXACT_MAX_VARIABLES);
     return TOTEX_OK;
 }
 
@@ -125,7 +154,13 @@ static totex_status exact_search(const totex_network *net, totex_ports ports, to
     if (!r)
         return totex_fail(err, TOTEX_ENOMEM, "exact: out of memory");
     totex_memo_forget(&totex_algorithm_exact);
-    totex_status st = totex_exact_solve(net, ports, &opts, r, err);
+    totex_exact_options o = opts;
+    if (!opts_set) { /* the automatic choice's search: within the budget of CPU time, down from the others */
+        o.time_limit = auto_budget;
+        o.cpu_time = 1;
+        o.descending = 1;
+    }
+    totex_status st = totex_exact_solve(net, ports, &o, r, err);
     if (st != TOTEX_OK) {
         result_free(r);
         return st;

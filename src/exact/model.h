@@ -75,12 +75,16 @@ typedef struct totex_mip_solver {
 } totex_mip_solver;
 
 /*
- * sv->solve(), but never past @p seconds (+ 0.5 s): with a limit the solver
- * runs in a forked child that is killed at the deadline (outcome UNKNOWN).
- * seconds <= 0: no limit, in this process. (src/exact/bounded.c)
+ * sv->solve(), but never past @p seconds: with a limit the solver runs in a
+ * forked child that is killed at the deadline (outcome UNKNOWN): @p cpu 0,
+ * wall time (+ 0.5 s grace); @p cpu 1, the child's CPU time (wall time then
+ * only a safeguard of 20 x seconds + 10 s). *child_seconds: the CPU seconds
+ * the child used (0 when the solver ran in this process). seconds <= 0: no
+ * limit, in this process. (src/exact/bounded.c)
  */
 totex_status totex_mip_solve_bounded(const totex_mip_solver *sv, const totex_mip *m, int relax, double seconds,
-                                     totex_mip_outcome *outcome, double *x, totex_error *err);
+                                     int cpu, double *child_seconds, totex_mip_outcome *outcome, double *x,
+                                     totex_error *err);
 
 /* The solvers built in (NULL-terminated list; empty when none was found at build time). */
 const totex_mip_solver *const *totex_mip_solvers(void);

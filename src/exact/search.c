@@ -4,6 +4,10 @@
  * a schedule at the first feasible T. The caller's upper bound (the other
  * algorithms of the registry: src/algorithms/exact.c) gives the schedule kept
  * when every T below it is infeasible, and the fallback under a time limit.
+ * With descending set (the automatic choice) the horizon goes down from that
+ * upper bound instead: each feasible T is a better schedule, the first
+ * infeasible one proves the optimum. The time limit is wall time, or CPU time
+ * (cpu_time: this thread's plus the solver processes').
  * TOTEX_EXACT_DEBUG=1 in the environment prints each horizon's LP and MIP
  * outcome and time on stderr (for measuring; nothing is printed otherwise).
  */
@@ -62,6 +66,13 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void totex_exact_result_free(totex_exact_result *r)
 {
     if (!r)
@@ -78,8 +89,17 @@ typedef struct decide_ctx {
     totex_ports ports;
     const totex_mip_solver *lp, *mip; /* lp NULL: no LP step */
     int no_prune;
-    double deadline;                  /* monotonic seconds; 0: none */
+    double limit;                     /* seconds for the whole search; 0: none */
+    int cpu;                          /* 1: limit counts CPU seconds, 0: wall seconds */
+    double start;                     /* wall (cpu 0) or this thread's CPU (cpu 1) seconds at the start */
+    double child_cpu;                 /* CPU seconds the solver processes used so far */
 } decide_ctx;
+
+/* seconds of the limit used so far: wall time, or this thread's CPU time plus the solver processes' */
+static double used_seconds(const decide_ctx *c)
+{
+    return c->cpu ? thread_cpu_seconds() - c->start + c->child_cpu : now_seconds() - c->start;
+}
 
 typedef struct decision {
     totex_mip_outcome outcome;
@@ -91,7 +111,7 @@ typedef struct decision {
     uint64_t variables, constraints;
 } decision;
 
-static totex_status decide(const decide_ctx *c, uint64_t T, decision *d, totex_error *err)
+static totex_status decide(decide_ctx *c, uint64_t T, decision *d, totex_error *err)
 {
     totex_mip m;
     totex_mip_options mo = {c->no_prune, 0};
@@ -116,13 +136,14 @@ static totex_status decide(const decide_ctx *c, uint64_t T, decision *d, totex_e
     double s0 = now_seconds();
     for (int pass = c->lp ? 0 : 1; pass < 2 && st == TOTEX_OK; pass++) {
         const totex_mip_solver *sv = pass ? c->mip : c->lp;
-        double left = 0;
-        if (c->deadline > 0 && (left = c->deadline - now_seconds()) <= 0) {
+        double left = 0, child = 0;
+        if (c->limit > 0 && (left = c->limit - used_seconds(c)) <= 0) {
             d->outcome = TOTEX_MIP_UNKNOWN;
             break;
         }
         double p0 = now_seconds();
-        st = totex_mip_solve_bounded(sv, &m, !pass, left, &d->outcome, x, err);
+        st = totex_mip_solve_bounded(sv, &m, !pass, left, c->cpu, &child, &d->outcome, x, err);
+        c->child_cpu += child;
         if (getenv("TOTEX_EXACT_DEBUG"))
             fprintf(stderr, "exact: T=%llu %s %s: %s in %.2f s (%u vars, %u rows)\n", (unsigned long long)T,
                     sv->name, pass ? "MIP" : "LP",
@@ -154,13 +175,13 @@ totex_status totex_exact_search(const totex_network *net, totex_ports ports, con
                                 totex_exact_upper_fn upper, totex_exact_result *out, totex_error *err)
 {
     static const totex_exact_options defaults = {0};
-    const double t0 = now_seconds();
+    const double t0 = now_seconds(), cpu0 = thread_cpu_seconds();
     const uint32_t n = totex_network_nodes(net);
     const totex_mip_solver *const *list = totex_mip_solvers();
     totex_bound bnd[TOTEX_MAX_BOUNDS];
     size_t nb = 0, ib = 0;
     totex_status st;
-    decide_ctx c = {net, ports, NULL, NULL, 0, 0};
+    decide_ctx c = {net, ports, NULL, NULL, 0, 0, 0, 0, 0};
     if (!opt)
         opt = &defaults;
     memset(out, 0, sizeof *out);
@@ -177,8 +198,10 @@ totex_status totex_exact_search(const totex_network *net, totex_ports ports, con
                           totex_exact_solvers());
     }
     c.no_prune = opt->no_prune;
+    c.cpu = opt->cpu_time != 0;
+    c.start = c.cpu ? cpu0 : t0;
     if (opt->time_limit > 0)
-        c.deadline = t0 + opt->time_limit;
+        c.limit = opt->time_limit;
     if (n > TOTEX_EXACT_MAX_NODES)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "exact: %s has %u nodes, above the limit of %u nodes (%u messages) of the integer program",
@@ -196,11 +219,13 @@ totex_status totex_exact_search(const totex_network *net, totex_ports ports, con
     if (!opt->no_upper && upper && (st = upper(net, ports, out, err)) != TOTEX_OK)
         return st;
     const uint64_t arcs = 2 * totex_network_links(net);
-    /* T from the proved lower bound up; the certificate of T* is the proof for T* - 1 */
-    for (uint64_t T = out->lower ? out->lower - 1 : 0;; T++) {
-        if (out->schedule && T >= out->steps)
+    const int down = opt->descending && out->schedule;
+    /* up: T from the proved lower bound; the certificate of T* is the proof for T* - 1.
+       down: T from the best schedule's steps - 1 while T >= the proved lower bound. */
+    for (uint64_t T = down ? out->steps - 1 : out->lower ? out->lower - 1 : 0;; T = down ? T - 1 : T + 1) {
+        if (down ? T < out->lower || T == 0 : out->schedule && T >= out->steps)
             break;
-        if (T == 0 || (T + 1 == out->lower && opt->bound_proof_only))
+        if (!down && (T == 0 || (T + 1 == out->lower && opt->bound_proof_only)))
             continue; /* the analytic bound is the certificate */
         uint64_t vars = (uint64_t)n * (arcs + n) * T;
         if (vars > TOTEX_EXACT_MAX_VARIABLES || T > UINT32_MAX / 2) {
@@ -220,7 +245,7 @@ totex_status totex_exact_search(const totex_network *net, totex_ports ports, con
         out->constraints = d.constraints;
         if (d.outcome == TOTEX_MIP_UNKNOWN) {
             /* time up; below the analytic bound that is no loss: the bound stands */
-            if (T >= out->lower) {
+            if (down || T >= out->lower) {
                 out->timed_out = 1;
                 break;
             }
@@ -239,6 +264,8 @@ totex_status totex_exact_search(const totex_network *net, totex_ports ports, con
             out->schedule = d.schedule;
             out->steps = T;
             out->upper_from = "exact";
+            if (down)
+                continue; /* a better schedule: try one step fewer */
             break;
         }
         /* infeasible: T + 1 is a proved lower bound */
@@ -248,9 +275,12 @@ totex_status totex_exact_search(const totex_network *net, totex_ports ports, con
         out->proof_seconds = d.seconds;
         if (!d.presolve)
             snprintf(out->proof_solver, sizeof out->proof_solver, "%s", d.by);
+        if (down)
+            break; /* every horizon from here down is infeasible too */
     }
     out->optimal = out->schedule && out->lower == out->steps;
     out->seconds = now_seconds() - t0;
+    out->cpu_seconds = thread_cpu_seconds() - cpu0 + c.child_cpu;
     if (!out->schedule)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "exact: the time limit of %.3g s ended the search before any schedule was found (proved lower bound %llu steps): raise --time-limit",

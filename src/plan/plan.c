@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "totex/delay.h"
+#include "totex/exact.h"
 #include "totex/plan.h"
 #include "totex/progress.h"
 
@@ -357,17 +358,23 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
     }
     /* the hops of every shortest-path schedule (000 Theorem 1): the work of a costly prediction */
     uint64_t hops = 0, not_tried = 0;
+    /* what the automatic exact search did (issue 32 item 4): reported with the choice */
+    char exact_note[192] = "";
+    int exact_ran = 0;
     if (totex_network_status_sum(net, &hops, NULL) != TOTEX_OK)
         hops = UINT64_MAX;
     for (int pass = 0; pass < 2 && last != TOTEX_EVIOLATION; pass++)
     for (size_t i = 0; i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
-        totex_error e2;
+        totex_error e2 = {{0}};
         totex_status st1;
         if (a->costly_predict != pass)
             continue; /* cheap predictions first, costly ones in the second pass */
-        if (pass && objective == TOTEX_OBJECTIVE_STEPS && fewest == lower)
+        if (pass && objective == TOTEX_OBJECTIVE_STEPS && fewest == lower) {
+            if (!strcmp(a->name, "exact"))
+                snprintf(exact_note, sizeof exact_note, "not needed: a candidate meets the best lower bound");
             continue;
+        }
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
         else if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict &&
@@ -395,6 +402,15 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
                     break; /* a schedule failed verification: report it, never hide it */
                 }
             }
+        }
+        if (!strcmp(a->name, "exact")) {
+            if (st1 == TOTEX_OK)
+                exact_ran = 1;
+            else
+                snprintf(exact_note, sizeof exact_note, "%.180s", e2.msg);
+            const totex_exact_result *x = st1 == TOTEX_OK ? totex_exact_last() : NULL;
+            if (x && x->upper_from && strcmp(x->upper_from, "exact"))
+                continue; /* no schedule of its own: it would replay another candidate's again */
         }
         if (st1 != TOTEX_OK) {
             /* when nothing runs, say first what a larger limit would change */
@@ -468,6 +484,19 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
                           why.msg);
     out->not_tried = not_tried;
     out->not_tried_hops = not_tried ? hops : 0;
+    out->exact_reported = 1;
+    out->exact_budget = totex_exact_auto_budget();
+    const totex_exact_result *x = exact_ran ? totex_exact_last() : NULL;
+    if (x) {
+        out->exact_ran = 1;
+        out->exact_steps = x->steps;
+        out->exact_lower = x->lower;
+        out->exact_optimal = x->optimal;
+        out->exact_timed_out = x->timed_out;
+        out->exact_cpu_seconds = x->cpu_seconds;
+    } else {
+        snprintf(out->exact_note, sizeof out->exact_note, "%s", exact_note[0] ? exact_note : "not tried");
+    }
     out->not_tried_budget = not_tried ? costly_budget : 0;
     out->plan_seconds = now_seconds() - t0;
     return TOTEX_OK;

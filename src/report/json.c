@@ -83,6 +83,21 @@ char *totex_report_plan_json(const totex_plan_result *r)
         if (r->not_tried >> i & 1)
             json_object_array_add(nt, json_object_new_string(totex_algorithm_get(i)->name));
     json_object_object_add(o, "candidates_not_tried", nt);
+    if (r->exact_reported) { /* the automatic choice's exact search (issue 32 item 4) */
+        json_object *x = json_object_new_object();
+        json_object_object_add(x, "budget_cpu_seconds", json_object_new_double(r->exact_budget));
+        json_object_object_add(x, "ran", json_object_new_boolean(r->exact_ran));
+        if (r->exact_ran) {
+            json_object_object_add(x, "steps", json_object_new_uint64(r->exact_steps));
+            json_object_object_add(x, "lower", json_object_new_uint64(r->exact_lower));
+            json_object_object_add(x, "optimal", json_object_new_boolean(r->exact_optimal));
+            json_object_object_add(x, "budget_used_up", json_object_new_boolean(r->exact_timed_out));
+            json_object_object_add(x, "cpu_seconds", json_object_new_double(r->exact_cpu_seconds));
+        } else {
+            json_object_object_add(x, "why_not", json_object_new_string(r->exact_note));
+        }
+        json_object_object_add(o, "exact_search", x);
+    }
     return finish(o);
 }
 

@@ -58,6 +58,14 @@ void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int ve
                     " hops, above auto's budget of %" PRIu64 "; --algorithm NAME plans it)\n",
                 r->not_tried_hops, r->not_tried_budget);
     }
+    if (r->exact_reported && r->exact_ran)
+        fprintf(fp, "exact search   budget %g CPU s, used %.2f: %s %" PRIu64 " steps%s; proved lower bound %" PRIu64 "%s\n",
+                r->exact_budget, r->exact_cpu_seconds,
+                !strcmp(r->algorithm->name, "exact") ? "found" : "no schedule below",
+                r->exact_steps, r->exact_optimal ? " (optimal)" : "", r->exact_lower,
+                r->exact_timed_out ? " (budget used up; --exact-budget S gives it more)" : "");
+    else if (r->exact_reported)
+        fprintf(fp, "exact search   budget %g CPU s: not run: %s\n", r->exact_budget, r->exact_note);
     /* then why: the bounds, and what the simulator measured */
     if (lb)
         fprintf(fp, "ratio          %.4f of the best bound\n", (double)r->sim.steps / (double)lb);
