@@ -4,7 +4,8 @@
  * 1, 8, 1000 and 64 KiB, MPI_INT, a vector and a struct type, MPI_IN_PLACE;
  * several nonblocking calls outstanding on one communicator and on two,
  * completed in an order that differs from rank to rank; a blocking call while
- * one is outstanding; a persistent request started 1000 times with new send
+ * one is outstanding; a persistent request started 1000 times (argument
+ * starts=N: N times) with new send
  * contents each time (the expected blocks computed from the fill formula,
  * not by MPI); a derived datatype freed after the init. With argument
  * "mismatch" also: counts that differ across ranks (nonblocking and
@@ -317,7 +318,13 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    const int with_mismatch = argc > 1 && strcmp(argv[1], "mismatch") == 0;
+    int with_mismatch = 0, starts = 1000;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "mismatch") == 0)
+            with_mismatch = 1;
+        else if (strncmp(argv[i], "starts=", 7) == 0)
+            starts = atoi(argv[i] + 7);
+    }
 
     MPI_Comm world;
     MPI_Comm_dup(MPI_COMM_WORLD, &world);
@@ -340,7 +347,7 @@ int main(int argc, char **argv)
         outstanding(cart, MPI_COMM_NULL, 3);
         outstanding(world, mesh, 4);
     }
-    persistent(cart, "2-D torus", 1000, 1000, 0);
+    persistent(cart, "2-D torus", 1000, starts, 0);
     persistent(mesh, "2-D mesh", 64, 50, 1);
     persistent(world, "world", 0, 3, 0);
     persistent_derived(world);

@@ -1,12 +1,14 @@
-/* A plain MPI program (no totex header, no totex library) run with the Open
- * MPI component coll/totex selected by priority: MPI_Alltoall, MPI_Ialltoall
- * and MPIX_Alltoall_init / MPI_Start on Cartesian communicators (4x4 and 3x3
+/* A plain MPI program (no totex header, no totex library), run with the Open
+ * MPI component coll/totex selected by priority (tests/ompi) or with the
+ * drop-in preloaded (MPICH: MPI_Ialltoall through a generalized request):
+ * MPI_Alltoall, MPI_Ialltoall and MPI_Alltoall_init (MPIX_ in Open MPI 4.1) /
+ * MPI_Start on Cartesian communicators (4x4 and 3x3
  * tori, a 2x2x2 torus, a 3x4 mesh: those that fit the world, else the world
  * itself), blocks of 0, 1, 8, 1000 and 65536 bytes, MPI_INT with MPI_IN_PLACE
  * and a vector type; several MPI_Ialltoall outstanding, completed in an order
  * that depends on the rank; a persistent request started 200 times. Every
  * result is checked against the blocks the fill formula says each rank sent
- * (not against another MPI call, which would be the component's too). Exit
+ * (not against another MPI call, which would be totex's too). Exit
  * status non-zero on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,7 +209,7 @@ static void all(MPI_Comm comm, const char *name)
 /* counts that differ across ranks, in all three forms, each on a duplicate with MPI_ERRORS_RETURN: an error on
    every rank and no hang (the duplicates freed at the end, after a barrier: a failed call's messages may still
    be in flight) */
-static void mismatch(void)
+static void mismatch(int forms)
 {
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -216,7 +218,7 @@ static void mismatch(void)
     /* Open MPI 4.1 raises the error of a collective request's completion (MPI_Wait) on MPI_COMM_WORLD, not on
        the request's communicator (as for its own libnbc requests) */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    for (int form = 0; form < 3; form++) {
+    for (int form = 0; form < forms; form++) {
         MPI_Comm_dup(MPI_COMM_WORLD, &c[form]);
         MPI_Comm_set_errhandler(c[form], MPI_ERRORS_RETURN);
         /* a plan for 16 B cached first: the nonblocking call then runs without planning */
@@ -240,7 +242,7 @@ static void mismatch(void)
         CHECK(rc != MPI_SUCCESS, "counts that differ across ranks, form %d: succeeded", form);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    for (int form = 0; form < 3; form++)
+    for (int form = 0; form < forms; form++)
         MPI_Comm_free(&c[form]);
     free(s);
     free(r);
@@ -275,11 +277,13 @@ int main(int argc, char **argv)
     if (!ran)
         all(MPI_COMM_WORLD, "world");
     if (argc > 1 && strcmp(argv[1], "mismatch") == 0 && wsize > 1)
-        mismatch();
+        mismatch(3);
+    if (argc > 1 && strcmp(argv[1], "mismatch-blocking") == 0 && wsize > 1)
+        mismatch(1);
     int sum = 0;
     MPI_Allreduce(&failures, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("test_coll_component: %d ranks, %d failures\n", wsize, sum);
+        printf("test_forms: %d ranks, %d failures\n", wsize, sum);
     MPI_Finalize();
     return sum != 0;
 }
