@@ -68,14 +68,15 @@ int totex_mpi_verbose_level(void)
     return level;
 }
 
-int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out, MPI_Comm comm)
+int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
+                          const int *node_of, MPI_Comm comm)
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(t, &lb, &ext);
     for (int j = 0; j < n; j++) {
         int pos = 0;
-        int rc = MPI_Pack(buf + (MPI_Aint)j * count * ext, count, t, out + (size_t)j * (size_t)slot, (int)slot, &pos,
-                          comm);
+        const size_t to = (size_t)(node_of ? node_of[j] : j);
+        int rc = MPI_Pack(buf + (MPI_Aint)j * count * ext, count, t, out + to * (size_t)slot, (int)slot, &pos, comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -119,11 +120,12 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
         char *mine = malloc((size_t)size * (size_t)slot), *all = NULL;
         if (!mine)
             return MPI_ERR_NO_MEM;
-        rc = totex_mpi_pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, mine, c->comm);
+        rc = totex_mpi_pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, mine, st->node_of, c->comm);
         if (rc == MPI_SUCCESS)
             rc = totex_mpi_run_unit(st->dup, size, rank, mine, slot, opt, st, &all);
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = totex_mpi_unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, i, c->recvcount, c->recvtype, c->comm);
+            rc = totex_mpi_unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, st->rank_of ? st->rank_of[i] : i,
+                                        c->recvcount, c->recvtype, c->comm);
         free(all);
         free(mine);
         return rc;
@@ -138,7 +140,8 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
                 return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
             st->packed_bytes = need;
         }
-        if ((rc = totex_mpi_pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, st->packed, c->comm)) != MPI_SUCCESS)
+        if ((rc = totex_mpi_pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, st->packed, st->node_of,
+                                        c->comm)) != MPI_SUCCESS)
             return g ? totex_mpi_guard_fail(g, rc) : rc;
         send = st->packed;
     }
@@ -173,7 +176,8 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     const char *own = send + (size_t)rank * (size_t)slot;
     if (!c->recv_raw) {
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = totex_mpi_unpack_block(i == rank ? own : totex_prog_final_block(p->prog, (uint32_t)i), slot, rbuf, i, c->recvcount,
+            rc = totex_mpi_unpack_block(i == rank ? own : totex_prog_final_block(p->prog, (uint32_t)i), slot, rbuf,
+                                        st->rank_of ? st->rank_of[i] : i, c->recvcount,
                               c->recvtype, c->comm);
     }
     return rc;
@@ -288,7 +292,8 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         totex_mpi_plan *p = st->memo.plan;
         const int in_place = sendbuf == MPI_IN_PLACE;
         const call c = {in_place ? recvbuf : sendbuf, in_place ? recvcount : sendcount, in_place ? recvtype : sendtype,
-                        recvbuf, recvcount, recvtype, comm, st->size, st->rank, p->slot, p->sig,
+                        recvbuf, recvcount, recvtype, comm, st->size,
+                        st->node_of ? st->node_of[st->rank] : st->rank, p->slot, p->sig,
                         st->memo.send_raw, st->memo.recv_raw};
         return st->check ? checked_call(&c, opt, st, p, 0, NULL) : exchange(&c, opt, st, NULL, 0, &p);
     }
@@ -398,7 +403,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         char *tmp = malloc((size_t)slot);
         if (!tmp)
             return MPI_ERR_NO_MEM;
-        if ((rc = totex_mpi_pack_blocks(sendbuf, sendcount, sendtype, 1, slot, tmp, comm)) == MPI_SUCCESS)
+        if ((rc = totex_mpi_pack_blocks(sendbuf, sendcount, sendtype, 1, slot, tmp, NULL, comm)) == MPI_SUCCESS)
             rc = totex_mpi_unpack_block(tmp, slot, recvbuf, 0, recvcount, recvtype, comm);
         free(tmp);
         return rc;
@@ -411,14 +416,16 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (!check && sig == 0 && !opt->prepare)
         return MPI_SUCCESS;
     /* raw layouts (in place the send blocks must be copied out before the receive buffer is written) */
-    const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, rank, slot, sig,
-                    !bad && !in_place && pack == sig && sf.raw, !bad && pack == sig && rf.raw};
+    /* (the machine's network numbering the ranks otherwise than the communicator: blocks packed in its order) */
+    const int node = st->node_of ? st->node_of[rank] : rank, ordered = !st->node_of;
+    const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, node, slot, sig,
+                    ordered && !bad && !in_place && pack == sig && sf.raw, ordered && !bad && pack == sig && rf.raw};
     totex_mpi_plan *p = st->plans;
     while (p && !(p->slot == slot && p->sig == sig))
         p = p->next;
     if (opt->prepare) {
         totex_mpi_prepared *pr = opt->prepare;
-        *pr = (totex_mpi_prepared){.st = st, .plan = p, .size = size, .rank = rank, .sendbuf = sendbuf,
+        *pr = (totex_mpi_prepared){.st = st, .plan = p, .size = size, .rank = node, .sendbuf = sendbuf,
                                    .sendcount = sendcount, .sendtype = sendtype, .in_place = in_place,
                                    .send_raw = c.send_raw, .recv_raw = c.recv_raw, .slot = slot, .sig = sig};
         if (!bad && sig > 0 && p && opt->form == TOTEX_MPI_FORM_NONBLOCKING)

@@ -84,8 +84,10 @@ int totex_mpi_verbose_level(void);
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt);
-/* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at j * slot bytes); MPI code */
-int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out, MPI_Comm comm);
+/* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
+   @p node_of NULL: at j * slot); MPI code */
+int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
+                          const int *node_of, MPI_Comm comm);
 /* MPI_Unpack the @p slot bytes at @p from into block @p i of @p recvbuf (@p count elements of @p t); MPI code */
 int totex_mpi_unpack_block(const char *from, long long slot, char *recvbuf, int i, int count, MPI_Datatype t,
                            MPI_Comm comm);
@@ -146,6 +148,10 @@ typedef struct totex_mpi_state {
     int broken;              /* a call failed while nonblocking calls were in use: every later call fails (its
                                 messages may still be in flight on the duplicates, which stay) */
     int refs;                /* requests of this communicator (request.c): the state outlives the communicator */
+    char *named_spec;        /* the sub-box of the machine's network the communicator spans (named.c), or NULL:
+                                its own network (spec.c) */
+    int *node_of, *rank_of;  /* with named_spec: rank r's node and node i's rank (one allocation); the
+                                duplicates number the ranks as nodes (state.c), the buffers are packed so */
     int orphan;              /* the communicator was freed: the last request frees the state */
     int ring_pred, ring_succ; /* the cross-rank check's ring (totex_prog_check_ring of the comm's network) */
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
@@ -233,8 +239,14 @@ void totex_mpi_state_retire(totex_mpi_state *st);
 void totex_mpi_state_fail(totex_mpi_state *st);
 /* (re)post st->poison on st->dup; MPI code */
 int totex_mpi_state_post_poison(totex_mpi_state *st);
-/* network spec of comm (empty for one rank); node id == rank in comm */
-int totex_mpi_comm_spec(MPI_Comm comm, int size, char *spec, size_t cap);
+/* network spec of comm (empty for one rank): st->named_spec when the machine's network applies to it, else
+   its Cartesian grid or a torus of MPI_Dims_create's shape; node id == rank in comm (st's duplicates) */
+int totex_mpi_comm_spec(const totex_mpi_state *st, MPI_Comm comm, int size, char *spec, size_t cap);
+/* the machine's network named by TOTEX_NETWORK / TOTEX_RANKMAP (named.c) for communicator @p comm (@p size ranks,
+   this one @p rank): st->named_spec, node_of, rank_of set when its ranks span a sub-box of it, else left NULL
+   (said under TOTEX_VERBOSE). Collective (an agreement: a network or map that differs across ranks is
+   MPI_ERR_OTHER on every rank, with a line); MPI code */
+int totex_mpi_named_network(totex_mpi_state *st, MPI_Comm comm, int size, int rank);
 /* t_s and t_c of comm, measured or from TOTEX_TS / TOTEX_TC (collective, once per state) */
 int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st);
 /* "t_s ... measured, t_c ... set" */

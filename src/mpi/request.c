@@ -123,7 +123,8 @@ static int request_start(struct totex_request_s *r)
             char *tmp = malloc((size_t)pr->slot);
             if (!tmp)
                 return r->rc = MPI_ERR_NO_MEM;
-            if ((rc = totex_mpi_pack_blocks(pr->sendbuf, pr->sendcount, pr->sendtype, 1, pr->slot, tmp, r->comm)) ==
+            if ((rc = totex_mpi_pack_blocks(pr->sendbuf, pr->sendcount, pr->sendtype, 1, pr->slot, tmp, NULL,
+                                            r->comm)) ==
                 MPI_SUCCESS)
                 rc = totex_mpi_unpack_block(tmp, pr->slot, r->recvbuf, 0, r->recvcount, r->recvtype, r->comm);
             free(tmp);
@@ -133,7 +134,7 @@ static int request_start(struct totex_request_s *r)
     const char *send = pr->sendbuf;
     if (!pr->send_raw) {
         if ((rc = totex_mpi_pack_blocks(pr->sendbuf, pr->sendcount, pr->sendtype, pr->size, pr->slot, r->packed,
-                                        r->comm)) != MPI_SUCCESS)
+                                        pr->st->node_of, r->comm)) != MPI_SUCCESS)
             return r->rc = rc;
         send = r->packed;
     }
@@ -175,7 +176,8 @@ static int request_end(struct totex_request_s *r, int rc)
         const char *own = (pr->send_raw ? (const char *)pr->sendbuf : r->packed) + (size_t)pr->rank * (size_t)pr->slot;
         for (int i = 0; i < pr->size && rc == MPI_SUCCESS; i++)
             rc = totex_mpi_unpack_block(i == pr->rank ? own : totex_prog_final_block(r->pl->prog, (uint32_t)i),
-                                        pr->slot, r->recvbuf, i, r->recvcount, r->recvtype, r->comm);
+                                        pr->slot, r->recvbuf, st->rank_of ? st->rank_of[i] : i, r->recvcount,
+                                        r->recvtype, r->comm);
     }
     r->active = 0;
     r->running = 0;

@@ -100,6 +100,8 @@ void totex_mpi_state_free(totex_mpi_state *st)
         totex_mpi_plan_free(p);
     }
     free(st->packed);
+    free(st->named_spec);
+    free(st->node_of);
     free(st);
 }
 
@@ -152,7 +154,7 @@ static int check_ring(totex_mpi_state *st)
     int n = 0, me = 0, rc;
     char spec[512];
     if ((rc = MPI_Comm_size(st->dup, &n)) != MPI_SUCCESS || (rc = MPI_Comm_rank(st->dup, &me)) != MPI_SUCCESS ||
-        (rc = totex_mpi_comm_spec(st->dup, n, spec, sizeof spec)) != MPI_SUCCESS)
+        (rc = totex_mpi_comm_spec(st, st->dup, n, spec, sizeof spec)) != MPI_SUCCESS)
         return rc;
     totex_error err;
     totex_network *net = n > 1 ? totex_network_parse(spec, &err) : NULL;
@@ -172,9 +174,22 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
 {
     if (st->dup != MPI_COMM_NULL)
         return MPI_SUCCESS;
-    int rc = MPI_Comm_dup(comm, &st->dup);
-    if (rc != MPI_SUCCESS)
+    int rc, size = 0, rank = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    /* the machine's network, when one is named and this communicator spans a sub-box of it (named.c): the
+       duplicate numbers the ranks as that sub-box's nodes */
+    free(st->named_spec);
+    free(st->node_of);
+    st->named_spec = NULL;
+    st->node_of = st->rank_of = NULL;
+    if ((rc = totex_mpi_named_network(st, comm, size, rank)) != MPI_SUCCESS)
         return rc;
+    rc = st->node_of ? MPI_Comm_split(comm, 0, st->node_of[rank], &st->dup) : MPI_Comm_dup(comm, &st->dup);
+    if (rc != MPI_SUCCESS) {
+        st->dup = MPI_COMM_NULL;
+        return rc;
+    }
     /* errors of the exchange come back to totex, which reports them to the caller */
     MPI_Comm_set_errhandler(st->dup, MPI_ERRORS_RETURN);
     if (!st->prev_live) { /* not yet listed (a state with retired duplicates stays listed) */
@@ -201,11 +216,11 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
        their receive takes any tag, and the tag can carry the header */
     int *ub = NULL, flag = 0;
     MPI_Comm hdr = MPI_COMM_NULL;
-    if ((rc = check_ring(st)) == MPI_SUCCESS && check && (rc = MPI_Comm_dup(comm, &hdr)) == MPI_SUCCESS &&
+    if ((rc = check_ring(st)) == MPI_SUCCESS && check && (rc = MPI_Comm_dup(st->dup, &hdr)) == MPI_SUCCESS &&
         (rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag)) != MPI_SUCCESS)
         MPI_Comm_free(&hdr);
     /* the nonblocking and persistent runs' own duplicate (request.c): their tags never meet the plans' */
-    if (rc == MPI_SUCCESS && (rc = MPI_Comm_dup(comm, &st->nb)) != MPI_SUCCESS && hdr != MPI_COMM_NULL)
+    if (rc == MPI_SUCCESS && (rc = MPI_Comm_dup(st->dup, &st->nb)) != MPI_SUCCESS && hdr != MPI_COMM_NULL)
         MPI_Comm_free(&hdr);
     if (rc != MPI_SUCCESS) { /* not made: neither is dup, so that the next call tries both again */
         MPI_Comm_free(&st->dup);

@@ -26,6 +26,8 @@ typedef struct mca_coll_totex_component_t {
     int tune;            /* coll_totex_tune: TOTEX_TUNE (-1: default) */
     int check;           /* coll_totex_check: TOTEX_CHECK (-1: default) */
     char *size_classes;  /* coll_totex_size_classes: TOTEX_SIZE_CLASSES */
+    char *network;       /* coll_totex_network: TOTEX_NETWORK */
+    char *rankmap;       /* coll_totex_rankmap: TOTEX_RANKMAP */
 } mca_coll_totex_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_totex_component_t mca_coll_totex_component;

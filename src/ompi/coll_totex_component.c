@@ -2,7 +2,7 @@
  *
  * Parameters (ompi_info --param coll totex --level 9), each the MCA form of a
  * TOTEX_* variable of the runtime (docs/mpi.md, "Knobs"): priority, verbose,
- * algorithm, chunks, tune, check, size_classes. One given on the command line
+ * algorithm, chunks, tune, check, size_classes, network, rankmap. One given on the command line
  * or as OMPI_MCA_coll_totex_* is put into the process's environment before
  * the first call, and wins over the TOTEX_* variable. */
 #include <stdio.h>
@@ -103,6 +103,20 @@ static int totex_register(void)
                                           "choice; 0: every block size is chosen anew (TOTEX_SIZE_CLASSES)",
                                           MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_9,
                                           MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.size_classes);
+    mca_coll_totex_component.network = NULL;
+    (void)mca_base_component_var_register(c, "network",
+                                          "The network the job runs on, a totex spec or preset (ring:8*ring:8, "
+                                          "fugaku, ...): MPI_COMM_WORLD and every communicator whose ranks form a "
+                                          "sub-box of it are scheduled on it (TOTEX_NETWORK)",
+                                          MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4,
+                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.network);
+    mca_coll_totex_component.rankmap = NULL;
+    (void)mca_base_component_var_register(c, "rankmap",
+                                          "A file with one line per rank of MPI_COMM_WORLD, in rank order: its "
+                                          "coordinates on coll_totex_network, one per factor (TOTEX_RANKMAP; "
+                                          "default: rank r at node r)",
+                                          MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4,
+                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.rankmap);
     return OMPI_SUCCESS;
 }
 
@@ -148,4 +162,6 @@ void mca_coll_totex_apply_params(void)
     put_int("TOTEX_TUNE", c->tune, -1);
     put_int("TOTEX_CHECK", c->check, -1);
     put("TOTEX_SIZE_CLASSES", c->size_classes);
+    put("TOTEX_NETWORK", c->network);
+    put("TOTEX_RANKMAP", c->rankmap);
 }

@@ -254,6 +254,24 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    if (argc > 1 && strcmp(argv[1], "differ") == 0) {
+        /* rank 0 names another machine network than the others (read at the first call): an error on every
+           rank, no hang */
+        if (rank == 0)
+            setenv("TOTEX_NETWORK", wsize == 4 ? "k2*k2" : "ring:3", 1);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        char *s = calloc((size_t)wsize * 8, 1), *r = calloc((size_t)wsize * 8, 1);
+        int rc = MPI_Alltoall(s, 8, MPI_BYTE, r, 8, MPI_BYTE, MPI_COMM_WORLD);
+        CHECK(rc != MPI_SUCCESS, "machine networks that differ across ranks: the call succeeded");
+        free(s);
+        free(r);
+        int sum = 0;
+        MPI_Allreduce(&failures, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("test_forms: %d ranks, %d failures\n", wsize, sum);
+        MPI_Finalize();
+        return sum != 0;
+    }
     /* the Cartesian communicators of the issue that fit this world */
     static const struct {
         int nd, dims[3], periodic;
@@ -276,6 +294,13 @@ int main(int argc, char **argv)
     }
     if (!ran)
         all(MPI_COMM_WORLD, "world");
+    if (argc > 1 && strcmp(argv[argc - 1], "halves") == 0 && wsize >= 4) {
+        /* two halves of the world (sub-boxes of a named machine network, or not) */
+        MPI_Comm half;
+        MPI_Comm_split(MPI_COMM_WORLD, rank < wsize / 2, rank, &half);
+        all(half, rank < wsize / 2 ? "lower half" : "upper half");
+        MPI_Comm_free(&half);
+    }
     if (argc > 1 && strcmp(argv[1], "mismatch") == 0 && wsize > 1)
         mismatch(3);
     if (argc > 1 && strcmp(argv[1], "mismatch-blocking") == 0 && wsize > 1)
