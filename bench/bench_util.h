@@ -35,8 +35,8 @@ static inline double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* seconds to memcpy @p bytes through a 64 MiB buffer pair (the baseline); 0 if out of memory */
-static inline double bench_memcpy_seconds(uint64_t bytes)
+/* seconds of @p clock to memcpy @p bytes through a 64 MiB buffer pair (the baseline); 0 if out of memory */
+static inline double bench_memcpy_clock(uint64_t bytes, double (*clock)(void))
 {
     size_t chunk = (size_t)64 << 20;
     char *a = malloc(chunk), *b = malloc(chunk);
@@ -47,19 +47,39 @@ static inline double bench_memcpy_seconds(uint64_t bytes)
     }
     memset(a, 1, chunk);
     memset(b, 2, chunk);
-    double t0 = bench_now();
+    double t0 = clock();
     for (uint64_t done = 0; done < bytes; done += chunk) {
         size_t c = bytes - done < chunk ? (size_t)(bytes - done) : chunk;
         memcpy(b, a, c);
         a[done % chunk] ^= b[(done / 7) % chunk]; /* keep the copies live */
     }
-    double t = bench_now() - t0;
+    double t = clock() - t0;
     volatile char sink = b[12345];
     (void)sink;
     free(a);
     free(b);
     return t;
 }
+
+/* The jobs of a benchmark: groups of @p width arguments (SPEC PORTS [ALGO]) from the command line, else the
+   @p ndefaults strings of @p defaults. Sets *jobs; returns the number of jobs, or -1 (usage printed) when the
+   arguments do not split into groups of @p width. */
+static inline int bench_jobs(int argc, char **argv, int width, const char **defaults, int ndefaults,
+                             const char ***jobs, const char *usage)
+{
+    *jobs = defaults;
+    if (argc <= 1)
+        return ndefaults / width;
+    if ((argc - 1) % width) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+        return -1;
+    }
+    *jobs = (const char **)(argv + 1);
+    return (argc - 1) / width;
+}
+
+/* wall seconds to memcpy @p bytes (bench_memcpy_clock() on the monotonic clock) */
+static inline double bench_memcpy_seconds(uint64_t bytes) { return bench_memcpy_clock(bytes, bench_now); }
 
 /* peak resident memory of this process so far, KiB */
 static inline long bench_peak_kib(void)

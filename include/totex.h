@@ -23,5 +23,4 @@
 #include "totex/plan.h"
 #include "totex/report.h"
 #include "totex/picture.h"
-#include "totex/reproduce.h"
 #endif

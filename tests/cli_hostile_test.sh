@@ -154,7 +154,12 @@ case $(date +%s%N 2>/dev/null) in
     run "$TOTEX" help
     base_ms=$(($(now_ms) - start))
     start=$(now_ms)
-    if expect_ok "plan --picture --json" "$TOTEX" plan torus:8x8 --picture "$TMP/p.png" --json; then
+    # (exit 0; stderr: only the lines naming the files written, as standard output carries JSON)
+    run "$TOTEX" plan torus:8x8 --picture "$TMP/p.png" --json
+    if [ "$RC" -ne 0 ] || [ "$(cat "$TMP/err")" != "$(printf 'wrote %s\nwrote %s' "$TMP/p.png" "$TMP/p-heatmap.png")" ]; then
+        fail "plan --picture --json" "expected exit 0 and stderr the two 'wrote' lines, got $(status_text): $(head -c 300 "$TMP/err")" \
+            "$TOTEX" plan torus:8x8 --picture "$TMP/p.png" --json
+    else
         elapsed_ms=$(($(now_ms) - start))
         added_ms=$((elapsed_ms - base_ms))
         wall_ms=$(sed -n 's/.*"wall_seconds": *\([0-9.e+-]*\).*/\1/p' "$TMP/out" | awk '{ printf "%d", $1 * 1000 }')

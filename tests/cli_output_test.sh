@@ -117,6 +117,68 @@ else
     fail "the link's target holds the schedule, the link stays" "not so"
 fi
 
+# 9. every file written is named on a line "wrote FILE" (issue 31): on standard output after a text
+#    report, on standard error when standard output carries JSON (which stays valid) or the schedule;
+#    each line names a file that exists, and each file written has its line
+# wrote_lines NAME STREAM FILE...: STREAM ($TMP/out or $TMP/err) holds exactly these "wrote" lines, in
+# this order, each FILE exists and is not empty; the other stream has none
+wrote_lines() {
+    wname=$1 wstream=$2
+    shift 2
+    want=""
+    for f in "$@"; do
+        [ -s "$f" ] || { fail "$wname" "$f was not written"; return; }
+        want="${want}wrote $f
+"
+    done
+    other=$TMP/out
+    [ "$wstream" = "$TMP/out" ] && other=$TMP/err
+    got=$(grep '^wrote ' "$wstream")
+    if [ "$RC" -ne 0 ]; then
+        fail "$wname" "exit $(status_text)"
+    elif [ "$got" != "$(printf '%s' "$want")" ]; then
+        fail "$wname" "expected the lines: $(printf '%s' "$want" | tr '\n' '|'), got: $(printf '%s' "$got" | tr '\n' '|')"
+    elif grep -q '^wrote ' "$other"; then
+        fail "$wname" "a 'wrote' line on the other stream"
+    else
+        pass "$wname"
+    fi
+}
+rm -f "$TMP"/w*
+run "$TOTEX" plan mesh:4x4 --picture "$TMP/w.png" --schedule "$TMP/w.json"
+wrote_lines "plan: wrote the picture, its heat map and the schedule (stdout)" "$TMP/out" "$TMP/w.png" "$TMP/w-heatmap.png" "$TMP/w.json"
+grep -q '^steps ' "$TMP/out" || fail "plan: the report before the wrote lines" "no report"
+run "$TOTEX" plan ring:5 --picture "$TMP/w1.svg" --json
+wrote_lines "plan --json: wrote on stderr (1-D: no heat map)" "$TMP/err" "$TMP/w1.svg"
+[ ! -e "$TMP/w1-heatmap.svg" ] || fail "plan ring:5: no heat map on a 1-D network" "one was written"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" && pass "plan --picture --json: stdout is JSON" ||
+        fail "plan --picture --json: stdout is JSON" "not valid"
+fi
+run "$TOTEX" plan ring:4 --schedule - --picture "$TMP/w2.png"
+wrote_lines "plan --schedule -: wrote on stderr, none for -" "$TMP/err" "$TMP/w2.png"
+head -c 1 "$TMP/out" | grep -q '{' && ! grep -q '^wrote' "$TMP/out" && pass "plan --schedule -: stdout holds the schedule only" ||
+    fail "plan --schedule -: stdout holds the schedule only" "not so"
+run "$TOTEX" compare ring:4 --picture "$TMP/w3.png"
+wrote_lines "compare --picture: wrote" "$TMP/out" "$TMP/w3.png"
+run "$TOTEX" compare ring:4 --picture "$TMP/w4.png" --json
+wrote_lines "compare --picture --json: wrote on stderr" "$TMP/err" "$TMP/w4.png"
+run "$TOTEX" plan mesh:4x4 --model combining --schedule "$TMP/w5.json"
+wrote_lines "plan --model combining --schedule: wrote" "$TMP/out" "$TMP/w5.json"
+run "$TOTEX" plan mesh:4x4 --model combining --schedule "$TMP/w6.json" --json
+wrote_lines "plan --model combining --schedule --json: wrote on stderr" "$TMP/err" "$TMP/w6.json"
+run "$TOTEX" compare mesh:4x4 --model combining --sweep --picture "$TMP/w7.svg"
+wrote_lines "compare --model combining --sweep --picture: wrote" "$TMP/out" "$TMP/w7.svg"
+mkdir -p "$TMP/wr"
+run "$TOTEX" reproduce --output "$TMP/wr/r.md"
+wrote_lines "reproduce --output: wrote the pictures and the report" "$TMP/out" "$TMP/wr/fig-003-2-path6.png" \
+    "$TMP/wr/fig-003-3a-ring7.png" "$TMP/wr/fig-003-3b-ring6.png" "$TMP/wr/fig-001-torus4x4.png" \
+    "$TMP/wr/fig-001-torus4x4-heatmap.png" "$TMP/wr/compare-tpu-v4-cube.png" "$TMP/wr/r.md"
+# no file goes unnamed: every file of the directory has its line
+for f in "$TMP"/wr/*; do
+    grep -q -x -F "wrote $f" "$TMP/out" || fail "reproduce: $f written without a 'wrote' line" "missing"
+done
+
 echo "$CLI_NAME: $PASS passed, $FAIL failed"
 if [ "$FAIL" -ne 0 ]; then
     echo "$CLI_NAME: $FAIL of $((PASS + FAIL)) checks FAILED:$FAILED"

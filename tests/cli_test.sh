@@ -256,6 +256,12 @@ if expect_ok "reproduce --sweep small" "$TOTEX" reproduce --sweep small --output
     else
         fail "reproduce report" "report lacks the summary, a claim or its pictures" "$TOTEX" reproduce --output "$TMP/reproduce.md"
     fi
+    # nothing the product prints names the machine it ran on (issue 31): no absolute path in the report
+    if grep -n -E '(^|[ (`])/[A-Za-z0-9_.-]+/' "$TMP/reproduce.md" >"$TMP/abs"; then
+        fail "reproduce report names no path of the machine" "$(head -3 "$TMP/abs")"
+    else
+        pass "reproduce report names no path of the machine"
+    fi
 fi
 
 # ---------------------------------------------------------------------------

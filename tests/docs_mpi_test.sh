@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the MPI examples of the documentation (issue 6 item 3): the lines
-# "$ mpicc ..." and "$ mpirun ..." inside ```console blocks of docs/**/*.md.
+# "$ mpicc ..." and "$ mpirun ..." inside ```console blocks of docs/**/*.md and of
+# README.md.
 # Usage: docs_mpi_test.sh ROOT BUILD_DIR MPICC MPIEXEC [MPIEXEC_FLAGS...]
 #
 # The commands of one file run in order, with sh -c, in a temporary directory
@@ -82,7 +83,8 @@ extract() {
 
 PASS=0
 FAIL=0
-for f in $(find "$ROOT/docs" -name '*.md' | LC_ALL=C sort); do
+for f in "$ROOT/README.md" $(find "$ROOT/docs" -name '*.md' | LC_ALL=C sort); do
+    [ -f "$f" ] || continue
     rel=${f#"$ROOT"/}
     extract "$f" >"$TMP/list"
     [ -s "$TMP/list" ] || continue
@@ -133,7 +135,7 @@ done
 
 echo "docs_mpi: $PASS passed, $FAIL failed"
 if [ "$PASS" -eq 0 ] && [ "$FAIL" -eq 0 ]; then
-    echo "docs_mpi: no \$ mpicc or \$ mpirun example found in $ROOT/docs" >&2
+    echo "docs_mpi: no \$ mpicc or \$ mpirun example found in $ROOT/README.md or $ROOT/docs" >&2
     exit 1
 fi
 [ "$FAIL" -eq 0 ] || exit 1

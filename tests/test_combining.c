@@ -286,6 +286,43 @@ static void test_wormhole_routes(void **state)
     totex_network_free(net);
 }
 
+/* one port-model type: the combining model takes a totex_ports (the old names are the same values), is named by
+   totex_ports_format_words() in 002's words, and has no k-port form (refused, not taken as all-port) */
+static void test_port_model(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_int_equal(TOTEX_COMB_ONE_PORT, TOTEX_PORTS_SINGLE);
+    assert_int_equal(TOTEX_COMB_ALL_PORT, TOTEX_PORTS_MULTI);
+    assert_string_equal(totex_ports_format_words(TOTEX_PORTS_SINGLE, TOTEX_PORTS_WORDS_COMBINING, buf, sizeof buf),
+                        "one-port");
+    assert_string_equal(totex_ports_format_words(TOTEX_PORTS_MULTI, TOTEX_PORTS_WORDS_COMBINING, buf, sizeof buf),
+                        "all-port");
+    assert_string_equal(totex_ports_format_words(TOTEX_PORTS_MULTI, TOTEX_PORTS_WORDS_UNIT, buf, sizeof buf),
+                        "multiport");
+    assert_string_equal(totex_ports_format(TOTEX_PORTS_K(3), buf, sizeof buf), "3-port");
+    totex_ports p = 7;
+    assert_int_equal(totex_ports_parse("one", &p, NULL), TOTEX_OK);
+    assert_int_equal(p, TOTEX_PORTS_SINGLE);
+    assert_int_equal(totex_ports_parse("all", &p, NULL), TOTEX_OK);
+    assert_int_equal(p, TOTEX_PORTS_MULTI);
+    /* an empty step on path:2 under 2-port: refused before any step is checked */
+    totex_network *net = ts_net("path:2");
+    totex_comb_schedule *s = totex_comb_schedule_new();
+    totex_comb_begin_step(s, NULL);
+    totex_comb_cost c = cost_of(TOTEX_SWITCH_WORMHOLE, TOTEX_PORTS_K(2));
+    totex_comb_report rep;
+    totex_comb_fault f;
+    totex_error err = {{0}};
+    assert_int_equal(totex_comb_simulate(net, s, &c, &rep, &f, &err), TOTEX_EINVAL);
+    assert_non_null(strstr(err.msg, "2-port"));
+    c.ports = TOTEX_PORTS_MULTI; /* the same schedule under all-port gets to the end: its blocks are lost */
+    assert_int_equal(totex_comb_simulate(net, s, &c, &rep, &f, &err), TOTEX_EVIOLATION);
+    assert_int_equal(f.kind, TOTEX_CVIOL_LOST);
+    totex_comb_schedule_free(s);
+    totex_network_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,7 +330,7 @@ int main(void)
         cmocka_unit_test(test_one_port),        cmocka_unit_test(test_not_held),
         cmocka_unit_test(test_duplicate),       cmocka_unit_test(test_delivered_twice),
         cmocka_unit_test(test_lost_and_bad),    cmocka_unit_test(test_hand_metrics),
-        cmocka_unit_test(test_wormhole_routes),
+        cmocka_unit_test(test_wormhole_routes), cmocka_unit_test(test_port_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

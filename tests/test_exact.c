@@ -8,7 +8,7 @@
  * optimal: rings, 003 Sections 3-4; tori and hypercubes, 001 Theorems 5 and
  * 7; 000 eqs. (3), (4)), and must never exceed any algorithm's simulated
  * steps nor fall below any bound. Times are budgets (time limits), never
- * timed assertions on speed; the speed table is bench/bench_exact.c.
+ * timed assertions on speed; the speed table is bench/steps/bench_exact.c.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -241,7 +241,7 @@ static void test_reader_edges(void **state)
 
 /* A large file through the three passes of the reader (check and count, one
    allocation, fill): every step and block read back in place. Its memory
-   against the file's size is measured by bench/bench_verify_memory.c. */
+   against the file's size is measured by bench/files/bench_verify_memory.c. */
 static void test_reader_counts_first(void **state)
 {
     (void)state;

@@ -121,12 +121,48 @@ static void costly_budget(void **state)
     totex_network_free(net);
 }
 
+/* the same through totex_plan_options: the budget and keep_schedule are the call's, the process-wide
+   switches stay as they were (and do not reach totex_plan_run) */
+static void plan_options(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("mesh:4x6");
+    totex_plan_result r;
+    totex_error err = {{0}};
+    totex_plan_options o = {0};
+    o.costly_budget = 1839;
+    assert_int_equal(totex_plan_run(net, TOTEX_PORTS_SINGLE, NULL, &o, &r, &err), TOTEX_OK);
+    assert_true(r.not_tried != 0);
+    assert_int_equal(r.not_tried_budget, 1839);
+    assert_string_equal(r.algorithm->name, "a2");
+    o.costly_budget = 1840;
+    totex_plan_costly_budget(1); /* ignored by totex_plan_run() */
+    assert_int_equal(totex_plan_run(net, TOTEX_PORTS_SINGLE, NULL, &o, &r, &err), TOTEX_OK);
+    assert_int_equal(r.not_tried, 0);
+    totex_plan_costly_budget(0);
+    totex_network_free(net);
+    /* keep_schedule: octr's certified schedule stays in the result only when asked for */
+    net = ts_net("torus:4x4");
+    const totex_algorithm *octr = totex_algorithm_find("octr", &err);
+    assert_non_null(octr);
+    o = (totex_plan_options){0};
+    assert_int_equal(totex_plan_run(net, TOTEX_PORTS_MULTI, octr, &o, &r, &err), TOTEX_OK);
+    assert_null(r.kept_schedule);
+    o.keep_schedule = 1;
+    assert_int_equal(totex_plan_run(net, TOTEX_PORTS_MULTI, octr, &o, &r, &err), TOTEX_OK);
+    assert_non_null(r.kept_schedule);
+    assert_int_equal(totex_sym_steps(r.kept_schedule), r.sim.steps);
+    totex_plan_result_release(&r);
+    totex_network_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(torus_16x16x16x8_certified_without_replay),
         cmocka_unit_test(auto_equals_best_of_all),
         cmocka_unit_test(costly_budget),
+        cmocka_unit_test(plan_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

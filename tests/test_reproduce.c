@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "support.h"
-#include "totex/reproduce.h"
+#include "reproduce.h"
 
 static void test_small_sweep_agrees(void **state)
 {
     (void)state;
     totex_reproduce_options opt = {TOTEX_SWEEP_SMALL, 0.0};
-    totex_reproduction *r = NULL;
+    totex_reproduce_report *r = NULL;
     totex_error err = {{0}};
     assert_int_equal(totex_reproduce_run(&opt, &r, &err), TOTEX_OK);
     assert_non_null(r);
@@ -32,7 +32,7 @@ static void test_small_sweep_agrees(void **state)
     assert_true(nf >= 17);
     for (size_t f = 0; f < nf; f++) {
         size_t a = 0, d = 1;
-        if (totex_reproduction_family_counts(r, f, &a, &d) == 0)
+        if (totex_reproduce_family_counts(r, f, &a, &d) == 0)
             fail_msg("claim family %s has no instance", totex_reproduce_family(f)->id);
         assert_int_equal(d, 0);
     }
@@ -51,7 +51,7 @@ static void test_small_sweep_agrees(void **state)
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
     assert_non_null(fp);
-    totex_reproduction_write_markdown(fp, r);
+    totex_reproduce_write_markdown(fp, r);
     fclose(fp);
     char line[128];
     snprintf(line, sizeof line, "**%zu agree, 0 disagree**", r->agree);
@@ -60,7 +60,7 @@ static void test_small_sweep_agrees(void **state)
         assert_non_null(strstr(buf, totex_reproduce_family(f)->source));
     assert_null(strstr(buf, "DISAGREE"));
     free(buf);
-    totex_reproduction_free(r);
+    totex_reproduce_free(r);
 }
 
 /* a wrong paper value (every closed form off by one) must show up as disagreements */
@@ -68,7 +68,7 @@ static void test_injected_offset_disagrees(void **state)
 {
     (void)state;
     totex_reproduce_options opt = {TOTEX_SWEEP_SMALL, 1.0};
-    totex_reproduction *r = NULL;
+    totex_reproduce_report *r = NULL;
     totex_error err = {{0}};
     assert_int_equal(totex_reproduce_run(&opt, &r, &err), TOTEX_OK);
     assert_true(r->disagree > 0);
@@ -83,18 +83,18 @@ static void test_injected_offset_disagrees(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
-    totex_reproduction_write_markdown(fp, r);
+    totex_reproduce_write_markdown(fp, r);
     fclose(fp);
     assert_non_null(strstr(buf, "**DISAGREE**"));
     free(buf);
-    totex_reproduction_free(r);
+    totex_reproduce_free(r);
     /* an offset that makes the paper's upper bounds smaller breaks them too */
     opt.paper_offset = -1000.0;
     assert_int_equal(totex_reproduce_run(&opt, &r, &err), TOTEX_OK);
     for (size_t i = 0; i < r->count; i++)
         if (r->rows[i].rel == TOTEX_REL_LE)
             assert_false(r->rows[i].agree);
-    totex_reproduction_free(r);
+    totex_reproduce_free(r);
 }
 
 static void test_compare_helper(void **state)

@@ -60,3 +60,10 @@ int totex_cli_check_outputs(const char *spec, const totex_cli_output *outs, size
     }
     return 0;
 }
+
+void totex_cli_wrote(FILE *fp, int json, const char *path)
+{
+    if (!path || !*path || !strcmp(path, "-"))
+        return;
+    fprintf(json ? stderr : fp, "wrote %s\n", path);
+}

@@ -23,6 +23,11 @@ typedef struct totex_cli_output {
    or another output; 0 when none is. */
 int totex_cli_check_outputs(const char *spec, const totex_cli_output *outs, size_t nouts);
 
+/* "wrote PATH": the line naming a file a command wrote (--schedule, --picture and its heat map, --output),
+   on @p fp (where the command's report goes), or on stderr when @p json (standard output carries JSON);
+   nothing for NULL, "" or "-" (standard output itself). */
+void totex_cli_wrote(FILE *fp, int json, const char *path);
+
 int totex_cli_open(int parse_rc, int help, const char *spec, void (*usage)(FILE *), const char *no_spec);
 
 #endif

@@ -106,7 +106,7 @@ int totex_cmd_wants_combining(int argc, char **argv)
  * plan and compare take. Building and simulating every algorithm peaks at
  * about 220-260 bytes per block (a3c and a2c, measured on mesh:32x32,
  * mesh:40x40 and mesh:48x48: 216 MB, 564 MB, 1.36 GB), so 2^22 blocks (every
- * network of up to 2048 nodes) stays near 1 GiB, under 2 GiB (issue 15).
+ * network of up to 2048 nodes) stays near 1 GiB, under 2 GiB.
  */
 #define COMB_DEFAULT_MAX_BLOCKS (UINT64_C(1) << 22)
 
@@ -115,10 +115,10 @@ typedef struct copts {
     const char *algorithm;
     const char *schedule;
     totex_comb_cost cost;
-    const char *picture; /* --picture FILE.png|.svg with --sweep (issue 6 item 1) */
+    const char *picture; /* --picture FILE.png|.svg with --sweep */
     uint64_t max_blocks; /* --max-blocks N: most blocks n(n-1) planned (default COMB_DEFAULT_MAX_BLOCKS) */
     int json, help, sweep, model;
-    int msccl; /* --format msccl: the schedule as MSCCL XML (issue 12) */
+    int msccl; /* --format msccl: the schedule as MSCCL XML */
 } copts;
 
 enum { ALLOW_ALGO = 1, ALLOW_SWEEP = 2, ALLOW_MODEL = 4, ALLOW_COSTS = 8 };
@@ -241,10 +241,9 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
             }
             o->model |= 2;
         } else if (opt_value(argc, argv, &i, "--port", &v)) {
-            if (v && !strcmp(v, "one"))
-                o->cost.ports = TOTEX_COMB_ONE_PORT;
-            else if (v && !strcmp(v, "all"))
-                o->cost.ports = TOTEX_COMB_ALL_PORT;
+            totex_ports p;
+            if (v && (!strcmp(v, "one") || !strcmp(v, "all")) && totex_ports_parse(v, &p, NULL) == TOTEX_OK)
+                o->cost.ports = p;
             else {
                 snprintf(msg, sizeof msg, "--port '%.60s' is not valid: give one (one-port) or all (all-port)",
                          v ? v : "");
@@ -269,13 +268,14 @@ static const char *switching_name(totex_switching s)
 {
     return s == TOTEX_SWITCH_STORE_FORWARD ? "store-and-forward" : "wormhole";
 }
-static const char *ports_name(totex_comb_ports p) { return p == TOTEX_COMB_ALL_PORT ? "all-port" : "one-port"; }
 
 static void model_json(json_object *o, const totex_comb_cost *c)
 {
+    char pm[32];
+    totex_ports_format_words(c->ports, TOTEX_PORTS_WORDS_COMBINING, pm, sizeof pm);
     json_object_object_add(o, "model", json_object_new_string("combining"));
     json_object_object_add(o, "switching", json_object_new_string(switching_name(c->switching)));
-    json_object_object_add(o, "ports", json_object_new_string(ports_name(c->ports)));
+    json_object_object_add(o, "ports", json_object_new_string(pm));
     json_object_object_add(o, "t_s", json_object_new_double(c->t_s));
     json_object_object_add(o, "t_c", json_object_new_double(c->t_c));
     json_object_object_add(o, "t_l", json_object_new_double(c->t_l));
@@ -309,11 +309,25 @@ static int print_json(json_object *o)
 
 static void model_text(const totex_network *net, const totex_comb_cost *c)
 {
+    char pm[32];
     rprintf("%-19s %s\n", "network", totex_network_spec(net));
     rprintf("%-19s %u\n", "nodes", totex_network_nodes(net));
-    rprintf("%-19s combining (002 Section 2), %s, %s\n", "model", switching_name(c->switching), ports_name(c->ports));
+    rprintf("%-19s combining (002 Section 2), %s, %s\n", "model", switching_name(c->switching),
+            totex_ports_format_words(c->ports, TOTEX_PORTS_WORDS_COMBINING, pm, sizeof pm));
     rprintf("%-19s t_s %g s, t_c %g s/B, t_l %g s/hop, rho %g s/B, m %g B\n", "cost", c->t_s, c->t_c, c->t_l, c->rho,
            c->m);
+}
+
+/* what the simulator checked: the port rule named only where it limits a step (one-port) */
+static void verified_text(const totex_comb_cost *c)
+{
+    char pm[32] = "";
+    if (c->ports == TOTEX_PORTS_SINGLE) {
+        pm[0] = ',';
+        pm[1] = ' ';
+        totex_ports_format_words(c->ports, TOTEX_PORTS_WORDS_COMBINING, pm + 2, sizeof pm - 2);
+    }
+    rprintf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified", pm);
 }
 
 static void report_text(const totex_comb_report *r)
@@ -413,12 +427,13 @@ int totex_cmd_comb_plan(int argc, char **argv)
         if (count && rows[0].status == TOTEX_OK) {
             algo = rows[0].algorithm;
         } else {
-            char msg[600];
+            char msg[600], pm[32];
             int viol = 0;
             for (size_t i = 0; i < count; i++)
                 viol |= rows[i].status == TOTEX_EVIOLATION;
             snprintf(msg, sizeof msg, "no combining algorithm applies to %.100s under %s, %s%s%.300s",
-                     totex_network_spec(net), switching_name(o.cost.switching), ports_name(o.cost.ports),
+                     totex_network_spec(net), switching_name(o.cost.switching),
+                     totex_ports_format_words(o.cost.ports, TOTEX_PORTS_WORDS_COMBINING, pm, sizeof pm),
                      count ? ": " : "", count ? rows[0].reason : "");
             free(rows);
             totex_network_free(net);
@@ -455,11 +470,12 @@ int totex_cmd_comb_plan(int argc, char **argv)
         rprintf("%-19s %s: %s [%s]\n", "algorithm", algo->name, algo->title, algo->source);
         rprintf("%-19s %s\n", "cost formula", algo->cost);
         report_text(&rep);
-        rprintf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified",
-               o.cost.ports == TOTEX_COMB_ONE_PORT ? ", one-port" : "");
+        verified_text(&o.cost);
         if (o.schedule)
             rprintf("%-19s written to %s\n", "schedule", o.schedule);
     }
+    if (rc == 0)
+        totex_cli_wrote(report_fp ? report_fp : stdout, o.json, o.schedule);
     totex_comb_schedule_free(s);
     totex_network_free(net);
     return rc;
@@ -543,6 +559,8 @@ static int compare_sweep(const totex_network *net, const copts *o)
             rprintf("  none: %s at every size from 8 B to 1 MiB\n",
                    winners[0] == SIZE_MAX ? "no algorithm applies" : totex_comb_algorithm_get(winners[0])->name);
     }
+    if (rc == 0)
+        totex_cli_wrote(stdout, o->json, o->picture);
     free(times);
     return rc;
 }
@@ -673,8 +691,7 @@ int totex_cmd_comb_verify(int argc, char **argv, const char *network)
         model_text(im.net, &im.cost);
         rprintf("%-19s %s (as recorded in the file)\n", "algorithm", im.algorithm);
         report_text(&rep);
-        rprintf("%-19s yes (combining simulator: every block delivered once, no link contention%s)\n", "verified",
-               im.cost.ports == TOTEX_COMB_ONE_PORT ? ", one-port" : "");
+        verified_text(&im.cost);
     }
     totex_comb_imported_free(&im);
     return rc;

@@ -74,7 +74,7 @@ void totex_cli_exact_prepare(double time_limit)
     totex_exact_options o = {0};
     o.time_limit = time_limit;
     /* a schedule meeting an analytic bound is optimal by that bound: no solver run to prove bound - 1 steps
-       infeasible again (issue 29: 60-110 s on torus:4x4 and hypercube:4 single-port) */
+       infeasible again (that took 60-110 s on torus:4x4 and hypercube:4 single-port) */
     o.bound_proof_only = 1;
     totex_exact_set_options(&o);
 }

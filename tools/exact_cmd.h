@@ -1,4 +1,4 @@
-/* The CLI's exact search (issue 14): `totex bounds SPEC --exact` and the
+/* The CLI's exact search: `totex bounds SPEC --exact` and the
  * certificate of `totex plan SPEC --algorithm exact` (internal to tools/). */
 #ifndef TOTEX_TOOLS_EXACT_CMD_H
 #define TOTEX_TOOLS_EXACT_CMD_H

@@ -1,6 +1,6 @@
 /*
  * totex reproduce [--sweep small|full] [--output FILE.md]: run every numbered
- * claim of the papers that totex implements (include/totex/reproduce.h) and
+ * claim of the papers that totex implements (tools/reproduce.h) and
  * write the Markdown report; exit 1 on any disagreement.
  */
 #include <stdio.h>
@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
+#include "reproduce.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
 
@@ -68,6 +70,8 @@ static void write_pictures(FILE *md, const char *output)
         if (net && a && totex_plan_and_verify(net, figs[i].ports, a, 0, &r, &err) == TOTEX_OK) {
             r.name = figs[i].spec;
             if (totex_picture_plan(path, &r, 0, heat, sizeof heat, &err) == TOTEX_OK) {
+                totex_cli_wrote(stdout, 0, path);
+                totex_cli_wrote(stdout, 0, heat);
                 fprintf(md, "![%s](%s)\n\n*%s*\n\n", figs[i].caption, figs[i].file, figs[i].caption);
                 if (heat[0]) {
                     const char *base = strrchr(heat, '/');
@@ -91,10 +95,11 @@ static void write_pictures(FILE *md, const char *output)
         snprintf(path, sizeof path, "%s/%s", dir, "compare-tpu-v4-cube.png");
         if (rows) {
             size_t count = totex_compare(net, models, 3, 0, rows, cap);
-            if (totex_picture_compare(path, net, "tpu-v4-cube", rows, count, 1100, 560, &err) == TOTEX_OK)
+            if (totex_picture_compare(path, net, "tpu-v4-cube", rows, count, 1100, 560, &err) == TOTEX_OK) {
+                totex_cli_wrote(stdout, 0, path);
                 fprintf(md, "![compare](compare-tpu-v4-cube.png)\n\n*Every algorithm under single-port, 2-port and "
                             "multiport on the TPU v4 cube (4x4x4 torus), with the best lower bound of each model.*\n\n");
-            else
+            } else
                 fprintf(md, "*compare picture: %s*\n\n", err.msg);
         }
         free(rows);
@@ -129,7 +134,7 @@ int totex_cmd_reproduce(int argc, char **argv)
             return bad("unknown option", a);
         }
     }
-    /* the report is written beside its path and renamed when complete (issue 29): opened first, so that a
+    /* the report is written beside its path and renamed when complete: opened first, so that a
        path that cannot be written fails before the run */
     FILE *fp = stdout;
     totex_output *out = NULL;
@@ -140,24 +145,25 @@ int totex_cmd_reproduce(int argc, char **argv)
         }
         fp = totex_output_file(out);
     }
-    totex_reproduction *r = NULL;
+    totex_reproduce_report *r = NULL;
     if (totex_reproduce_run(&opt, &r, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
         totex_output_abort(out);
         return 2;
     }
-    totex_reproduction_write_markdown(fp, r);
+    totex_reproduce_write_markdown(fp, r);
     struct stat sb;
     /* the figures go beside a report file (not beside a device such as /dev/null, nor for standard output) */
     if (out && (stat(output, &sb) != 0 || S_ISREG(sb.st_mode)))
         write_pictures(fp, output);
     if (out && totex_output_commit(out, &err) != TOTEX_OK) {
         fprintf(stderr, "totex: error: %s\n", err.msg);
-        totex_reproduction_free(r);
+        totex_reproduce_free(r);
         return 2;
     }
     if (!out)
         output = NULL; /* "-": the report itself, on stdout, carries the summary */
+    totex_cli_wrote(stdout, 0, output);
     if (output) /* the summary line; without --output the report itself (on stdout) carries it */
         printf("totex reproduce (%s sweep): %zu instances of %zu claims, %zu agree, %zu disagree, %.2f s; report in %s\n",
                opt.sweep == TOTEX_SWEEP_FULL ? "full" : "small", r->count, totex_reproduce_family_count(), r->agree,
@@ -168,6 +174,6 @@ int totex_cmd_reproduce(int argc, char **argv)
                     totex_reproduce_family(r->rows[i].family)->id, r->rows[i].instance, r->rows[i].quantity,
                     r->rows[i].paper, r->rows[i].measured, r->rows[i].note[0] ? ": " : "", r->rows[i].note);
     int code = r->disagree ? 1 : 0;
-    totex_reproduction_free(r);
+    totex_reproduce_free(r);
     return code;
 }

@@ -45,6 +45,24 @@ static void usage_main(FILE *fp)
             "plan and compare take --model combining for the message-combining model of\n"
             "002 (see totex plan --model combining --help).\n"
             "\n"
+            "defaults:\n"
+            "  bounds, plan             --ports single (k:N k-port, multi every link at once)\n"
+            "  plan                     --algorithm auto (the fewest steps of the algorithms\n"
+            "                           that apply, then the smallest average delay; the\n"
+            "                           report's first lines name the one it picked)\n"
+            "  compare                  every algorithm under single, k:2 and multi ports\n"
+            "  verify FILE              the port model the file names (--ports overrides)\n"
+            "  verify FILE.xml (MSCCL)  --ports multi\n"
+            "  plan/compare --model combining   wormhole, --port one, costs of totex plan\n"
+            "                           --model combining --help\n"
+            "Files written (--schedule, --picture and its -heatmap, --output) are named on\n"
+            "a line 'wrote FILE' (on stderr when standard output carries JSON or the schedule).\n"
+            "\n"
+            "MPI: the library libtotex_mpi (totex_alltoall(), #include <totex/mpi.h>;\n"
+            "pkg-config totex-mpi, CMake find_package(totex COMPONENTS MPI)) and the\n"
+            "drop-in libtotex_pmpi.so (LD_PRELOAD, replaces MPI_Alltoall) run these\n"
+            "schedules over MPI; TOTEX_VERBOSE=1 says which ran. See docs/mpi.md.\n"
+            "\n"
             "Jobs of more than a second show progress on stderr when it is a terminal\n"
             "(steps done, rate, time left); TOTEX_PROGRESS=1 forces it, =0 silences it.\n");
 }
@@ -108,12 +126,12 @@ typedef struct options {
     int ports_given;
     totex_objective objective;
     uint64_t max_messages;
-    const char *picture; /* --picture FILE.png|.svg (issue 6 item 1) */
-    int exact;           /* bounds --exact (issue 14) */
+    const char *picture; /* --picture FILE.png|.svg */
+    int exact;           /* bounds --exact */
     double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
-    const char *schedule; /* --schedule FILE, --format json|full|msccl (issue 12) */
+    const char *schedule; /* --schedule FILE, --format json|full|msccl */
     totex_export_format format;
-    int verbose; /* plan --verbose: also the algorithms that do not apply (issue 15) */
+    int verbose; /* plan --verbose: also the algorithms that do not apply */
     int format_given;
 } options;
 
@@ -187,7 +205,7 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             o->format_given = 1;
         } else if (a[0] == '-' && a[1]) {
             char msg[400];
-            /* an option of the message-combining model given without it: say so (issue 29 item 5) */
+            /* an option of the message-combining model given without it: say so rather than ignore it */
             static const char *const comb[] = {"--ts", "--tc", "--tl", "--rho", "--block", "--switching", "--port",
                                                "--sweep", "--max-blocks"};
             for (size_t k = 0; k < sizeof comb / sizeof *comb; k++) {
@@ -251,7 +269,7 @@ static int cmd_compare(int argc, char **argv)
     totex_network *net = totex_network_parse(o.spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
-    totex_ports all[3] = {TOTEX_PORTS_SINGLE, 2, TOTEX_PORTS_MULTI};
+    totex_ports all[3] = {TOTEX_PORTS_SINGLE, TOTEX_PORTS_K(2), TOTEX_PORTS_MULTI};
     size_t nports = 3;
     if (o.ports_given) {
         all[0] = o.ports;
@@ -283,6 +301,7 @@ static int cmd_compare(int argc, char **argv)
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
+    totex_cli_wrote(stdout, o.json, o.picture);
     /* every row failed (none applies, or every one was refused by a limit): the table says why, the status too */
     size_t planned = 0;
     for (size_t i = 0; i < count; i++)
@@ -374,7 +393,7 @@ static int cmd_plan(int argc, char **argv)
     const totex_algorithm *algo = NULL;
     totex_plan_result res;
     struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0); /* the wall time reported covers the whole command (issue 15) */
+    clock_gettime(CLOCK_MONOTONIC, &t0); /* the wall time reported covers the whole command, parsing and output included */
     int rc = command_options(argc, argv, &o, 2, usage_plan,
                              "totex plan needs a SPEC, e.g. totex plan tpu-v4-cube --ports multi (see totex help)");
     if (rc >= 0)
@@ -382,7 +401,7 @@ static int cmd_plan(int argc, char **argv)
     rc = 0;
     if (o.format_given && !o.schedule)
         return totex_cli_fail(2, "--format says how to write the schedule: add --schedule FILE");
-    /* outputs that would overwrite an input or each other are refused before anything runs (issue 29) */
+    /* outputs that would overwrite an input or each other are refused before anything runs */
     char *heat = NULL;
     if (o.picture && strlen(o.picture) > 4 && (heat = malloc(strlen(o.picture) + 16)))
         snprintf(heat, strlen(o.picture) + 16, "%.*s-heatmap%s", (int)(strlen(o.picture) - 4), o.picture,
@@ -408,13 +427,18 @@ static int cmd_plan(int argc, char **argv)
     if (!net)
         return totex_cli_fail(2, err.msg);
     memset(&res, 0, sizeof res);
-    totex_plan_keep_schedule(o.schedule != NULL); /* the certified symmetric schedule is written, not planned again */
-    totex_status st = algo ? totex_plan_and_verify(net, o.ports, algo, o.max_messages, &res, &err)
-                           : totex_plan_best(net, o.ports, o.objective, o.max_messages, &res, &err);
+    totex_plan_options popt = {0};
+    popt.max_messages = o.max_messages;
+    popt.objective = o.objective;
+    popt.keep_schedule = o.schedule != NULL; /* the certified symmetric schedule is written, not planned again */
+    popt.progress = totex_progress_enabled() ? stderr : NULL;
+    totex_status st = totex_plan_run(net, o.ports, algo, &popt, &res, &err);
     res.name = o.spec;
     if (st == TOTEX_OK && exact)
         totex_cli_exact_finish(&res); /* the certificate: a bound of kind exact */
-    if (st == TOTEX_OK && o.picture && totex_picture_plan(o.picture, &res, o.max_messages, NULL, 0, &err) != TOTEX_OK) {
+    char heat_written[4200] = ""; /* the heat map's path when one was drawn */
+    if (st == TOTEX_OK && o.picture &&
+        totex_picture_plan(o.picture, &res, o.max_messages, heat_written, sizeof heat_written, &err) != TOTEX_OK) {
         /* the files first: a failed write is the only output, not a line after the whole report */
         rc = totex_cli_fail(2, err.msg);
     } else if (st == TOTEX_OK && o.schedule &&
@@ -436,6 +460,9 @@ static int cmd_plan(int argc, char **argv)
         } else {
             totex_report_plan_text_verbose(report_fp, &res, o.verbose);
         }
+        totex_cli_wrote(report_fp, o.json, o.picture);
+        totex_cli_wrote(report_fp, o.json, heat_written);
+        totex_cli_wrote(report_fp, o.json, o.schedule);
     } else {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
@@ -451,7 +478,7 @@ static int run_command(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    totex_progress_enable(isatty(2)); /* progress on long jobs, on a terminal only (issue 6 item 4) */
+    totex_progress_enable(isatty(2)); /* progress on long jobs, on a terminal only */
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         if (argc > 2 && !strcmp(argv[2], "plan"))
             usage_plan(stdout);
@@ -498,7 +525,7 @@ static int run_command(int argc, char **argv)
 }
 
 /*
- * Every output is checked (issue 29 item 2): a file-size limit makes a write
+ * Every output is checked: a file-size limit makes a write
  * fail with EFBIG instead of killing the process (SIGXFSZ), so that the
  * temporary file is removed and the path left as it was; a standard output
  * that was closed at start is held by /dev/null (so that no file opened later

@@ -44,6 +44,15 @@ int main(int argc, char **argv)
                all_ok ? "agrees with" : "DIFFERS from");
     }
 
+    /* what totex chose for this communicator and block size (the same on every rank) */
+    totex_mpi_choice ch;
+    if (rank == 0 && totex_alltoall_choice(torus, count * sizeof(int), &ch) == MPI_SUCCESS && ch.planned) {
+        printf("choice: %s, %llu steps, predicted %.3g s", ch.label, ch.steps, ch.predicted_seconds);
+        if (ch.measured_seconds >= 0)
+            printf(", measured %.3g s", ch.measured_seconds);
+        printf("\n");
+    }
+
     free(send);
     free(got);
     free(want);

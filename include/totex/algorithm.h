@@ -46,22 +46,28 @@ typedef struct totex_algorithm {
      * the algorithm at once instead of predicting it and planning it again,
      * on networks where no result can be proved optimal (no delay bound):
      * its prediction is a run of the whole construction and it usually wins
-     * where it applies (pipeline on meshes, issue 13 item 3). 0: predict
-     * first, so that a candidate that loses is never replayed (greedy on
-     * mesh:32x64 single-port predicts in 32 s and loses to a2).
+     * where it applies (pipeline on meshes). 0: predict first, so that a
+     * candidate that loses is never replayed (greedy on large single-port
+     * meshes, where a2 wins).
      */
     int plan_instead_of_predict;
 } totex_algorithm;
 
-/** Number of registered algorithms. */
+/** @return the number of registered algorithms (`totex algorithms` lists them). */
 size_t totex_algorithm_count(void);
-/** The @p i-th registered algorithm (i < count), or NULL. */
+/** @param i an index, 0 <= i < totex_algorithm_count(). @return the @p i-th algorithm (static), or NULL out of range. */
 const totex_algorithm *totex_algorithm_get(size_t i);
-/** Look up by name; NULL with @p err listing the known names when unknown. */
+/**
+ * @param name a registry name ("a2", "octr", ...). @param err receives the message on failure (may be NULL).
+ * @return the algorithm (static); NULL with @p err listing the known names when unknown.
+ */
 const totex_algorithm *totex_algorithm_find(const char *name, totex_error *err);
 /**
- * Pick the applicable algorithm with the fewest predicted steps for @p net
- * under @p ports. NULL with @p err explaining why none applies.
+ * Pick the applicable algorithm with the fewest predicted steps (a prediction,
+ * not a plan: totex_plan_best() of totex/plan.h also compares average delays).
+ * @param net the network. @param ports the port model.
+ * @param err receives the message on failure (may be NULL).
+ * @return the algorithm (static); NULL with @p err explaining why none applies.
  */
 const totex_algorithm *totex_algorithm_auto(const totex_network *net, totex_ports ports,
                                             totex_error *err);
@@ -74,7 +80,10 @@ const totex_algorithm *totex_algorithm_auto(const totex_network *net, totex_port
  * single-port: one step on K2, m-1 rounds on complete graphs, two
  * directional phases on rings, a load-aware greedy on paths, greedy on file
  * graphs. The caller owns the returned schedule (totex_schedule_free()).
- * @param name if non-NULL, receives the static name of the factor algorithm used.
+ * @param f     the factor. @param ports the port model. @param out receives the schedule.
+ * @param name  if non-NULL, receives the static name of the factor algorithm used.
+ * @param err   receives the message on failure (may be NULL).
+ * @return TOTEX_OK or TOTEX_ENOMEM. A k-port model gets the single-port schedule (valid under any k).
  */
 totex_status totex_factor_schedule(const totex_factor *f, totex_ports ports, totex_schedule **out,
                                    const char **name, totex_error *err);
@@ -85,6 +94,8 @@ totex_status totex_factor_schedule(const totex_factor *f, totex_ports ports, tot
  * S = max(ceil(sigma/k), h) (multiport: h) switching matrices, rows in
  * increasing distance (OADD), and return the symmetric schedule of exactly S
  * steps (001 Theorems 3-5, 7, 9; Section 4.1 for (K, L)). Caller frees *out.
+ * @param t the task. @param ports the port model (k-port: k; TOTEX_PORTS_MULTI).
+ * @param out receives the schedule (totex_sym_free()). @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK; TOTEX_ENOMEM; TOTEX_EVIOLATION if the decomposition did not
  *         come out at exactly S steps (an internal error, never expected).
  */

@@ -34,7 +34,11 @@ typedef enum totex_bound_kind {
     TOTEX_BOUND_FORWARDING = 6
 } totex_bound_kind;
 
-/** Short machine name of a bound kind: "average-status", "cut", "receive", "relay", "exact", "band", "forwarding" ("?" if unknown). Static string. */
+/**
+ * @param k a bound kind.
+ * @return its short machine name, static: "average-status", "cut", "receive",
+ *         "relay", "exact", "band", "forwarding" ("?" if unknown).
+ */
 const char *totex_bound_kind_name(totex_bound_kind k);
 
 /** One lower bound and the witness that proves it. */
@@ -74,6 +78,8 @@ typedef struct totex_cut {
  * fixed work budget (exact = 0; the cut is genuine, so the bound stays
  * valid, it may just be weaker). Never fails: if memory runs out in the
  * sweep it returns the cut around node 0 (exact = 0, prefix = 1).
+ * @param f a factor (not NULL).
+ * @return the cut, with its sides, links and exactness.
  */
 totex_cut totex_factor_best_cut(const totex_factor *f);
 
@@ -85,6 +91,8 @@ totex_cut totex_factor_best_cut(const totex_factor *f);
  * found. Returns a cut with links = 0 when m is out of range or no
  * bipartition has C > 0 (no edges). Used for small factors and, in tests, as
  * the independent check of the closed forms and of the product lifting.
+ * @param adj m bitmasks (not NULL). @param m the number of nodes, 2 .. 30.
+ * @return the best cut; links = 0 when there is none (above).
  */
 totex_cut totex_cut_exhaustive(const uint64_t *adj, uint32_t m);
 
@@ -96,6 +104,8 @@ totex_cut totex_cut_exhaustive(const uint64_t *adj, uint32_t m);
  * cut vertex; node 0); articulation analysis (one DFS, O(m + |E|)) for a file
  * graph. @p largest_out (may be NULL) receives the number of nodes of the
  * largest component of G - node. @p node_out and @p pairs_out may be NULL.
+ * @param f a factor (not NULL). @param node_out receives the node. @param pairs_out receives the ordered pairs it separates.
+ * @param largest_out receives the largest component's nodes. @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK, or TOTEX_ENOMEM if the DFS arrays cannot be allocated.
  */
 totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_out, uint64_t *pairs_out,
@@ -131,7 +141,7 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
  * factor, with 3 <= n <= 1024 nodes, except a path alone (vertex-transitive
  * networks gain nothing over average status, a path nothing over relay).
  * Deterministic; O(R n |E| log n) time, R rounds (400 up to 64 nodes, 120
- * up to 256, 40 up to 512, else 20; touchstone-delta 0.3 s); O(n + |E|)
+ * up to 256, 40 up to 512, else 20); O(n + |E|)
  * memory. The last result of the thread is remembered when @p weights is NULL.
  * @param weights NULL, or the caller's array of n entries: receives w
  *                (every entry <= 2^20), the witness a checker needs

@@ -54,13 +54,18 @@ typedef enum totex_switching {
     TOTEX_SWITCH_WORMHOLE = 1
 } totex_switching;
 
-/** Port model of a combining step. */
-typedef enum totex_comb_ports {
-    /** one-port (002 Section 2): a node injects at most one and consumes at most one transfer per step */
-    TOTEX_COMB_ONE_PORT = 0,
-    /** all-port: a node may inject and consume any number of transfers; only link contention limits a step */
-    TOTEX_COMB_ALL_PORT = 1
-} totex_comb_ports;
+/**
+ * Port model of a combining step: a ::totex_ports (include/totex/common.h),
+ * TOTEX_PORTS_SINGLE or TOTEX_PORTS_MULTI; 002 Section 2 names them one-port
+ * (a node injects at most one and consumes at most one transfer per step) and
+ * all-port (any number; only link contention limits a step). k-port is not a
+ * combining model: the simulator refuses it (TOTEX_EINVAL).
+ * @deprecated totex_comb_ports, TOTEX_COMB_ONE_PORT and TOTEX_COMB_ALL_PORT
+ * are the old names, kept for source compatibility.
+ */
+typedef totex_ports totex_comb_ports;
+#define TOTEX_COMB_ONE_PORT TOTEX_PORTS_SINGLE
+#define TOTEX_COMB_ALL_PORT TOTEX_PORTS_MULTI
 
 /**
  * Cost model of a combining schedule (002 Section 2). All times in seconds.
@@ -77,7 +82,7 @@ typedef struct totex_comb_cost {
     double rho;                /**< rearrangement time per byte moved in local memory, seconds/byte (002 rho) */
     double m;                  /**< bytes per block (002 m) */
     totex_switching switching; /**< routes and t_l charging */
-    totex_comb_ports ports;    /**< one-port or all-port */
+    totex_ports ports;         /**< TOTEX_PORTS_SINGLE (one-port) or TOTEX_PORTS_MULTI (all-port) */
 } totex_comb_cost;
 
 /** Fill @p c with the illustrative defaults documented on ::totex_comb_cost. */
@@ -95,9 +100,9 @@ typedef struct totex_transfer {
     size_t count;              /**< number of blocks carried (may be 0: an empty transfer is ignored) */
 } totex_transfer;
 
-/** A new empty schedule (NULL if out of memory). Free with totex_comb_schedule_free(). */
+/** @return a new empty schedule (free with totex_comb_schedule_free()); NULL when out of memory. */
 totex_comb_schedule *totex_comb_schedule_new(void);
-/** Free a schedule (NULL accepted). */
+/** Free a schedule. @param s a schedule, or NULL (nothing done). */
 void totex_comb_schedule_free(totex_comb_schedule *s);
 /**
  * Make room, in one allocation per array and exactly, for @p steps more steps,
@@ -105,33 +110,49 @@ void totex_comb_schedule_free(totex_comb_schedule *s);
  * allocates nothing (the importer counts what a file declares, then reserves:
  * memory in proportion to the file, not to the doubling of growing arrays).
  * Memory: 24 bytes per step and per transfer, 8 per block.
+ * @param s a schedule. @param steps, transfers, blocks how many more of each.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK, TOTEX_ENOMEM (the schedule is unchanged).
  */
 totex_status totex_comb_schedule_reserve(totex_comb_schedule *s, uint64_t steps, uint64_t transfers, uint64_t blocks,
                                          totex_error *err);
-/** Begin a new (empty) step; later transfers and rearrangements go to it. */
+/**
+ * Begin a new (empty) step; later transfers and rearrangements go to it.
+ * @param s a schedule. @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK or TOTEX_ENOMEM.
+ */
 totex_status totex_comb_begin_step(totex_comb_schedule *s, totex_error *err);
 /**
  * Declare a rearrangement round before the current step: every node
  * rearranges at most @p blocks blocks in local memory. Rounds declared for
- * the same step add up. Requires a begun step.
+ * the same step add up.
+ * @param s a schedule with a begun step. @param blocks blocks per node.
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EINVAL when no step was begun.
  */
 totex_status totex_comb_rearrange(totex_comb_schedule *s, uint64_t blocks, totex_error *err);
-/** Add a transfer of @p count blocks (copied) from @p from to @p to to the current step. */
+/**
+ * Add a transfer to the current step (checked by the simulator, not here).
+ * @param s a schedule with a begun step. @param from, to the sending and receiving nodes.
+ * @param blocks the @p count blocks carried (copied; 0 blocks: an empty transfer, which the simulator ignores).
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EINVAL when no step was begun; TOTEX_ENOMEM.
+ */
 totex_status totex_comb_add_transfer(totex_comb_schedule *s, uint32_t from, uint32_t to, const totex_block *blocks,
                                      size_t count, totex_error *err);
-/** Number of steps (including empty ones). */
+/** @param s a schedule. @return its number of steps, empty ones included. */
 uint64_t totex_comb_steps(const totex_comb_schedule *s);
-/** Number of transfers of step @p step (0-based). */
+/** @param s a schedule. @param step a step, 0-based. @return its number of transfers (0 past the end). */
 size_t totex_comb_step_transfers(const totex_comb_schedule *s, uint64_t step);
-/** Blocks declared as rearranged (largest per node) before step @p step (0-based). */
+/** @param s a schedule. @param step a step, 0-based. @return the blocks declared as rearranged (largest per node) before it (0 past the end). */
 uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step);
 /**
  * Read transfer @p t of step @p step (both 0-based) into @p out.
+ * @param s a schedule. @param out receives the transfer (its blocks owned by @p s).
  * @return TOTEX_OK; TOTEX_EINVAL if @p step >= totex_comb_steps() or
  *         @p t >= totex_comb_step_transfers(@p step), with @p out zeroed
- *         (from = to = UINT32_MAX, no blocks). Callers that ignore the status
- *         (the function returned void before issue 15) still never read out of bounds.
+ *         (from = to = UINT32_MAX, no blocks), so that a caller that ignores
+ *         the status never reads out of bounds.
  */
 totex_status totex_comb_get_transfer(const totex_comb_schedule *s, uint64_t step, size_t t, totex_transfer *out);
 
@@ -152,7 +173,7 @@ typedef enum totex_comb_violation {
     TOTEX_CVIOL_LOST             /**< a block never reaches its destination */
 } totex_comb_violation;
 
-/** Name of a violation kind ("link contention", ...). Never NULL. */
+/** @param v a violation kind. @return its name, static, never NULL ("link contention", ...). */
 const char *totex_comb_violation_name(totex_comb_violation v);
 
 /** Where a schedule failed. Steps and transfers are 1-based, as in the messages; 0 = not applicable. */
@@ -217,6 +238,8 @@ typedef struct totex_progress totex_progress;
  * (totex_comb_steps(@p s)) with totex_progress_new() or
  * totex_progress_phase(), and frees the meter. Same checks, report, fault,
  * errors and cost as totex_comb_simulate(); the meter never changes the result.
+ * @param progress the meter, or NULL. The other parameters are totex_comb_simulate()'s.
+ * @return as totex_comb_simulate().
  */
 totex_status totex_comb_simulate_progress(const totex_network *net, const totex_comb_schedule *s,
                                           const totex_comb_cost *cost, totex_comb_report *rep,
@@ -251,6 +274,8 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
  * src/combining/ssy.c; this costs more than the next larger even mesh (e.g.
  * 5x5: 8 start-ups, 294 blocks vs 6 and 108 on 6x6).
  *
+ * @param net a mesh (a product of paths, >= 2 dimensions). @param out receives the schedule.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK with *out (caller frees), TOTEX_ENOTAPPLICABLE naming the
  *         non-mesh factor, a side < 2 or a mesh of fewer than 2 dimensions,
  *         TOTEX_ENOMEM.
@@ -318,17 +343,23 @@ typedef int (*totex_comb_keep_fn)(void *ctx, uint32_t from, uint32_t to);
  * working state (a logical step at a time) instead of the whole schedule's
  * O(n^2) blocks; the time is still that of building the whole schedule. The
  * result is not a complete schedule: do not simulate it.
+ * @param a the algorithm. @param net the network. @param cost the cost model.
+ * @param keep, ctx the filter and its context. @param out receives the share.
+ * @param err receives the message on failure (may be NULL).
  * @return as a->build(); the caller frees *out.
  */
 totex_status totex_comb_build_share(const totex_comb_algorithm *a, const totex_network *net,
                                     const totex_comb_cost *cost, totex_comb_keep_fn keep, void *ctx,
                                     totex_comb_schedule **out, totex_error *err);
 
-/** Number of registered combining algorithms. */
+/** @return the number of registered combining algorithms. */
 size_t totex_comb_algorithm_count(void);
-/** The @p i-th (NULL past the end). */
+/** @param i an index, 0 <= i < totex_comb_algorithm_count(). @return the @p i-th algorithm (static); NULL past the end. */
 const totex_comb_algorithm *totex_comb_algorithm_get(size_t i);
-/** By name; NULL with @p err listing the names when unknown. */
+/**
+ * @param name a registry name ("ssy", "direct", ...). @param err receives the message on failure (may be NULL).
+ * @return the algorithm (static); NULL with @p err listing the names when unknown.
+ */
 const totex_comb_algorithm *totex_comb_algorithm_find(const char *name, totex_error *err);
 
 /* ---- selection: rank every registered algorithm by predicted time ------- */
@@ -422,6 +453,7 @@ char *totex_comb_export_json(const totex_network *net, const totex_comb_schedule
 
 /**
  * totex_comb_export_json() written to the file @p path (created or truncated).
+ * @param path the file. The other parameters are totex_comb_export_json()'s.
  * @return TOTEX_OK, TOTEX_EIO naming the path and the system error, TOTEX_ENOMEM.
  */
 totex_status totex_comb_export_file(const char *path, const totex_network *net, const totex_comb_schedule *s,
@@ -458,6 +490,8 @@ totex_status totex_comb_import_json(const char *text, size_t len, totex_comb_imp
 /**
  * Read the file @p path (a regular file of at most TOTEX_COMB_FILE_MAX bytes)
  * and totex_comb_import_json() it. Errors name the path.
+ * @param path the file. @param out filled on success (totex_comb_imported_free()); zeroed on failure.
+ * @param err receives the message on failure (may be NULL).
  * @return as totex_comb_import_json(), and TOTEX_EIO for an unreadable,
  *         non-regular or too large file.
  */
@@ -470,14 +504,20 @@ totex_status totex_comb_import_file(const char *path, totex_comb_imported *out, 
  * --network) unless @p network is given, since a schedule file is untrusted
  * and names networks, not paths; totex_comb_import_json() is this with
  * @p network NULL. "nodes" must match the network used.
+ * @param network a trusted spec, or NULL (the file's). The other parameters are totex_comb_import_json()'s.
+ * @return as totex_comb_import_json().
  */
 totex_status totex_comb_import_json_on(const char *text, size_t len, const char *network, totex_comb_imported *out,
                                        totex_error *err);
-/** totex_comb_import_file() with @p network as in totex_comb_import_json_on(). */
+/**
+ * totex_comb_import_file() with @p network as in totex_comb_import_json_on().
+ * @param path the file. @param network a trusted spec, or NULL. @param out, err as totex_comb_import_file().
+ * @return as totex_comb_import_file().
+ */
 totex_status totex_comb_import_file_on(const char *path, const char *network, totex_comb_imported *out,
                                        totex_error *err);
 
-/** Free what totex_comb_import_json() allocated (NULL or a zeroed struct accepted); zeroes @p im. */
+/** Free what an import allocated and zero it. @param im an imported schedule, a zeroed one, or NULL. */
 void totex_comb_imported_free(totex_comb_imported *im);
 
 #ifdef __cplusplus

@@ -50,6 +50,8 @@ typedef uint32_t totex_ports;
 #define TOTEX_PORTS_SINGLE ((totex_ports)1)
 /** Largest k accepted for k-port. */
 #define TOTEX_PORTS_MAX_K 4096u
+/** The k-port model, 1 <= k <= TOTEX_PORTS_MAX_K (k = 1 is TOTEX_PORTS_SINGLE). */
+#define TOTEX_PORTS_K(k) ((totex_ports)(k))
 
 /** k of a k-port model: 1 for single-port, 0 (unlimited) for multiport. */
 static inline uint32_t totex_ports_k(totex_ports ports) { return ports; }
@@ -60,9 +62,23 @@ const char *totex_ports_name(totex_ports ports);
 /** Write a model's full name ("single-port", "multiport", "3-port") into @p buf (size @p len); returns buf. */
 char *totex_ports_format(totex_ports ports, char *buf, size_t len);
 
+/** The words that name a port model: the unit-step papers' (000, 001) or the combining paper's (002). */
+typedef enum totex_ports_words {
+    TOTEX_PORTS_WORDS_UNIT = 0,     /**< "single-port", "multiport", "3-port" (totex_ports_format()) */
+    TOTEX_PORTS_WORDS_COMBINING = 1 /**< 002 Section 2: "one-port" (single-port), "all-port" (multiport) */
+} totex_ports_words;
+
 /**
- * Parse "single" / "single-port" / "multi" / "multiport" / "k:N" / "N-port"
- * (1 <= N <= TOTEX_PORTS_MAX_K; k:1 is single-port) into @p out.
+ * Write the name of @p ports in @p words into @p buf (size @p len): the one
+ * function that names a port model (totex_ports_format() is its unit-step
+ * form). @return buf.
+ */
+char *totex_ports_format_words(totex_ports ports, totex_ports_words words, char *buf, size_t len);
+
+/**
+ * Parse "single" / "single-port" / "one" / "one-port" / "multi" / "multiport"
+ * / "all" / "all-port" / "k:N" / "N-port" (1 <= N <= TOTEX_PORTS_MAX_K; k:1 is
+ * single-port) into @p out.
  * @return TOTEX_OK, or TOTEX_EINVAL with a message listing the valid forms.
  */
 totex_status totex_ports_parse(const char *text, totex_ports *out, totex_error *err);

@@ -35,6 +35,10 @@ extern "C" {
  * schedule only changes its served set when a customer completes, so it is
  * list scheduling of the customers in increasing service order on the
  * earliest free server (customers taken from buckets by service time).
+ * @param t     a task matrix (totex/task.h).
+ * @param ports the port model (k-port: at most k servers).
+ * @param out   receives the bound, in steps (a mean: not an integer).
+ * @param err   receives the message on failure (may be NULL).
  * @return TOTEX_OK and @p out; TOTEX_EINVAL for NULL arguments, ports above
  *         TOTEX_PORTS_MAX_K or a task without rows; TOTEX_ENOMEM.
  */

@@ -84,14 +84,14 @@ typedef struct totex_exact_result {
  *         built in (the message names the limit or the package);
  *         TOTEX_EINVAL for an unknown solver name; TOTEX_ENOMEM;
  *         TOTEX_EVIOLATION when a solver's solution does not decode (a bug).
- * Source: the time-expanded formulation is ours (issue 14); the model is
+ * Source: the time-expanded formulation is ours (docs/algorithms/exact.md); the model is
  *         000 Section 1/3 and 001 Section 7; the starting horizon is the best
  *         bound of 000 eqs. (3), (4) and totex/bounds.h.
  */
 totex_status totex_exact_solve(const totex_network *net, totex_ports ports, const totex_exact_options *opt,
                                totex_exact_result *out, totex_error *err);
 
-/** Free what @p r owns (NULL accepted). */
+/** Free what a result owns. @param r a result of totex_exact_solve(), or NULL (nothing done). */
 void totex_exact_result_free(totex_exact_result *r);
 
 /**
@@ -102,13 +102,15 @@ void totex_exact_result_free(totex_exact_result *r);
  * caller should have replayed r->schedule through the simulator before
  * calling the optimum proved; @p replayed says whether it did (it is named
  * in the witness).
+ * @param r a result of totex_exact_solve(). @param replayed 1 if r->schedule was replayed, else 0.
+ * @param out receives the bound (value in steps).
  */
 void totex_exact_bound(const totex_exact_result *r, int replayed, totex_bound *out);
 
-/** Names of the solvers built in, comma-separated, the default first ("" when none). Static string. */
+/** @return the names of the solvers built in, comma-separated, the default first ("" when none); static. */
 const char *totex_exact_solvers(void);
 
-/** Short name of a proof kind: "bound", "presolve", "solver". Static string. */
+/** @param p a proof kind. @return its short name, static: "bound", "presolve", "solver". */
 const char *totex_exact_proof_name(totex_exact_proof p);
 
 /**

@@ -20,11 +20,11 @@ typedef struct totex_machine {
     int simulate;            /**< 1 when a full simulation is quick on a laptop (used by the demo) */
 } totex_machine;
 
-/** Number of presets. */
+/** @return the number of presets (`totex machines` lists them). */
 size_t totex_machine_count(void);
-/** The @p i-th preset, or NULL when i >= count. */
+/** @param i an index, 0 <= i < totex_machine_count(). @return the @p i-th preset (static), or NULL when @p i is out of range. */
 const totex_machine *totex_machine_get(size_t i);
-/** Preset called @p name (case-sensitive), or NULL. */
+/** @param name a preset name, case-sensitive (NULL accepted). @return the preset (static), or NULL when none has that name. */
 const totex_machine *totex_machine_find(const char *name);
 
 #ifdef __cplusplus

@@ -36,6 +36,8 @@
 #ifndef TOTEX_MPI_H
 #define TOTEX_MPI_H
 
+#include <stddef.h>
+
 #include <mpi.h>
 
 #ifdef __cplusplus
@@ -142,12 +144,57 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm, int ports);
 
 /**
+ * What totex_alltoall() (or the drop-in's MPI_Alltoall) chose for a
+ * communicator and a block size: filled by totex_alltoall_choice().
+ */
+typedef struct totex_mpi_choice {
+    int planned;              /**< 1: a call of this block size was planned on the communicator and the
+                                   fields below describe it; 0: none yet (the other fields are empty) */
+    char algorithm[32];       /**< the algorithm's name: a message-combining one (`totex compare SPEC
+                                   --model combining`) or, when @c unit, a unit-step one (`totex algorithms`) */
+    char label[64];           /**< the candidate as the TOTEX_VERBOSE line names it, e.g. "direct",
+                                   "octr/multiport/3 chunks", "direct/padded to 2048 B" */
+    int unit;                 /**< 1: a unit-step schedule run in chunks; 0: a message-combining schedule */
+    int ports;                /**< unit-step port model: 0 multiport, k >= 1 k-port; 0 when not @c unit */
+    int chunks;               /**< messages each transfer is cut into, >= 1 */
+    unsigned long long steps; /**< steps of the schedule */
+    double predicted_seconds; /**< seconds per call predicted by the cost model from the measured (or
+                                   TOTEX_TS/TC/TL) costs; when @c reused, predicted at the size the class was
+                                   first planned at */
+    double measured_seconds;  /**< seconds per call of the timed trial that kept it (slowest rank, fastest
+                                   round); < 0 when it was not timed (one candidate left, TOTEX_TUNE=0,
+                                   TOTEX_ALGORITHM, or @c reused) */
+    int reused;               /**< 1: its size class's choice (blocks of 2^c .. 2^(c+1)-1 bytes), compiled
+                                   for this size without ranking or timing again */
+} totex_mpi_choice;
+
+/**
+ * The choice totex made for @p comm and blocks of @p block_bytes bytes: the
+ * algorithm, its chunks, and its predicted and measured time per call. Local:
+ * no communication, no allocation; reads the plan cache that the calls on
+ * @p comm filled (it is the same on every rank).
+ *
+ * @param comm        a communicator totex_alltoall() (or the drop-in) was called on.
+ * @param block_bytes bytes of one block: sendcount * size(sendtype) of those calls.
+ * @param out         filled; out->planned is 0 when no call with blocks of
+ *                    @p block_bytes bytes has been planned on @p comm (none
+ *                    made yet, a communicator of one rank, a call that
+ *                    failed, or totex_alltoall_unit(), which caches nothing).
+ * @return MPI_SUCCESS (whether or not a choice was found: see out->planned);
+ *         MPI_ERR_ARG when @p out is NULL; MPI_ERR_COMM when @p comm is
+ *         MPI_COMM_NULL.
+ *
+ * Source: the choice of plan.c (docs/mpi.md, "What runs when").
+ */
+int totex_alltoall_choice(MPI_Comm comm, size_t block_bytes, totex_mpi_choice *out);
+
+/**
  * A nonblocking or persistent total exchange under way (totex_ialltoall(),
  * totex_alltoall_init()): an opaque handle owned by the caller until it is
  * completed (nonblocking) or freed (persistent). TOTEX_REQUEST_NULL: none.
  * Not an MPI_Request: complete it with totex_test() / totex_wait(), never
  * with MPI_Test / MPI_Wait. The Open MPI component (coll/totex) and the
- * drop-in give MPI_Ialltoall and MPI_Alltoall_init real MPI requests.
+ * drop-in give MPI_Ialltoall real MPI requests (the component MPI_Alltoall_init too).
  *
  * Progress: the exchange advances inside totex calls (totex_test,
  * totex_wait, totex_start, totex_ialltoall and the blocking calls, each of

@@ -2,11 +2,13 @@
  * @file totex/plan.h
  * @brief The driver: plan and verify in one call (network -> bounds ->
  *        algorithm -> simulator or one-node certifier), the automatic choice
- *        and the comparison of every algorithm (src/plan/, issue 15: it was
- *        part of report/, which now only formats what the driver measured).
+ *        and the comparison of every algorithm (src/plan/; report/ only
+ *        formats what the driver measured).
  */
 #ifndef TOTEX_PLAN_H
 #define TOTEX_PLAN_H
+
+#include <stdio.h>
 
 #include "totex/algorithm.h"
 #include "totex/bounds.h"
@@ -24,7 +26,7 @@ typedef struct totex_plan_result {
     const totex_algorithm *algorithm;/**< static */
     uint64_t predicted_steps;        /**< from the algorithm's formula, in steps; for an algorithm whose
                                           prediction runs it (costly_predict), the count of the run that
-                                          produced the schedule (planned once, not twice: issue 13) */
+                                          produced the schedule (planned once, not twice) */
     totex_bound bounds[TOTEX_MAX_BOUNDS + 1]; /**< + 1: room for a bound the caller adds (the exact bound, totex/exact.h) */
     size_t bound_count;
     size_t best_bound;               /**< index of the largest bound */
@@ -52,10 +54,12 @@ typedef struct totex_plan_result {
 /**
  * Keep the certified symmetric schedule of a plan in totex_plan_result
  * (kept_task, kept_schedule) instead of freeing it, so that it can be
- * written to a file without planning again (`totex plan --schedule`, issue
- * 12). Off by default; a process-wide switch like totex_progress_enable().
+ * written to a file without planning again (`totex plan --schedule`).
+ * Off by default; a process-wide switch like totex_progress_enable().
  * The caller of totex_plan_and_verify() / totex_plan_best() then frees the
  * result's schedule with totex_plan_result_release().
+ * @deprecated Set totex_plan_options.keep_schedule and call totex_plan_run();
+ * this switch is read only by totex_plan_and_verify() and totex_plan_best().
  */
 void totex_plan_keep_schedule(int on);
 /** Default of totex_plan_costly_budget(): 2^28 hops. */
@@ -68,22 +72,44 @@ void totex_plan_keep_schedule(int on);
  * total status S_G (the hops of every shortest-path schedule, 000 Theorem 1)
  * exceeds it, such a candidate is not tried when a cheaper one applies (it is
  * named in totex_plan_result.not_tried; `--algorithm NAME` still plans it).
- * Issue 13 item 3: on mesh:64x64 single-port greedy's prediction alone took
- * 67 s and its plan 104 s more, for 257,725 steps against A2's 262,016 (1.7%
- * fewer); the budget keeps auto's plan of it at A2's cost. @p hops 0 restores
+ * The default keeps auto's plan of mesh:64x64 single-port at A2's cost
+ * (the times it saves: docs/performance.md, "The planner"). @p hops 0 restores
  * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
  * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
  * valid). @return the budget now in force, in hops.
+ * @deprecated Set totex_plan_options.costly_budget and call totex_plan_run();
+ * this switch is read only by totex_plan_and_verify() and totex_plan_best().
  */
 uint64_t totex_plan_costly_budget(uint64_t hops);
 /** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
 void totex_plan_result_release(totex_plan_result *r);
 
-/** What `--algorithm auto` optimises first (issue 3 item 8). */
+/** What `--algorithm auto` optimises first. */
 typedef enum totex_objective {
     TOTEX_OBJECTIVE_STEPS = 0, /**< fewest steps, then smallest average delay */
     TOTEX_OBJECTIVE_DELAY = 1  /**< smallest average delay, then fewest steps */
 } totex_objective;
+
+/** How one plan runs (totex_plan_run()); all zero: the defaults. */
+typedef struct totex_plan_options {
+    uint64_t max_messages;     /**< simulator limit, messages (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES); see totex_plan_and_verify() */
+    totex_objective objective; /**< what the automatic choice optimises first (no algorithm named) */
+    int keep_schedule;         /**< 1: keep the certified symmetric schedule in the result (kept_task, kept_schedule;
+                                    free with totex_plan_result_release()) */
+    uint64_t costly_budget;    /**< hops above which the automatic choice skips a costly prediction (0:
+                                    TOTEX_PLAN_COSTLY_BUDGET_HOPS; see totex_plan_costly_budget()) */
+    FILE *progress;            /**< where the plan's progress meter writes (NULL: nowhere; the CLI: stderr on a terminal) */
+} totex_plan_options;
+
+/**
+ * Bounds, plan and verification of @p algo on @p net under @p ports (NULL
+ * @p algo: the automatic choice, totex_plan_best(), under opt->objective),
+ * with every switch in @p opt (NULL: the defaults) rather than process-wide:
+ * calls with different options may run at once on different threads.
+ * @return and @p out as totex_plan_and_verify().
+ */
+totex_status totex_plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                            const totex_plan_options *opt, totex_plan_result *out, totex_error *err);
 
 /** Largest network (messages) on which a symmetric schedule is also expanded and fully simulated. */
 #define TOTEX_FULL_CHECK_MESSAGES (UINT64_C(1) << 22)
@@ -113,13 +139,13 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * planned first; once a result meets both the best step bound and the
  * average-delay bound (001 appendix), the remaining candidates are not planned
  * (counted in out->skipped): none could be better, and a full replay of each
- * would cost minutes on large networks (issue 13: torus:16x16x16x8).
+ * would cost minutes on large networks (e.g. torus:16x16x16x8 single-port).
  * Where no result can be proved optimal that way (no average-delay bound: the
  * network is not a vertex-transitive product, e.g. a mesh), an algorithm whose
  * prediction is a run of the whole algorithm and which usually wins where it
  * applies (plan_instead_of_predict: pipeline) is planned and verified once
  * instead of predicted and then planned again; its measured steps stand for
- * its prediction (issue 13 item 3).
+ * its prediction.
  * Replays of at least 2^20 messages run the simulator on a second thread
  * (totex_sink_thread_start()), the algorithm on the calling one.
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.

@@ -3,8 +3,7 @@
  * @brief The progress meter of long jobs: a service the algorithms, the
  *        simulators and the driver call (src/common/progress.c), below all of
  *        them in the flow network -> algorithm -> schedule -> simulator ->
- *        report (issue 15: it lived in report/, which the algorithms then
- *        imported against the flow). totex/report.h includes this header.
+ *        report. totex/report.h includes this header.
  */
 #ifndef TOTEX_PROGRESS_H
 #define TOTEX_PROGRESS_H
@@ -19,7 +18,7 @@ extern "C" {
 #endif
 
 /*
- * Progress on long jobs (issue 6 item 4). A ::totex_progress wraps a sink,
+ * Progress on long jobs. A ::totex_progress wraps a sink,
  * or is ticked by a loop, counts its steps and, once more than one second has
  * passed since it was made, rewrites one line
  * "LABEL: step DONE/TOTAL (P%), R steps/s, S s left" on its FILE at most
@@ -41,17 +40,25 @@ int totex_progress_enabled(void);
 /**
  * New progress meter writing to @p fp; @p total_steps 0 if unknown; @p clock
  * returns seconds (NULL: CLOCK_MONOTONIC); @p force 1 writes even when
- * progress is not enabled. NULL when out of memory (callers then go without).
+ * progress is not enabled.
+ * @param fp the stream (stderr in the library). @param label the line's label (copied, cut at 63 bytes).
+ * @param total_steps steps of the job, 0 if unknown. @param clock seconds, or NULL.
+ * @param force 1: write even when progress is off.
+ * @return the meter (free with totex_progress_free()); NULL when out of memory (callers then go without).
  */
 totex_progress *totex_progress_new(FILE *fp, const char *label, uint64_t total_steps, double (*clock)(void),
                                    int force);
-/** A sink counting the steps into @p p and passing them to @p inner (@p inner itself when @p p writes nothing). */
+/**
+ * @param p a meter, or NULL. @param inner the sink the steps go on to.
+ * @return a sink counting the steps into @p p and passing them to @p inner
+ *         (@p inner itself when @p p is NULL or writes nothing).
+ */
 totex_sink totex_progress_sink(totex_progress *p, totex_sink inner);
 /**
  * Count @p steps done (for jobs that are not a sink); may print a line.
  * Reads the clock at every call when the meter writes, so a hot loop should
  * tick once per batch of steps (e.g. every 1024), not per step or per hop.
- * NULL @p p accepted (nothing happens).
+ * @param p a meter, or NULL (nothing happens). @param steps steps done since the last tick.
  */
 void totex_progress_tick(totex_progress *p, uint64_t steps);
 /**
@@ -61,10 +68,11 @@ void totex_progress_tick(totex_progress *p, uint64_t steps);
  * and time left are measured from now. The second of silence still counts
  * from totex_progress_new(), so a phase that starts after the job has run for
  * a second shows at its first tick. The last line stays until the next one
- * overwrites it or totex_progress_free() clears it. NULL @p p accepted.
+ * overwrites it or totex_progress_free() clears it.
+ * @param p a meter, or NULL (nothing happens). @param label the phase's label. @param total_steps its steps, 0 if unknown.
  */
 void totex_progress_phase(totex_progress *p, const char *label, uint64_t total_steps);
-/** Clear the progress line if one was printed, and free @p p (NULL accepted). */
+/** Clear the progress line if one was printed, and free the meter. @param p a meter, or NULL (nothing done). */
 void totex_progress_free(totex_progress *p);
 
 #ifdef __cplusplus

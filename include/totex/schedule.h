@@ -40,26 +40,38 @@ typedef struct totex_sink {
 /** An in-memory schedule: steps of hops (used for factor schedules and tests). */
 typedef struct totex_schedule totex_schedule;
 
-/** New empty schedule; NULL when out of memory. Free with totex_schedule_free(). */
+/** @return a new empty schedule (free with totex_schedule_free()); NULL when out of memory. */
 totex_schedule *totex_schedule_new(void);
-/** Free @p s (NULL accepted). */
+/** Free a schedule. @param s a schedule, or NULL (nothing done). */
 void totex_schedule_free(totex_schedule *s);
-/** Append one step with @p count hops (copied). @return TOTEX_OK or TOTEX_ENOMEM. */
+/**
+ * Append one step.
+ * @param s a schedule. @param hops the step's @p count hops (copied; 0 is an idle step).
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK or TOTEX_ENOMEM.
+ */
 totex_status totex_schedule_add_step(totex_schedule *s, const totex_hop *hops, size_t count,
                                      totex_error *err);
-/** Number of steps. */
+/** @param s a schedule. @return its number of steps. */
 uint64_t totex_schedule_steps(const totex_schedule *s);
-/** Total number of hops over all steps. */
+/** @param s a schedule. @return its hops over all steps. */
 uint64_t totex_schedule_hops(const totex_schedule *s);
-/** Hops of step @p i (< steps): pointer owned by @p s, valid until the next add; count in @p count. */
+/**
+ * @param s a schedule. @param i a step, 0 <= i < steps. @param count receives the step's number of hops.
+ * @return the step's hops, owned by @p s and valid until the next totex_schedule_add_step().
+ */
 const totex_hop *totex_schedule_step(const totex_schedule *s, uint64_t i, size_t *count);
-/** A sink that appends every step it receives to @p s. */
+/** @param s a schedule (outlives the sink). @return a sink that appends every step it receives to @p s (TOTEX_ENOMEM when it cannot). */
 totex_sink totex_schedule_sink(totex_schedule *s);
-/** Stream every step of @p s into @p sink, in order. Returns the first non-OK status of the sink. */
+/**
+ * Stream every step of @p s into @p sink, in order.
+ * @param s a schedule. @param sink the consumer. @param err receives the sink's message on failure (may be NULL).
+ * @return TOTEX_OK, or the first non-OK status of the sink.
+ */
 totex_status totex_schedule_replay(const totex_schedule *s, totex_sink sink, totex_error *err);
 
 /**
- * A consumer sink run on its own thread (src/schedule/sink_thread.c, issue 13):
+ * A consumer sink run on its own thread (src/schedule/sink_thread.c):
  * the producer's sink copies each step (16 bytes per hop) into one of four
  * buffers of 2^15 hops (512 KiB; a larger step grows its buffer), and the
  * worker thread calls the consumer's step function on every step, in the
@@ -72,6 +84,7 @@ typedef struct totex_sink_thread totex_sink_thread;
 /**
  * Start a worker thread feeding @p consumer (its ctx must stay valid until
  * totex_sink_thread_finish(); the consumer is called only from the worker).
+ * @param consumer the sink the worker feeds. @param err receives the message on failure (may be NULL).
  * @return the handle (owned by the caller: totex_sink_thread_finish() frees it),
  *         or NULL with @p err filled (TOTEX_ENOMEM) when memory or a thread cannot be had.
  */
@@ -87,6 +100,7 @@ totex_sink_thread *totex_sink_thread_start(totex_sink consumer, totex_error *err
  * two parts of a split simulation (totex_sim_stage_sink()). A consumer that
  * fails is not called again, and the others go on to the end of what was
  * handed over.
+ * @param consumers @p count sinks (copied). @param err receives the message on failure (may be NULL).
  * @return the handle (owned by the caller: totex_sink_thread_finish() frees
  *         it), or NULL with @p err filled (TOTEX_EINVAL for a bad @p count,
  *         TOTEX_ENOMEM when memory or a thread cannot be had).
@@ -97,11 +111,13 @@ totex_sink_thread *totex_sink_thread_start_fanout(const totex_sink *consumers, s
  * only while all four buffers are full); once the consumer has failed it
  * returns the consumer's status and message (e.g. TOTEX_EVIOLATION), or
  * TOTEX_ENOMEM when a step larger than a buffer cannot be held.
+ * @param t a started sink thread (outlives the sink). @return the producer's sink.
  */
 totex_sink totex_sink_thread_sink(totex_sink_thread *t);
 /**
  * Hand over what is buffered, wait until every consumer has taken every step
  * (or failed), stop the threads and free @p t (NULL accepted: TOTEX_OK).
+ * @param t a sink thread, or NULL. @param err receives the failing consumer's message (may be NULL).
  * @return the first non-OK status of the first consumer (by index) that
  * failed, its message in @p err, else TOTEX_OK.
  */

@@ -45,13 +45,19 @@ typedef struct totex_unit_writer totex_unit_writer;
  * (format, version, form "full", network spec, nodes, ports, @p algorithm).
  * Feed the steps through totex_unit_writer_sink(), then call
  * totex_unit_writer_close(). Memory: one step's text at a time.
- * @return NULL with TOTEX_ENOMEM / TOTEX_EIO in @p err.
+ * @param fp the stream. @param net the network. @param ports the port model recorded.
+ * @param algorithm the name recorded (NULL: "unknown"). @param err receives the message on failure (may be NULL).
+ * @return the writer; NULL with TOTEX_ENOMEM / TOTEX_EIO in @p err.
  */
 totex_unit_writer *totex_unit_writer_open(FILE *fp, const totex_network *net, totex_ports ports,
                                           const char *algorithm, totex_error *err);
-/** Sink writing each step it receives as one line of hops; TOTEX_EIO when the FILE fails. */
+/** @param w a writer (outlives the sink). @return a sink writing each step as one line of hops; a step returns TOTEX_EIO when the FILE fails. */
 totex_sink totex_unit_writer_sink(totex_unit_writer *w);
-/** Write the closing brackets, flush, free @p w (NULL accepted). TOTEX_EIO on a write error. */
+/**
+ * Write the closing brackets, flush, and free the writer (the FILE stays open).
+ * @param w a writer, or NULL (TOTEX_OK). @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK, or TOTEX_EIO on a write error.
+ */
 totex_status totex_unit_writer_close(totex_unit_writer *w, totex_error *err);
 
 /**
@@ -59,8 +65,12 @@ totex_status totex_unit_writer_close(totex_unit_writer *w, totex_error *err);
  * total exchange on @p net, 001 Theorem 2) to @p fp: header, the task's kind,
  * rows and columns (link types), the translation rule in words, and one line
  * per step of "row, column" pairs. About 5 bytes per move (Fugaku, 3.1 M
- * moves per node: about 30 MB). TOTEX_EIO on a write error; TOTEX_EINVAL for
- * a neighbourhood task (only total exchange is written).
+ * moves per node: about 30 MB).
+ * @param fp the stream. @param net the network. @param ports the port model.
+ * @param algorithm the name recorded. @param t the task of total exchange. @param s node 0's moves.
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EIO on a write error; TOTEX_EINVAL for a
+ *         neighbourhood task (only total exchange is written).
  */
 totex_status totex_unit_write_symmetric(FILE *fp, const totex_network *net, totex_ports ports, const char *algorithm,
                                         const totex_task *t, const totex_sym_schedule *s, totex_error *err);
@@ -119,8 +129,9 @@ typedef enum totex_schedule_kind {
 } totex_schedule_kind;
 
 /**
- * Which kind of schedule @p path holds, from its first 4 KiB (a regular file
- * only; TOTEX_EIO naming the path otherwise).
+ * Which kind of schedule a file holds, from its first 4 KiB.
+ * @param path a regular file. @param kind receives the kind. @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EIO naming the path when it is not a readable regular file.
  */
 totex_status totex_schedule_file_kind(const char *path, totex_schedule_kind *kind, totex_error *err);
 
@@ -150,19 +161,25 @@ typedef struct totex_msccl_writer totex_msccl_writer;
  * receive), then totex_msccl_writer_finish(). Memory: 24 bytes per hop, and
  * the sink stops with TOTEX_EINVAL as soon as a rank exceeds an executor
  * limit, naming it and by how much.
+ * @param n ranks (the network's nodes). @param ports the port model. @param name the algo's name.
+ * @param err receives the message on failure (may be NULL).
+ * @return the writer (totex_msccl_writer_free()); NULL with TOTEX_EINVAL (n < 2, or n too large
+ *         for the executor's XML nodes per rank) or TOTEX_ENOMEM in @p err.
  */
 totex_msccl_writer *totex_msccl_writer_new(uint32_t n, totex_ports ports, const char *name, totex_error *err);
-/** The sink feeding @p w. */
+/** @param w a writer (outlives the sink). @return the sink feeding it. */
 totex_sink totex_msccl_writer_sink(totex_msccl_writer *w);
 /**
  * Check every executor limit and write the XML to @p fp. TOTEX_EINVAL naming
  * the limit, the rank and by how much it is exceeded; TOTEX_EIO on a write
  * error. Does not free @p w.
+ * @param w a writer fed every step. @param fp the stream. @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK, TOTEX_EINVAL or TOTEX_EIO (above).
  */
 totex_status totex_msccl_writer_finish(totex_msccl_writer *w, FILE *fp, totex_error *err);
-/** Free (NULL accepted). */
+/** Free a writer. @param w a writer, or NULL (nothing done). */
 void totex_msccl_writer_free(totex_msccl_writer *w);
-/** Steps the sink of @p w has received so far (the schedule's length, in steps). */
+/** @param w a writer. @return the steps its sink has received so far (the schedule's length, in steps). */
 uint64_t totex_msccl_writer_steps(const totex_msccl_writer *w);
 
 /** Largest MSCCL XML file read, bytes. */
@@ -245,14 +262,20 @@ typedef struct totex_msccl_program {
  * i_chunks = o_chunks = nchunksperloop, buffers and offsets in range,
  * dependencies naming existing steps of the same rank, one thread block per
  * (peer, channel, direction). Nothing is run: totex_msccl_verify() does that.
+ * @param text, len the file's bytes. @param out receives the program.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK with @p out filled (free with totex_msccl_program_free());
  *         TOTEX_EIO for a malformed file, TOTEX_EINVAL for an exceeded limit,
  *         TOTEX_ENOMEM; one line naming the rank, thread block, step and line.
  */
 totex_status totex_msccl_read(const char *text, size_t len, totex_msccl_program *out, totex_error *err);
-/** Free what @p p owns (NULL accepted) and zero it. */
+/** Free what a program owns and zero it. @param p a program, or NULL (nothing done). */
 void totex_msccl_program_free(totex_msccl_program *p);
-/** Read the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes) with totex_msccl_read(). */
+/**
+ * Read a file with totex_msccl_read().
+ * @param path a regular file of at most TOTEX_MSCCL_FILE_MAX bytes. @param out, err as totex_msccl_read().
+ * @return as totex_msccl_read(); TOTEX_EIO naming the path for an unreadable, non-regular or too large file.
+ */
 totex_status totex_msccl_read_file(const char *path, totex_msccl_program *out, totex_error *err);
 
 /**
@@ -281,6 +304,8 @@ typedef enum totex_export_format {
  * the file is created and refused with TOTEX_EINVAL naming the executor's
  * limit it exceeds. The caller verifies the plan separately (the driver's
  * totex_plan_and_verify()); the file is removed when writing fails.
+ * @param path the file. @param net the network. @param ports the port model. @param algo the algorithm.
+ * @param format what to write. @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK; TOTEX_EIO (cannot write); TOTEX_EINVAL; the algorithm's status.
  */
 totex_status totex_plan_export(const char *path, const totex_network *net, totex_ports ports,
@@ -292,7 +317,10 @@ struct totex_plan_result;
  * when the plan kept its certified symmetric schedule (totex_plan_keep_schedule())
  * and @p format is TOTEX_EXPORT_JSON, that schedule is written as it is,
  * without planning again; otherwise totex_plan_export() with r's network,
- * port model and algorithm. Errors as totex_plan_export().
+ * port model and algorithm.
+ * @param path the file. @param r a verified plan. @param format what to write.
+ * @param err receives the message on failure (may be NULL).
+ * @return as totex_plan_export().
  */
 totex_status totex_plan_export_result(const char *path, const struct totex_plan_result *r, totex_export_format format,
                                       totex_error *err);
@@ -304,7 +332,10 @@ struct totex_comb_schedule;
  * receiver (MSCCL connects any two ranks, so a multi-link route is one
  * connection), in step order, relayed blocks through scratch as for the
  * unit-step schedules. Read back on complete:n under multiport before the
- * file is written. @p algorithm names the algo. Errors as totex_plan_export().
+ * file is written.
+ * @param path the file. @param net the network. @param s the combining schedule.
+ * @param algorithm the algo's name. @param err receives the message on failure (may be NULL).
+ * @return as totex_plan_export().
  */
 totex_status totex_comb_export_msccl(const char *path, const totex_network *net, const struct totex_comb_schedule *s,
                                      const char *algorithm, totex_error *err);

@@ -44,7 +44,7 @@ typedef enum totex_violation {
     TOTEX_VIOL_NOT_DELIVERED  /**< a message never reached its destination (lost) */
 } totex_violation;
 
-/** Name of a violation kind ("not a link", "port conflict (send)", ...). */
+/** @param v a violation kind. @return its name, static ("not a link", "port conflict (send)", ...). */
 const char *totex_violation_name(totex_violation v);
 
 /** What the simulator measured (valid after a successful totex_sim_finish()). */
@@ -78,10 +78,8 @@ typedef struct totex_sim totex_sim;
 /**
  * The default limit (max_messages = 0): 2^26 messages, 256 MiB of simulator
  * state. Chosen so that planning and verifying in full with default options
- * stays under 2 GiB: the heaviest full replay, greedy with the simulator,
- * peaks at about 23 bytes per message (measured on mesh:24x24, 32x32 and
- * 40x40: 66 MB for 2.56 M messages; issue 15), about 1.6 GB at 2^26, which
- * admits every network of up to 8192 nodes. Raise it with
+ * stays under 2 GiB (the bytes per message measured: docs/performance.md,
+ * "The planner"); it admits every network of up to 8192 nodes. Raise it with
  * max_messages (the CLI's --max-messages) up to TOTEX_SIM_MAX_MESSAGES.
  */
 #define TOTEX_SIM_DEFAULT_MAX_MESSAGES (UINT64_C(1) << 26)
@@ -90,20 +88,33 @@ typedef struct totex_sim totex_sim;
  * New simulator for total exchange on @p net under @p ports. Borrows @p net
  * (must outlive the simulator). Memory: 4 bytes per ordered pair (n^2) plus
  * O(n * degree).
- * @return NULL with @p err set when n(n-1) exceeds @p max_messages (0 means
+ * @param net the network (borrowed). @param ports the port model.
+ * @param max_messages the most messages it may hold (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES; at most TOTEX_SIM_MAX_MESSAGES).
+ * @param err receives the message on failure (may be NULL).
+ * @return the simulator (free with totex_sim_free()); NULL with @p err set when n(n-1) exceeds @p max_messages (0 means
  *         TOTEX_SIM_DEFAULT_MAX_MESSAGES) or memory runs out.
  */
 totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t max_messages,
                          totex_error *err);
-/** Free the simulator (NULL accepted). */
+/** Free a simulator. @param sim a simulator, or NULL (nothing done). */
 void totex_sim_free(totex_sim *sim);
-/** Sink feeding @p sim: each step is checked and applied; returns TOTEX_EVIOLATION on the first violation. */
+/**
+ * @param sim a simulator (outlives the sink).
+ * @return a sink feeding it: each step is checked and applied (totex_sim_step()),
+ *         TOTEX_EVIOLATION on the first violation.
+ */
 totex_sink totex_sim_sink(totex_sim *sim);
-/** Check and apply one step. TOTEX_EVIOLATION with @p err naming step, node and message. */
+/**
+ * Check and apply one step.
+ * @param sim a simulator. @param hops the step's @p count hops (borrowed; 0 is an idle step).
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EVIOLATION with @p err naming the step, node and
+ *         message (details: totex_sim_get_fault()); TOTEX_EOVERFLOW past 2^32-2 steps.
+ */
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err);
 /**
  * A replay split in two parts that write disjoint memory, to run on two
- * threads (issue 13 item 3; src/sim/sim.c, src/schedule/sink_thread.c):
+ * threads (src/sim/sim.c, src/schedule/sink_thread.c):
  * TOTEX_SIM_STAGE_LINKS checks node ids, links, ports and link conflicts and
  * keeps the queues and hop counts; TOTEX_SIM_STAGE_MESSAGES checks node ids,
  * that each message is at the sending node and not yet delivered, that it
@@ -123,11 +134,15 @@ typedef enum totex_sim_stage {
  * call; that message may not be the serial replay's: after both parts have
  * taken every step (or stopped at their failure), totex_sim_stages_join()
  * gives the one the serial replay reports.
+ * @param sim a simulator (borrowed). @param stage which part.
+ * @return the part's sink.
  */
 totex_sink totex_sim_stage_sink(totex_sim *sim, totex_sim_stage stage);
 /**
  * Join the two parts of a split replay (call once, after every step was given
- * to both parts, with no thread still feeding them). @return the violation
+ * to both parts, with no thread still feeding them).
+ * @param sim a simulator fed by both parts. @param err receives the message on failure (may be NULL).
+ * @return the violation
  * that totex_sim_step() would have reported, with the same message in @p err
  * and the same totex_sim_get_fault() (the first by step, by pass within the
  * step, by hop, then by check); TOTEX_EINVAL when the parts took different
@@ -137,10 +152,12 @@ totex_sink totex_sim_stage_sink(totex_sim *sim, totex_sim_stage stage);
 totex_status totex_sim_stages_join(totex_sim *sim, totex_error *err);
 /**
  * End of the schedule: check that every message was delivered and fill @p out.
- * @return TOTEX_EVIOLATION (kind TOTEX_VIOL_NOT_DELIVERED) naming a lost message.
+ * @param sim a simulator. @param out receives the report (on TOTEX_OK).
+ * @param err receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EVIOLATION (kind TOTEX_VIOL_NOT_DELIVERED) naming a lost message.
  */
 totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error *err);
-/** The first violation seen (kind TOTEX_VIOL_NONE if none). */
+/** @param sim a simulator. @return the first violation seen (kind TOTEX_VIOL_NONE if none). */
 totex_sim_fault totex_sim_get_fault(const totex_sim *sim);
 
 #ifdef __cplusplus

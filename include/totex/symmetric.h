@@ -34,21 +34,29 @@ typedef struct totex_sym_move {
 
 typedef struct totex_sym_schedule totex_sym_schedule;
 
-/** New empty symmetric schedule (NULL on ENOMEM). The caller frees it with totex_sym_free(). */
+/** @return a new empty symmetric schedule the caller frees with totex_sym_free(); NULL when out of memory. */
 totex_sym_schedule *totex_sym_new(void);
-/** Free (NULL accepted). */
+/** Free a schedule. @param s a schedule, or NULL (nothing done). */
 void totex_sym_free(totex_sym_schedule *s);
 /**
- * Append a step of @p count moves (copied; count 0 is an idle step). Moves
- * are not checked here (totex_sym_certify() does). TOTEX_ENOMEM on failure,
- * TOTEX_EINVAL for a NULL schedule or NULL moves with count > 0.
+ * Append a step of moves. Moves are not checked here (totex_sym_certify() does).
+ * @param s     the schedule.
+ * @param moves @p count moves of node 0 (copied).
+ * @param count number of moves; 0 is an idle step.
+ * @param err   receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_ENOMEM; TOTEX_EINVAL for a NULL schedule, or NULL
+ *         moves with @p count > 0.
  */
 totex_status totex_sym_add_step(totex_sym_schedule *s, const totex_sym_move *moves, size_t count, totex_error *err);
-/** Number of steps. */
+/** @param s a schedule. @return its number of steps. */
 uint64_t totex_sym_steps(const totex_sym_schedule *s);
-/** Total number of moves. */
+/** @param s a schedule. @return its number of moves in all (moves of node 0 = hops per node). */
 uint64_t totex_sym_moves(const totex_sym_schedule *s);
-/** Moves of step @p i (owned by @p s, valid until the next add); count in @p count (NULL and 0 when i >= steps). */
+/**
+ * @param s a schedule. @param i a step, 0-based. @param count receives the step's number of moves.
+ * @return the moves of step @p i, owned by @p s and valid until the next
+ *         totex_sym_add_step(); NULL (and *count 0) when @p i >= steps.
+ */
 const totex_sym_move *totex_sym_step(const totex_sym_schedule *s, uint64_t i, size_t *count);
 
 /** What certification at one node measured. */
@@ -72,6 +80,11 @@ typedef struct totex_sym_report {
  * dimension, from the destinations and the columns' generators alone, not
  * from the task matrix entries, so any route (shortest or not) is accepted.
  * O(rows * k + moves) time; 2 bytes per row per dimension plus 9 per row.
+ * @param t     the task (total exchange or another isotropic task).
+ * @param ports the port model.
+ * @param s     the schedule (node 0's moves).
+ * @param rep   receives what certification measured.
+ * @param err   receives the message on failure (may be NULL).
  * @return TOTEX_OK and @p rep; TOTEX_EVIOLATION with @p err naming the
  *         (0-based) step, the move, the row and its destination node, and
  *         the column; TOTEX_EINVAL for NULL arguments or ports above
@@ -88,6 +101,8 @@ totex_status totex_sym_certify(const totex_task *t, totex_ports ports, const tot
  * @p out (zero where certification measures nothing): steps and delays in
  * steps, hops = moves x n, directed links = 2 x links, steps_emitted =
  * totex_sym_steps(@p s). All pointers borrowed; no error.
+ * @param net the network of the task. @param s the certified schedule.
+ * @param rep its certification report. @param out receives the report.
  */
 void totex_sym_report_to_sim(const totex_network *net, const totex_sym_schedule *s, const totex_sym_report *rep,
                              totex_sim_report *out);
@@ -104,6 +119,8 @@ typedef struct totex_progress totex_progress;
  * (totex_sym_steps(@p s)) with totex_progress_new() or totex_progress_phase(),
  * and frees the meter. Same checks, report, errors and cost as
  * totex_sym_certify(); the meter never changes the result.
+ * @param progress the meter, or NULL. The other parameters are totex_sym_certify()'s.
+ * @return as totex_sym_certify().
  */
 totex_status totex_sym_certify_progress(const totex_task *t, totex_ports ports, const totex_sym_schedule *s,
                                         totex_sym_report *rep, totex_progress *progress, totex_error *err);
@@ -119,6 +136,8 @@ totex_status totex_sym_certify_progress(const totex_task *t, totex_ports ports, 
  * so an invalid scheme gives hops the simulator rejects. The simulator of
  * totex/sim.h is for total exchange only (a neighbourhood task leaves
  * messages it counts as undelivered).
+ * @param t the task. @param s the schedule. @param sink receives the steps.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK; TOTEX_EINVAL (NULL argument, row or column out of
  *         range, naming the step); TOTEX_ENOMEM; or the sink's first non-OK status.
  */

@@ -65,7 +65,9 @@ typedef struct totex_task totex_task;
  * Task matrix of total exchange on @p net (borrowed; must outlive the task):
  * n - 1 rows, the packets of node 0 to nodes 1..n-1 (001 Sections 2, 8.1).
  * Caller frees with totex_task_free(). O(n * k) time.
- * @return NULL with TOTEX_ENOTAPPLICABLE in @p err (naming the factor and
+ * @param net a product of rings, K2 and complete graphs.
+ * @param err receives the message on failure (may be NULL).
+ * @return the task; NULL with TOTEX_ENOTAPPLICABLE in @p err (naming the factor and
  *         why: a path is not vertex-transitive and a file graph is not
  *         known to be, so the task is not isotropic); TOTEX_EINVAL for a NULL network; TOTEX_ENOMEM
  *         when out of memory or above TOTEX_TASK_MAX_ENTRIES.
@@ -79,7 +81,9 @@ totex_task *totex_task_total_exchange(const totex_network *net, totex_error *err
  * K <= Ham(s, r) <= L, 1 <= K <= L <= d (001 Section 4.1). Rows: the
  * destinations of node 0 at Hamming distance K..L, in increasing node id
  * order. Caller frees with totex_task_free(). O(n * d) time.
- * @return NULL with TOTEX_ENOTAPPLICABLE (a factor is not k2) or TOTEX_EINVAL
+ * @param net a hypercube (every factor k2). @param K, L the Hamming distances, 1 <= K <= L <= d.
+ * @param err receives the message on failure (may be NULL).
+ * @return the task; NULL with TOTEX_ENOTAPPLICABLE (a factor is not k2) or TOTEX_EINVAL
  *         (K, L out of range; a NULL network), naming the problem in @p err;
  *         TOTEX_ENOMEM when out of memory or above TOTEX_TASK_MAX_ENTRIES.
  */
@@ -91,59 +95,73 @@ totex_task *totex_task_neighbourhood(const totex_network *net, uint32_t K, uint3
  * Rows 0..n-2 are the packets of node 0, rows n-1..2n-3 those of node e_dim
  * (the next node along @p dim), both by destination offset; the odd node's
  * antipodal packets along @p dim are routed the other way round. Row and column
- * sums then count both representatives.
- * @return NULL with TOTEX_EINVAL when dimension @p dim is not an even ring.
+ * sums then count both representatives. Caller frees with totex_task_free().
+ * @param net a product of rings, K2 and complete graphs (borrowed).
+ * @param dim the dimension of the translation by two: an even ring.
+ * @param err receives the message on failure (may be NULL).
+ * @return the task; NULL with TOTEX_EINVAL when dimension @p dim is not an
+ *         even ring, or as totex_task_total_exchange() fails.
  */
 totex_task *totex_task_total_exchange_period2(const totex_network *net, uint32_t dim, totex_error *err);
 
-/** The periodic dimension of a period-2 task, UINT32_MAX for an ordinary (period-1) task. */
+/* Every function below takes a task @p t made above (never NULL, except
+   totex_task_free) and reads it only. Rows r: 0 <= r < rows; columns j: 0 <= j < cols. */
+
+/** @param t a task. @return the periodic dimension of a period-2 task; UINT32_MAX for an ordinary (period-1) task. */
 uint32_t totex_task_period_dim(const totex_task *t);
-
-/** Source node of row @p r's packet: 0, or e_dim for the odd representative of a period-2 task. */
+/**
+ * @param t a task. @param r a row.
+ * @return the source node of row @p r's packet: 0, or e_dim for the odd representative of a period-2 task;
+ *         UINT32_MAX when @p r >= rows.
+ */
 uint32_t totex_task_source(const totex_task *t, uint32_t r);
-
-/** Free (NULL accepted). */
+/** Free a task. @param t a task, or NULL (nothing done). */
 void totex_task_free(totex_task *t);
-
-/** Kind of the task. */
+/** @param t a task. @return its kind. */
 totex_task_kind totex_task_get_kind(const totex_task *t);
-/** The network (borrowed). */
+/** @param t a task. @return its network (borrowed from the caller of the constructor). */
 const totex_network *totex_task_network(const totex_task *t);
-/** Number of rows (packets of one node). */
+/** @param t a task. @return its rows: the packets of one node. */
 uint32_t totex_task_rows(const totex_task *t);
-/** Number of columns (link types = node degree). */
+/** @param t a task. @return its columns: the link types, one per link of a node (= node degree). */
 uint32_t totex_task_cols(const totex_task *t);
-/** Link type of column @p j ({UINT32_MAX, 0} when j >= cols). */
+/** @param t a task. @param j a column. @return its link type; {UINT32_MAX, 0} when @p j >= cols. */
 totex_link_type totex_task_column(const totex_task *t, uint32_t j);
-/** Destination node of row @p r's packet when its source is node 0 (UINT32_MAX when r >= rows). */
+/** @param t a task. @param r a row. @return the destination of row @p r's packet from node 0; UINT32_MAX when @p r >= rows. */
 uint32_t totex_task_destination(const totex_task *t, uint32_t r);
 /**
- * Nonzero entries of row @p r: writes up to @p cap (column, count) pairs into
- * @p cols / @p counts and returns how many the row has (at most one per dimension,
- * so cap = number of dimensions always suffices). Pairs in dimension order;
- * either array may be NULL; 0 when r >= rows.
+ * The nonzero entries of a row, in dimension order (at most one per dimension).
+ * @param t a task. @param r a row.
+ * @param cols, counts caller's arrays of @p cap entries, receiving (column, count in hops) pairs; either may be NULL.
+ * @param cap  their capacity (the number of dimensions always suffices).
+ * @return how many nonzero entries the row has (more than @p cap: only @p cap written); 0 when @p r >= rows.
  */
 uint32_t totex_task_row(const totex_task *t, uint32_t r, uint32_t *cols, uint32_t *counts, uint32_t cap);
-/** Entry (r, j) of the task matrix, in hops (0 out of range). */
+/** @param t a task. @param r a row. @param j a column. @return entry (r, j), in hops; 0 out of range. */
 uint32_t totex_task_entry(const totex_task *t, uint32_t r, uint32_t j);
-/** Row sum r_r: the packet's route length, in hops. */
+/** @param t a task. @param r a row. @return the row sum r_r, the packet's route length in hops (0 out of range). */
 uint32_t totex_task_row_sum(const totex_task *t, uint32_t r);
-/** Column sum c_j: packets crossing a link of type j, per node, in hops. */
+/** @param t a task. @param j a column. @return the column sum c_j, packets crossing a link of type j per node, in hops (0 out of range). */
 uint64_t totex_task_col_sum(const totex_task *t, uint32_t j);
-/** Critical sum h = max over lines of the line sums (001 Definition 3), in steps. */
+/** @param t a task. @return the critical sum h = max over lines of the line sums (001 Definition 3), in steps. */
 uint64_t totex_task_critical_sum(const totex_task *t);
-/** Total sum sigma = sum of all entries (001 Section 7), in hops. */
+/** @param t a task. @return the total sum sigma = sum of all entries (001 Section 7), in hops. */
 uint64_t totex_task_total_sum(const totex_task *t);
-/** Largest row sum h_r: the longest route of a packet, in hops (001 Sections 5, 8.3). */
+/** @param t a task. @return the largest row sum h_r, the longest route of a packet, in hops (001 Sections 5, 8.3). */
 uint32_t totex_task_max_row_sum(const totex_task *t);
-/** Largest column sum h_c: the most loaded link type, in hops per node (001 Sections 5, 8.3; h_c + h_r - 1 bounds greedy). */
+/**
+ * @param t a task.
+ * @return the largest column sum h_c, the most loaded link type, in hops per
+ *         node (001 Sections 5, 8.3; h_c + h_r - 1 bounds greedy).
+ */
 uint64_t totex_task_max_col_sum(const totex_task *t);
 /**
  * Describe a critical line, for reports: the first critical column if any
  * column is critical ("column 0 (dimension 0, + link of ring:24): 476928
  * hops"; K2: "link of k2"; K_m: "+g link of complete:m"), else the first
- * critical row ("row 17 (packet to node 18): 5 hops"). Writes at most @p len
- * bytes (NUL-terminated) into @p buf; returns buf.
+ * critical row ("row 17 (packet to node 18): 5 hops").
+ * @param t a task. @param buf the caller's buffer. @param len its size in bytes (>= 1).
+ * @return @p buf, NUL-terminated, truncated to @p len bytes.
  */
 char *totex_task_critical_line(const totex_task *t, char *buf, size_t len);
 

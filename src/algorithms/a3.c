@@ -3,7 +3,7 @@
  *
  * Source:  000 Section 5 (Fig. 6), Theorem 4, Corollary 3, Theorem 5. The
  *          text extraction of 000 lost the formulas of the B-exchanges; they
- *          are rebuilt here from the surrounding proof (issue 2) and proved by
+ *          are rebuilt here from the surrounding proof and proved by
  *          the simulator in tests/test_a3.c.
  * Model:   multiport (the A- and B-exchanges run at once on disjoint links).
  * Steps:   T = N * T_A for G = A x A with N = |A|; for G = H^d, d = 2^k:

@@ -3,7 +3,7 @@
  * over fixed shortest routes chosen to balance the node loads, each step a
  * matching of sends that serves the nodes with the most work left first.
  *
- * Source:  issue 13 item 2 (beyond the papers). On a mesh the middle nodes
+ * Source:  ours (beyond the papers). On a mesh the middle nodes
  *          must send and receive far more than the average (the band and
  *          forwarding bounds, src/bounds/band.c, forwarding.c): any schedule
  *          takes at least as many steps as its busiest node's sends, so the
@@ -572,89 +572,92 @@ static uint32_t bg_seeds(uint32_t n)
 }
 
 /*
- * Per thread, for the last network: its routes, the best seed's steps and its
+ * What the memo keeps for the last network: its routes and the best seed's
  * recorded moves (predict searches, plan replays: O(S_G) bytes kept between
  * the two, freed when another network comes).
  */
-typedef struct bg_memo {
-    int valid;
-    char spec[256];
-    uint64_t steps;
+typedef struct bg_kept {
     unsigned char *route;
     uint32_t *roff;
     bg_rec rec;
-} bg_memo;
-static _Thread_local bg_memo memo;
+} bg_kept;
 
-static void memo_clear(void)
+static void kept_free(void *p)
 {
-    free(memo.route);
-    free(memo.roff);
-    rec_free(&memo.rec);
-    memset(&memo, 0, sizeof memo);
+    bg_kept *k = p;
+    free(k->route);
+    free(k->roff);
+    rec_free(&k->rec);
+    free(k);
 }
 
-static totex_status bg_best(const totex_network *net, totex_error *err)
+static totex_status bg_best(const totex_network *net, totex_ports ports, totex_memo *m, totex_error *err)
 {
-    const char *spec = totex_network_spec(net);
-    if (memo.valid && !strcmp(memo.spec, spec))
+    if (totex_memo_get(&totex_algorithm_balanced_greedy, net, ports, m))
         return TOTEX_OK;
-    memo_clear();
+    bg_kept *k = calloc(1, sizeof *k);
+    if (!k)
+        return totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory");
     bg G;
     totex_status st = bg_setup(&G, net, NULL, NULL, err); /* the routes, kept in the memo */
-    memo.route = G.route;
-    memo.roff = G.roff;
+    k->route = G.route;
+    k->roff = G.roff;
     G.borrowed = 1;
     bg_free(&G);
     if (st != TOTEX_OK) {
-        memo_clear();
+        kept_free(k);
         return st;
     }
     uint64_t best = UINT64_MAX;
     for (uint32_t seed = 0; seed < bg_seeds(totex_network_nodes(net)); seed++) {
         uint64_t steps;
         bg_rec rec = {0};
-        st = bg_run(net, memo.route, memo.roff, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &rec, &steps, err);
+        st = bg_run(net, k->route, k->roff, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &rec, &steps, err);
         if (st != TOTEX_OK) {
             rec_free(&rec);
-            memo_clear();
+            kept_free(k);
             return st;
         }
         if (steps < best) {
             best = steps;
-            rec_free(&memo.rec);
-            memo.rec = rec;
+            rec_free(&k->rec);
+            k->rec = rec;
         } else {
             rec_free(&rec);
         }
     }
-    memo.steps = best;
-    memo.valid = strlen(spec) < sizeof memo.spec;
-    if (memo.valid)
-        strcpy(memo.spec, spec);
+    m->steps = best;
+    m->aux = 0;
+    m->data = k;
+    totex_memo_put(&totex_algorithm_balanced_greedy, net, ports, best, 0, k, kept_free);
+    if (!totex_memo_get(&totex_algorithm_balanced_greedy, net, ports, m))
+        return totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory");
     return TOTEX_OK;
 }
 
 static totex_status bg_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
+    totex_memo m;
     totex_status st = bg_applies(net, ports, err);
     if (st == TOTEX_OK)
-        st = bg_best(net, err);
+        st = bg_best(net, ports, &m, err);
     if (st == TOTEX_OK)
-        *steps = memo.steps;
+        *steps = m.steps;
     return st;
 }
 
 static totex_status bg_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
 {
+    totex_memo m;
     totex_status st = bg_applies(net, ports, err);
     if (st != TOTEX_OK)
         return st;
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "balanced-greedy: no sink to stream the schedule into");
-    if ((st = bg_best(net, err)) != TOTEX_OK)
+    if ((st = bg_best(net, ports, &m, err)) != TOTEX_OK)
         return st;
-    return bg_replay(net, memo.route, memo.roff, &memo.rec, sink, err);
+    const bg_kept *k = m.data;
+    return bg_replay(net, k->route, k->roff, &k->rec, sink, err);
 }
 
 const totex_algorithm totex_algorithm_balanced_greedy = {

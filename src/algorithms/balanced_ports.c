@@ -6,7 +6,7 @@
  * b-matching of sends that serves the nodes with the most work per port
  * first.
  *
- * Source:  issue 32 items 1 and 2 (beyond the papers). It carries
+ * Source:  ours (beyond the papers). It carries
  *          balanced-greedy (balanced_greedy.c, single-port meshes) to the
  *          k-port model of 001 Section 7 and to rings and complete graphs.
  *          Why: under k-port a node v sends at most c_v = min(k, deg v)
@@ -71,7 +71,7 @@
  *          them). Every step moves at least one message one hop along its
  *          route, so it ends within S_G steps.
  * Optimal: not in general; where it meets the best bound (forwarding, cut,
- *          average status) it is optimal. Measured (bench/bench_product_sweep.c,
+ *          average status) it is optimal. Measured (bench/steps/bench_product_sweep.c,
  *          docs/algorithms/balanced-ports.md): the exact optimum on path:3*path:3
  *          k:2 (9), path:3*ring:3 single-port (14) and k:2 (7), path:4*ring:3
  *          k:3 (12), mesh:4x4 k:3 (16, the cut bound; the search proved it in
@@ -988,26 +988,22 @@ static uint32_t bp_seeds(uint32_t n)
 }
 
 /*
- * Per thread, for the last network and port model: the best routes, the
- * best run's steps and its recorded moves (predict searches, plan replays).
+ * What the memo keeps for the last network and port model: the best routes
+ * and the best run's recorded moves (predict searches, plan replays).
  */
-typedef struct bp_memo {
-    int valid;
-    char spec[256];
-    totex_ports ports;
-    uint64_t steps;
+typedef struct bp_kept {
     unsigned char *route;
     uint32_t *roff;
     bp_rec rec;
-} bp_memo;
-static _Thread_local bp_memo memo;
+} bp_kept;
 
-static void memo_clear(void)
+static void kept_free(void *p)
 {
-    free(memo.route);
-    free(memo.roff);
-    rec_free(&memo.rec);
-    memset(&memo, 0, sizeof memo);
+    bp_kept *k = p;
+    free(k->route);
+    free(k->roff);
+    rec_free(&k->rec);
+    free(k);
 }
 
 /*
@@ -1016,13 +1012,14 @@ static void memo_clear(void)
  * the port model's mode (0 single-port, 1 k-port) and one seed. The fewest
  * steps win; the first found on ties.
  */
-static totex_status bp_best(const totex_network *net, totex_ports ports, totex_error *err)
+static totex_status bp_best(const totex_network *net, totex_ports ports, totex_memo *m, totex_error *err)
 {
-    const char *spec = totex_network_spec(net);
     const uint32_t n = totex_network_nodes(net);
-    if (memo.valid && memo.ports == ports && !strcmp(memo.spec, spec))
+    if (totex_memo_get(&totex_algorithm_balanced_ports, net, ports, m))
         return TOTEX_OK;
-    memo_clear();
+    bp_kept *memo = calloc(1, sizeof *memo);
+    if (!memo)
+        return totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory");
     const int wide = n <= 64;
     const size_t ncost = wide ? sizeof bp_costs / sizeof bp_costs[0] : 1;
     uint64_t best = UINT64_MAX;
@@ -1052,13 +1049,13 @@ static totex_status bp_best(const totex_network *net, totex_ports ports, totex_e
                             err);
                 if (st == TOTEX_OK && steps < best) {
                     best = steps;
-                    rec_free(&memo.rec);
-                    memo.rec = rec;
+                    rec_free(&memo->rec);
+                    memo->rec = rec;
                     if (!kept) {
-                        free(memo.route);
-                        free(memo.roff);
-                        memo.route = route;
-                        memo.roff = roff;
+                        free(memo->route);
+                        free(memo->roff);
+                        memo->route = route;
+                        memo->roff = roff;
                         kept = 1;
                     }
                 } else {
@@ -1072,37 +1069,38 @@ static totex_status bp_best(const totex_network *net, totex_ports ports, totex_e
         }
     }
     if (st != TOTEX_OK) {
-        memo_clear();
+        kept_free(memo);
         return st;
     }
-    memo.steps = best;
-    memo.ports = ports;
-    memo.valid = strlen(spec) < sizeof memo.spec;
-    if (memo.valid)
-        strcpy(memo.spec, spec);
+    totex_memo_put(&totex_algorithm_balanced_ports, net, ports, best, 0, memo, kept_free);
+    if (!totex_memo_get(&totex_algorithm_balanced_ports, net, ports, m))
+        return totex_fail(err, TOTEX_ENOMEM, "balanced-ports: out of memory");
     return TOTEX_OK;
 }
 
 static totex_status bp_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
+    totex_memo m;
     totex_status st = bp_applies(net, ports, err);
     if (st == TOTEX_OK)
-        st = bp_best(net, ports, err);
+        st = bp_best(net, ports, &m, err);
     if (st == TOTEX_OK)
-        *steps = memo.steps;
+        *steps = m.steps;
     return st;
 }
 
 static totex_status bp_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
 {
+    totex_memo m;
     totex_status st = bp_applies(net, ports, err);
     if (st != TOTEX_OK)
         return st;
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "balanced-ports: no sink to stream the schedule into");
-    if ((st = bp_best(net, ports, err)) != TOTEX_OK)
+    if ((st = bp_best(net, ports, &m, err)) != TOTEX_OK)
         return st;
-    return bp_replay(net, ports, memo.route, memo.roff, &memo.rec, sink, err);
+    const bp_kept *k = m.data;
+    return bp_replay(net, ports, k->route, k->roff, &k->rec, sink, err);
 }
 
 const totex_algorithm totex_algorithm_balanced_ports = {

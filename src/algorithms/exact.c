@@ -5,8 +5,8 @@
  * Source:  the model of 000 Section 1 and Section 3 (store-and-forward, unit
  *          messages, one step per link traversal; single-port and multiport)
  *          and 001 Section 7 (k-port); the time-expanded integer program with
- *          one integer commodity per destination is ours (issue 14,
- *          src/exact/model.c); the starting horizon is the best lower bound
+ *          one integer commodity per destination is ours
+ *          (src/exact/model.c); the starting horizon is the best lower bound
  *          of include/totex/bounds.h (000 eqs. (3), (4); receive, relay).
  * Model:   any: single-port, k-port, multiport; any network of at most
  *          TOTEX_EXACT_MAX_NODES (64) nodes whose program stays within
@@ -25,7 +25,7 @@
  *          only to networks of at most TOTEX_EXACT_AUTO_MAX_NODES nodes, so
  *          the automatic choice and `compare` never start a long search.
  * Cost:    exponential in the worst case (integer programming); measured in
- *          bench/exact_table.sh.
+ *          bench/steps/bench_exact.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,28 +33,71 @@
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
+#include "exact/model.h"
 #include "totex/exact.h"
 
-/* per thread: the options the CLI set, and a one-entry memo of the last search
-   (predict solves, plan replays the schedule) */
+/* per thread: the options the CLI set; the last search is kept in the memo (predict solves, plan replays) */
 static _Thread_local totex_exact_options opts;
 static _Thread_local int opts_set; /* 1: asked for by name (totex_exact_set_options()): up to the hard limit */
-static _Thread_local totex_exact_result memo;
-static _Thread_local int memo_valid;
-static _Thread_local char memo_spec[512];
-static _Thread_local totex_ports memo_ports;
-static _Thread_local uint32_t memo_nodes;
+
+/* The exact search's upper bound: the fewest-steps schedule of the other registered algorithms, planned in memory. */
+static totex_status best_other(const totex_network *net, totex_ports ports, totex_exact_result *out,
+                               totex_error *err)
+{
+    for (size_t i = 0; i < totex_algorithm_count(); i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        uint64_t steps;
+        if (!strcmp(a->name, "exact") || a->applies(net, ports, NULL) != TOTEX_OK ||
+            a->predict(net, ports, &steps, NULL) != TOTEX_OK)
+            continue;
+        if (out->schedule && steps >= out->steps)
+            continue;
+        totex_schedule *s = totex_schedule_new();
+        if (!s)
+            return totex_fail(err, TOTEX_ENOMEM, "out of memory");
+        if (a->plan(net, ports, totex_schedule_sink(s), NULL) != TOTEX_OK) {
+            totex_schedule_free(s);
+            continue;
+        }
+        /* completion time: the last step with a hop */
+        uint64_t last = totex_schedule_steps(s);
+        size_t cnt = 0;
+        while (last > 0 && (totex_schedule_step(s, last - 1, &cnt), cnt == 0))
+            last--;
+        if (out->schedule && last >= out->steps) {
+            totex_schedule_free(s);
+            continue;
+        }
+        totex_schedule_free(out->schedule);
+        out->schedule = s;
+        out->steps = last;
+        out->upper_from = a->name;
+        out->heuristic_steps = last;
+    }
+    return TOTEX_OK;
+}
+
+totex_status totex_exact_solve(const totex_network *net, totex_ports ports, const totex_exact_options *opt,
+                               totex_exact_result *out, totex_error *err)
+{
+    return totex_exact_search(net, ports, opt, best_other, out, err);
+}
+
+static void result_free(void *p)
+{
+    totex_exact_result_free(p);
+    free(p);
+}
 
 void totex_exact_set_options(const totex_exact_options *opt)
 {
     static const totex_exact_options zero = {0};
     opts = opt ? *opt : zero;
     opts_set = opt != NULL;
-    memo_valid = 0; /* new options: search again */
-    totex_exact_result_free(&memo);
+    totex_memo_forget(&totex_algorithm_exact); /* new options: search again */
 }
 
-const totex_exact_result *totex_exact_last(void) { return memo_valid ? &memo : NULL; }
+const totex_exact_result *totex_exact_last(void) { return totex_memo_last(&totex_algorithm_exact); }
 
 static totex_status exact_applies(const totex_network *net, totex_ports ports, totex_error *err)
 {
@@ -74,45 +117,44 @@ static totex_status exact_applies(const totex_network *net, totex_ports ports, t
     return TOTEX_OK;
 }
 
-static totex_status exact_search(const totex_network *net, totex_ports ports, totex_error *err)
+static totex_status exact_search(const totex_network *net, totex_ports ports, totex_memo *m, totex_error *err)
 {
-    const char *spec = totex_network_spec(net);
-    if (memo_valid && memo_ports == ports && memo_nodes == totex_network_nodes(net) && strlen(spec) < sizeof memo_spec &&
-        !strcmp(memo_spec, spec))
+    if (totex_memo_get(&totex_algorithm_exact, net, ports, m))
         return TOTEX_OK;
-    totex_exact_result_free(&memo);
-    memo_valid = 0;
-    totex_status st = totex_exact_solve(net, ports, &opts, &memo, err);
-    if (st != TOTEX_OK)
+    totex_exact_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return totex_fail(err, TOTEX_ENOMEM, "exact: out of memory");
+    totex_memo_forget(&totex_algorithm_exact);
+    totex_status st = totex_exact_solve(net, ports, &opts, r, err);
+    if (st != TOTEX_OK) {
+        result_free(r);
         return st;
-    memo_valid = strlen(spec) < sizeof memo_spec;
-    snprintf(memo_spec, sizeof memo_spec, "%s", spec);
-    memo_ports = ports;
-    memo_nodes = totex_network_nodes(net);
-    if (!memo_valid) { /* spec too long to key the memo: keep the result for totex_exact_last() only */
-        memo_valid = 1;
-        memo_spec[0] = '\0';
     }
+    totex_memo_put(&totex_algorithm_exact, net, ports, r->steps, 0, r, result_free);
+    if (!totex_memo_get(&totex_algorithm_exact, net, ports, m))
+        return totex_fail(err, TOTEX_ENOMEM, "exact: out of memory");
     return TOTEX_OK;
 }
 
 static totex_status exact_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
+    totex_memo m;
     totex_status st = exact_applies(net, ports, err);
     if (st == TOTEX_OK)
-        st = exact_search(net, ports, err);
+        st = exact_search(net, ports, &m, err);
     if (st == TOTEX_OK)
-        *steps = memo.steps;
+        *steps = m.steps;
     return st;
 }
 
 static totex_status exact_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
 {
+    totex_memo m;
     totex_status st = exact_applies(net, ports, err);
     if (st == TOTEX_OK)
-        st = exact_search(net, ports, err);
+        st = exact_search(net, ports, &m, err);
     if (st == TOTEX_OK)
-        st = totex_schedule_replay(memo.schedule, sink, err);
+        st = totex_schedule_replay(((const totex_exact_result *)m.data)->schedule, sink, err);
     return st;
 }
 

@@ -454,7 +454,7 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
                 bucket_push(&G, u, u * m + d);
 
     /* a file graph of thousands of nodes takes a minute here, inside the prediction of the factor algorithms:
-       a meter on stderr when progress is on (issue 29 item 5); the steps are not known before the end */
+       a meter on stderr when progress is on; the steps are not known before the end */
     char label[64];
     snprintf(label, sizeof label, "greedy on %.30s: planning", totex_factor_name(f));
     prog = totex_progress_enabled() ? totex_progress_new(stderr, label, 0, NULL, 0) : NULL;

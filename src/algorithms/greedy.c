@@ -107,10 +107,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
+#include "common/huge.h"
 #include "totex/progress.h"
 #include "totex/sim.h"
 
@@ -249,27 +249,18 @@ static void gd_free(gd *G)
     free(G->hops);
     free(G->tmp);
     for (uint32_t i = 0; i < G->nmaps; i++)
-        munmap(G->maps[i].p, G->maps[i].len);
+        totex_huge_free(G->maps[i].p, G->maps[i].len);
 }
 
-/*
- * A large zeroed array of @p bytes (anonymous memory, committed as it is
- * touched, on transparent huge pages where allowed: the buckets and tables
- * are read at random, so TLB misses would dominate). NULL when out of memory.
- */
+/* A large zeroed array of @p bytes (totex_huge_alloc(): the buckets and tables are read at random), kept in
+   G->maps to be freed with G; NULL when out of memory. */
 static void *big_alloc(gd *G, size_t bytes)
 {
-    if (bytes == 0)
-        bytes = 1;
     if (G->nmaps == sizeof G->maps / sizeof G->maps[0])
         return NULL;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
+    void *p = totex_huge_alloc(bytes);
+    if (!p)
         return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= (size_t)4 << 20)
-        madvise(p, bytes, MADV_HUGEPAGE);
-#endif
     G->maps[G->nmaps].p = p;
     G->maps[G->nmaps++].len = bytes;
     return p;
@@ -1616,8 +1607,8 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
     }
     if (totex_network_status_sum(net, &limit, NULL) != TOTEX_OK)
         limit = UINT64_MAX;
-    /* a prediction runs the whole greedy without a sink, so no other meter counts its steps: its own (issue 29;
-       on a 4096-node file graph it takes a minute); planning is counted by the driver's meter on the sink */
+    /* a prediction runs the whole greedy without a sink, so no other meter counts its steps: its own (on a
+       4096-node file graph it takes a minute); planning is counted by the driver's meter on the sink */
     totex_progress *prog = NULL;
     if (!sink.step && totex_progress_enabled())
         prog = totex_progress_new(stderr, "greedy: predicting its steps", 0, NULL, 0);
@@ -1663,46 +1654,20 @@ static totex_status greedy_applies(const totex_network *net, totex_ports ports, 
     return TOTEX_OK;
 }
 
-/* One remembered step count per thread: predict, then plan, runs the schedule once to count. */
-typedef struct gd_memo {
-    int valid;
-    uint64_t hash, links, steps;
-    uint32_t n, dims;
-    totex_ports ports;
-} gd_memo;
-static _Thread_local gd_memo memo;
-
-static gd_memo memo_key(const totex_network *net, totex_ports ports)
-{
-    gd_memo m = {1, UINT64_C(1469598103934665603), totex_network_links(net), 0, totex_network_nodes(net),
-                 totex_network_dims(net), ports};
-    for (const char *s = totex_network_spec(net); *s; s++)
-        m.hash = (m.hash ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return m;
-}
-
-static int memo_same(const gd_memo *a, const gd_memo *b)
-{
-    return a->valid && b->valid && a->hash == b->hash && a->links == b->links && a->n == b->n &&
-           a->dims == b->dims && a->ports == b->ports;
-}
-
 static totex_status greedy_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
     totex_status st = greedy_applies(net, ports, err);
-    gd_memo key = memo_key(net, ports);
+    totex_memo m;
     totex_sink none = {NULL, NULL};
     if (st != TOTEX_OK)
         return st;
-    if (memo_same(&memo, &key)) {
-        *steps = memo.steps;
+    if (totex_memo_get(&totex_algorithm_greedy, net, ports, &m)) {
+        *steps = m.steps;
         return TOTEX_OK;
     }
-    if ((st = gd_run(net, ports, none, steps, err)) != TOTEX_OK)
-        return st;
-    key.steps = *steps;
-    memo = key;
-    return TOTEX_OK;
+    if ((st = gd_run(net, ports, none, steps, err)) == TOTEX_OK)
+        totex_memo_put(&totex_algorithm_greedy, net, ports, *steps, 0, NULL, NULL);
+    return st;
 }
 
 static totex_status greedy_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
@@ -1713,11 +1678,8 @@ static totex_status greedy_plan(const totex_network *net, totex_ports ports, tot
         return st;
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "greedy: no sink to stream the schedule into");
-    if ((st = gd_run(net, ports, sink, &steps, err)) == TOTEX_OK) {
-        gd_memo key = memo_key(net, ports);
-        key.steps = steps;
-        memo = key;
-    }
+    if ((st = gd_run(net, ports, sink, &steps, err)) == TOTEX_OK)
+        totex_memo_put(&totex_algorithm_greedy, net, ports, steps, 0, NULL, NULL);
     return st;
 }
 

@@ -2,7 +2,7 @@
  * Load-greedy: single-port total exchange on meshes (products of paths),
  * each step a greedy matching of hops weighted by the load left at both ends.
  *
- * Source:  issue 13 item 2 (beyond the papers). The message choice is the
+ * Source:  ours (beyond the papers). The message choice is the
  *          furthest-first rule of 003 Section 3 / 001 Section 5 on shortest
  *          paths; the weighting carries path_single.c's load-aware matching
  *          (one dimension) to products: on a mesh the middle band must send
@@ -406,28 +406,14 @@ static uint32_t lg_seeds(uint32_t n)
     return n <= 16 ? 256 : n <= 64 ? 64 : n <= 256 ? 8 : 1;
 }
 
-/* One remembered step count per thread: predict, then plan, runs the schedule once to count. */
-typedef struct lg_memo {
-    int valid;
-    uint64_t hash, steps;
-    uint32_t n, seed;
-} lg_memo;
-static _Thread_local lg_memo memo;
-
-static lg_memo memo_key(const totex_network *net)
-{
-    lg_memo m = {1, UINT64_C(1469598103934665603), 0, totex_network_nodes(net), 0};
-    for (const char *s = totex_network_spec(net); *s; s++)
-        m.hash = (m.hash ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return m;
-}
-
-/* The best seed and its steps: every seed of lg_seeds(), each run stopped once it cannot win. */
-static totex_status lg_best(const totex_network *net, lg_memo *key, totex_error *err)
+/* The best seed and its steps: every seed of lg_seeds(), each run stopped once it cannot win; kept in the memo. */
+static totex_status lg_best(const totex_network *net, totex_ports ports, totex_memo *m, totex_error *err)
 {
     totex_sink none = {NULL, NULL};
     uint64_t best = UINT64_MAX;
     uint32_t bseed = 0;
+    if (totex_memo_get(&totex_algorithm_load_greedy, net, ports, m))
+        return TOTEX_OK;
     for (uint32_t seed = 0; seed < lg_seeds(totex_network_nodes(net)); seed++) {
         uint64_t steps;
         totex_status st = lg_run(net, none, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &steps, err);
@@ -438,41 +424,36 @@ static totex_status lg_best(const totex_network *net, lg_memo *key, totex_error 
             bseed = seed;
         }
     }
-    key->steps = best;
-    key->seed = bseed;
+    m->steps = best;
+    m->aux = bseed;
+    m->data = NULL;
+    totex_memo_put(&totex_algorithm_load_greedy, net, ports, best, bseed, NULL, NULL);
     return TOTEX_OK;
 }
 
 static totex_status lg_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
+    totex_memo m;
     totex_status st = lg_applies(net, ports, err);
-    lg_memo key = memo_key(net);
-    if (st != TOTEX_OK)
-        return st;
-    if (!(memo.valid && memo.hash == key.hash && memo.n == key.n)) {
-        if ((st = lg_best(net, &key, err)) != TOTEX_OK)
-            return st;
-        memo = key;
-    }
-    *steps = memo.steps;
-    return TOTEX_OK;
+    if (st == TOTEX_OK)
+        st = lg_best(net, ports, &m, err);
+    if (st == TOTEX_OK)
+        *steps = m.steps;
+    return st;
 }
 
 static totex_status lg_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
 {
     uint64_t steps;
+    totex_memo m;
     totex_status st = lg_applies(net, ports, err);
-    lg_memo key = memo_key(net);
     if (st != TOTEX_OK)
         return st;
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "load-greedy: no sink to stream the schedule into");
-    if (!(memo.valid && memo.hash == key.hash && memo.n == key.n)) {
-        if ((st = lg_best(net, &key, err)) != TOTEX_OK)
-            return st;
-        memo = key;
-    }
-    return lg_run(net, sink, memo.seed, UINT64_MAX, &steps, err);
+    if ((st = lg_best(net, ports, &m, err)) != TOTEX_OK)
+        return st;
+    return lg_run(net, sink, (uint32_t)m.aux, UINT64_MAX, &steps, err);
 }
 
 const totex_algorithm totex_algorithm_load_greedy = {

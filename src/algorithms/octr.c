@@ -58,7 +58,7 @@
  * completion steps (any order of a group's classes is valid). The
  * candidates (orbit blocks and single-row blocks, each policy) are all
  * built, and the one with the smallest average delay is kept (Fugaku:
- * under 1 s and 130 MiB, bench/bench_symmetric.c). Single-port needs no
+ * under 1 s and 130 MiB, bench/plan/bench_symmetric.c). Single-port needs no
  * colouring: one move per step, the rows one after another by distance. The
  * schedule is limited to 2^28 moves per node (2 GiB). The result is checked to have exactly S steps;
  * any other count is an internal error (TOTEX_EVIOLATION).

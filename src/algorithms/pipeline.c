@@ -4,7 +4,7 @@
  * meshes, mixed mesh/torus products): the critical dimension as back-to-back
  * optimal factor rounds, the other dimensions pipelined underneath.
  *
- * Source:  issue 13 item 1 (beyond the papers); it composes 003 Section 3
+ * Source:  ours (beyond the papers); it composes 003 Section 3
  *          (furthest-first on a linear array, ceil((m^2-1)/4) steps, Theorem
  *          1) or 003 Section 4 (message-shift on a ring) with the cut bound
  *          of 000 eq. (4) lifted as in 000 Theorem 5 (src/bounds/cut.c), and
@@ -37,7 +37,7 @@
  * Optimal: when it ends at m_Y * T_X and that is the lifted cut bound
  *          (000 eq. (4)): measured on every mesh R x C with 2 <= R <= C <= 32
  *          except 3 x 3 (7 steps, bound 6; A3 gives 6): 495 of 496
- *          (bench/pipeline_sweep.sh); on path x ring products whose critical
+ *          (bench/steps/pipeline_sweep.sh); on path x ring products whose critical
  *          dimension is a path or an odd ring. When it is an even ring, m_Y
  *          rounds of the modified message-shift take m_Y * ceil((m^2-1)/8),
  *          above the lifted cut, which rounds only once (ring:6*path:3: 15
@@ -527,38 +527,20 @@ static totex_status pl_run(const totex_network *net, totex_sink sink, uint64_t *
     return st;
 }
 
-/* One remembered step count per thread: predict, then plan, runs the construction once to count. */
-typedef struct pl_memo {
-    int valid;
-    uint64_t hash, steps;
-    uint32_t n;
-} pl_memo;
-static _Thread_local pl_memo memo;
-
-static pl_memo memo_key(const totex_network *net)
-{
-    pl_memo m = {1, UINT64_C(1469598103934665603), 0, totex_network_nodes(net)};
-    for (const char *s = totex_network_spec(net); *s; s++)
-        m.hash = (m.hash ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return m;
-}
-
 static totex_status pl_predict(const totex_network *net, totex_ports ports, uint64_t *steps, totex_error *err)
 {
     totex_status st = pl_applies(net, ports, err);
-    pl_memo key = memo_key(net);
+    totex_memo m;
     totex_sink none = {NULL, NULL};
     if (st != TOTEX_OK)
         return st;
-    if (memo.valid && memo.hash == key.hash && memo.n == key.n) {
-        *steps = memo.steps;
+    if (totex_memo_get(&totex_algorithm_pipeline, net, ports, &m)) {
+        *steps = m.steps;
         return TOTEX_OK;
     }
-    if ((st = pl_run(net, none, steps, err)) != TOTEX_OK)
-        return st;
-    key.steps = *steps;
-    memo = key;
-    return TOTEX_OK;
+    if ((st = pl_run(net, none, steps, err)) == TOTEX_OK)
+        totex_memo_put(&totex_algorithm_pipeline, net, ports, *steps, 0, NULL, NULL);
+    return st;
 }
 
 static totex_status pl_plan(const totex_network *net, totex_ports ports, totex_sink sink, totex_error *err)
@@ -569,11 +551,8 @@ static totex_status pl_plan(const totex_network *net, totex_ports ports, totex_s
         return st;
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "pipeline: no sink to stream the schedule into");
-    if ((st = pl_run(net, sink, &steps, err)) == TOTEX_OK) {
-        pl_memo key = memo_key(net);
-        key.steps = steps;
-        memo = key;
-    }
+    if ((st = pl_run(net, sink, &steps, err)) == TOTEX_OK)
+        totex_memo_put(&totex_algorithm_pipeline, net, ports, steps, 0, NULL, NULL);
     return st;
 }
 

@@ -5,7 +5,7 @@
  * links, and which message crosses in which round is a bipartite edge
  * colouring. A3 (000 Section 5) generalised to d dimensions and unequal sides.
  *
- * Source:  issue 13 item 1 (beyond the papers). It composes the factor
+ * Source:  ours (beyond the papers). It composes the factor
  *          algorithms of 003 (furthest-first on a linear array, Section 3,
  *          ceil((m^2-1)/4) steps; message-shift on rings, Section 4,
  *          ceil((m^2-1)/8)) as A3 does (000 Section 5, Theorem 4: a factor
@@ -49,7 +49,7 @@
  *          L = T_H, as A3 for d = 2^k), and, measured, 83 of the 84 3-D
  *          meshes with sides 2..8 (all but 2x7x8), mesh:3x3*ring:3,
  *          mesh:5x5*ring:4, ring:8*mesh:4x4, touchstone-delta
- *          (tests/test_rounds.c, bench/cube_mesh_results.md).
+ *          (tests/test_rounds.c, bench/steps/cube_mesh_results.md).
  *          Not when no slot length packs the rounds of unequal factor times
  *          (mesh:5x6: 53 vs 45, mesh:7x8 127 vs 112, mesh:2x7x8 238 vs 224:
  *          there pipeline meets the bound), nor on even rings m = 2 mod 4,

@@ -1,5 +1,5 @@
 /*
- * The single-port band bound (issue 13 item 2): a lower bound above average
+ * The single-port band bound: a lower bound above average
  * status and relay on products with a linear-array factor (meshes), where
  * the network is not vertex-transitive and the middle carries more than the
  * average.

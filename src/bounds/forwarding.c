@@ -1,5 +1,5 @@
 /*
- * The single-port forwarding bound (issue 13 item 2): node weights that make
+ * The single-port forwarding bound: node weights that make
  * every message pay for the nodes it must be sent from and received at.
  *
  * Model:   single-port (000 Section 1): in one step a node sends at most one

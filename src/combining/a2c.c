@@ -151,7 +151,7 @@ static totex_status a2c_build(const totex_network *net, const totex_comb_cost *c
                               totex_error *err)
 {
     const uint32_t n = totex_network_nodes(net), k = totex_network_dims(net);
-    const int all = cost->ports == TOTEX_COMB_ALL_PORT;
+    const int all = cost->ports == TOTEX_PORTS_MULTI;
     totex_comb_schedule *s = NULL;
     a2c_ctx c = {0};
     totex_status st;
@@ -274,7 +274,7 @@ static totex_status a2c_predict(const totex_network *net, const totex_comb_cost 
                                 totex_error *err)
 {
     const uint32_t n = totex_network_nodes(net), k = totex_network_dims(net);
-    const int all = cost->ports == TOTEX_COMB_ALL_PORT;
+    const int all = cost->ports == TOTEX_PORTS_MULTI;
     totex_comb_report r;
     memset(&r, 0, sizeof r);
     if ((uint64_t)n * n > TOTEX_COMB_MAX_BLOCKS)

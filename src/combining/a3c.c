@@ -106,7 +106,7 @@ static totex_status a3c_build(const totex_network *net, const totex_comb_cost *c
     totex_status st;
     int first = 1;
     *out = NULL;
-    if (cost->ports != TOTEX_COMB_ALL_PORT)
+    if (cost->ports != TOTEX_PORTS_MULTI)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "a3c is all-port (000 Section 5): in every step each node sends on an A-link and on a B-link at once, two injections, which one-port forbids; use a2c for one-port");
     if (!totex_network_homogeneous(net))
@@ -238,7 +238,7 @@ static totex_status a3c_translated(const totex_network *net, const totex_comb_co
                                    totex_comb_schedule *node0, totex_error *err)
 {
     const uint32_t n = totex_network_nodes(net), k = totex_network_dims(net), h = k / 2;
-    if (cost->ports != TOTEX_COMB_ALL_PORT)
+    if (cost->ports != TOTEX_PORTS_MULTI)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE, "a3c is all-port (000 Section 5); use a2c for one-port");
     if (!totex_network_homogeneous(net))
         return totex_fail(err, TOTEX_ENOTAPPLICABLE, "a3c needs a homogeneous network H^(2^k) (000 Section 5): %s",

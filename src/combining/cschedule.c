@@ -40,7 +40,7 @@ void totex_comb_cost_default(totex_comb_cost *c)
     c->rho = 0.5e-9;
     c->m = 1024.0;
     c->switching = TOTEX_SWITCH_WORMHOLE;
-    c->ports = TOTEX_COMB_ONE_PORT;
+    c->ports = TOTEX_PORTS_SINGLE;
 }
 
 /* the filter of totex_comb_build_share(), picked up by the schedules made while it runs */

@@ -174,6 +174,11 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
                           "%s has %llu blocks (%u nodes): the combining simulator is limited to %llu blocks",
                           totex_network_spec(net), (unsigned long long)n * n, n,
                           (unsigned long long)TOTEX_COMB_MAX_BLOCKS);
+    if (cost->ports != TOTEX_PORTS_SINGLE && cost->ports != TOTEX_PORTS_MULTI)
+        return totex_fail(err, TOTEX_EINVAL,
+                          "the combining model has no %u-port form: its port model is one-port (TOTEX_PORTS_SINGLE) or "
+                          "all-port (TOTEX_PORTS_MULTI), 002 Section 2",
+                          (unsigned)cost->ports);
     if (nsteps >= UINT32_MAX)
         return totex_fail(err, TOTEX_EINVAL, "combining schedule has %llu steps: at most %u are simulated",
                           (unsigned long long)nsteps, UINT32_MAX - 1);
@@ -244,7 +249,7 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
                 c.links[c.nlinks].transfer = ti;
                 c.nlinks++;
             }
-            if (cost->ports == TOTEX_COMB_ONE_PORT) {
+            if (cost->ports == TOTEX_PORTS_SINGLE) {
                 if (c.send_stamp[t.from] == stamp) {
                     st = fail_at(&c, TOTEX_CVIOL_PORT_SEND, step + 1, ti + 1, &t, t.from, UINT32_MAX, UINT32_MAX,
                                  "one-port: the node already injects another transfer in this step", err);
@@ -351,7 +356,7 @@ totex_status totex_comb_simulate_progress(const totex_network *net, const totex_
     r.time_rearrangement = (double)r.rearranged_blocks * cost->m * cost->rho;
     r.predicted_time = r.time_startup + r.time_transmission + r.time_propagation + r.time_rearrangement;
     if (!isfinite(r.predicted_time)) {
-        /* a valid schedule whose cost does not fit a double: say so rather than report Infinity (issue 15) */
+        /* a valid schedule whose cost does not fit a double: say so rather than report Infinity */
         st = totex_fail(err, TOTEX_EOVERFLOW,
                         "the predicted time overflows a double (start-up %g s x %llu, transmission %g s, "
                         "rearrangement %g s): give smaller costs (--ts, --tc, --tl, --rho, --block or the file's model)",

@@ -39,7 +39,7 @@ static totex_status direct_build(const totex_network *net, const totex_comb_cost
     totex_pack *p = NULL;
     totex_status st;
     *out = NULL;
-    if (cost->ports != TOTEX_COMB_ALL_PORT)
+    if (cost->ports != TOTEX_PORTS_MULTI)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "direct sends all n-1 = %u messages of every node at once: it needs the all-port model (one-port allows one injection per node per step; use pairwise)",
                           n - 1);

@@ -90,7 +90,7 @@ char *totex_comb_export_json(const totex_network *net, const totex_comb_schedule
         "\"switching\": \"%s\", \"ports\": \"%s\"},\n  \"steps\": [",
         cost->t_s, cost->t_c, cost->t_l, cost->rho, cost->m,
         cost->switching == TOTEX_SWITCH_STORE_FORWARD ? "store-and-forward" : "wormhole",
-        cost->ports == TOTEX_COMB_ALL_PORT ? "all" : "one");
+        cost->ports == TOTEX_PORTS_MULTI ? "all" : "one");
     for (uint64_t i = 0; i < nsteps && !b.oom; i++) {
         size_t nt = totex_comb_step_transfers(s, i);
         put(&b, "%s\n    {\"rearranged\": %llu, \"transfers\": [", i ? "," : "",
@@ -121,7 +121,7 @@ totex_status totex_comb_export_file(const char *path, const totex_network *net, 
     char *text = totex_comb_export_json(net, s, cost, algorithm, err);
     if (!text)
         return TOTEX_ENOMEM;
-    /* beside the path and renamed on success: a failed write leaves no cut-off file (issue 29) */
+    /* beside the path and renamed on success: a failed write leaves no cut-off file */
     totex_output *out = totex_output_open(path, err);
     if (!out) {
         free(text);

@@ -1,6 +1,6 @@
 /*
  * Import of combining schedules (include/totex/combining.h,
- * docs/schedule-format.md), memory bounded by the file (issue 15 item 2).
+ * docs/schedule-format.md), memory bounded by the file.
  *
  * A streaming reader instead of a JSON tree: the text is scanned in place by
  * the JSON lexer of src/common/jlex.h (its in-memory mode), three times and with no allocation but the result:
@@ -400,9 +400,9 @@ static totex_status parse_model(const char *text, const jval *model, totex_comb_
         return totex_fail(err, TOTEX_EINVAL, "schedule: model.switching must be \"wormhole\" or \"store-and-forward\"");
     decode_string(text, val[6], str, sizeof str, NULL, NULL);
     if (!strcmp(str, "one"))
-        c->ports = TOTEX_COMB_ONE_PORT;
+        c->ports = TOTEX_PORTS_SINGLE;
     else if (!strcmp(str, "all"))
-        c->ports = TOTEX_COMB_ALL_PORT;
+        c->ports = TOTEX_PORTS_MULTI;
     else
         return totex_fail(err, TOTEX_EINVAL, "schedule: model.ports must be \"one\" or \"all\"");
     return TOTEX_OK;
@@ -669,7 +669,7 @@ static totex_status import_header(const char *text, const jval *top, const char 
             return totex_fail(err, TOTEX_EINVAL, "schedule: network spec contains a NUL character");
         }
         /* an untrusted file names networks, never paths: a graph file (file:PATH) is opened only when the user
-           names the network (issue 29) */
+           names the network: a file cannot make the reader open what the user did not name */
         if (!network && strstr(spec, "file:")) {
             char shown_spec[120];
             clean(shown_spec, sizeof shown_spec, spec);

@@ -193,7 +193,7 @@ totex_status totex_pack_add(totex_pack *p, uint32_t from, uint32_t to, const tot
     totex_status st;
     size_t hops, first;
     uint32_t sub;
-    const int one_port = p->cost.ports == TOTEX_COMB_ONE_PORT;
+    const int one_port = p->cost.ports == TOTEX_PORTS_SINGLE;
     const size_t ports = (size_t)p->n * p->degsum;
     if (count == 0)
         return TOTEX_OK;

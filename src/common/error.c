@@ -36,13 +36,21 @@ const char *totex_ports_name(totex_ports ports)
     return ports == TOTEX_PORTS_SINGLE ? "single-port" : ports == TOTEX_PORTS_MULTI ? "multiport" : "k-port";
 }
 
-char *totex_ports_format(totex_ports ports, char *buf, size_t len)
+char *totex_ports_format_words(totex_ports ports, totex_ports_words words, char *buf, size_t len)
 {
-    if (ports == TOTEX_PORTS_SINGLE || ports == TOTEX_PORTS_MULTI)
-        snprintf(buf, len, "%s", totex_ports_name(ports));
+    const int comb = words == TOTEX_PORTS_WORDS_COMBINING;
+    if (ports == TOTEX_PORTS_SINGLE)
+        snprintf(buf, len, "%s", comb ? "one-port" : "single-port");
+    else if (ports == TOTEX_PORTS_MULTI)
+        snprintf(buf, len, "%s", comb ? "all-port" : "multiport");
     else
         snprintf(buf, len, "%u-port", (unsigned)ports);
     return buf;
+}
+
+char *totex_ports_format(totex_ports ports, char *buf, size_t len)
+{
+    return totex_ports_format_words(ports, TOTEX_PORTS_WORDS_UNIT, buf, len);
 }
 
 totex_status totex_ports_parse(const char *text, totex_ports *out, totex_error *err)
@@ -50,11 +58,12 @@ totex_status totex_ports_parse(const char *text, totex_ports *out, totex_error *
     static const char forms[] = "use --ports single (single-port), --ports multi (multiport) or --ports k:N (k-port, 1 <= N <= 4096)";
     if (!text)
         return totex_fail(err, TOTEX_EINVAL, "no port model given: %s", forms);
-    if (!strcmp(text, "single") || !strcmp(text, "single-port")) {
+    if (!strcmp(text, "single") || !strcmp(text, "single-port") || !strcmp(text, "one") || !strcmp(text, "one-port")) {
         *out = TOTEX_PORTS_SINGLE;
         return TOTEX_OK;
     }
-    if (!strcmp(text, "multi") || !strcmp(text, "multiport") || !strcmp(text, "multi-port") || !strcmp(text, "all-port")) {
+    if (!strcmp(text, "multi") || !strcmp(text, "multiport") || !strcmp(text, "multi-port") || !strcmp(text, "all") ||
+        !strcmp(text, "all-port")) {
         *out = TOTEX_PORTS_MULTI;
         return TOTEX_OK;
     }

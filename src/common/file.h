@@ -17,7 +17,7 @@ typedef enum totex_open_result {
  * Open @p path for reading ("rb") only if it is a regular file of at most
  * @p max_bytes bytes. The file is opened with O_NONBLOCK and checked with
  * fstat() on the descriptor before anything is read, so a FIFO (mkfifo), a
- * terminal or a socket never blocks the caller (issue 15 item 1) and a path
+ * terminal or a socket never blocks the caller and a path
  * swapped between a check and the open cannot slip through.
  *
  * @param out  the stream on success (caller fcloses), NULL otherwise

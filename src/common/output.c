@@ -1,6 +1,6 @@
 /*
  * Output files written beside their path and renamed on success
- * (include/totex/output.h, issue 29 item 2).
+ * (include/totex/output.h).
  */
 #define _GNU_SOURCE 1 /* fopencookie */
 #include "totex/output.h"

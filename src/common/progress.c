@@ -1,5 +1,5 @@
 /*
- * Progress on long jobs (issue 6 item 4): a sink wrapper that counts the
+ * Progress on long jobs: a sink wrapper that counts the
  * steps streaming through it and, once the job has run for more than a
  * second, prints "steps done, rate, time left" on one line of a FILE
  * (stderr in the CLI), rewritten in place at most four times a second and

@@ -4,6 +4,7 @@
 #define TOTEX_EXACT_MODEL_H
 
 #include "totex/network.h"
+#include "totex/exact.h"
 #include "totex/schedule.h"
 
 /*
@@ -83,5 +84,20 @@ totex_status totex_mip_solve_bounded(const totex_mip_solver *sv, const totex_mip
 
 /* The solvers built in (NULL-terminated list; empty when none was found at build time). */
 const totex_mip_solver *const *totex_mip_solvers(void);
+
+/**
+ * The caller's upper bound of the exact search: fill out->schedule, steps,
+ * upper_from and heuristic_steps with the best schedule it has (or leave
+ * them empty). TOTEX_OK, or an error that ends the search.
+ */
+typedef totex_status (*totex_exact_upper_fn)(const totex_network *net, totex_ports ports, totex_exact_result *out,
+                                             totex_error *err);
+/**
+ * totex_exact_solve() with the upper bound from @p upper (NULL: none, as
+ * opt->no_upper): the search of src/exact/, which never reads the
+ * algorithm registry (src/algorithms/exact.c passes it the other algorithms).
+ */
+totex_status totex_exact_search(const totex_network *net, totex_ports ports, const totex_exact_options *opt,
+                                totex_exact_upper_fn upper, totex_exact_result *out, totex_error *err);
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * The exact search: horizon T from the best lower bound upwards, one integer
  * program per T (model.c), solved by a MIP solver (solver_*.c), decoded into
- * a schedule at the first feasible T. The other algorithms of the registry
- * give the upper bound (their best schedule is kept, and is the answer when
- * every T below it is infeasible) and the fallback under a time limit.
+ * a schedule at the first feasible T. The caller's upper bound (the other
+ * algorithms of the registry: src/algorithms/exact.c) gives the schedule kept
+ * when every T below it is infeasible, and the fallback under a time limit.
  * TOTEX_EXACT_DEBUG=1 in the environment prints each horizon's LP and MIP
  * outcome and time on stderr (for measuring; nothing is printed otherwise).
  */
@@ -14,7 +14,6 @@
 
 #include "common/error.h"
 #include "exact/model.h"
-#include "totex/algorithm.h"
 #include "totex/exact.h"
 
 extern const totex_mip_solver totex_mip_solver_cbc;
@@ -71,42 +70,6 @@ void totex_exact_result_free(totex_exact_result *r)
     r->schedule = NULL;
 }
 
-/* The fewest-steps schedule of the other registered algorithms (the upper bound), planned in memory. */
-static totex_status best_other(const totex_network *net, totex_ports ports, totex_exact_result *out,
-                               totex_error *err)
-{
-    for (size_t i = 0; i < totex_algorithm_count(); i++) {
-        const totex_algorithm *a = totex_algorithm_get(i);
-        uint64_t steps;
-        if (!strcmp(a->name, "exact") || a->applies(net, ports, NULL) != TOTEX_OK ||
-            a->predict(net, ports, &steps, NULL) != TOTEX_OK)
-            continue;
-        if (out->schedule && steps >= out->steps)
-            continue;
-        totex_schedule *s = totex_schedule_new();
-        if (!s)
-            return totex_fail(err, TOTEX_ENOMEM, "out of memory");
-        if (a->plan(net, ports, totex_schedule_sink(s), NULL) != TOTEX_OK) {
-            totex_schedule_free(s);
-            continue;
-        }
-        /* completion time: the last step with a hop */
-        uint64_t last = totex_schedule_steps(s);
-        size_t cnt = 0;
-        while (last > 0 && (totex_schedule_step(s, last - 1, &cnt), cnt == 0))
-            last--;
-        if (out->schedule && last >= out->steps) {
-            totex_schedule_free(s);
-            continue;
-        }
-        totex_schedule_free(out->schedule);
-        out->schedule = s;
-        out->steps = last;
-        out->upper_from = a->name;
-        out->heuristic_steps = last;
-    }
-    return TOTEX_OK;
-}
 
 /* One horizon: is total exchange possible in T steps? The LP relaxation first (when a separate LP
    solver is configured: infeasible there proves it), then the integer program. */
@@ -187,8 +150,8 @@ static const totex_mip_solver *find_solver(const char *name)
     return NULL;
 }
 
-totex_status totex_exact_solve(const totex_network *net, totex_ports ports, const totex_exact_options *opt,
-                               totex_exact_result *out, totex_error *err)
+totex_status totex_exact_search(const totex_network *net, totex_ports ports, const totex_exact_options *opt,
+                                totex_exact_upper_fn upper, totex_exact_result *out, totex_error *err)
 {
     static const totex_exact_options defaults = {0};
     const double t0 = now_seconds();
@@ -205,7 +168,7 @@ totex_status totex_exact_solve(const totex_network *net, totex_ports ports, cons
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "exact: no MIP solver was built in: install coinor-libcbc-dev or libglpk-dev (scripts/deps.sh) and rebuild");
     if (!opt->solver || !strcmp(opt->solver, "auto")) {
-        /* measured (bench/exact_table.sh): GLPK's simplex proves the LP relaxation infeasible in a
+        /* measured (bench/steps/bench_exact.c): GLPK's simplex proves the LP relaxation infeasible in a
            fraction of CBC's time, CBC finds feasible schedules far faster than GLPK's branch and bound */
         c.mip = find_solver("cbc") ? find_solver("cbc") : list[0];
         c.lp = find_solver("glpk") && find_solver("glpk") != c.mip ? find_solver("glpk") : NULL;
@@ -230,7 +193,7 @@ totex_status totex_exact_solve(const totex_network *net, totex_ports ports, cons
         snprintf(out->solver, sizeof out->solver, "%s (LP) + %s (MIP)", c.lp->version(), c.mip->version());
     else
         snprintf(out->solver, sizeof out->solver, "%s", c.mip->version());
-    if (!opt->no_upper && (st = best_other(net, ports, out, err)) != TOTEX_OK)
+    if (!opt->no_upper && upper && (st = upper(net, ports, out, err)) != TOTEX_OK)
         return st;
     const uint64_t arcs = 2 * totex_network_links(net);
     /* T from the proved lower bound up; the certificate of T* is the proof for T* - 1 */

@@ -183,7 +183,7 @@ static int post_in(totex_mpi_guard *g)
    of its own) when that says all of it, else TOTEX_MPI_HDR_TAG (the header's bytes in front). A header
    naming a local error has its bytes, and so has the kick that carries a header (compile.c: all kicks
    are alike). An Open MPI shared-memory message of more than 8 bytes costs up to 45 ns more than one of 8
-   (bench/mpi_pair_floor): the 24 bytes in front made a checked call of 8-byte blocks on 2 ranks 1.12 x
+   (bench/mpi/mpi_pair_floor): the 24 bytes in front made a checked call of 8-byte blocks on 2 ranks 1.12 x
    MPI_Alltoall by its MPI calls alone in the machine's slow phase, the tag 0.98 x */
 static inline int header_tag(const totex_mpi_state *st, long long sig, long long slot)
 {

@@ -57,6 +57,12 @@ static int cross_check_on(void)
     return on;
 }
 
+/* the function the program called, for the TOTEX_VERBOSE line */
+static const char *entry_name(const totex_mpi_options *opt)
+{
+    return opt->entry ? opt->entry : "totex_alltoall";
+}
+
 int totex_mpi_verbose_level(void)
 {
     static int level = -1; /* read once per process */
@@ -309,8 +315,8 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
             if (opt->verbose && totex_mpi_state_get(comm, &st) == MPI_SUCCESS && !st->verbose_done) {
                 st->verbose_done = 1;
                 if (rank == 0)
-                    fprintf(stderr, "totex: MPI_Alltoall on an intercommunicator: falling back to the MPI library's "
-                                    "MPI_Alltoall (totex handles intracommunicators only)\n");
+                    fprintf(stderr, "totex: %s on an intercommunicator: falling back to the MPI library's "
+                                    "MPI_Alltoall (totex handles intracommunicators only)\n", entry_name(opt));
             }
             return TOTEX_MPI_FALLBACK;
         }
@@ -375,6 +381,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
             return rc;
         totex_mpi_state_remember(st, comm, size, rank);
     }
+    st->entry = entry_name(opt);
     if (!bad && st->broken) {
         bad = MPI_ERR_OTHER;
         msg = "an earlier call on this communicator failed while nonblocking or persistent calls were in use on it: "
@@ -396,7 +403,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (size == 1) {
         if (opt->verbose && !st->verbose_done) {
             st->verbose_done = 1;
-            fprintf(stderr, "totex: MPI_Alltoall on 1 rank: local copy\n");
+            fprintf(stderr, "totex: %s on 1 rank: local copy\n", entry_name(opt));
         }
         if (in_place)
             return MPI_SUCCESS;
@@ -464,7 +471,7 @@ int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (st) {
         rc = raw_call(st, sendbuf, recvbuf);
     } else {
-        totex_mpi_options opt = {.verbose = totex_mpi_verbose_level()};
+        totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "totex_alltoall"};
         rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
     }
     totex_mpi_depth--;
@@ -474,9 +481,38 @@ int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm, int ports)
 {
-    totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .unit = 1, .unit_algorithm = algorithm, .unit_ports = ports};
+    totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .unit = 1, .unit_algorithm = algorithm, .unit_ports = ports,
+                             .entry = "totex_alltoall_unit"};
     totex_mpi_depth++;
     int rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
     totex_mpi_depth--;
     return rc;
+}
+
+int totex_alltoall_choice(MPI_Comm comm, size_t block_bytes, totex_mpi_choice *out)
+{
+    if (!out)
+        return MPI_ERR_ARG;
+    memset(out, 0, sizeof *out);
+    out->measured_seconds = -1;
+    if (comm == MPI_COMM_NULL)
+        return MPI_ERR_COMM;
+    const totex_mpi_state *st = totex_mpi_state_find(comm);
+    const totex_mpi_plan *p = st ? st->plans : NULL; /* newest first */
+    while (p && (p->sig < 0 || (unsigned long long)p->sig != (unsigned long long)block_bytes))
+        p = p->next;
+    if (!p)
+        return MPI_SUCCESS; /* out->planned 0: no call of this block size has been planned on comm */
+    const totex_prog *pp = p->prog;
+    out->planned = 1;
+    snprintf(out->algorithm, sizeof out->algorithm, "%s", pp->algorithm ? pp->algorithm : "");
+    snprintf(out->label, sizeof out->label, "%s", pp->label);
+    out->unit = pp->unit != 0;
+    out->ports = pp->unit ? (int)pp->ports : 0;
+    out->chunks = pp->chunks;
+    out->steps = (unsigned long long)pp->steps;
+    out->predicted_seconds = p->predicted;
+    out->measured_seconds = p->measured;
+    out->reused = p->reused;
+    return MPI_SUCCESS;
 }

@@ -76,6 +76,9 @@ typedef struct totex_mpi_options {
     totex_mpi_prepared *prepare; /* non-NULL: no data moves; the call stops once its plan is known and fills
                                    *prepare (request.c). A nonblocking call whose plan is cached returns at once,
                                    unchecked (its run is checked); any other is checked and plans as usual */
+    const char *entry;          /* the function the program called, named by the TOTEX_VERBOSE line:
+                                   "totex_alltoall", "totex_alltoall_unit", "totex_ialltoall",
+                                   "totex_alltoall_init" or "MPI_Alltoall" (the drop-in) */
 } totex_mpi_options;
 
 /* TOTEX_VERBOSE (read at the first call): 1 a line per communicator, 2 a line per plan; unset, "", 0 or a
@@ -99,6 +102,10 @@ typedef struct totex_mpi_plan {
     long long sig;               /* sendcount * size(sendtype) it was made for (with slot: the cache key) */
     int id;                      /* 0 .. TOTEX_MPI_MAX_PLANS - 1, the same on every rank: tag TOTEX_MPI_PLAN_TAG + id */
     totex_prog *prog;            /* owned */
+    double predicted;            /* seconds per call the cost model predicted for the choice (at the block
+                                    size it was ranked at: this one, or its size class's first; totex_alltoall_choice) */
+    double measured;             /* seconds per call of the trial that kept it (slowest rank), < 0: not timed */
+    int reused;                  /* 1: its size class's choice compiled for this size, not ranked or timed again */
     MPI_Request *req;            /* [nrecv + nsend] of the program */
 } totex_mpi_plan;
 
@@ -157,6 +164,7 @@ typedef struct totex_mpi_state {
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
+    const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
     double t_l;              /* seconds/byte of a link under concurrent flows: measured unless TOTEX_TL */
@@ -221,6 +229,8 @@ int totex_mpi_env_nonblocking(void);
 void totex_mpi_state_free(totex_mpi_state *st);
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
+/* the state cached on comm, or NULL when totex was never called on it (nothing made; no collective call) */
+totex_mpi_state *totex_mpi_state_find(MPI_Comm comm);
 /* the state of the communicator of this process's last totex call if it is @p comm, else NULL
    (no MPI call: MPI_Comm_get_attr costs a quarter of a small call on Open MPI; the delete callback
    forgets a freed communicator). Not for concurrent calls from several threads (nor is the rest). */

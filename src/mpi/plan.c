@@ -198,7 +198,7 @@ static int size_class_of(long long slot)
  * rank has the same classes (same calls, same choices). 1 with *out when every
  * rank built it, 0 to plan in full (the class is forgotten), -1 with *rc on an
  * MPI error. TOTEX_SIZE_CLASSES=0 (read once; the same on every rank) plans every
- * size in full, as before: the baseline of bench/mpi_sizes_bench.sh.
+ * size in full, as before: the baseline of bench/mpi/mpi_sizes_bench.sh.
  */
 static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const totex_comb_cost *base, int size, int rank,
                               long long slot, int verbose, totex_mpi_state *st, totex_mpi_plan **out, int *rc)
@@ -227,10 +227,13 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
         return 0;
     }
     if (verbose > 1 && rank == 0)
-        fprintf(stderr, "totex: MPI_Alltoall on %d ranks, %lld-byte blocks: %s (the choice for %lld..%lld-byte blocks, "
+        fprintf(stderr, "totex: %s on %d ranks, %lld-byte blocks: %s (the choice for %lld..%lld-byte blocks, "
                         "compiled for this size without timing the candidates again)\n",
-                size, slot, p->prog->label, 1LL << cls, cls < 62 ? (2LL << cls) - 1 : LLONG_MAX);
+                st->entry ? st->entry : "totex_alltoall", size, slot, p->prog->label, 1LL << cls, cls < 62 ? (2LL << cls) - 1 : LLONG_MAX);
     (void)totex_mpi_run_prepare(p); /* (as for a plan chosen by trials) */
+    p->predicted = st->size_class[cls].predicted;
+    p->measured = -1;
+    p->reused = 1;
     *out = p;
     return 1;
 }
@@ -381,14 +384,14 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         totex_prog_cand_name(&cd[0], first, sizeof first);
         if (left == 1 && forced && *forced && strcmp(forced, "auto") != 0)
             fprintf(stderr,
-                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: %s (forced by "
+                    "totex: %s on %d ranks, network %s, %lld-byte blocks: %s (forced by "
                     "TOTEX_ALGORITHM; %s)\n",
-                    size, spec, slot, what, cw);
+                    st->entry ? st->entry : "totex_alltoall", size, spec, slot, what, cw);
         else
             fprintf(stderr,
-                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: %s (%s%s; "
+                    "totex: %s on %d ranks, network %s, %lld-byte blocks: %s (%s%s; "
                     "model's choice %s, predicted %.3g s; %s%s)\n",
-                    size, spec, slot, what, left > 1 ? "fastest of the model's candidates timed here: " : "",
+                    st->entry ? st->entry : "totex_alltoall", size, spec, slot, what, left > 1 ? "fastest of the model's candidates timed here: " : "",
                     left > 1 ? times : "the only candidate", first, cd[0].predicted, cw, note);
     }
     st->verbose_done = 1;
@@ -412,6 +415,9 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     /* the kept plan's buffers (freed after its trial rounds when large) made now: the first call after the
        choice then costs what the next ones do (a failure here is left to that call, which says it) */
     (void)totex_mpi_run_prepare(cand[pick]);
+    cand[pick]->predicted = cd[pick].predicted;
+    cand[pick]->measured = left > 1 ? t[pick] : -1;
+    cand[pick]->reused = 0;
     *out = cand[pick];
     return MPI_SUCCESS;
 }

@@ -74,7 +74,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         static const char *const models[] = {"auto", "unit"};
         unit = totex_mpi_env_word("TOTEX_MODEL", models, 2) == 1;
     }
-    totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level()};
+    totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level(), .entry = "MPI_Alltoall"};
     if (unit) { /* validation: a unit-step algorithm, single-port */
         opt.unit = 1;
         opt.unit_algorithm = totex_mpi_env_string("TOTEX_ALGORITHM");

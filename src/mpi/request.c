@@ -239,7 +239,8 @@ static int request_make(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     const totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(),
                                    .form = kind == KIND_PERSISTENT ? TOTEX_MPI_FORM_PERSISTENT
                                                                    : TOTEX_MPI_FORM_NONBLOCKING,
-                                   .prepare = &r->pr};
+                                   .prepare = &r->pr,
+                                   .entry = kind == KIND_PERSISTENT ? "totex_alltoall_init" : "totex_ialltoall"};
     rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
     if (rc == MPI_SUCCESS && r->pr.st)
         r->pr.st->refs++;

@@ -148,6 +148,16 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
     return MPI_SUCCESS;
 }
 
+totex_mpi_state *totex_mpi_state_find(MPI_Comm comm)
+{
+    void *v = NULL;
+    int flag = 0;
+    if (keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL || MPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS ||
+        !flag)
+        return NULL;
+    return v;
+}
+
 /* the cross-rank check's ring on st->dup's network (ring.c), the same one plan.c compiles the plans for */
 static int check_ring(totex_mpi_state *st)
 {

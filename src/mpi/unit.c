@@ -170,9 +170,9 @@ int totex_mpi_run_unit(MPI_Comm comm, int size, int rank, const char *mine, long
     if (rc == MPI_SUCCESS) {
         if (opt->verbose && !st->verbose_done && rank == 0)
             fprintf(stderr,
-                    "totex: MPI_Alltoall on %d ranks, network %s, %lld-byte blocks: unit-step algorithm %s "
+                    "totex: %s on %d ranks, network %s, %lld-byte blocks: unit-step algorithm %s "
                     "(%s, %llu steps)\n",
-                    size, spec, slot, a->name, totex_ports_name(ports),
+                    opt->entry ? opt->entry : "totex_alltoall_unit", size, spec, slot, a->name, totex_ports_name(ports),
                     (unsigned long long)totex_schedule_steps(sch));
         st->verbose_done = 1;
         unit_ctx c = {.comm = comm, .n = (uint32_t)size, .me = (uint32_t)rank, .slot = (size_t)slot, .mine = mine,

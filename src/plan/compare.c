@@ -1,6 +1,6 @@
 /*
  * `totex compare`'s driver: every algorithm under every port model, side by
- * side (issue 3 item 8). Runs totex_plan_and_verify() for each pair, so every
+ * side. Runs totex_plan_and_verify() for each pair, so every
  * row is verified (in full or, for symmetric schedules, at one node) and
  * measured; rows that do not apply or do not fit say why. The table and JSON
  * are src/report/compare.c.

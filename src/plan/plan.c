@@ -24,7 +24,7 @@ static double now_seconds(void)
  * simulator and the planner keep state per message. Refuse it before it runs
  * (its prediction may run the whole planner) when the network has more
  * messages than @p max_messages (0: TOTEX_SIM_DEFAULT_MAX_MESSAGES), so that
- * memory is bounded before it is spent (issue 15 item 2).
+ * memory is bounded before it is spent.
  */
 static totex_status fits_in_full(const totex_network *net, const totex_algorithm *algo, uint64_t max_messages,
                                  totex_error *err)
@@ -116,17 +116,14 @@ static totex_status verify_full(const totex_network *net, totex_ports ports, con
     return st;
 }
 
-/* totex_plan_keep_schedule(): keep the certified symmetric schedule in the result */
-static int keep_schedule;
-
 /*
  * Symmetric form: certify at one node (001 Theorem 2) and report per-network
  * figures; on small networks also expand to every node and replay it in the
  * simulator, which must agree. Certification and replay are phases of @p prog.
  */
 static totex_status verify_symmetric(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
-                                     uint64_t max_messages, totex_progress *prog, totex_plan_result *out,
-                                     totex_error *err)
+                                     uint64_t max_messages, int keep_schedule, totex_progress *prog,
+                                     totex_plan_result *out, totex_error *err)
 {
     totex_task *task = NULL;
     totex_sym_schedule *s = NULL;
@@ -180,18 +177,35 @@ static totex_status verify_symmetric(const totex_network *net, totex_ports ports
     return st;
 }
 
+/* the process-wide defaults of the deprecated switches, read only by totex_plan_and_verify() and totex_plan_best() */
+static int legacy_keep_schedule;
+static uint64_t legacy_costly_budget = TOTEX_PLAN_COSTLY_BUDGET_HOPS;
+
 void totex_plan_keep_schedule(int on)
 {
-    keep_schedule = on;
+    legacy_keep_schedule = on;
 }
-
-static uint64_t costly_budget = TOTEX_PLAN_COSTLY_BUDGET_HOPS;
 
 uint64_t totex_plan_costly_budget(uint64_t hops)
 {
-    costly_budget = hops ? hops : TOTEX_PLAN_COSTLY_BUDGET_HOPS;
-    return costly_budget;
+    legacy_costly_budget = hops ? hops : TOTEX_PLAN_COSTLY_BUDGET_HOPS;
+    return legacy_costly_budget;
 }
+
+/* the options the deprecated entry points stand for: their arguments and the process-wide switches */
+static totex_plan_options legacy_options(uint64_t max_messages, totex_objective objective)
+{
+    totex_plan_options o = {0};
+    o.max_messages = max_messages;
+    o.objective = objective;
+    o.keep_schedule = legacy_keep_schedule;
+    o.costly_budget = legacy_costly_budget;
+    o.progress = totex_progress_enabled() ? stderr : NULL;
+    return o;
+}
+
+static totex_status plan_best(const totex_network *net, totex_ports ports, const totex_plan_options *o,
+                              totex_plan_result *out, totex_error *err);
 
 void totex_plan_result_release(totex_plan_result *r)
 {
@@ -206,15 +220,30 @@ void totex_plan_result_release(totex_plan_result *r)
 totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
                                    uint64_t max_messages, totex_plan_result *out, totex_error *err)
 {
+    const totex_plan_options o = legacy_options(max_messages, TOTEX_OBJECTIVE_STEPS);
+    if (!algo) { /* as it always did: the bounds first, so that their failure is the one reported */
+        totex_status st;
+        memset(out, 0, sizeof *out);
+        if ((st = totex_bounds_compute(net, ports, out->bounds, &out->bound_count, &out->best_bound, err)) != TOTEX_OK)
+            return st;
+    }
+    return totex_plan_run(net, ports, algo, &o, out, err);
+}
+
+totex_status totex_plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                            const totex_plan_options *opt, totex_plan_result *out, totex_error *err)
+{
     totex_status st;
     double t0 = now_seconds();
+    const totex_plan_options o = opt ? *opt : (totex_plan_options){0};
+    const uint64_t max_messages = o.max_messages;
     memset(out, 0, sizeof *out);
     out->net = net;
     out->ports = ports;
+    if (!algo) /* the choice computes the bounds once, and each candidate's run its own */
+        return plan_best(net, ports, &o, out, err);
     if ((st = totex_bounds_compute(net, ports, out->bounds, &out->bound_count, &out->best_bound, err)) != TOTEX_OK)
         return st;
-    if (!algo)
-        return totex_plan_best(net, ports, TOTEX_OBJECTIVE_STEPS, max_messages, out, err);
     if ((st = algo->applies(net, ports, err)) != TOTEX_OK)
         return st;
     if ((st = fits_in_full(net, algo, max_messages, err)) != TOTEX_OK)
@@ -228,9 +257,9 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
     }
     out->algorithm = algo;
     /* progress on stderr when enabled: one meter for the job, its second of silence from here */
-    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, algo->name, 0, NULL, 0) : NULL;
+    totex_progress *prog = o.progress ? totex_progress_new(o.progress, algo->name, 0, NULL, 1) : NULL;
     /*
-     * A costly prediction is a run of the whole algorithm (issue 13 item 3):
+     * A costly prediction is a run of the whole algorithm:
      * plan first and take the count from that run (the algorithm's memo, or
      * the symmetric schedule's steps) instead of running it twice.
      */
@@ -239,7 +268,7 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
         return st;
     }
     if (algo->plan_symmetric)
-        st = verify_symmetric(net, ports, algo, max_messages, prog, out, err);
+        st = verify_symmetric(net, ports, algo, max_messages, o.keep_schedule, prog, out, err);
     else
         st = verify_full(net, ports, algo, max_messages, prog, out, err);
     if (st == TOTEX_OK && algo->costly_predict && !algo->plan_symmetric)
@@ -276,6 +305,19 @@ static int proved_optimal(const totex_plan_result *r, uint64_t lower)
 totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
                              uint64_t max_messages, totex_plan_result *out, totex_error *err)
 {
+    const totex_plan_options o = legacy_options(max_messages, objective);
+    memset(out, 0, sizeof *out);
+    return plan_best(net, ports, &o, out, err);
+}
+
+/* The automatic choice under @p o (totex_plan_best()); @p out zeroed by the caller, its bounds may be set. */
+static totex_status plan_best(const totex_network *net, totex_ports ports, const totex_plan_options *o,
+                              totex_plan_result *out, totex_error *err)
+{
+    const totex_objective objective = o->objective;
+    const uint64_t max_messages = o->max_messages;
+    const uint64_t costly_budget = o->costly_budget ? o->costly_budget : TOTEX_PLAN_COSTLY_BUDGET_HOPS;
+    totex_plan_options one = *o; /* each candidate's run: the same options */
     double t0 = now_seconds(); /* the choice's wall time covers every candidate, not only the winner's run */
     uint64_t fewest = UINT64_MAX;
     int found = 0;
@@ -340,10 +382,10 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             } else {
                 /*
                  * A costly prediction runs the whole algorithm: plan and verify it
-                 * instead, once (issue 13 item 3); its simulated steps are its
+                 * instead, once; its simulated steps are its
                  * prediction, and the result is kept for the choice below.
                  */
-                st1 = totex_plan_and_verify(net, ports, a, max_messages, &done[i], &e2);
+                st1 = totex_plan_run(net, ports, a, &one, &done[i], &e2);
                 if (st1 == TOTEX_OK) {
                     has[i] = 1;
                     pred[i] = done[i].sim.steps;
@@ -355,7 +397,7 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
             }
         }
         if (st1 != TOTEX_OK) {
-            /* when nothing runs, say first what a larger limit would change (issue 15) */
+            /* when nothing runs, say first what a larger limit would change */
             if (!why.msg[0] || (st1 == TOTEX_ENOMEM && last != TOTEX_ENOMEM)) {
                 why = e2;
                 if (st1 == TOTEX_ENOMEM)
@@ -390,7 +432,7 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
                 out->skipped++;
                 continue;
             }
-            last = totex_plan_and_verify(net, ports, a, max_messages, &r, &e2);
+            last = totex_plan_run(net, ports, a, &one, &r, &e2);
             if (last != TOTEX_OK) {
                 why = e2;
                 if (last == TOTEX_EVIOLATION)

@@ -2,7 +2,7 @@
  * The combining sweep's picture with the registry's names: the driver joins
  * totex_comb_sweep()'s arrays (src/combining/select.c) to the drawing
  * (totex_picture_sweep_named(), src/report/picture_draw.c), so that report/
- * and combining/ do not import each other (issue 15).
+ * and combining/ do not import each other.
  */
 #include <stdlib.h>
 

@@ -49,7 +49,7 @@ typedef struct totex_prog_linkcost {
    t_split / t(msg) when c > 1, else 1. Over Open MPI's shared memory a message above its 4 KiB eager
    limit goes by a single-copy rendezvous: 8 KiB as one message 3.07 us a call, as 3 of 2731 B 1.91 us
    (2 ranks, raw MPI). No MPI, no allocation, no errors. Source: no paper (002's start-up/transmission
-   model has one message per transfer); the rule is issue 11's "chunks chosen from measured costs" */
+   model has one message per transfer); the rule: chunks chosen from the measured costs of the links */
 int totex_prog_split_chunks(long long msg, const totex_prog_linkcost *lc, double *ratio);
 #define TOTEX_PROG_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
 /* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in

@@ -73,7 +73,7 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
        before waiting for anything, with staging bytes of its own (below), so that
        a header always leaves even when a mismatch stalls the exchange (in program
        order it could sit behind a wait that never ends: a window's earlier
-       synchronous send to a rank in another plan, issue 11). Both ends decide
+       synchronous send to a rank in another plan). Both ends decide
        from the same share. carry[0]: link from pred (a
        decision of pred's sends), carry[1]: link to succ (of this rank's).
        A staggered plan carries it on the link's first kick instead (below). */
@@ -189,7 +189,7 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
        a message sent at once, with no dependency, so the check adds no message of
        its own (ring.c says why that matters). The carrying kick is the header alone,
        as long as every other kick (TOTEX_PROG_KICK_BYTES): lanes that start a few
-       nanoseconds apart merge or not (issue 11, SimGrid 4x4x4 at 64 KiB: one kick
+       nanoseconds apart merge or not (measured on SimGrid 4x4x4 at 64 KiB: one kick
        of 24 bytes among kicks of 0 cost 5% of a call, all kicks of 24 bytes nothing).
        The kicks' bytes: receives in bytes of their own at the arena's start (never
        reused), sends from one shared run of staging bytes (zero: run.c allocates

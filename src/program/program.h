@@ -5,7 +5,7 @@
  * step order, where each block it sends lies, which receives each send waits
  * for, and where each block destined to it lands. Needs no MPI: a program can
  * be made for any rank of any communicator size (tests/program/,
- * bench/mpi_plan_bench.c). Not installed. */
+ * bench/mpi/mpi_plan_bench.c). Not installed. */
 #ifndef TOTEX_PROG_PROGRAM_H
 #define TOTEX_PROG_PROGRAM_H
 

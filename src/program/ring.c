@@ -5,7 +5,7 @@
  * (a torus, a mesh) a cycle along links (a Hamiltonian cycle) lets the header
  * ride on a message the schedule sends on that link anyway (compile.c: a
  * staggered plan's first kick), so that the check adds no flow of its own:
- * issue 11 measured, on SimGrid SMPI's torus, that the separate 24-byte header
+ * measured on SimGrid SMPI's torus, the separate 24-byte header
  * flows to rank + 1 (two or more hops away where a row wraps) set staggered
  * lanes in step and cost 2-3% of a 64 KiB call.
  *

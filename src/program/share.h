@@ -8,7 +8,7 @@
  * (plan.c) or node 0's transfers of a translation-invariant one, from a unit-step schedule streamed through a filtering sink, or
  * from node 0's moves of a symmetric schedule translated to this rank
  * (share_unit.c, 001 Theorem 2) without building the whole schedule.
- * Needs no MPI: the per-rank bench (bench/bench_mpi_plan.c) builds it for any
+ * Needs no MPI: the per-rank bench (bench/mpi/mpi_plan_bench.c) builds it for any
  * rank of any size. Not installed. */
 #ifndef TOTEX_PROG_SHARE_H
 #define TOTEX_PROG_SHARE_H

@@ -1,5 +1,5 @@
 /*
- * The `totex compare` table and JSON (issue 3 item 8): formats the rows that
+ * The `totex compare` table and JSON: formats the rows that
  * totex_compare() (src/plan/compare.c) planned, verified and measured.
  */
 #include <stdlib.h>
@@ -23,19 +23,27 @@ void totex_report_compare_text(FILE *fp, const totex_network *net, const char *n
         fprintf(fp, "network %s = %s, %u nodes\n", name, spec, totex_network_nodes(net));
     else
         fprintf(fp, "network %s, %u nodes\n", spec, totex_network_nodes(net));
-    fprintf(fp, "%-12s %-12s %10s %10s %7s %12s %10s %9s %-8s\n", "algorithm", "ports", "steps", "bound", "ratio",
+    /* the first two columns as wide as their longest entry (balanced-greedy, k-port names), at least 12 */
+    int wa = 12, wp = 12;
+    for (size_t i = 0; i < count; i++) {
+        char pb[32];
+        int la = (int)strlen(rows[i].algorithm->name), lp = (int)strlen(totex_ports_format(rows[i].ports, pb, sizeof pb));
+        wa = la > wa ? la : wa;
+        wp = lp > wp ? lp : wp;
+    }
+    fprintf(fp, "%-*s %-*s %10s %10s %7s %12s %10s %9s %-8s\n", wa, "algorithm", wp, "ports", "steps", "bound", "ratio",
             "avg delay", "peak queue", "wall s", "verified");
     for (size_t i = 0; i < count; i++) {
         const totex_compare_row *r = &rows[i];
         char pb[32];
         totex_ports_format(r->ports, pb, sizeof pb);
         if (r->status != TOTEX_OK) {
-            fprintf(fp, "%-12s %-12s %s: %s\n", r->algorithm->name, pb,
+            fprintf(fp, "%-*s %-*s %s: %s\n", wa, r->algorithm->name, wp, pb,
                     r->status == TOTEX_ENOTAPPLICABLE ? "not applicable" : totex_status_name(r->status), r->reason);
             continue;
         }
         uint64_t lb = best_bound(&r->result);
-        fprintf(fp, "%-12s %-12s %10llu %10llu %7.3f %12.3f %10llu %9.3f %-8s\n", r->algorithm->name, pb,
+        fprintf(fp, "%-*s %-*s %10llu %10llu %7.3f %12.3f %10llu %9.3f %-8s\n", wa, r->algorithm->name, wp, pb,
                 (unsigned long long)r->result.sim.steps, (unsigned long long)lb,
                 lb ? (double)r->result.sim.steps / (double)lb : 0.0, r->result.sim.average_delay,
                 (unsigned long long)r->result.sim.peak_queue, r->result.plan_seconds,

@@ -770,7 +770,7 @@ totex_status totex_picture_plan(const char *path, const totex_plan_result *r, ui
                  r->algorithm->name);
     totex_picture_labels lb = {title, r->bound_count ? r->bounds[r->best_bound].value : 0,
                                r->bound_count ? totex_bound_kind_name(r->bounds[r->best_bound].kind) : NULL, r->sim.steps};
-    /* the picture and its heat map together: both renamed into place, or neither (issue 29) */
+    /* the picture and its heat map together: both renamed into place, or neither: a failure leaves no half-written pair */
     pic_defer();
     if (totex_recorder_detailed(rec))
         st = totex_picture_spacetime(path, r->net, rec, &lb, 0, 0, err);

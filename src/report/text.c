@@ -34,7 +34,7 @@ void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int ve
     /* the question */
     print_network(fp, r->net, r->name);
     fprintf(fp, "ports          %s\n", totex_ports_format(r->ports, pm, sizeof pm));
-    /* the answer first (issue 15 item 6) */
+    /* the answer first: which algorithm, its steps, whether optimal and verified; the details after */
     fprintf(fp, "algorithm      %s: %s [%s]\n", r->algorithm->name, r->algorithm->title, r->algorithm->source);
     fprintf(fp, "steps          %" PRIu64 " (formula predicts %" PRIu64 ")\n", r->sim.steps, r->predicted_steps);
     fprintf(fp, "optimal        %s\n", r->sim.steps == lb ? "yes (steps equal the best lower bound)"

@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 #include "common/file.h"
-#include "totex/schedule_io.h"
+#include "schedule/unit_read.h"
 
 /* the path for a message: at most 200 bytes, control characters as '?' */
 static void clean(char *buf, size_t cap, const char *path)
@@ -62,8 +62,8 @@ totex_status totex_schedule_file_kind(const char *path, totex_schedule_kind *kin
     return TOTEX_OK;
 }
 
-totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *lim, const totex_ports *ports_override,
-                                    totex_unit_verdict *out, totex_error *err)
+totex_status totex_unit_read_file(const char *path, const totex_unit_limits *lim, const totex_ports *ports_override,
+                                  const totex_unit_checker *check, totex_unit_verdict *out, totex_error *err)
 {
     FILE *fp = NULL;
     totex_status st;
@@ -72,9 +72,9 @@ totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *l
     if ((st = open_file(path, lim && lim->max_bytes ? lim->max_bytes : UINT64_C(1) << 32, &fp, NULL, err)))
         return st;
     setvbuf(fp, NULL, _IOFBF, 1 << 20);
-    st = totex_unit_verify_stream(fp, lim, ports_override, out, err);
+    st = totex_unit_read_stream(fp, lim, ports_override, check, out, err);
     fclose(fp);
-    if (st != TOTEX_OK && st != TOTEX_EVIOLATION && err) { /* a malformed file: its name first (issue 29) */
+    if (st != TOTEX_OK && st != TOTEX_EVIOLATION && err) { /* a malformed file: its name first, then what is wrong */
         char name[256], msg[sizeof err->msg];
         clean(name, sizeof name, path);
         snprintf(msg, sizeof msg, "%s", err->msg);

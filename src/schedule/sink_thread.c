@@ -1,5 +1,5 @@
 /*
- * A sink that hands a schedule stream to other threads (issue 13 item 3):
+ * A sink that hands a schedule stream to other threads:
  * the producer (an algorithm's plan()) keeps one core while the consumers
  * (the simulator, or the two parts of a split replay, totex_sim_stage_sink)
  * replay on the others, so a full replay costs about the largest of them

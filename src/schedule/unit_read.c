@@ -1,9 +1,10 @@
 /*
- * Reading and verifying unit-step schedule files (include/totex/schedule_io.h,
+ * Reading unit-step schedule files (include/totex/schedule_io.h,
  * docs/unit-schedule-format.md). A pull lexer (src/common/jlex.c) reads the file as a
- * stream: the full form goes step by step into the simulator (totex/sim.h),
- * the symmetric form into a totex_sym_schedule that is certified at one node
- * (001 Theorem 2, totex_sym_certify()). Nothing trusts the file: every key,
+ * stream: the full form goes step by step into the caller's checker (the
+ * driver's simulator, src/plan/unit_verify.c), the symmetric form into a
+ * totex_sym_schedule the checker certifies at one node (001 Theorem 2); this
+ * file only reads. Nothing trusts the file: every key,
  * type, id and count is checked, and the limits bound memory before it is
  * allocated (the simulator's n(n-1) messages, the task's rows).
  */
@@ -12,7 +13,7 @@
 
 #include "common/error.h"
 #include "common/jlex.h"
-#include "totex/schedule_io.h"
+#include "schedule/unit_read.h"
 #include "totex/task.h"
 
 typedef struct reader {
@@ -32,6 +33,7 @@ typedef struct reader {
     totex_link_type *cols; /* as written, checked against the task */
     int have_steps;
     totex_unit_verdict *out;
+    const totex_unit_checker *check;
     totex_sim_report sim;
 } reader;
 
@@ -120,7 +122,7 @@ static totex_status make_network(reader *r)
                           "bad schedule file: \"format\", \"version\", \"form\", \"network\", \"nodes\" and "
                           "\"ports\" must all come before \"steps\"");
     /* an untrusted file names networks, never paths: a graph file (file:PATH) is opened only when the caller
-       names the network (lim->network, the CLI's --network; issue 29) */
+       names the network (lim->network, the CLI's --network) */
     if (!r->lim->network && strstr(r->spec, "file:")) {
         char shown_spec[120];
         snprintf(shown_spec, sizeof shown_spec, "%s", r->spec);
@@ -225,7 +227,7 @@ static totex_status read_array(reader *r, const char *what, item_fn item, void *
 }
 
 typedef struct full_ctx {
-    totex_sim *sim;
+    totex_sink steps;
     totex_hop *hops;
     size_t count, cap, max_hops;
     uint64_t step;
@@ -264,7 +266,7 @@ static totex_status full_step(reader *r, void *vctx)
     snprintf(what, sizeof what, "steps[%llu]", (unsigned long long)c->step);
     if ((st = array_items(r, what, full_hop, c)))
         return st;
-    st = totex_sim_step(c->sim, c->hops, c->count, r->err);
+    st = c->steps.step(c->steps.ctx, c->hops, c->count, r->err);
     c->step++;
     return st;
 }
@@ -275,14 +277,14 @@ static totex_status read_full(reader *r)
     totex_status st;
     c.n = totex_network_nodes(r->out->net);
     c.max_hops = (size_t)(2 * totex_network_links(r->out->net));
-    c.sim = totex_sim_new(r->out->net, r->out->ports, r->lim->max_messages, r->err);
-    if (!c.sim)
-        return TOTEX_ENOMEM;
+    st = r->check->full_begin(r->check->ctx, r->out->net, r->out->ports, r->lim->max_messages, &c.steps, r->err);
+    if (st != TOTEX_OK)
+        return st;
     st = read_array(r, "steps", full_step, &c);
     if (st == TOTEX_OK)
-        st = totex_sim_finish(c.sim, &r->sim, r->err);
+        st = r->check->full_end(r->check->ctx, &r->sim, r->err);
     free(c.hops);
-    totex_sim_free(c.sim);
+    r->check->full_free(r->check->ctx);
     return st;
 }
 
@@ -391,13 +393,8 @@ static totex_status read_symmetric(reader *r)
     }
     st = read_array(r, "steps", sym_step, &c);
     free(c.moves);
-    if (st == TOTEX_OK) {
-        totex_sym_report rep;
-        st = totex_sym_certify(t, r->out->ports, c.s, &rep, r->err);
-        if (st == TOTEX_OK) {
-            totex_sym_report_to_sim(net, c.s, &rep, &r->sim);
-        }
-    }
+    if (st == TOTEX_OK)
+        st = r->check->symmetric(r->check->ctx, net, t, r->out->ports, c.s, &r->sim, r->err);
     totex_sym_free(c.s);
     totex_task_free(t);
     return st;
@@ -503,13 +500,13 @@ static totex_status read_top(reader *r)
     return jlex_end(&r->lx);
 }
 
-totex_status totex_unit_verify_stream(FILE *fp, const totex_unit_limits *lim, const totex_ports *ports_override,
-                                      totex_unit_verdict *out, totex_error *err)
+totex_status totex_unit_read_stream(FILE *fp, const totex_unit_limits *lim, const totex_ports *ports_override,
+                                    const totex_unit_checker *check, totex_unit_verdict *out, totex_error *err)
 {
     totex_unit_limits L = {0};
     reader r;
     totex_status st;
-    if (!fp || !out)
+    if (!fp || !out || !check)
         return totex_fail(err, TOTEX_EINVAL, "totex_unit_verify_stream: NULL argument");
     memset(out, 0, sizeof *out);
     snprintf(out->algorithm, sizeof out->algorithm, "unknown");
@@ -526,6 +523,7 @@ totex_status totex_unit_verify_stream(FILE *fp, const totex_unit_limits *lim, co
     r.period_dim = -1;
     r.rows = -1;
     r.out = out;
+    r.check = check;
     if (ports_override) {
         out->ports = *ports_override;
         out->ports_override_set = 1;

@@ -1,5 +1,5 @@
 /*
- * The step simulator (issue "Schedules and the simulator"): replays any
+ * The step simulator: replays any
  * store-and-forward schedule of total exchange and rejects every violation
  * with the step, node and message that broke the rule. It reads only the
  * network (adjacency) and the port model; it never trusts an algorithm.
@@ -19,7 +19,7 @@
  * adds undelivered arrivals to the receivers' queues, so the peak queue is
  * measured at step ends.
  *
- * Split replay (issue 13 item 3): the same checks in two parts that write
+ * Split replay: the same checks in two parts that write
  * disjoint memory, links (ids, links, ports, link conflicts, queues) and
  * messages (ids, presence, delivered, duplicates, arrivals), each a sink
  * (totex_sim_stage_sink) fed every step on its own thread; each stops at its
@@ -44,12 +44,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "common/error.h"
+#include "common/huge.h"
 
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
@@ -159,8 +159,7 @@ void totex_sim_free(totex_sim *sim)
 {
     if (!sim)
         return;
-    if (sim->state)
-        munmap(sim->state, sim->state_bytes);
+    totex_huge_free(sim->state, sim->state_bytes);
     free(sim->coords);
     free(sim->nbr);
     free(sim->send_stamp);
@@ -247,14 +246,9 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
             goto nomem;
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
-    sim->state = mmap(NULL, sim->state_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (sim->state == MAP_FAILED) {
-        sim->state = NULL;
+    sim->state = totex_huge_alloc(sim->state_bytes);
+    if (!sim->state)
         goto nomem;
-    }
-#ifdef MADV_HUGEPAGE
-    madvise(sim->state, sim->state_bytes, MADV_HUGEPAGE);
-#endif
     /* node ids take the low bits of a state word (where ^ src < 2^b); the bits above, when at
        least 8, keep the stamp of the message's last move in the one-pass replay (msgs_one_pass) */
     uint32_t b = 1;

@@ -3,9 +3,9 @@
 # predict and of its plan run (hops streamed into a counting sink, no
 # simulator), per job, for two builds' bench_greedy run one after the other
 # on the same job (same load), and the ratios old / new (> 1: new is faster).
-# The simulator's share of `totex plan` is measured by bench/plan_before_after.sh
+# The simulator's share of `totex plan` is measured by bench/plan/plan_before_after.sh
 # (bench_plan: plan + verify).
-# usage: bench/greedy_before_after.sh OLD_bench_greedy NEW_bench_greedy [SPEC PORTS]...
+# usage: bench/plan/greedy_before_after.sh OLD_bench_greedy NEW_bench_greedy [SPEC PORTS]...
 # Build the old one from a worktree of the old commit:
 #   git worktree add /tmp/old main && cmake -S /tmp/old -B /tmp/old/build -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
 #   cmake --build /tmp/old/build -j2 --target bench_greedy

@@ -5,7 +5,7 @@
 # (blocks of 2^c .. 2^(c+1)-1 bytes) is ranked and timed once and a new size
 # of the class only compiles its choice.
 #
-#   bench/mpi_sizes_bench.sh [BUILD_DIR [NP [N]]]     (defaults: build 4 1000)
+#   bench/mpi/mpi_sizes_bench.sh [BUILD_DIR [NP [N]]]     (defaults: build 4 1000)
 #
 # Three runs in the same job, each the wall time of the N calls on rank 0
 # (tests/mpi/test_hostile_calls.c, every result checked): the drop-in, the

@@ -91,16 +91,10 @@ static void job(const char *const *args, void *out) { run_job(args[0], args[1], 
 int main(int argc, char **argv)
 {
     const char *defaults[] = {"fugaku", "multi", "fugaku", "single", "sequoia", "multi", "sequoia", "single"};
-    const char **jobs = defaults;
-    int njobs = 4;
-    if (argc > 1) {
-        if ((argc - 1) % 2) {
-            fprintf(stderr, "usage: %s [SPEC PORTS]...\n", argv[0]);
-            return 2;
-        }
-        jobs = (const char **)(argv + 1);
-        njobs = (argc - 1) / 2;
-    }
+    const char **jobs;
+    const int njobs = bench_jobs(argc, argv, 2, defaults, 8, &jobs, "[SPEC PORTS]...");
+    if (njobs < 0)
+        return 2;
     printf("%-9s %-6s %9s %8s %9s %5s %8s %8s %9s %7s %7s %12s %12s\n", "network", "ports", "steps", "h", "bound",
            "opt", "plan s", "cert s", "peak MiB", "x task", "x copy", "avg delay", "SPT bound");
     for (int j = 0; j < njobs; j++) {

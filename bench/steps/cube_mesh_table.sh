@@ -7,7 +7,7 @@
 # schedule replayed in full by the simulator; ratios to the bound. Prints a
 # Markdown table and a summary; plan wall time of auto in the last column
 # (machine-dependent, for information only).
-# usage: bench/cube_mesh_table.sh PATH_TO_totex [SPEC...]   (default: the list below)
+# usage: bench/steps/cube_mesh_table.sh PATH_TO_totex [SPEC...]   (default: the list below)
 # Exit 1 if a schedule fails verification.
 TOTEX=${1:?usage: $0 PATH_TO_totex [SPEC...]}
 shift

@@ -4,13 +4,13 @@
 # differ, the (step, from, to, dst) hop multisets per step are compared (the
 # source within a bucket is free: 001 Section 5's rule does not depend on it).
 #
-#   bench/greedy_compare.sh OLD_TOTEX NEW_TOTEX
+#   bench/plan/greedy_compare.sh OLD_TOTEX NEW_TOTEX
 #
 # Prints one line per case (same / hops-same / DIFFER) and exits 1 on DIFFER.
 set -u
 old=$1
 new=$2
-data=$(cd "$(dirname "$0")/../tests/data" && pwd)
+data=$(cd "$(dirname "$0")/../../tests/data" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 specs="mesh:2x2 mesh:2x3 mesh:3x3 mesh:3x4 mesh:4x4 mesh:4x7 mesh:5x5 mesh:6x8 mesh:8x9 mesh:2x2x2 mesh:2x3x4

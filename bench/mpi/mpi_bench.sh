@@ -1,6 +1,6 @@
 #!/bin/sh
-# Run bench/mpi_alltoall_bench (issue 5 item 6) at 2 and 4 ranks.
-# Usage: bench/mpi_bench.sh [BUILD_DIR [REPS [MAX_BLOCK_BYTES]]]   (default: build 11 65536)
+# Run bench/mpi/mpi_alltoall_bench (issue 5 item 6) at 2 and 4 ranks.
+# Usage: bench/mpi/mpi_bench.sh [BUILD_DIR [REPS [MAX_BLOCK_BYTES]]]   (default: build 11 65536)
 # MPI_BENCH_RUNS=K (default 1): K launches per rank count, then per block size the K ratios
 # totex/MPI and their median. On a shared or small machine one launch's ratio moves by 10%
 # and more with where the ranks land (the 2-core machine of issue 11: MPI_Alltoall of 8 B on

@@ -1,5 +1,5 @@
 /**
- * @file totex/reproduce.h
+ * @file tools/reproduce.h (the CLI's, not installed)
  * @brief `totex reproduce`: every numbered claim of the papers that totex
  *        implements, run over a sweep of sizes, paper value against measured value.
  *
@@ -13,8 +13,8 @@
  * whether the measurement satisfies it. A library call that fails counts as a
  * disagreement (its message is the measured value).
  */
-#ifndef TOTEX_REPRODUCE_H
-#define TOTEX_REPRODUCE_H
+#ifndef TOTEX_TOOLS_REPRODUCE_H
+#define TOTEX_TOOLS_REPRODUCE_H
 #include <stdio.h>
 #include "totex/common.h"
 #ifdef __cplusplus
@@ -85,28 +85,28 @@ typedef struct totex_reproduce_options {
 } totex_reproduce_options;
 
 /** The result of a run: all rows, and counts. */
-typedef struct totex_reproduction {
+typedef struct totex_reproduce_report {
     totex_claim_row *rows;
     size_t count;
     size_t agree;
     size_t disagree;
     totex_sweep sweep;
     double seconds;        /**< wall time of the run */
-} totex_reproduction;
+} totex_reproduce_report;
 
 /**
  * Run every claim family over the sweep of @p opt (NULL: small, no offset).
- * The caller frees *out with totex_reproduction_free().
+ * The caller frees *out with totex_reproduce_free().
  * @return TOTEX_OK (disagreements are in the result, not a failure);
  *         TOTEX_ENOMEM; TOTEX_EINVAL for a NULL @p out.
  */
-totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_reproduction **out, totex_error *err);
+totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_reproduce_report **out, totex_error *err);
 
 /** Free (NULL accepted). */
-void totex_reproduction_free(totex_reproduction *r);
+void totex_reproduce_free(totex_reproduce_report *r);
 
 /** Rows of family @p family that agree / disagree (either pointer may be NULL); returns the rows of the family. */
-size_t totex_reproduction_family_counts(const totex_reproduction *r, size_t family, size_t *agree, size_t *disagree);
+size_t totex_reproduce_family_counts(const totex_reproduce_report *r, size_t family, size_t *agree, size_t *disagree);
 
 /**
  * Write the Markdown report: a summary (instances, agree, disagree, per
@@ -114,7 +114,7 @@ size_t totex_reproduction_family_counts(const totex_reproduction *r, size_t fami
  * measured and a table of instance, quantity, paper value, totex's value,
  * relation and agree/DISAGREE.
  */
-void totex_reproduction_write_markdown(FILE *fp, const totex_reproduction *r);
+void totex_reproduce_write_markdown(FILE *fp, const totex_reproduce_report *r);
 
 #ifdef __cplusplus
 }

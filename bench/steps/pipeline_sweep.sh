@@ -5,7 +5,7 @@
 # line per size with steps, the cut bound (000 eq. (4) lifted, computed by
 # totex bounds) and their ratio, then a summary. The baseline ratio in the
 # same run: greedy (001 Section 5) on the same sizes, when GREEDY=1.
-# usage: bench/pipeline_sweep.sh PATH_TO_totex [LO [HI]]   (default 2 32)
+# usage: bench/steps/pipeline_sweep.sh PATH_TO_totex [LO [HI]]   (default 2 32)
 # ALGO=auto (or another name) plans with that algorithm instead of pipeline:
 # ALGO=auto checks what `totex plan --ports multi` gives a user (a3 on 3x3).
 # Exit 1 if a size misses the cut bound.

@@ -1,7 +1,7 @@
 /*
  * Benchmark: the three forms of all-to-all through plain MPI calls (no totex
  * header or library: run it with the Open MPI component coll/totex selected, or
- * with the drop-in preloaded; bench/mpi_forms_bench.sh does both, alternating
+ * with the drop-in preloaded; bench/mpi/mpi_forms_bench.sh does both, alternating
  * launches). MPI_BYTE blocks of 8 B .. 64 KiB (8 * 4^k, then 64 KiB) on
  * MPI_COMM_WORLD.
  *

@@ -63,16 +63,10 @@ static void job(const char *const *args, void *out)
 int main(int argc, char **argv)
 {
     const char *defaults[] = {"torus:16x16x16", "single", "a2", "torus:64x64", "multi", "a3"};
-    const char **jobs = defaults;
-    int njobs = 2;
-    if (argc > 1) {
-        if ((argc - 1) % 3) {
-            fprintf(stderr, "usage: %s [SPEC PORTS ALGO]...\n", argv[0]);
-            return 2;
-        }
-        jobs = (const char **)(argv + 1);
-        njobs = (argc - 1) / 3;
-    }
+    const char **jobs;
+    const int njobs = bench_jobs(argc, argv, 3, defaults, 6, &jobs, "[SPEC PORTS ALGO]...");
+    if (njobs < 0)
+        return 2;
     printf("%-16s %-7s %-5s %9s %9s %6s %12s %8s %9s %14s %14s %7s\n", "network", "ports", "algo", "steps", "bound",
            "opt", "hop-events", "time s", "peak MiB", "hops/s", "memcpy hops/s", "ratio");
     for (int j = 0; j < njobs; j++) {

@@ -1,5 +1,5 @@
 /*
- * totex reproduce (issue 6 item 2): every numbered claim of the papers that
+ * totex reproduce: every numbered claim of the papers that
  * totex implements, over a sweep of sizes. The paper's value is evaluated
  * here from its closed form (own code, never the algorithm checked); the
  * measured value comes through the public API (simulator, certifier, bounds,
@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "totex.h"
-#include "totex/reproduce.h"
+#include "reproduce.h"
 
 enum {
     F_003_T1,
@@ -146,7 +146,7 @@ totex_status totex_sweep_parse(const char *text, totex_sweep *out, totex_error *
 /* ---- run context ------------------------------------------------------------------------ */
 
 typedef struct ctx {
-    totex_reproduction *r;
+    totex_reproduce_report *r;
     size_t cap;
     double offset;
     int full;
@@ -158,7 +158,7 @@ static void add(ctx *c, size_t fam, const char *instance, const char *quantity, 
 {
     if (c->oom)
         return;
-    totex_reproduction *r = c->r;
+    totex_reproduce_report *r = c->r;
     if (r->count == c->cap) {
         size_t ncap = c->cap ? 2 * c->cap : 64;
         totex_claim_row *rows = realloc(r->rows, ncap * sizeof *rows);
@@ -799,7 +799,7 @@ static int ssy_run(const char *spec, totex_comb_report *rep, totex_error *err)
     totex_comb_cost cost;
     totex_comb_cost_default(&cost);
     cost.switching = TOTEX_SWITCH_WORMHOLE;
-    cost.ports = TOTEX_COMB_ONE_PORT;
+    cost.ports = TOTEX_PORTS_SINGLE;
     int ok = totex_ssy_build(net, &s, err) == TOTEX_OK && totex_comb_simulate(net, s, &cost, rep, NULL, err) == TOTEX_OK;
     totex_comb_schedule_free(s);
     totex_network_free(net);
@@ -859,7 +859,7 @@ static void run_002(ctx *c)
 
 /* ---- driver and report ------------------------------------------------------------------ */
 
-totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_reproduction **out, totex_error *err)
+totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_reproduce_report **out, totex_error *err)
 {
     if (!out) {
         if (err)
@@ -867,7 +867,7 @@ totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_repro
         return TOTEX_EINVAL;
     }
     *out = NULL;
-    totex_reproduction *r = calloc(1, sizeof *r);
+    totex_reproduce_report *r = calloc(1, sizeof *r);
     if (!r) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "out of memory");
@@ -891,7 +891,7 @@ totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_repro
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (c.oom) {
-        totex_reproduction_free(r);
+        totex_reproduce_free(r);
         if (err)
             snprintf(err->msg, sizeof err->msg, "out of memory recording the claims");
         return TOTEX_ENOMEM;
@@ -900,7 +900,7 @@ totex_status totex_reproduce_run(const totex_reproduce_options *opt, totex_repro
     return TOTEX_OK;
 }
 
-void totex_reproduction_free(totex_reproduction *r)
+void totex_reproduce_free(totex_reproduce_report *r)
 {
     if (!r)
         return;
@@ -908,7 +908,7 @@ void totex_reproduction_free(totex_reproduction *r)
     free(r);
 }
 
-size_t totex_reproduction_family_counts(const totex_reproduction *r, size_t family, size_t *agree, size_t *disagree)
+size_t totex_reproduce_family_counts(const totex_reproduce_report *r, size_t family, size_t *agree, size_t *disagree)
 {
     size_t a = 0, d = 0;
     for (size_t i = 0; r && i < r->count; i++)
@@ -931,7 +931,7 @@ static void fmt_value(char *buf, size_t len, double v, int integral)
         snprintf(buf, len, "%.9g", v);
 }
 
-void totex_reproduction_write_markdown(FILE *fp, const totex_reproduction *r)
+void totex_reproduce_write_markdown(FILE *fp, const totex_reproduce_report *r)
 {
     fprintf(fp, "# totex reproduce: the papers' claims, paper value against totex's measurement\n\n");
     fprintf(fp, "Sweep: **%s**. %zu instances of %zu claims: **%zu agree, %zu disagree** (%.2f s).\n\n",
@@ -939,10 +939,12 @@ void totex_reproduction_write_markdown(FILE *fp, const totex_reproduction *r)
             r->seconds);
     fprintf(fp, "The paper value is the closed form evaluated by the reproduce engine itself; the totex value is\n"
                 "measured through the public API (simulator, one-node certifier, bounds, task matrix, combining\n"
-                "simulator). Papers: /work/shared/papers (000, 001, 002, 003, 004).\n\n");
+                "simulator). Papers (README.md, \"Papers\"): 000 and 004 Dimakopoulos & Dimopoulos (IEEE TPDS 1998 and\n"
+                "its conference version), 001 Varvarigos & Bertsekas (Parallel Computing 1992), 002 Suh, Shin &\n"
+                "Yalamanchili, 003 Dimakopoulos & Dimopoulos (linear arrays and rings).\n\n");
     fprintf(fp, "## Summary\n\n| claim | source | instances | agree | disagree |\n|---|---|---:|---:|---:|\n");
     for (size_t f = 0; f < F_COUNT; f++) {
-        size_t a, d, n = totex_reproduction_family_counts(r, f, &a, &d);
+        size_t a, d, n = totex_reproduce_family_counts(r, f, &a, &d);
         fprintf(fp, "| %s | %s | %zu | %zu | %zu |\n", families[f].id, families[f].source, n, a, d);
     }
     for (size_t f = 0; f < F_COUNT; f++) {

@@ -1,11 +1,11 @@
 #!/bin/sh
-# The three forms of all-to-all through plain MPI calls (bench/mpi_forms_bench.c) under Open MPI: the
+# The three forms of all-to-all through plain MPI calls (bench/mpi/mpi_forms_bench.c) under Open MPI: the
 # coll/totex component (selected by priority, no LD_PRELOAD) and the drop-in (LD_PRELOAD=libtotex_pmpi.so),
 # LAUNCHES launches of each, alternating, on NP ranks. Prints each launch's lines (form=component or
 # form=dropin), then per block size the medians over the launches and component / drop-in for the blocking
 # call (target: within 1.03), persistent / blocking through the component (target: <= 1.0).
 #
-#   bench/mpi_forms_bench.sh [BUILD_DIR [NP [LAUNCHES [REPS [ITERS]]]]]   (default build 4 5 7 100)
+#   bench/mpi/mpi_forms_bench.sh [BUILD_DIR [NP [LAUNCHES [REPS [ITERS]]]]]   (default build 4 5 7 100)
 set -eu
 build=${1:-build}
 np=${2:-4}

@@ -4,8 +4,8 @@
 # the old build then the new on the same job, so both see the same load, and
 # prints each one's plan + verify wall time, cpu time and peak memory and the
 # ratios old / new (> 1: the new build is faster or smaller).
-# usage: bench/plan_before_after.sh OLD_bench_plan NEW_bench_plan [SPEC PORTS ALGO]...
-#        (default jobs: the list, the defaults of bench/bench_plan.c)
+# usage: bench/plan/plan_before_after.sh OLD_bench_plan NEW_bench_plan [SPEC PORTS ALGO]...
+#        (default jobs: the list, the defaults of bench/plan/bench_plan.c)
 # Build the old one from a worktree of the old commit:
 #   git worktree add /tmp/old main && cmake -S /tmp/old -B /tmp/old/build -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
 #   cmake --build /tmp/old/build -j2 --target bench_plan

@@ -12,7 +12,7 @@
  * usage: bench_plan [SPEC PORTS ALGO]...   (ALGO: auto or a name; default: the list below)
  *        bench_plan presets                 (every preset of `totex machines` under single-port,
  *                                            multiport, 2-port and 3-port, algorithm auto)
- * Before/after ratios against another build: bench/plan_before_after.sh.
+ * Before/after ratios against another build: bench/plan/plan_before_after.sh.
  * BENCH_PLAN_CAP=S stops a job after S seconds of wall time (default 300; it
  * is then reported as over the cap).
  * Target: every job under 5 s and 1 GiB (issue 13).
