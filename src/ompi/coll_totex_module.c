@@ -177,7 +177,12 @@ static int totex_coll_alltoall(const void *sbuf, int scount, struct ompi_datatyp
     mca_coll_totex_module_t *m = (mca_coll_totex_module_t *)module;
     if (OMPI_COMM_IS_INTER(comm))
         return m->below.coll_alltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->below.coll_alltoall_module);
-    return totex_alltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm);
+    /* as totex_alltoall(), its TOTEX_VERBOSE line naming the MPI call */
+    const totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "MPI_Alltoall"};
+    totex_mpi_depth++;
+    int rc = totex_mpi_alltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, &opt);
+    totex_mpi_depth--;
+    return rc;
 }
 
 static int totex_coll_ialltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
