@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include <mpi.h>
+
+#include "bench_util.h"
 #if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
 #include <mpi-ext.h>
 #define ALLTOALL_INIT MPIX_Alltoall_init
@@ -31,17 +33,6 @@
 #define ALLTOALL_INIT MPI_Alltoall_init
 #endif
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static double slowest(double t)
 {
@@ -135,12 +126,12 @@ int main(int argc, char **argv)
             to[r] = slowest(MPI_Wtime() - t0) / work;
         }
         MPI_Request_free(&p);
-        const double b_us = median(tb, reps) * 1e6, p_us = median(tp, reps) * 1e6;
+        const double b_us = bench_median(tb, reps) * 1e6, p_us = bench_median(tp, reps) * 1e6;
         if (rank == 0)
             printf("block=%ld ranks=%d blocking_us=%.2f persistent_us=%.2f persistent_over_blocking=%.3f "
                    "init_us=%.1f first_call_us=%.1f overlap=%.3f\n",
-                   b, size, b_us, p_us, p_us / b_us, median(ti, reps) * 1e6, median(tf, reps) * 1e6,
-                   median(to, reps));
+                   b, size, b_us, p_us, p_us / b_us, bench_median(ti, reps) * 1e6, bench_median(tf, reps) * 1e6,
+                   bench_median(to, reps));
         if (b == maxb)
             break;
     }

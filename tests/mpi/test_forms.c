@@ -24,15 +24,7 @@
 
 static int failures, rank;
 
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            fprintf(stderr, "rank %d: FAIL: ", rank);                                                                  \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fprintf(stderr, "\n");                                                                                     \
-        }                                                                                                              \
-    } while (0)
+#include "mpi_check.h"
 
 /* byte j of the block rank @p from sends to rank @p to in round @p it */
 static unsigned char pattern(int from, int to, long j, int it)
@@ -96,6 +88,25 @@ static void bytes_case(MPI_Comm comm, const char *name, long bytes, int form, in
     free(r);
 }
 
+/* one exchange in form @p form (0 MPI_Alltoall, 1 MPI_Ialltoall + MPI_Wait, 2 a persistent request started once,
+   waited for and freed); MPI code */
+static int one_form(int form, const void *s, int sc, MPI_Datatype st, void *r, int rc_, MPI_Datatype rt, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc;
+    if (form == 0)
+        return MPI_Alltoall(s, sc, st, r, rc_, rt, comm);
+    if (form == 1)
+        return (rc = MPI_Ialltoall(s, sc, st, r, rc_, rt, comm, &req)) == MPI_SUCCESS ? MPI_Wait(&req, MPI_STATUS_IGNORE)
+                                                                                      : rc;
+    rc = ALLTOALL_INIT(s, sc, st, r, rc_, rt, comm, MPI_INFO_NULL, &req);
+    if (rc == MPI_SUCCESS && (rc = MPI_Start(&req)) == MPI_SUCCESS)
+        rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        MPI_Request_free(&req);
+    return rc;
+}
+
 /* MPI_INT in place, and a vector type (every other int of 2 * count), all three forms */
 static void typed(MPI_Comm comm, const char *name)
 {
@@ -108,20 +119,7 @@ static void typed(MPI_Comm comm, const char *name)
         for (int d = 0; d < size; d++)
             for (int j = 0; j < count; j++)
                 b[d * count + j] = me * 1000 + d * 10 + j + form;
-        MPI_Request req;
-        int rc;
-        if (form == 0) {
-            rc = MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b, count, MPI_INT, comm);
-        } else if (form == 1) {
-            if ((rc = MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b, count, MPI_INT, comm, &req)) == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-        } else {
-            rc = ALLTOALL_INIT(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b, count, MPI_INT, comm, MPI_INFO_NULL, &req);
-            if (rc == MPI_SUCCESS && (rc = MPI_Start(&req)) == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                MPI_Request_free(&req);
-        }
+        const int rc = one_form(form, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b, count, MPI_INT, comm);
         int ok = rc == MPI_SUCCESS;
         for (int src = 0; src < size && ok; src++)
             for (int j = 0; j < count; j++)
@@ -139,20 +137,7 @@ static void typed(MPI_Comm comm, const char *name)
             s[i] = me * 1000 + (i / stride) * 10 + i % stride + form;
             b[i] = -1;
         }
-        MPI_Request req;
-        int rc;
-        if (form == 0) {
-            rc = MPI_Alltoall(s, 1, vec, b, 1, vec, comm);
-        } else if (form == 1) {
-            if ((rc = MPI_Ialltoall(s, 1, vec, b, 1, vec, comm, &req)) == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-        } else {
-            rc = ALLTOALL_INIT(s, 1, vec, b, 1, vec, comm, MPI_INFO_NULL, &req);
-            if (rc == MPI_SUCCESS && (rc = MPI_Start(&req)) == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                MPI_Request_free(&req);
-        }
+        const int rc = one_form(form, s, 1, vec, b, 1, vec, comm);
         int ok = rc == MPI_SUCCESS;
         for (int src = 0; src < size && ok; src++)
             for (int k = 0; k < stride; k++)

@@ -23,15 +23,7 @@
 static int failures;
 static int rank, wsize;
 
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            fprintf(stderr, "rank %d: FAIL: ", rank);                                                                  \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fprintf(stderr, "\n");                                                                                     \
-        }                                                                                                              \
-    } while (0)
+#include "mpi_check.h"
 
 /* one exchange of @p count elements of @p type per block on @p comm: the reference by PMPI_Alltoall, then
    totex_ialltoall completed by totex_wait (@p by_test: by a loop of totex_test) */
