@@ -106,11 +106,18 @@ typedef struct totex_mpi_plan {
                                     size it was ranked at: this one, or its size class's first; totex_alltoall_choice) */
     double measured;             /* seconds per call of the trial that kept it (slowest rank), < 0: not timed */
     int reused;                  /* 1: its size class's choice compiled for this size, not ranked or timed again */
+    int users;                   /* requests running copies of it (request.c): freed by the last one once dropped */
+    int dropped;                 /* taken out of the cache while it had users */
+    struct totex_mpi_plan *spares; /* idle copies of its program with their buffers, for the next nonblocking
+                                      call (linked through next; request.c) */
+    int nspares;
     MPI_Request *req;            /* [nrecv + nsend] of the program */
 } totex_mpi_plan;
 
 /* a new plan owning @p prog (its requests allocated); NULL when out of memory (prog then freed) */
 totex_mpi_plan *totex_mpi_plan_new(totex_prog *prog, long long slot);
+/* free @p p, its program, its requests and its spare copies; a plan with users (requests running copies of it)
+   is only marked dropped, and its last user frees it (request.c) */
 void totex_mpi_plan_free(totex_mpi_plan *p);
 
 

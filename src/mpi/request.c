@@ -46,6 +46,7 @@ struct totex_request_s {
     MPI_Datatype sendtype_own, recvtype_own; /* duplicates of derived datatypes (persistent), else MPI_DATATYPE_NULL */
     totex_mpi_prepared pr;
     totex_mpi_plan *pl;      /* this request's copy of the cached plan (NULL: no data moves) */
+    totex_mpi_plan *src;     /* the cached plan it copies (a user of it while the request lives) */
     MPI_Comm run_comm;       /* st->nb, or the persistent request's own duplicate */
     int tag, kick_tag;
     char *packed;            /* the send blocks packed (n * slot bytes) when they are not raw */
@@ -76,11 +77,24 @@ static int keep_type(MPI_Datatype t, MPI_Datatype *own, MPI_Datatype *use)
     return rc;
 }
 
+/* spare copies a cached plan keeps for the next nonblocking calls of its block size */
+#define SPARES_MAX 4
+
 static void request_release(struct totex_request_s *r)
 {
     totex_mpi_run_unlist(&r->run);
-    if (r->pl)
+    totex_mpi_plan *src = r->src;
+    if (r->pl && src && !src->dropped && src->nspares < SPARES_MAX && !r->active && r->run.rc == MPI_SUCCESS) {
+        r->pl->next = src->spares; /* kept, buffers and all, for the next call */
+        src->spares = r->pl;
+        src->nspares++;
+    } else if (r->pl) {
         totex_mpi_plan_free(r->pl);
+    }
+    if (src && --src->users == 0 && src->dropped) {
+        src->dropped = 0;
+        totex_mpi_plan_free(src);
+    }
     free(r->packed);
     if (r->sendtype_own != MPI_DATATYPE_NULL)
         MPI_Type_free(&r->sendtype_own);
@@ -97,12 +111,21 @@ static void request_release(struct totex_request_s *r)
 /* the request's own copy of the prepared plan, and its send buffer when the blocks are packed */
 static int own_plan(struct totex_request_s *r)
 {
-    const totex_mpi_plan *src = r->pr.plan;
-    totex_prog *copy = totex_prog_copy(src->prog);
-    if (!copy || !(r->pl = totex_mpi_plan_new(copy, src->slot)))
-        return fail(MPI_ERR_NO_MEM, "out of memory for the request's copy of its program");
-    r->pl->sig = src->sig;
-    r->pl->id = src->id;
+    totex_mpi_plan *src = r->pr.plan;
+    if (src->spares) { /* a copy an earlier call left, its buffers made */
+        r->pl = src->spares;
+        src->spares = r->pl->next;
+        src->nspares--;
+        r->pl->next = NULL;
+    } else {
+        totex_prog *copy = totex_prog_copy(src->prog);
+        if (!copy || !(r->pl = totex_mpi_plan_new(copy, src->slot)))
+            return fail(MPI_ERR_NO_MEM, "out of memory for the request's copy of its program");
+        r->pl->sig = src->sig;
+        r->pl->id = src->id;
+    }
+    r->src = src;
+    src->users++;
     const size_t bytes = (size_t)r->pr.size * (size_t)r->pr.slot;
     if (!r->pr.send_raw && !(r->packed = malloc(bytes ? bytes : 1)))
         return fail(MPI_ERR_NO_MEM, "out of memory for the request's packed send blocks");

@@ -314,6 +314,15 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
 {
     if (!p)
         return;
+    if (p->users) { /* requests run copies of it: the last one frees it */
+        p->dropped = 1;
+        return;
+    }
+    while (p->spares) {
+        totex_mpi_plan *c = p->spares;
+        p->spares = c->next;
+        totex_mpi_plan_free(c);
+    }
     totex_prog_free(p->prog);
     free(p->req);
     free(p);

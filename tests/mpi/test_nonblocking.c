@@ -7,7 +7,8 @@
  * one is outstanding; a persistent request started 1000 times (argument
  * starts=N: N times) with new send
  * contents each time (the expected blocks computed from the fill formula,
- * not by MPI); a derived datatype freed after the init. With argument
+ * not by MPI); a derived datatype freed after the init; a nonblocking call
+ * completed after 65 blocking calls of other sizes emptied the plan cache. With argument
  * "mismatch" also: counts that differ across ranks (nonblocking and
  * persistent) and a rank that calls the blocking form while the others call
  * the nonblocking one: an error on every rank, no hang. Exit status non-zero
@@ -160,6 +161,36 @@ static void outstanding(MPI_Comm comm, MPI_Comm comm2, int k)
         free(ref[e]);
         free(got[e]);
     }
+}
+
+/* a nonblocking call still to be completed while 65 blocking calls of other block sizes empty the plan cache
+   (the 65th drops every cached plan, the one the request copies included): its result, and the next call's */
+static void across_flush(MPI_Comm comm)
+{
+    int size;
+    MPI_Comm_size(comm, &size);
+    const size_t len = (size_t)size * 4200;
+    unsigned char *send = malloc(len), *got = malloc(len), *ref = malloc(len), *s2 = malloc(len), *r2 = malloc(len);
+    mpi_test_fill(send, (size_t)size * 33, rank, 7);
+    PMPI_Alltoall(send, 33, MPI_BYTE, ref, 33, MPI_BYTE, comm);
+    totex_request req;
+    int rc = totex_ialltoall(send, 33, MPI_BYTE, got, 33, MPI_BYTE, comm, &req);
+    for (int b = 1; b <= 65 && rc == MPI_SUCCESS; b++)
+        rc = totex_alltoall(s2, 33 + 64 * b, MPI_BYTE, r2, 33 + 64 * b, MPI_BYTE, comm);
+    if (rc == MPI_SUCCESS)
+        rc = totex_wait(&req);
+    CHECK(rc == MPI_SUCCESS && memcmp(ref, got, (size_t)size * 33) == 0,
+          "a nonblocking call across the plan cache's flush: rc %d or data differs", rc);
+    memset(got, 0xEE, len);
+    if ((rc = totex_ialltoall(send, 33, MPI_BYTE, got, 33, MPI_BYTE, comm, &req)) == MPI_SUCCESS)
+        rc = totex_wait(&req);
+    CHECK(rc == MPI_SUCCESS && memcmp(ref, got, (size_t)size * 33) == 0,
+          "a nonblocking call after the plan cache's flush: rc %d or data differs", rc);
+    free(send);
+    free(got);
+    free(ref);
+    free(s2);
+    free(r2);
 }
 
 /* byte j of the block rank @p from sends to rank @p to at start @p it (the expected data, computed here) */
@@ -343,6 +374,12 @@ int main(int argc, char **argv)
     persistent(mesh, "2-D mesh", 64, 50, 1);
     persistent(world, "world", 0, 3, 0);
     persistent_derived(world);
+    if (wsize > 1 && wsize <= 4) {
+        MPI_Comm flushed;
+        MPI_Comm_dup(MPI_COMM_WORLD, &flushed);
+        across_flush(flushed);
+        MPI_Comm_free(&flushed);
+    }
     if (with_mismatch && wsize > 1)
         mismatch();
     MPI_Comm_free(&cart);
