@@ -27,6 +27,19 @@ static inline long status_kib(const char *key)
     return v;
 }
 
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the median of @p v[0 .. n) (sorted in place), n >= 1 */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* seconds, monotonic */
 static inline double bench_now(void)
 {

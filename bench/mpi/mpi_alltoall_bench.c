@@ -18,19 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "totex/mpi.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* seconds per call of ITERS calls, slowest rank */
 static double time_calls(int use_totex, const char *send, char *recv, int block, int iters)
@@ -103,7 +93,7 @@ int main(int argc, char **argv)
                 tt[r] = time_calls(1, send, r2, block, iters);
             }
         }
-        double mm = median(tm, reps) * 1e6, mt = median(tt, reps) * 1e6;
+        double mm = bench_median(tm, reps) * 1e6, mt = bench_median(tt, reps) * 1e6;
         if (rank == 0)
             printf("%5d %10d %7d %12.2f %12.2f %9.3f%s\n", size, block, iters, mm, mt, mt / mm,
                    all ? "" : "  RESULTS DIFFER");

@@ -188,6 +188,113 @@ typedef struct totex_mpi_choice {
  */
 int totex_alltoall_choice(MPI_Comm comm, size_t block_bytes, totex_mpi_choice *out);
 
+/**
+ * A nonblocking or persistent total exchange under way (totex_ialltoall(),
+ * totex_alltoall_init()): an opaque handle owned by the caller until it is
+ * completed (nonblocking) or freed (persistent). TOTEX_REQUEST_NULL: none.
+ * Not an MPI_Request: complete it with totex_test() / totex_wait(), never
+ * with MPI_Test / MPI_Wait. The Open MPI component (coll/totex) and the
+ * drop-in give MPI_Ialltoall real MPI requests (the component MPI_Alltoall_init too).
+ *
+ * Progress: the exchange advances inside totex calls (totex_test,
+ * totex_wait, totex_start, totex_ialltoall and the blocking calls, each of
+ * which takes every request of this process under way one step on, and a
+ * blocking totex call first completes them all). Call totex_test now and then
+ * while computing; nothing moves inside other MPI calls unless the component
+ * is loaded (it registers a progress function with Open MPI).
+ */
+typedef struct totex_request_s *totex_request;
+#define TOTEX_REQUEST_NULL ((totex_request)0)
+
+/**
+ * Nonblocking total exchange (MPI_Ialltoall, MPI-3.1 Section 5.12.6): the
+ * semantics, arguments, network, datatypes, MPI_IN_PLACE and errors of
+ * totex_alltoall(); the buffers must not be touched until the request
+ * completes. Collective: every rank of @p comm calls it, in the same order
+ * as its other collective calls on @p comm.
+ *
+ * With a plan cached for this block size on @p comm (an earlier call of any
+ * form with the same block bytes) it returns at once: no collective
+ * operation; the call's cross-rank check travels with the exchange and a
+ * mismatch fails the request on every rank (at its test or wait). Without
+ * one it first plans as totex_alltoall()'s first call does (collective,
+ * checked, blocking until every rank has called), then starts.
+ *
+ * Several requests may be under way on one communicator and on several, and
+ * complete in any order (each has a program copy of its own; messages carry
+ * the call's tag). After a request failed on a communicator where
+ * nonblocking calls are in use, every later totex call on it fails too.
+ *
+ * @param request out: the request (TOTEX_REQUEST_NULL on error); complete it
+ *                with totex_wait() or totex_test(), which free it.
+ * The other parameters are those of totex_alltoall().
+ * @return MPI_SUCCESS or an error code of totex_alltoall() found before the
+ *         exchange started; errors found later are returned by the test or
+ *         wait that completes the request. MPI_ERR_REQUEST: @p request NULL.
+ *
+ * Source: the schedules of totex_alltoall(); the run is the executor's
+ * resumable run (src/mpi/run.c), one per request.
+ */
+int totex_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, totex_request *request);
+
+/**
+ * Persistent total exchange (MPI_Alltoall_init, MPI-4.0 Section 6.13.6):
+ * the choice, planning and buffers are made here, totex_start() runs the
+ * exchange alone. Collective and blocking: every rank of @p comm calls it;
+ * the arguments are checked across ranks here (an error on every rank, no
+ * hang), and a duplicate of @p comm is made for the request. Derived
+ * datatypes are duplicated: the caller may free its own after the call.
+ *
+ * @param info    ignored (MPI_INFO_NULL).
+ * @param request out: an inactive persistent request (TOTEX_REQUEST_NULL on
+ *                error); free it with totex_request_free().
+ * The other parameters, and the errors, are those of totex_alltoall().
+ *
+ * Source: as totex_ialltoall().
+ */
+int totex_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, totex_request *request);
+
+/**
+ * Start a persistent request (MPI_Start): the exchange of the buffers given
+ * to totex_alltoall_init(), with their contents now. Collective: every rank
+ * starts its request of the same init, in the same order.
+ * @return MPI_SUCCESS; MPI_ERR_REQUEST (one stderr line) when @p request is
+ *         NULL, not persistent or active; MPI_ERR_NO_MEM; an MPI error code.
+ */
+int totex_start(totex_request *request);
+
+/**
+ * Test a request once (MPI_Test): every request under way in this process is
+ * taken one step on, never blocking.
+ * @param request the request; a completed nonblocking request is freed and
+ *                set to TOTEX_REQUEST_NULL, a persistent one made inactive.
+ *                TOTEX_REQUEST_NULL or an inactive request: complete at once.
+ * @param flag    out: 1 when the request completed (its receive buffer final).
+ * @return the outcome of the completed exchange (MPI_SUCCESS or an error code
+ *         of totex_alltoall()), MPI_SUCCESS while it is under way;
+ *         MPI_ERR_ARG when @p flag is NULL.
+ */
+int totex_test(totex_request *request, int *flag);
+
+/**
+ * Wait for a request to complete (MPI_Wait), taking every request under way
+ * in this process on meanwhile. As totex_test(): a nonblocking request is
+ * freed (set to TOTEX_REQUEST_NULL), a persistent one made inactive.
+ * @return the outcome of the exchange (MPI_SUCCESS or an error code of
+ *         totex_alltoall()); MPI_SUCCESS for TOTEX_REQUEST_NULL or an
+ *         inactive request.
+ */
+int totex_wait(totex_request *request);
+
+/**
+ * Free a request (MPI_Request_free): an active one is completed first. Sets
+ * *request to TOTEX_REQUEST_NULL; TOTEX_REQUEST_NULL does nothing.
+ * @return MPI_SUCCESS, or the outcome of the exchange it completed.
+ */
+int totex_request_free(totex_request *request);
+
 #ifdef __cplusplus
 }
 #endif

@@ -71,7 +71,15 @@
 #include "internal.h"
 
 /* poison: {error class, kind, rank a, value a, rank b, value b, call number} */
-enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5, POISON_LEN = 6, POISON_MODEL = 7 };
+enum { POISON_LOCAL = 1, POISON_SIG = 2, POISON_PACK = 3, POISON_AGREE = 4, POISON_MPI = 5, POISON_LEN = 6, POISON_MODEL = 7,
+       POISON_FORM = 8 };
+
+static const char *form_name(long long form)
+{
+    return form == TOTEX_MPI_FORM_NONBLOCKING ? "the nonblocking form (totex_ialltoall)"
+           : form == TOTEX_MPI_FORM_PERSISTENT ? "the persistent form (totex_alltoall_init)"
+                                               : "the blocking form (totex_alltoall)";
+}
 
 /* the poison sent (static: a send may still be pending when the call returns) */
 static long long poison_out[7];
@@ -100,6 +108,12 @@ static void say(int rank, const long long *m)
                 "totex_alltoall: rank %d: the ranks run different models: TOTEX_MODEL=unit on rank %lld, not on rank "
                 "%lld (set TOTEX_MODEL alike on every rank)\n",
                 rank, m[3] ? m[2] : m[4], m[3] ? m[4] : m[2]);
+        break;
+    case POISON_FORM:
+        fprintf(stderr,
+                "totex_alltoall: rank %d: the ranks call different forms of the collective: %s on rank %lld, %s on "
+                "rank %lld (every rank must call the same one, in the same order)\n",
+                rank, form_name(m[3]), m[2], form_name(m[5]), m[4]);
         break;
     case POISON_LEN:
         fprintf(stderr,
@@ -152,17 +166,17 @@ static void header_alone(totex_mpi_guard *g, int code)
 }
 
 /* post the receive of the ring predecessor's header (st->ring_pred) into *r */
-static inline int header_recv(totex_mpi_state *st, MPI_Request *r)
+static inline int header_recv(totex_mpi_state *st, char *buf, MPI_Request *r)
 {
     /* room for any message that may come, carried or not: a receive shorter than its message would
        fail (MPICH: fatally). Any tag: on st->hdr only headers travel, one per checked call from each
        rank to its successor, and the tag may be the header (header_tag()) */
-    return MPI_Irecv(st->hdr_buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, MPI_ANY_TAG, st->hdr, r);
+    return MPI_Irecv(buf, (int)sizeof st->hdr_buf, MPI_BYTE, st->ring_pred, MPI_ANY_TAG, st->hdr, r);
 }
 
 static int post_in(totex_mpi_guard *g)
 {
-    return header_recv(g->st, g->in);
+    return header_recv(g->st, g->hbuf, g->in);
 }
 
 /* the tag of a message with header {sig, slot, 0}: TOTEX_MPI_SIG_TAG + sig (the header in the tag, no bytes
@@ -188,10 +202,10 @@ static inline int header_send(totex_mpi_state *st, const long long *mine, int ta
     return MPI_Isend(data - TOTEX_PROG_HDR_BYTES, bytes + TOTEX_PROG_HDR_BYTES, MPI_BYTE, peer, tag, st->hdr, r);
 }
 
-/* the header of a received message of @p count bytes with tag @p tag into pred[0 .. 3) and where its data
-   starts in st->hdr_buf into *off; returns its bytes of data, -1 if it is shorter than its header
-   (pred then untouched) */
-static inline int header_read(const totex_mpi_state *st, int tag, int count, long long *pred, int *off)
+/* the header of a received message of @p count bytes with tag @p tag (received into @p buf) into
+   pred[0 .. 3) and where its data starts in buf into *off; returns its bytes of data, -1 if it is shorter
+   than its header (pred then untouched) */
+static inline int header_read(const char *buf, int tag, int count, long long *pred, int *off)
 {
     if (tag != TOTEX_MPI_HDR_TAG) {
         pred[0] = pred[1] = tag - TOTEX_MPI_SIG_TAG;
@@ -201,9 +215,47 @@ static inline int header_read(const totex_mpi_state *st, int tag, int count, lon
     }
     if (count < TOTEX_PROG_HDR_BYTES)
         return -1;
-    memcpy(pred, st->hdr_buf, TOTEX_PROG_HDR_BYTES);
+    memcpy(pred, buf, TOTEX_PROG_HDR_BYTES);
     *off = TOTEX_PROG_HDR_BYTES;
     return count - TOTEX_PROG_HDR_BYTES;
+}
+
+/* keep poison @p m of another call in st->poisons (the oldest dropped when full) */
+static void poison_keep(totex_mpi_state *st, const long long *m)
+{
+    if (st->npoisons == TOTEX_MPI_POISONS) {
+        memmove(st->poisons[0], st->poisons[1], sizeof st->poisons[0] * (TOTEX_MPI_POISONS - 1));
+        st->npoisons--;
+    }
+    memcpy(st->poisons[st->npoisons++], m, sizeof st->poisons[0]);
+}
+
+/* drop the kept poisons of calls numbered below @p call */
+static void poisons_drop_before(totex_mpi_state *st, long long call)
+{
+    int k = 0;
+    for (int i = 0; i < st->npoisons; i++)
+        if (st->poisons[i][6] >= call)
+            memmove(st->poisons[k++], st->poisons[i], sizeof st->poisons[0]);
+    st->npoisons = k;
+}
+
+/* a kept poison of @p g's call (taken by another call's wait): the call fails with it, its header sent
+   alone if it has not left yet; returns g->code */
+static int poison_kept(totex_mpi_guard *g)
+{
+    totex_mpi_state *st = g->st;
+    for (int i = 0; i < st->npoisons && g->code == MPI_SUCCESS; i++)
+        if (st->poisons[i][6] == g->call) {
+            long long m[7];
+            memcpy(m, st->poisons[i], sizeof m);
+            memmove(st->poisons[i], st->poisons[i + 1], sizeof st->poisons[0] * (size_t)(st->npoisons - i - 1));
+            st->npoisons--;
+            header_alone(g, (int)m[0]); /* (a carried header may not have left yet) */
+            g->code = (int)m[0];
+            say(g->rank, m);
+        }
+    return g->code;
 }
 
 /* the guard's fields for call number @p call (no MPI call) */
@@ -229,9 +281,13 @@ static void init_fields(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank
     g->carry_bytes = g->carry_expect = g->carry_held = 0;
     g->carry_off = TOTEX_PROG_HDR_BYTES;
     g->st = st;
+    g->hbuf = st->hdr_buf;
     g->call = call;
     g->code = MPI_SUCCESS;
 }
+
+static int start_posted(totex_mpi_guard *g, totex_mpi_state *st, int rank, long long sig, long long slot, int bad,
+                        int carry_out);
 
 void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad)
@@ -243,6 +299,21 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
                           int bad, int carry_out)
 {
     totex_mpi_guard_init(g, st, n, rank, sig, slot, bad);
+    return start_posted(g, st, rank, sig, slot, bad, carry_out);
+}
+
+int totex_mpi_guard_start_into(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig,
+                               long long slot, char *hbuf)
+{
+    totex_mpi_guard_init(g, st, n, rank, sig, slot, 0);
+    g->hbuf = hbuf;
+    return start_posted(g, st, rank, sig, slot, 0, 0);
+}
+
+/* totex_mpi_guard_start() after the guard's fields: the header sent (unless carried), the receive posted */
+static int start_posted(totex_mpi_guard *g, totex_mpi_state *st, int rank, long long sig, long long slot, int bad,
+                        int carry_out)
+{
     /* this rank's header leaves first, then the receive of the predecessor's is posted (both before any
        wait): the header (or the message carrying it, totex_mpi_guard_send_carried()) leaves a receive's
        posting earlier, a third of the MPI library's work before it (callgrind, Open MPI, 2 ranks).
@@ -259,13 +330,10 @@ int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int ra
         rc = post_in(g);
     if (rc != MPI_SUCCESS)
         return totex_mpi_guard_fail(g, rc);
-    if (st->has_early && st->early[6] <= g->call) { /* poisoned while this rank was finishing the last call */
-        st->has_early = 0;
-        if (st->early[6] == g->call) {
-            header_alone(g, (int)st->early[0]); /* (a carried header has not left yet) */
-            g->code = (int)st->early[0];
-            say(rank, st->early);
-        }
+    if (st->npoisons) { /* poisoned while this rank was finishing an earlier call */
+        if (!st->nb_active) /* no other call is under way: a poison of an earlier one is stale */
+            poisons_drop_before(st, g->call);
+        poison_kept(g);
     }
     return g->code;
 }
@@ -276,7 +344,7 @@ void totex_mpi_guard_carry(totex_mpi_guard *g, char *to, int bytes)
     g->carry_bytes = bytes;
     g->carry_expect = 1;
     if (g->carry_held) { /* the header came first, found equal: its data now goes to its place */
-        memcpy(to, g->st->hdr_buf + g->carry_off, (size_t)bytes);
+        memcpy(to, g->hbuf + g->carry_off, (size_t)bytes);
         g->carry_held = 0;
     }
 }
@@ -313,12 +381,10 @@ static int watched(totex_mpi_guard *g, int which)
     if (which == 2) { /* another rank failed */
         totex_mpi_state *st = g->st;
         if (st->poison_buf[6] != g->call) {
-            /* a poison of the next call: ranks done with this call may already
-               fail in the next one while this rank finishes this one; kept for it */
-            if (st->poison_buf[6] > g->call && !st->has_early) {
-                memcpy(st->early, st->poison_buf, sizeof st->early);
-                st->has_early = 1;
-            }
+            /* a poison of another call: ranks done with this call may already fail in the next
+               one while this rank finishes this one, and a nonblocking call under way may be the
+               one poisoned (request.c); kept for it */
+            poison_keep(st, st->poison_buf);
             return totex_mpi_state_post_poison(st);
         }
         g->code = (int)st->poison_buf[0];
@@ -332,7 +398,11 @@ static int watched(totex_mpi_guard *g, int which)
     /* packed bytes of opposite signs: one rank runs unit-step schedules (TOTEX_MODEL=unit), the other not */
     const int model = k == 1 && (g->pred[1] < 0) != (g->mine[1] < 0);
     long long m[6] = {MPI_ERR_OTHER, POISON_MODEL, pr, g->pred[1] < 0, g->rank, g->mine[1] < 0};
-    if (!model)
+    const long long fp = g->pred[1] < 0 ? 0 : g->pred[1] / TOTEX_MPI_FORM_UNIT,
+                    fm = g->mine[1] < 0 ? 0 : g->mine[1] / TOTEX_MPI_FORM_UNIT;
+    if (!model && fp != fm) /* one rank called the nonblocking or persistent form, the other another */
+        m[0] = MPI_ERR_OTHER, m[1] = POISON_FORM, m[3] = fp, m[5] = fm;
+    else if (!model)
         m[0] = MPI_ERR_COUNT, m[1] = k ? POISON_PACK : POISON_SIG, m[3] = g->pred[k], m[5] = g->mine[k];
     say(g->rank, m);
     return poison(g, m);
@@ -344,14 +414,14 @@ static int header_arrived(totex_mpi_guard *g, int rc, MPI_Status *status)
 {
     int count = -1, data = -1, pr = g->from;
     if (rc == MPI_SUCCESS && MPI_Get_count(status, MPI_BYTE, &count) == MPI_SUCCESS && count >= 0)
-        data = header_read(g->st, status->MPI_TAG, count, g->pred, &g->carry_off);
+        data = header_read(g->hbuf, status->MPI_TAG, count, g->pred, &g->carry_off);
     const int want = g->carry_expect ? g->carry_bytes : 0, differs = g->pred[0] != g->mine[0] ||
                                                                      g->pred[1] != g->mine[1];
     const int alone = data == 0; /* a header and nothing behind it (its bytes, or in the tag) */
     if (data == want || (alone && !g->pred[2] && differs) || (data > 0 && differs)) {
         /* as expected, or a header that differs: say how */
         if ((rc = watched(g, 1)) == MPI_SUCCESS && g->carry_to) /* the data behind an equal header */
-            memcpy(g->carry_to, g->st->hdr_buf + g->carry_off, (size_t)g->carry_bytes);
+            memcpy(g->carry_to, g->hbuf + g->carry_off, (size_t)g->carry_bytes);
         else if (rc == MPI_SUCCESS && g->carry_expect && data == want)
             g->carry_held = 1; /* its destination is not known yet (totex_mpi_guard_carry) */
         return rc;
@@ -440,7 +510,7 @@ int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long 
     int rc = header_send(st, mine, tag, msg + TOTEX_PROG_HDR_BYTES, bytes, peer, &req[1]);
     const int sent = rc == MPI_SUCCESS;
     if (sent)
-        rc = header_recv(st, &req[0]);
+        rc = header_recv(st, st->hdr_buf, &req[0]);
     if (rc != MPI_SUCCESS) { /* failed: the guard's way */
         init_fields(g, st, st->size, st->rank, sig, slot, 0, st->calls);
         g->hdr_sent = sent;
@@ -521,6 +591,8 @@ int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
         return g ? g->code : MPI_SUCCESS;
     if (!g)
         return MPI_Wait(r, MPI_STATUS_IGNORE);
+    if (g->st->npoisons && poison_kept(g) != MPI_SUCCESS)
+        return g->code;
     return g->code == MPI_SUCCESS ? wait_watching(g, r) : g->code;
 }
 
@@ -533,7 +605,7 @@ int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done)
     }
     if (!g)
         return MPI_Test(r, done, MPI_STATUS_IGNORE);
-    if (g->code != MPI_SUCCESS)
+    if (g->code != MPI_SUCCESS || (g->st->npoisons && poison_kept(g) != MPI_SUCCESS))
         return g->code;
     const int own_hdr = r == g->in;
     /* as wait_watching, with MPI_Testany: whatever of the three has completed is handled, until *r has

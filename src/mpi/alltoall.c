@@ -74,22 +74,22 @@ int totex_mpi_verbose_level(void)
     return level;
 }
 
-/* pack the n send blocks into out (block j at j * slot) */
-static int pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out, MPI_Comm comm)
+int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
+                          const int *node_of, MPI_Comm comm)
 {
     MPI_Aint lb, ext;
     MPI_Type_get_extent(t, &lb, &ext);
     for (int j = 0; j < n; j++) {
         int pos = 0;
-        int rc = MPI_Pack(buf + (MPI_Aint)j * count * ext, count, t, out + (size_t)j * (size_t)slot, (int)slot, &pos,
-                          comm);
+        const size_t to = (size_t)(node_of ? node_of[j] : j);
+        int rc = MPI_Pack(buf + (MPI_Aint)j * count * ext, count, t, out + to * (size_t)slot, (int)slot, &pos, comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
 }
 
-static int unpack_block(const char *from, long long slot, char *recvbuf, int i, int count, MPI_Datatype t,
+int totex_mpi_unpack_block(const char *from, long long slot, char *recvbuf, int i, int count, MPI_Datatype t,
                         MPI_Comm comm)
 {
     MPI_Aint lb, ext;
@@ -126,11 +126,12 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
         char *mine = malloc((size_t)size * (size_t)slot), *all = NULL;
         if (!mine)
             return MPI_ERR_NO_MEM;
-        rc = pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, mine, c->comm);
+        rc = totex_mpi_pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, mine, st->node_of, c->comm);
         if (rc == MPI_SUCCESS)
             rc = totex_mpi_run_unit(st->dup, size, rank, mine, slot, opt, st, &all);
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, i, c->recvcount, c->recvtype, c->comm);
+            rc = totex_mpi_unpack_block(all + (size_t)i * (size_t)slot, slot, rbuf, st->rank_of ? st->rank_of[i] : i,
+                                        c->recvcount, c->recvtype, c->comm);
         free(all);
         free(mine);
         return rc;
@@ -145,7 +146,8 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
                 return g ? totex_mpi_guard_fail(g, MPI_ERR_NO_MEM) : MPI_ERR_NO_MEM;
             st->packed_bytes = need;
         }
-        if ((rc = pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, st->packed, c->comm)) != MPI_SUCCESS)
+        if ((rc = totex_mpi_pack_blocks(c->sendbuf, c->sendcount, c->sendtype, size, slot, st->packed, st->node_of,
+                                        c->comm)) != MPI_SUCCESS)
             return g ? totex_mpi_guard_fail(g, rc) : rc;
         send = st->packed;
     }
@@ -168,6 +170,10 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
         st->plans = p;
         *pp = p;
     }
+    if (opt->prepare) { /* the nonblocking or persistent form: the plan is known, no data moves here */
+        opt->prepare->plan = p;
+        return MPI_SUCCESS;
+    }
     if ((rc = totex_mpi_exec(p, st->dup, TOTEX_MPI_PLAN_TAG + p->id, g, carry, send, c->recv_raw ? rbuf : NULL,
                              c->recv_raw)) != MPI_SUCCESS)
         return rc;
@@ -176,7 +182,8 @@ static int exchange(const call *c, const totex_mpi_options *opt, totex_mpi_state
     const char *own = send + (size_t)rank * (size_t)slot;
     if (!c->recv_raw) {
         for (int i = 0; i < size && rc == MPI_SUCCESS; i++)
-            rc = unpack_block(i == rank ? own : totex_prog_final_block(p->prog, (uint32_t)i), slot, rbuf, i, c->recvcount,
+            rc = totex_mpi_unpack_block(i == rank ? own : totex_prog_final_block(p->prog, (uint32_t)i), slot, rbuf,
+                                        st->rank_of ? st->rank_of[i] : i, c->recvcount,
                               c->recvtype, c->comm);
     }
     return rc;
@@ -193,7 +200,7 @@ static int end_checked(totex_mpi_state *st, totex_mpi_guard *g, int rc)
     }
     if (g->code != MPI_SUCCESS) {
         totex_mpi_guard_drop(g);
-        totex_mpi_state_retire(st);
+        totex_mpi_state_fail(st);
     }
     return rc;
 }
@@ -208,14 +215,14 @@ static int checked_call(const call *c, const totex_mpi_options *opt, totex_mpi_s
        plan (with collective operations) or move no data first agree over all ranks */
     totex_mpi_guard guard, *g = &guard;
     /* a cached plan carries the headers on its first messages between neighbours when short */
-    const int carry = p && !opt->unit && !bad;
+    const int carry = p && !opt->unit && !bad && !opt->prepare; /* (a call that only plans sends no data) */
     /* a unit-step call (TOTEX_MODEL=unit) says so in its header's packed bytes (negative): a rank that runs
        the other model on the same arguments then differs from it, and every rank stops (agree.c) */
-    const long long hslot = opt->unit ? -c->slot - 1 : c->slot;
+    const long long hslot = opt->unit ? -c->slot - 1 : c->slot + opt->form * TOTEX_MPI_FORM_UNIT;
     int rc = totex_mpi_guard_start(g, st, c->size, c->rank, c->sig, hslot, bad, carry && p->prog->carry_send != SIZE_MAX);
     if (rc == MPI_SUCCESS && bad)
         rc = totex_mpi_guard_fail(g, fail(bad, c->rank, msg));
-    if (rc == MPI_SUCCESS && (c->sig == 0 || !p || opt->unit))
+    if (rc == MPI_SUCCESS && (c->sig == 0 || !p || opt->unit || opt->prepare))
         rc = totex_mpi_guard_agree(g);
     if (rc == MPI_SUCCESS && c->sig > 0)
         rc = exchange(c, opt, st, g, carry, &p);
@@ -259,7 +266,7 @@ static inline __attribute__((always_inline)) int raw_call(totex_mpi_state *st, c
         return totex_mpi_exec(p, st->dup, tag, NULL, 0, sendbuf, recvbuf, 1);
     totex_mpi_guard g;
     int rc;
-    if (p->prog->pair && p->prog->arena && !st->has_early && !totex_mpi_env_nonblocking()) {
+    if (p->prog->pair && p->prog->arena && !st->npoisons && !totex_mpi_env_nonblocking()) {
         g.st = NULL; /* the guard is made only if the call goes another way than expected */
         rc = totex_mpi_exec_pair_raw(p, st, &g, sendbuf, recvbuf);
         return g.st ? end_checked(st, &g, rc) : rc;
@@ -274,7 +281,8 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt)
 {
     totex_mpi_state *st;
-    if (!opt->unit && (st = raw_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)))
+    totex_mpi_runs_drain(); /* this rank's nonblocking runs end first (run.c: no rank waits on a run it holds) */
+    if (!opt->unit && !opt->prepare && (st = raw_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)))
         return raw_call(st, sendbuf, recvbuf);
     int rc, size = 0, rank = 0, inter = 0;
     if (comm == MPI_COMM_NULL)
@@ -285,12 +293,13 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
        the datatypes' facts (predefined: a handle never names another type) and the plan are as
        then; the cross-rank check runs as on every call (half the instructions of a 2-rank call of
        8 B outside the MPI library went to working these out again: callgrind) */
-    if (st && !opt->unit && st->dup != MPI_COMM_NULL &&
+    if (st && !opt->unit && !opt->prepare && st->dup != MPI_COMM_NULL &&
         same_as_memo(st, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
         totex_mpi_plan *p = st->memo.plan;
         const int in_place = sendbuf == MPI_IN_PLACE;
         const call c = {in_place ? recvbuf : sendbuf, in_place ? recvcount : sendcount, in_place ? recvtype : sendtype,
-                        recvbuf, recvcount, recvtype, comm, st->size, st->rank, p->slot, p->sig,
+                        recvbuf, recvcount, recvtype, comm, st->size,
+                        st->node_of ? st->node_of[st->rank] : st->rank, p->slot, p->sig,
                         st->memo.send_raw, st->memo.recv_raw};
         return st->check ? checked_call(&c, opt, st, p, 0, NULL) : exchange(&c, opt, st, NULL, 0, &p);
     }
@@ -362,7 +371,7 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
             msg = "a block of more than INT_MAX bytes (MPI counts a message's bytes in an int): send it in parts";
         }
     }
-    const long long sig = bad ? 0 : (long long)sendcount * ssize, slot = bad ? 0 : pack;
+    long long sig = bad ? 0 : (long long)sendcount * ssize, slot = bad ? 0 : pack;
     int check = size > 1 && cross_check_on();
     if (size == 1 && bad)
         return fail(bad, rank, msg);
@@ -373,11 +382,23 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         totex_mpi_state_remember(st, comm, size, rank);
     }
     st->entry = entry_name(opt);
+    if (!bad && st->broken) {
+        bad = MPI_ERR_OTHER;
+        msg = "an earlier call on this communicator failed while nonblocking or persistent calls were in use on it: "
+              "totex cannot run on it any more (use another communicator)";
+        sig = slot = 0;
+    }
     if (!bad) { /* a predefined datatype's facts serve the next call */
         if (sf.known)
             st->facts[0] = sf;
         if (rf.known)
             st->facts[1] = rf;
+    }
+    if (size == 1 && opt->prepare) { /* a local copy, made when the call runs (request.c) */
+        *opt->prepare = (totex_mpi_prepared){.st = st, .size = 1, .sendbuf = sendbuf, .sendcount = sendcount,
+                                             .sendtype = sendtype, .in_place = in_place, .slot = slot, .sig = sig,
+                                             .checked = 1};
+        return MPI_SUCCESS;
     }
     if (size == 1) {
         if (opt->verbose && !st->verbose_done) {
@@ -389,8 +410,8 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         char *tmp = malloc((size_t)slot);
         if (!tmp)
             return MPI_ERR_NO_MEM;
-        if ((rc = pack_blocks(sendbuf, sendcount, sendtype, 1, slot, tmp, comm)) == MPI_SUCCESS)
-            rc = unpack_block(tmp, slot, recvbuf, 0, recvcount, recvtype, comm);
+        if ((rc = totex_mpi_pack_blocks(sendbuf, sendcount, sendtype, 1, slot, tmp, NULL, comm)) == MPI_SUCCESS)
+            rc = totex_mpi_unpack_block(tmp, slot, recvbuf, 0, recvcount, recvtype, comm);
         free(tmp);
         return rc;
     }
@@ -399,14 +420,29 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     check = st->check; /* rank 0's TOTEX_CHECK, the same on every rank (state.c) */
     if (!check && bad)
         return fail(bad, rank, msg);
-    if (!check && sig == 0)
+    if (!check && sig == 0 && !opt->prepare)
         return MPI_SUCCESS;
     /* raw layouts (in place the send blocks must be copied out before the receive buffer is written) */
-    const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, rank, slot, sig,
-                    !bad && !in_place && pack == sig && sf.raw, !bad && pack == sig && rf.raw};
+    /* (the machine's network numbering the ranks otherwise than the communicator: blocks packed in its order) */
+    const int node = st->node_of ? st->node_of[rank] : rank, ordered = !st->node_of;
+    const call c = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, size, node, slot, sig,
+                    ordered && !bad && !in_place && pack == sig && sf.raw, ordered && !bad && pack == sig && rf.raw};
     totex_mpi_plan *p = st->plans;
     while (p && !(p->slot == slot && p->sig == sig))
         p = p->next;
+    if (opt->prepare) {
+        totex_mpi_prepared *pr = opt->prepare;
+        *pr = (totex_mpi_prepared){.st = st, .plan = p, .size = size, .rank = node, .sendbuf = sendbuf,
+                                   .sendcount = sendcount, .sendtype = sendtype, .in_place = in_place,
+                                   .send_raw = c.send_raw, .recv_raw = c.recv_raw, .slot = slot, .sig = sig};
+        if (!bad && sig > 0 && p && opt->form == TOTEX_MPI_FORM_NONBLOCKING)
+            return MPI_SUCCESS; /* cached: the run is checked (request.c) */
+        if (!check && sig == 0)
+            return MPI_SUCCESS;
+        rc = check ? checked_call(&c, opt, st, p, bad, msg) : exchange(&c, opt, st, NULL, 0, &p);
+        pr->checked = rc == MPI_SUCCESS && check;
+        return rc;
+    }
 
     rc = check ? checked_call(&c, opt, st, p, bad, msg) : exchange(&c, opt, st, NULL, 0, &p);
     if (rc == MPI_SUCCESS && !bad && sig > 0 && !opt->unit && sf.known && rf.known) {
@@ -428,11 +464,18 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int totex_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    totex_mpi_state *st = raw_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    if (st)
-        return raw_call(st, sendbuf, recvbuf);
-    totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "totex_alltoall"};
-    return totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
+    totex_mpi_depth++;
+    totex_mpi_state *st = totex_mpi_runs_live() ? NULL : raw_memo(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                                     recvtype, comm);
+    int rc;
+    if (st) {
+        rc = raw_call(st, sendbuf, recvbuf);
+    } else {
+        totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "totex_alltoall"};
+        rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
+    }
+    totex_mpi_depth--;
+    return rc;
 }
 
 int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -440,7 +483,10 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .unit = 1, .unit_algorithm = algorithm, .unit_ports = ports,
                              .entry = "totex_alltoall_unit"};
-    return totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
+    totex_mpi_depth++;
+    int rc = totex_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &opt);
+    totex_mpi_depth--;
+    return rc;
 }
 
 int totex_alltoall_choice(MPI_Comm comm, size_t block_bytes, totex_mpi_choice *out)

@@ -40,6 +40,7 @@ enum {
     TOTEX_MPI_UNIT_TAG = 1024
 };
 #define TOTEX_MPI_MAX_PLANS 64
+#define TOTEX_MPI_POISONS 8 /* poisons kept for calls other than the one whose wait received them */
 /* Tags of the check's headers on st->hdr (agree.c): TOTEX_MPI_HDR_TAG, the header's TOTEX_PROG_HDR_BYTES in
    front of what it carries; TOTEX_MPI_SIG_TAG + sig, the header {sig, sig, 0} in the tag, the message all
    data or none (when packed bytes == signature bytes, no local error, the tag fits MPI_TAG_UB, not a kick) */
@@ -47,14 +48,37 @@ enum {
 #define TOTEX_MPI_UNIT_TAGS 30000
 
 
+/* The form of a call, in its check's header: packed bytes + form * TOTEX_MPI_FORM_UNIT (agree.c: ranks that
+   call different forms stop with an error instead of running different exchanges) */
+enum { TOTEX_MPI_FORM_BLOCKING = 0, TOTEX_MPI_FORM_NONBLOCKING = 1, TOTEX_MPI_FORM_PERSISTENT = 2 };
+#define TOTEX_MPI_FORM_UNIT (1LL << 48)
+
+/* what a call of the nonblocking or persistent form needs to know of its arguments (alltoall.c fills it) */
+typedef struct totex_mpi_prepared {
+    struct totex_mpi_state *st;  /* the communicator's state (NULL for one rank) */
+    struct totex_mpi_plan *plan; /* the cached plan of (slot, sig); NULL when no data moves (count 0, one rank) */
+    int size, rank;
+    const void *sendbuf;         /* recvbuf when in place */
+    int sendcount;
+    MPI_Datatype sendtype;
+    int in_place, send_raw, recv_raw;
+    long long slot, sig;         /* packed and signature bytes per block */
+    int checked;                 /* the call was checked across ranks already (planned, or the persistent form) */
+} totex_mpi_prepared;
+
 typedef struct totex_mpi_options {
     int fallback; /* nonzero: return TOTEX_MPI_FALLBACK (silently) where totex does not apply (intercommunicators) */
     int verbose;  /* nonzero: rank 0 prints once per communicator which algorithm runs or why it falls back */
     int unit;     /* nonzero: run a unit-step (store-and-forward) algorithm of totex/algorithm.h instead */
     const char *unit_algorithm; /* its name (NULL, "" or "auto": totex_algorithm_auto) */
     int unit_ports;             /* its port model: 0 multiport, k >= 1 k-port */
+    int form;                   /* TOTEX_MPI_FORM_*: what the check's header says */
+    totex_mpi_prepared *prepare; /* non-NULL: no data moves; the call stops once its plan is known and fills
+                                   *prepare (request.c). A nonblocking call whose plan is cached returns at once,
+                                   unchecked (its run is checked); any other is checked and plans as usual */
     const char *entry;          /* the function the program called, named by the TOTEX_VERBOSE line:
-                                   "totex_alltoall", "totex_alltoall_unit" or "MPI_Alltoall" (the drop-in) */
+                                   "totex_alltoall", "totex_alltoall_unit", "totex_ialltoall",
+                                   "totex_alltoall_init" or "MPI_Alltoall" (the drop-in) */
 } totex_mpi_options;
 
 /* TOTEX_VERBOSE (read at the first call): 1 a line per communicator, 2 a line per plan; unset, "", 0 or a
@@ -63,6 +87,13 @@ int totex_mpi_verbose_level(void);
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt);
+/* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
+   @p node_of NULL: at j * slot); MPI code */
+int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
+                          const int *node_of, MPI_Comm comm);
+/* MPI_Unpack the @p slot bytes at @p from into block @p i of @p recvbuf (@p count elements of @p t); MPI code */
+int totex_mpi_unpack_block(const char *from, long long slot, char *recvbuf, int i, int count, MPI_Datatype t,
+                           MPI_Comm comm);
 
 /* ---- a cached plan of a communicator: one program and the run's requests ---- */
 typedef struct totex_mpi_plan {
@@ -75,11 +106,18 @@ typedef struct totex_mpi_plan {
                                     size it was ranked at: this one, or its size class's first; totex_alltoall_choice) */
     double measured;             /* seconds per call of the trial that kept it (slowest rank), < 0: not timed */
     int reused;                  /* 1: its size class's choice compiled for this size, not ranked or timed again */
+    int users;                   /* requests running copies of it (request.c): freed by the last one once dropped */
+    int dropped;                 /* taken out of the cache while it had users */
+    struct totex_mpi_plan *spares; /* idle copies of its program with their buffers, for the next nonblocking
+                                      call (linked through next; request.c) */
+    int nspares;
     MPI_Request *req;            /* [nrecv + nsend] of the program */
 } totex_mpi_plan;
 
 /* a new plan owning @p prog (its requests allocated); NULL when out of memory (prog then freed) */
 totex_mpi_plan *totex_mpi_plan_new(totex_prog *prog, long long slot);
+/* free @p p, its program, its requests and its spare copies; a plan with users (requests running copies of it)
+   is only marked dropped, and its last user frees it (request.c) */
 void totex_mpi_plan_free(totex_mpi_plan *p);
 
 
@@ -112,8 +150,23 @@ typedef struct totex_mpi_state {
     long long poison_buf[7];
     char hdr_buf[TOTEX_PROG_HDR_BYTES + TOTEX_PROG_CARRY_MAX]; /* the header from the ring's predecessor (and what it carries) */
     long long calls;         /* checked calls on dup so far (the same on every rank) */
-    long long early[7];      /* a poison for a later call, received while this rank finished an earlier one */
-    int has_early;
+    long long poisons[TOTEX_MPI_POISONS][7]; /* poisons of other calls than the one whose wait took them: a later
+                                call's (received while this rank finished an earlier one), or a nonblocking
+                                call's under way (agree.c) */
+    int npoisons;
+    int nb_active;           /* nonblocking and persistent runs under way on this communicator (request.c) */
+    MPI_Comm nb;             /* with dup: a duplicate for nonblocking and persistent runs (request.c) */
+    long long nb_calls;      /* nonblocking and persistent calls made on this communicator (the same on every
+                                rank): their runs' tags; once nonzero a failed call marks the communicator broken
+                                instead of retiring its duplicates */
+    int broken;              /* a call failed while nonblocking calls were in use: every later call fails (its
+                                messages may still be in flight on the duplicates, which stay) */
+    int refs;                /* requests of this communicator (request.c): the state outlives the communicator */
+    char *named_spec;        /* the sub-box of the machine's network the communicator spans (named.c), or NULL:
+                                its own network (spec.c) */
+    int *node_of, *rank_of;  /* with named_spec: rank r's node and node i's rank (one allocation); the
+                                duplicates number the ranks as nodes (state.c), the buffers are packed so */
+    int orphan;              /* the communicator was freed: the last request frees the state */
     int ring_pred, ring_succ; /* the cross-rank check's ring (totex_prog_check_ring of the comm's network) */
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
@@ -179,6 +232,8 @@ void totex_mpi_env_prog_opts(totex_prog_opts *o);
    not taken), so that the test suite runs the resumable run's nonblocking form; default 0 */
 int totex_mpi_env_nonblocking(void);
 
+/* free a state and everything it holds (the communicator's attribute delete, or its last request) */
+void totex_mpi_state_free(totex_mpi_state *st);
 /* the state cached on comm (made on first use); MPI error code */
 int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out);
 /* the state cached on comm, or NULL when totex was never called on it (nothing made; no collective call) */
@@ -196,10 +251,19 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check);
 /* drop st->dup after a failed checked call (every rank's call failed; the next call makes a new one):
    cancels the poison receive; the failed exchange's messages stay behind on the dropped duplicate */
 void totex_mpi_state_retire(totex_mpi_state *st);
+/* after a failed checked call (every rank's call fails): totex_mpi_state_retire() on a communicator that never
+   had a nonblocking or persistent call, else st->broken set (every later call fails) */
+void totex_mpi_state_fail(totex_mpi_state *st);
 /* (re)post st->poison on st->dup; MPI code */
 int totex_mpi_state_post_poison(totex_mpi_state *st);
-/* network spec of comm (empty for one rank); node id == rank in comm */
-int totex_mpi_comm_spec(MPI_Comm comm, int size, char *spec, size_t cap);
+/* network spec of comm (empty for one rank): st->named_spec when the machine's network applies to it, else
+   its Cartesian grid or a torus of MPI_Dims_create's shape; node id == rank in comm (st's duplicates) */
+int totex_mpi_comm_spec(const totex_mpi_state *st, MPI_Comm comm, int size, char *spec, size_t cap);
+/* the machine's network named by TOTEX_NETWORK / TOTEX_RANKMAP (named.c) for communicator @p comm (@p size ranks,
+   this one @p rank): st->named_spec, node_of, rank_of set when its ranks span a sub-box of it, else left NULL
+   (said under TOTEX_VERBOSE). Collective (an agreement: a network or map that differs across ranks is
+   MPI_ERR_OTHER on every rank, with a line); MPI code */
+int totex_mpi_named_network(totex_mpi_state *st, MPI_Comm comm, int size, int rank);
 /* t_s and t_c of comm, measured or from TOTEX_TS / TOTEX_TC (collective, once per state) */
 int totex_mpi_costs(MPI_Comm comm, int size, int rank, totex_mpi_state *st);
 /* "t_s ... measured, t_c ... set" */
@@ -237,8 +301,10 @@ struct totex_mpi_guard {
     char *carry_to;             /* where the message carried behind the predecessor's header goes (NULL: none) */
     int carry_bytes;            /* its bytes */
     int carry_expect;           /* a message of carry_bytes is due behind the header (set with carry_to) */
-    int carry_held;             /* it arrived before carry_to was set: waiting in st->hdr_buf */
-    int carry_off;              /* where it starts in st->hdr_buf: TOTEX_PROG_HDR_BYTES, or 0 (header in the tag) */
+    int carry_held;             /* it arrived before carry_to was set: waiting in hbuf */
+    int carry_off;              /* where it starts in hbuf: TOTEX_PROG_HDR_BYTES, or 0 (header in the tag) */
+    char *hbuf;                 /* where the predecessor's header arrives: st->hdr_buf, or a nonblocking
+                                   call's own (request.c: several may be under way) */
     int hdr_sent;               /* this rank's header has left (alone or carried): once per call, also on failure */
     totex_mpi_state *st;        /* its poison receive */
     long long call;             /* st->calls of this call: a poison of another call is ignored */
@@ -252,6 +318,10 @@ struct totex_mpi_guard {
    (totex_mpi_guard_carry()) */
 int totex_mpi_guard_start(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
                           int bad, int carry_out);
+/* totex_mpi_guard_start() without carry of a call whose predecessor's header arrives into @p hbuf (room for
+   sizeof st->hdr_buf bytes, alive until the call ends: a nonblocking call's own, request.c) */
+int totex_mpi_guard_start_into(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig,
+                               long long slot, char *hbuf);
 /* the guard of a checked call, no MPI call: {sig, slot, bad} as this rank's header, requests null, the
    call counted (totex_mpi_guard_start() is this and the header exchange's first moves) */
 void totex_mpi_guard_init(totex_mpi_guard *g, totex_mpi_state *st, int n, int rank, long long sig, long long slot,
@@ -329,6 +399,9 @@ typedef struct totex_mpi_run {
     size_t i, dep;           /* the send under way and its next dependency */
     int issued, own_done;    /* send i made; this rank's own block copied */
     size_t wdone;            /* the tail's requests [0, wdone) complete (without may_wait) */
+    int kick_tag;            /* the tag of kicks: tag + TOTEX_MPI_KICK_TAG, or a nonblocking run's own */
+    int live;                /* listed among the runs under way (totex_mpi_run_start_nb) */
+    struct totex_mpi_run *live_next, *live_prev;
 } totex_mpi_run;
 
 /* start a run of @p pl with tag @p tag on @p comm, every wait guarded by @p g (NULL: unchecked); @p carry:
@@ -338,6 +411,25 @@ typedef struct totex_mpi_run {
    totex_mpi_run_progress()), or the error code of a run that failed at once (the guard told) */
 int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry,
                         const char *send, char *recv, int recv_raw);
+/* totex_mpi_run_start() of a nonblocking or persistent call's run (no carried header: the guard @p g, if
+   any, was started with its header alone), its kicks with tag @p kick_tag; a run left pending is listed
+   among the runs under way, which totex_mpi_runs_poll() and totex_mpi_runs_drain() take on */
+int totex_mpi_run_start_nb(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int tag, int kick_tag,
+                           totex_mpi_guard *g, const char *send, char *recv, int recv_raw);
+/* totex entry points under way in this process (run.c; each public function counts itself in and out): a
+   progress callback of the MPI library (the Open MPI component's) does nothing while it is not 0, as the
+   run it would take on may be the one a totex function is in the middle of */
+extern int totex_mpi_depth;
+/* take @p x off the list of runs under way (ended, or its request freed); nothing if not listed */
+void totex_mpi_run_unlist(totex_mpi_run *x);
+/* runs under way in this process */
+int totex_mpi_runs_live(void);
+/* one progress step, never blocking, of every run under way; those that ended are unlisted (their outcome
+   stays in the run). Re-entry (from a progress callback) does nothing */
+void totex_mpi_runs_poll(void);
+/* every run under way taken to its end (a blocking call does this first: a run this rank holds may be
+   what another rank waits for); waits only when one run is left */
+void totex_mpi_runs_drain(void);
 /* take the run on: MPI_SUCCESS once it is complete (every block in its place), TOTEX_MPI_PENDING when a
    request it needs is not complete yet (never without @p may_wait), else the call's error code (the guard
    told, pending requests dropped). Called again after the end, it returns the outcome again */
@@ -365,7 +457,7 @@ int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send);
    if something goes another way than expected: its message staged, then totex_mpi_guard_pair_run(). Blocks
    at @p send, results into @p out (this rank's receive buffer). MPI_SUCCESS with *g untouched, or the
    call's outcome with *g made as totex_mpi_guard_init() makes it (then g->st is set: end the call with
-   it, as any checked call ends). p->pair and p->arena set, st->has_early clear. Source: issue 11 (Open MPI
+   it, as any checked call ends). p->pair and p->arena set, no poison kept (st->npoisons 0). Source: issue 11 (Open MPI
    per-call cost); instructions per 2-rank call of 8 B about 400 -> 271 (callgrind) */
 int totex_mpi_exec_pair_raw(totex_mpi_plan *p, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out);
 

@@ -243,7 +243,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
 {
     int rc;
     char spec[512];
-    if ((rc = totex_mpi_comm_spec(comm, size, spec, sizeof spec)) != MPI_SUCCESS)
+    if ((rc = totex_mpi_comm_spec(st, comm, size, spec, sizeof spec)) != MPI_SUCCESS)
         return rc;
     totex_error err;
     err.msg[0] = '\0';

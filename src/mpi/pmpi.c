@@ -11,12 +11,21 @@
  * Errors go to the communicator's error handler, as MPI does; MPI_COMM_NULL goes
  * to PMPI_Alltoall, which raises MPI's error where the library does. Built against
  * one MPI (Open MPI or MPICH) and preloaded into a program of the other, it
- * says so on stderr at the first MPI_Alltoall and exits with status 1. */
+ * says so on stderr at the first MPI_Alltoall and exits with status 1.
+ *
+ * MPI_Ialltoall: under MPICH, totex_ialltoall() behind a generalized request
+ * that MPICH's MPI_Wait / MPI_Test drive by polling it (MPIX_Grequest_start);
+ * under another MPI (Open MPI has no such request: its coll/totex component
+ * serves MPI_Ialltoall instead) the MPI library's own, said once under
+ * TOTEX_VERBOSE. MPI_Alltoall_init (persistent) is left to the MPI library:
+ * a generalized request cannot be started again (the Open MPI component
+ * serves it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "totex/mpi.h"
 
 static unsigned long long calls, ran, fell_back; /* this process's MPI_Alltoall calls */
 
@@ -87,6 +96,107 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (rc != MPI_SUCCESS)
         MPI_Comm_call_errhandler(comm, rc);
     return rc;
+}
+
+/* MPI_Ialltoall left to the MPI library: said once per process under TOTEX_VERBOSE */
+static void say_passed(const char *what, const char *why)
+{
+    static int said;
+    int rank = 0;
+    if (!said && totex_mpi_verbose_level() && PMPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS && rank == 0)
+        fprintf(stderr, "totex: %s goes to the MPI library: %s\n", what, why);
+    said = 1;
+}
+
+#if defined(MPICH_VERSION)
+/* a totex_ialltoall() behind an MPICH generalized request */
+typedef struct dropin_ialltoall {
+    totex_request treq;
+    MPI_Request greq;
+    int done, rc;
+} dropin_ialltoall;
+
+static int nb_query(void *extra, MPI_Status *status)
+{
+    const dropin_ialltoall *x = extra;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return x->rc;
+}
+
+static int nb_free(void *extra)
+{
+    dropin_ialltoall *x = extra;
+    totex_request_free(&x->treq);
+    free(x);
+    return MPI_SUCCESS;
+}
+
+static int nb_cancel(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS; /* a collective is not cancelled */
+}
+
+/* MPICH's progress engine asks: one totex_test, the generalized request completed when the exchange is */
+static int nb_poll(void *extra, MPI_Status *status)
+{
+    (void)status;
+    dropin_ialltoall *x = extra;
+    if (!x->done) {
+        int flag = 0;
+        x->rc = totex_test(&x->treq, &flag);
+        if (flag || x->rc != MPI_SUCCESS) {
+            x->done = 1;
+            MPI_Grequest_complete(x->greq);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static int nb_wait(int count, void **states, double timeout, MPI_Status *status)
+{
+    (void)timeout;
+    for (int i = 0; i < count; i++) {
+        dropin_ialltoall *x = states[i];
+        while (!x->done)
+            nb_poll(x, status);
+    }
+    return MPI_SUCCESS;
+}
+#endif
+
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    check_library();
+#if defined(MPICH_VERSION)
+    int inter = 0;
+    if (comm != MPI_COMM_NULL && request && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter) {
+        dropin_ialltoall *x = calloc(1, sizeof *x);
+        if (!x)
+            return MPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM), MPI_ERR_NO_MEM;
+        int rc = totex_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &x->treq);
+        if (rc == MPI_SUCCESS)
+            rc = MPIX_Grequest_start(nb_query, nb_free, nb_cancel, nb_poll, nb_wait, x, &x->greq);
+        if (rc != MPI_SUCCESS) {
+            totex_request_free(&x->treq);
+            free(x);
+            MPI_Comm_call_errhandler(comm, rc);
+            return rc;
+        }
+        *request = x->greq;
+        return MPI_SUCCESS;
+    }
+    say_passed("MPI_Ialltoall on an intercommunicator", "totex handles intracommunicators only");
+#else
+    say_passed("MPI_Ialltoall", "this MPI has no generalized request that its MPI_Wait drives (MPICH's "
+                                "MPIX_Grequest_start); with Open MPI load the coll/totex component instead");
+#endif
+    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 int MPI_Finalize(void)

@@ -186,7 +186,7 @@ static int post_recvs(totex_mpi_run *x, size_t must)
             break;
         char *dst = rv->in_place_ok ? x->out + rv->place_off : p->arena + rv->arena_off;
         if (!(x->carry && r == p->carry_recv)) /* (behind the predecessor's header: registered at the start) */
-            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
+            rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->kick ? x->kick_tag : x->tag,
                            x->comm, &x->req[r]);
         x->posted++;
     }
@@ -231,7 +231,7 @@ static int issue(totex_mpi_run *x, size_t i)
     const char *buf = sd->piece_count == 1 && pc->len == (size_t)sd->bytes ? x->base[pc->base] + pc->off
                                                                            : stage_send(p, sd, x->base);
     return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
-                    : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->tag + TOTEX_MPI_KICK_TAG : x->tag,
+                    : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->kick_tag : x->tag,
                                 x->comm, rq);
 }
 
@@ -359,6 +359,7 @@ int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int
     x->req = pl->req;
     x->comm = comm;
     x->tag = tag;
+    x->kick_tag = tag + TOTEX_MPI_KICK_TAG;
     x->carry = carry && g;
     x->g = g;
     x->send = send;
@@ -482,4 +483,73 @@ int totex_mpi_exec(totex_mpi_plan *pl, MPI_Comm comm, int tag, totex_mpi_guard *
     while (rc == TOTEX_MPI_PENDING)
         rc = totex_mpi_run_progress(&x, 1);
     return rc;
+}
+
+/* ---- the runs of nonblocking and persistent calls under way in this process ---- */
+int totex_mpi_depth;
+static totex_mpi_run *live_runs; /* doubly linked through live_next / live_prev */
+static int nlive;
+
+int totex_mpi_run_start_nb(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int tag, int kick_tag,
+                           totex_mpi_guard *g, const char *send, char *recv, int recv_raw)
+{
+    int rc = totex_mpi_run_start(x, pl, comm, tag, g, 0, send, recv, recv_raw);
+    x->kick_tag = kick_tag; /* (no send is made by a start without carry) */
+    if (rc == TOTEX_MPI_PENDING) {
+        x->live_prev = NULL;
+        x->live_next = live_runs;
+        if (live_runs)
+            live_runs->live_prev = x;
+        live_runs = x;
+        x->live = 1;
+        nlive++;
+    }
+    return rc;
+}
+
+void totex_mpi_run_unlist(totex_mpi_run *x)
+{
+    if (!x->live)
+        return;
+    if (x->live_prev)
+        x->live_prev->live_next = x->live_next;
+    else
+        live_runs = x->live_next;
+    if (x->live_next)
+        x->live_next->live_prev = x->live_prev;
+    x->live = 0;
+    x->live_next = x->live_prev = NULL;
+    nlive--;
+}
+
+int totex_mpi_runs_live(void)
+{
+    return nlive;
+}
+
+void totex_mpi_runs_poll(void)
+{
+    static int polling; /* (a progress step's MPI calls may call back here: Open MPI's progress loop) */
+    if (polling || !live_runs)
+        return;
+    polling = 1;
+    for (totex_mpi_run *x = live_runs, *next; x; x = next) {
+        next = x->live_next;
+        if (totex_mpi_run_progress(x, 0) != TOTEX_MPI_PENDING)
+            totex_mpi_run_unlist(x); /* ended: its request finds the outcome in x->rc */
+    }
+    polling = 0;
+}
+
+void totex_mpi_runs_drain(void)
+{
+    while (live_runs) {
+        if (nlive == 1) { /* the only one: no other run of this rank can hold another rank up */
+            totex_mpi_run *x = live_runs;
+            totex_mpi_run_progress(x, 1);
+            totex_mpi_run_unlist(x);
+        } else {
+            totex_mpi_runs_poll();
+        }
+    }
 }

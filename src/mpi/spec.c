@@ -1,6 +1,7 @@
 /* The network a communicator stands for (totex_mpi_comm_spec): a Cartesian
  * communicator's grid (periodic dimensions as rings, the others as paths),
- * else a torus of MPI_Dims_create's shape; node id == rank. */
+ * else a torus of MPI_Dims_create's shape; node id == rank; or the machine's
+ * network the user named (named.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +34,14 @@ static int is_cartesian(MPI_Comm comm, int *cart)
 #endif
 }
 
-int totex_mpi_comm_spec(MPI_Comm comm, int size, char *spec, size_t cap)
+int totex_mpi_comm_spec(const totex_mpi_state *st, MPI_Comm comm, int size, char *spec, size_t cap)
 {
     int rc, cart = 0;
     spec[0] = '\0';
+    if (st && st->named_spec) { /* the machine's network (named.c) */
+        snprintf(spec, cap, "%s", st->named_spec);
+        return MPI_SUCCESS;
+    }
     if ((rc = is_cartesian(comm, &cart)) != MPI_SUCCESS)
         return rc;
     if (cart) {

@@ -59,6 +59,9 @@ static void state_release_dup(totex_mpi_state *st)
     if (st->hdr != MPI_COMM_NULL)
         MPI_Comm_free(&st->hdr);
     st->hdr = MPI_COMM_NULL;
+    if (st->nb != MPI_COMM_NULL)
+        MPI_Comm_free(&st->nb);
+    st->nb = MPI_COMM_NULL;
     for (int i = 0; i < st->nretired; i++) {
         drain(st->retired[i]);
         MPI_Comm_free(&st->retired[i]);
@@ -80,6 +83,16 @@ static int delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
     totex_mpi_state *st = attr;
     if (last == st) /* the communicator is being freed: its handle may name another one later */
         last = NULL;
+    if (st->refs) { /* requests of this communicator live on: the last one frees the state */
+        st->orphan = 1;
+        return MPI_SUCCESS;
+    }
+    totex_mpi_state_free(st);
+    return MPI_SUCCESS;
+}
+
+void totex_mpi_state_free(totex_mpi_state *st)
+{
     state_release_dup(st);
     while (st->plans) {
         totex_mpi_plan *p = st->plans;
@@ -87,8 +100,9 @@ static int delete_fn(MPI_Comm comm, int kv, void *attr, void *extra)
         totex_mpi_plan_free(p);
     }
     free(st->packed);
+    free(st->named_spec);
+    free(st->node_of);
     free(st);
-    return MPI_SUCCESS;
 }
 
 /* MPI_Finalize deletes MPI_COMM_SELF's attributes first, while MPI still works:
@@ -123,6 +137,7 @@ int totex_mpi_state_get(MPI_Comm comm, totex_mpi_state **out)
         return MPI_ERR_NO_MEM;
     st->dup = MPI_COMM_NULL;
     st->hdr = MPI_COMM_NULL;
+    st->nb = MPI_COMM_NULL;
     st->comm = MPI_COMM_NULL;
     st->poison = MPI_REQUEST_NULL;
     if ((rc = MPI_Comm_set_attr(comm, keyval, st)) != MPI_SUCCESS) {
@@ -149,7 +164,7 @@ static int check_ring(totex_mpi_state *st)
     int n = 0, me = 0, rc;
     char spec[512];
     if ((rc = MPI_Comm_size(st->dup, &n)) != MPI_SUCCESS || (rc = MPI_Comm_rank(st->dup, &me)) != MPI_SUCCESS ||
-        (rc = totex_mpi_comm_spec(st->dup, n, spec, sizeof spec)) != MPI_SUCCESS)
+        (rc = totex_mpi_comm_spec(st, st->dup, n, spec, sizeof spec)) != MPI_SUCCESS)
         return rc;
     totex_error err;
     totex_network *net = n > 1 ? totex_network_parse(spec, &err) : NULL;
@@ -169,9 +184,22 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
 {
     if (st->dup != MPI_COMM_NULL)
         return MPI_SUCCESS;
-    int rc = MPI_Comm_dup(comm, &st->dup);
-    if (rc != MPI_SUCCESS)
+    int rc, size = 0, rank = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    /* the machine's network, when one is named and this communicator spans a sub-box of it (named.c): the
+       duplicate numbers the ranks as that sub-box's nodes */
+    free(st->named_spec);
+    free(st->node_of);
+    st->named_spec = NULL;
+    st->node_of = st->rank_of = NULL;
+    if ((rc = totex_mpi_named_network(st, comm, size, rank)) != MPI_SUCCESS)
         return rc;
+    rc = st->node_of ? MPI_Comm_split(comm, 0, st->node_of[rank], &st->dup) : MPI_Comm_dup(comm, &st->dup);
+    if (rc != MPI_SUCCESS) {
+        st->dup = MPI_COMM_NULL;
+        return rc;
+    }
     /* errors of the exchange come back to totex, which reports them to the caller */
     MPI_Comm_set_errhandler(st->dup, MPI_ERRORS_RETURN);
     if (!st->prev_live) { /* not yet listed (a state with retired duplicates stays listed) */
@@ -193,19 +221,24 @@ int totex_mpi_state_dup(totex_mpi_state *st, MPI_Comm comm, int check)
     st->size_classes = (int)shared[1];
     st->check = check;
     st->calls = 0;
-    st->has_early = 0;
+    st->npoisons = 0;
     /* with the check, its headers on a duplicate of their own (agree.c): only headers travel there, so
        their receive takes any tag, and the tag can carry the header */
     int *ub = NULL, flag = 0;
     MPI_Comm hdr = MPI_COMM_NULL;
-    if ((rc = check_ring(st)) == MPI_SUCCESS && check && (rc = MPI_Comm_dup(comm, &hdr)) == MPI_SUCCESS &&
+    if ((rc = check_ring(st)) == MPI_SUCCESS && check && (rc = MPI_Comm_dup(st->dup, &hdr)) == MPI_SUCCESS &&
         (rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag)) != MPI_SUCCESS)
+        MPI_Comm_free(&hdr);
+    /* the nonblocking and persistent runs' own duplicate (request.c): their tags never meet the plans' */
+    if (rc == MPI_SUCCESS && (rc = MPI_Comm_dup(st->dup, &st->nb)) != MPI_SUCCESS && hdr != MPI_COMM_NULL)
         MPI_Comm_free(&hdr);
     if (rc != MPI_SUCCESS) { /* not made: neither is dup, so that the next call tries both again */
         MPI_Comm_free(&st->dup);
         st->dup = MPI_COMM_NULL;
+        st->nb = MPI_COMM_NULL;
         return rc;
     }
+    MPI_Comm_set_errhandler(st->nb, MPI_ERRORS_RETURN);
     if (!check)
         return MPI_SUCCESS;
     st->hdr = hdr;
@@ -219,6 +252,18 @@ int totex_mpi_state_post_poison(totex_mpi_state *st)
     return MPI_Irecv(st->poison_buf, 7, MPI_LONG_LONG, MPI_ANY_SOURCE, TOTEX_MPI_POISON_TAG, st->dup, &st->poison);
 }
 
+void totex_mpi_state_fail(totex_mpi_state *st)
+{
+    if (!st->nb_calls) {
+        totex_mpi_state_retire(st);
+        return;
+    }
+    /* nonblocking calls in use: when each rank learns of a failure depends on when it tests its calls, so
+       the duplicates cannot be replaced at the same call on every rank; every later call fails instead */
+    st->broken = 1;
+    st->memo.plan = NULL;
+}
+
 void totex_mpi_state_retire(totex_mpi_state *st)
 {
     if (st->poison != MPI_REQUEST_NULL) {
@@ -229,19 +274,24 @@ void totex_mpi_state_retire(totex_mpi_state *st)
     /* kept, not freed: a freed communicator's context id may be given to the
        next duplicate, and the failed call's messages still in flight would
        then match there (seen with Open MPI 4.1). Freed with the state. */
-    MPI_Comm *r = realloc(st->retired, sizeof *r * (size_t)(st->nretired + 2));
+    MPI_Comm *r = realloc(st->retired, sizeof *r * (size_t)(st->nretired + 3));
     if (r) {
         st->retired = r;
         st->retired[st->nretired++] = st->dup;
         if (st->hdr != MPI_COMM_NULL)
             st->retired[st->nretired++] = st->hdr;
+        if (st->nb != MPI_COMM_NULL)
+            st->retired[st->nretired++] = st->nb;
     } else {
         MPI_Comm_free(&st->dup);
         if (st->hdr != MPI_COMM_NULL)
             MPI_Comm_free(&st->hdr);
+        if (st->nb != MPI_COMM_NULL)
+            MPI_Comm_free(&st->nb);
     }
     st->dup = MPI_COMM_NULL;
     st->hdr = MPI_COMM_NULL;
+    st->nb = MPI_COMM_NULL;
 }
 
 totex_mpi_plan *totex_mpi_plan_new(totex_prog *prog, long long slot)
@@ -264,6 +314,15 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
 {
     if (!p)
         return;
+    if (p->users) { /* requests run copies of it: the last one frees it */
+        p->dropped = 1;
+        return;
+    }
+    while (p->spares) {
+        totex_mpi_plan *c = p->spares;
+        p->spares = c->next;
+        totex_mpi_plan_free(c);
+    }
     totex_prog_free(p->prog);
     free(p->req);
     free(p);

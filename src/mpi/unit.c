@@ -135,7 +135,7 @@ int totex_mpi_run_unit(MPI_Comm comm, int size, int rank, const char *mine, long
     int rc;
     char spec[512], why[700] = "";
     *out = NULL;
-    if ((rc = totex_mpi_comm_spec(comm, size, spec, sizeof spec)) != MPI_SUCCESS)
+    if ((rc = totex_mpi_comm_spec(st, comm, size, spec, sizeof spec)) != MPI_SUCCESS)
         return rc;
     totex_error err;
     err.msg[0] = '\0';

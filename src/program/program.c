@@ -1,5 +1,6 @@
 /* The program's lifetime and its small queries (program.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "program.h"
 
@@ -50,4 +51,45 @@ size_t totex_prog_bytes(const totex_prog *p)
     }
     return p->nrecv * sizeof *p->recvs + p->nsend * sizeof *p->sends + pieces * sizeof *p->pieces +
            deps * sizeof *p->deps + p->n * sizeof *p->finals;
+}
+
+/* a copy of the @p n elements of @p size bytes at @p from (NULL when n is 0); *ok cleared when out of memory */
+static void *copy_array(const void *from, size_t n, size_t size, int *ok)
+{
+    if (!n || !from)
+        return NULL;
+    void *to = malloc(n * size);
+    if (!to) {
+        *ok = 0;
+        return NULL;
+    }
+    return memcpy(to, from, n * size);
+}
+
+totex_prog *totex_prog_copy(const totex_prog *p)
+{
+    totex_prog *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *p;
+    size_t pieces = 0, deps = 0;
+    for (size_t i = 0; i < p->nsend; i++) {
+        if (p->sends[i].piece_count && p->sends[i].piece_first + p->sends[i].piece_count > pieces)
+            pieces = p->sends[i].piece_first + p->sends[i].piece_count;
+        if (p->sends[i].dep_count && p->sends[i].dep_first + p->sends[i].dep_count > deps)
+            deps = p->sends[i].dep_first + p->sends[i].dep_count;
+    }
+    int ok = 1;
+    c->recvs = copy_array(p->recvs, p->nrecv, sizeof *p->recvs, &ok);
+    c->sends = copy_array(p->sends, p->nsend, sizeof *p->sends, &ok);
+    c->pieces = copy_array(p->pieces, pieces, sizeof *p->pieces, &ok);
+    c->deps = copy_array(p->deps, deps, sizeof *p->deps, &ok);
+    c->finals = copy_array(p->finals, p->n, sizeof *p->finals, &ok);
+    c->arena = c->stage = c->fin = NULL;
+    c->recv_ahead_max = 0;
+    if (!ok) {
+        totex_prog_free(c);
+        return NULL;
+    }
+    return c;
 }

@@ -110,6 +110,10 @@ typedef struct totex_prog {
 
 /* free @p p and everything it owns (NULL: nothing) */
 void totex_prog_free(totex_prog *p);
+/* a copy of @p p with buffers of its own (arena, staging and final areas not yet allocated): another run of
+   the same program may be under way at the same time (a nonblocking or persistent call, src/mpi/request.c).
+   Caller frees with totex_prog_free(); NULL when out of memory */
+totex_prog *totex_prog_copy(const totex_prog *p);
 /* free the program's arena, staging area and final area (the next run allocates them again) */
 void totex_prog_release(totex_prog *p);
 /* first byte of chunk @p i within a block (i = p->chunks: slot), bytes */

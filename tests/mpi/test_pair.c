@@ -66,9 +66,10 @@ static void header_on_failure(int kept_poison)
     if (rank == 0) {
         int rc;
         if (kept_poison) { /* as watched() keeps it: {code, kind, rank a, value a, rank b, value b, call} */
-            st->has_early = 1;
-            st->early[0] = code;
-            st->early[6] = st->calls + 1;
+            st->npoisons = 1;
+            memset(st->poisons[0], 0, sizeof st->poisons[0]);
+            st->poisons[0][0] = code;
+            st->poisons[0][6] = st->calls + 1;
             rc = totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);
         } else { /* the executor was to carry the header (carry_out): the call fails first */
             totex_mpi_guard_start(&g, st, 2, 0, 8, 8, 0, 1);

@@ -1,0 +1,294 @@
+/* coll/totex: the module of a communicator (coll_totex.h): MPI_Alltoall,
+ * MPI_Ialltoall and MPI_Alltoall_init run by totex (include/totex/mpi.h);
+ * everything else is left to the modules below.
+ *
+ * - Intercommunicators: the modules below (saved when the module is enabled)
+ *   serve all three, as they would without totex.
+ * - MPI_Alltoall: totex_alltoall(); its errors go to the communicator's error
+ *   handler as Open MPI raises any collective's.
+ * - MPI_Ialltoall and MPI_Alltoall_init: a request of Open MPI's
+ *   (OMPI_REQUEST_COLL) wrapping a totex_request (totex_ialltoall,
+ *   totex_alltoall_init); MPI_Start runs totex_start. The component's
+ *   progress function (registered with opal_progress) tests every active
+ *   request once, so the exchange advances inside any MPI call (MPI_Test,
+ *   MPI_Wait, a receive elsewhere), and completes Open MPI's request when the
+ *   run ends. The function does not re-enter itself (totex's MPI calls may
+ *   call Open MPI's progress loop again).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "coll_totex.h"
+#include "internal.h"
+#include "totex/mpi.h"
+
+/* ---- requests ---- */
+/* Open MPI's MPI_Ialltoall keeps the call's derived datatypes in the request until it completes
+   (ompi_coll_base_retain_datatypes), taking the request for an ompi_coll_base_nbc_request_t
+   (ompi/mca/coll/base/coll_base_util.h): ours is one. That header cannot be included outside Open MPI's
+   tree (it needs a Fortran header Debian does not ship), so its layout is repeated here, for the one
+   Open MPI version the component is built for and loads into (coll_totex_component.c checks) */
+typedef struct ompi_coll_base_nbc_request_t {
+    ompi_request_t super;
+    union {
+        ompi_request_complete_fn_t req_complete_cb;
+        ompi_request_free_fn_t req_free;
+    } cb;
+    void *req_complete_cb_data;
+    union {
+        struct {
+            opal_object_t *objs[2];
+        } objs;
+    } data;
+} ompi_coll_base_nbc_request_t;
+OMPI_DECLSPEC OBJ_CLASS_DECLARATION(ompi_coll_base_nbc_request_t);
+
+typedef struct mca_coll_totex_request_t {
+    ompi_coll_base_nbc_request_t super;
+    totex_request treq;
+    int active;                                  /* listed among the active requests */
+    struct mca_coll_totex_request_t *next, *prev;
+} mca_coll_totex_request_t;
+
+static void request_construct(mca_coll_totex_request_t *r)
+{
+    r->treq = TOTEX_REQUEST_NULL;
+    r->active = 0;
+    r->next = r->prev = NULL;
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_totex_request_t, ompi_coll_base_nbc_request_t, request_construct, NULL);
+
+static mca_coll_totex_request_t *active; /* requests under way, doubly linked */
+
+static void list_add(mca_coll_totex_request_t *r)
+{
+    r->prev = NULL;
+    r->next = active;
+    if (active)
+        active->prev = r;
+    active = r;
+    r->active = 1;
+}
+
+static void list_remove(mca_coll_totex_request_t *r)
+{
+    if (!r->active)
+        return;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        active = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+    r->active = 0;
+}
+
+/* Open MPI's request done with @p rc */
+static void complete(mca_coll_totex_request_t *r, int rc)
+{
+    list_remove(r);
+    r->super.super.req_status.MPI_ERROR = rc;
+    r->super.super.req_status.MPI_SOURCE = MPI_UNDEFINED;
+    r->super.super.req_status.MPI_TAG = MPI_UNDEFINED;
+    ompi_request_complete(&r->super.super, true);
+}
+
+int mca_coll_totex_progress(void)
+{
+    static int in_progress;
+    int done = 0;
+    if (in_progress || !active || totex_mpi_depth) /* (inside a totex call: its run may be the one under way) */
+        return 0;
+    in_progress = 1;
+    for (mca_coll_totex_request_t *r = active, *next; r; r = next) {
+        next = r->next;
+        int flag = 0, rc = totex_test(&r->treq, &flag);
+        if (flag || rc != MPI_SUCCESS) {
+            complete(r, rc);
+            done++;
+        }
+    }
+    in_progress = 0;
+    return done;
+}
+
+static int request_free(ompi_request_t **req)
+{
+    mca_coll_totex_request_t *r = (mca_coll_totex_request_t *)*req;
+    list_remove(r);
+    totex_request_free(&r->treq);
+    OMPI_REQUEST_FINI(&r->super.super);
+    OBJ_RELEASE(r);
+    *req = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+static int request_cancel(ompi_request_t *req, int flag)
+{
+    (void)req;
+    (void)flag;
+    return OMPI_SUCCESS; /* a collective cannot be cancelled (MPI-4.0 Section 3.8.4): nothing happens */
+}
+
+/* mark @p r active (started) and list it; @p rc the start's outcome */
+static int request_started(mca_coll_totex_request_t *r, int rc)
+{
+    r->super.super.req_state = OMPI_REQUEST_ACTIVE;
+    r->super.super.req_complete = REQUEST_PENDING;
+    r->super.super.req_status.MPI_ERROR = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) {
+        complete(r, rc);
+        return OMPI_SUCCESS; /* (the error is the request's: MPI_Wait returns it) */
+    }
+    list_add(r);
+    return OMPI_SUCCESS;
+}
+
+static int request_start(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; i++) {
+        mca_coll_totex_request_t *r = (mca_coll_totex_request_t *)reqs[i];
+        request_started(r, totex_start(&r->treq));
+    }
+    return OMPI_SUCCESS;
+}
+
+static mca_coll_totex_request_t *request_new(struct ompi_communicator_t *comm, int persistent)
+{
+    mca_coll_totex_request_t *r = OBJ_NEW(mca_coll_totex_request_t);
+    if (!r)
+        return NULL;
+    OMPI_REQUEST_INIT(&r->super.super, persistent);
+    r->super.super.req_type = OMPI_REQUEST_COLL;
+    r->super.super.req_mpi_object.comm = comm;
+    r->super.super.req_free = request_free;
+    r->super.super.req_cancel = request_cancel;
+    r->super.super.req_start = persistent ? request_start : NULL;
+    return r;
+}
+
+/* ---- the collectives ---- */
+static int totex_coll_alltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                               mca_coll_base_module_t *module)
+{
+    mca_coll_totex_module_t *m = (mca_coll_totex_module_t *)module;
+    if (OMPI_COMM_IS_INTER(comm))
+        return m->below.coll_alltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->below.coll_alltoall_module);
+    /* as totex_alltoall(), its TOTEX_VERBOSE line naming the MPI call */
+    const totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "MPI_Alltoall"};
+    totex_mpi_depth++;
+    int rc = totex_mpi_alltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, &opt);
+    totex_mpi_depth--;
+    return rc;
+}
+
+static int totex_coll_ialltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                                struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                                ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_totex_module_t *m = (mca_coll_totex_module_t *)module;
+    if (OMPI_COMM_IS_INTER(comm))
+        return m->below.coll_ialltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, request,
+                                       m->below.coll_ialltoall_module);
+    mca_coll_totex_request_t *r = request_new(comm, 0);
+    if (!r)
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    int rc = totex_ialltoall(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, &r->treq);
+    if (rc != MPI_SUCCESS) {
+        OMPI_REQUEST_FINI(&r->super.super);
+        OBJ_RELEASE(r);
+        return rc;
+    }
+    request_started(r, MPI_SUCCESS);
+    *request = &r->super.super;
+    return OMPI_SUCCESS;
+}
+
+static int totex_coll_alltoall_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                                    int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                                    struct ompi_info_t *info, ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    mca_coll_totex_module_t *m = (mca_coll_totex_module_t *)module;
+    if (OMPI_COMM_IS_INTER(comm))
+        return m->below.coll_alltoall_init(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, info, request,
+                                           m->below.coll_alltoall_init_module);
+    mca_coll_totex_request_t *r = request_new(comm, 1);
+    if (!r)
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    int rc = totex_alltoall_init(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, MPI_INFO_NULL, &r->treq);
+    if (rc != MPI_SUCCESS) {
+        OMPI_REQUEST_FINI(&r->super.super);
+        OBJ_RELEASE(r);
+        return rc;
+    }
+    *request = &r->super.super;
+    return OMPI_SUCCESS;
+}
+
+/* ---- the module ---- */
+static void module_construct(mca_coll_totex_module_t *m)
+{
+    memset(&m->below, 0, sizeof m->below);
+}
+
+static void module_destruct(mca_coll_totex_module_t *m)
+{
+    if (m->below.coll_alltoall_module)
+        OBJ_RELEASE(m->below.coll_alltoall_module);
+    if (m->below.coll_ialltoall_module)
+        OBJ_RELEASE(m->below.coll_ialltoall_module);
+    if (m->below.coll_alltoall_init_module)
+        OBJ_RELEASE(m->below.coll_alltoall_init_module);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_totex_module_t, mca_coll_base_module_t, module_construct, module_destruct);
+
+static int module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    mca_coll_totex_module_t *m = (mca_coll_totex_module_t *)module;
+    /* the modules below for what totex leaves (kept, as coll/sync keeps its) */
+    m->below.coll_alltoall = comm->c_coll->coll_alltoall;
+    m->below.coll_alltoall_module = comm->c_coll->coll_alltoall_module;
+    m->below.coll_ialltoall = comm->c_coll->coll_ialltoall;
+    m->below.coll_ialltoall_module = comm->c_coll->coll_ialltoall_module;
+    m->below.coll_alltoall_init = comm->c_coll->coll_alltoall_init;
+    m->below.coll_alltoall_init_module = comm->c_coll->coll_alltoall_init_module;
+    if (OMPI_COMM_IS_INTER(comm) && (!m->below.coll_alltoall || !m->below.coll_ialltoall)) {
+        fprintf(stderr, "totex: no module below coll/totex serves all-to-all on an intercommunicator\n");
+        return OMPI_ERR_NOT_FOUND;
+    }
+    if (m->below.coll_alltoall_module)
+        OBJ_RETAIN(m->below.coll_alltoall_module);
+    if (m->below.coll_ialltoall_module)
+        OBJ_RETAIN(m->below.coll_ialltoall_module);
+    if (m->below.coll_alltoall_init_module)
+        OBJ_RETAIN(m->below.coll_alltoall_init_module);
+    return OMPI_SUCCESS;
+}
+
+int mca_coll_totex_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    (void)enable_progress_threads;
+    (void)enable_mpi_threads;
+    return OMPI_SUCCESS;
+}
+
+mca_coll_base_module_t *mca_coll_totex_comm_query(struct ompi_communicator_t *comm, int *priority)
+{
+    (void)comm; /* (every communicator: intercommunicators go to the modules below, module_enable) */
+    if (mca_coll_totex_component.priority <= 0)
+        return NULL;
+    mca_coll_totex_module_t *m = OBJ_NEW(mca_coll_totex_module_t);
+    if (!m)
+        return NULL;
+    *priority = mca_coll_totex_component.priority;
+    m->super.coll_module_enable = module_enable;
+    m->super.coll_alltoall = totex_coll_alltoall;
+    m->super.coll_ialltoall = totex_coll_ialltoall;
+    m->super.coll_alltoall_init = totex_coll_alltoall_init;
+    return &m->super;
+}
