@@ -63,60 +63,54 @@ static int totex_register(void)
                 OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION, major, minor, release);
         return OMPI_ERROR;
     }
-    (void)mca_base_component_var_register(c, "priority",
-                                          "Priority of the totex coll component: above the others' (tuned 30), it "
-                                          "serves MPI_Alltoall, MPI_Ialltoall and MPI_Alltoall_init; 0 or less: "
-                                          "not used",
-                                          MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.priority);
-    (void)mca_base_component_var_register(c, "verbose",
-                                          "0: silent; 1: rank 0 prints a line starting 'totex:' with the choice, "
-                                          "once per communicator and block size (TOTEX_VERBOSE=2)",
-                                          MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.verbose);
-    mca_coll_totex_component.algorithm = NULL;
-    (void)mca_base_component_var_register(c, "algorithm",
-                                          "Force one combining algorithm (direct, pairwise, bruck, dimwise, a2c, "
-                                          "a3c, octr, ...; `totex algorithms` lists them); empty: the model's "
-                                          "choice and timed trials (TOTEX_ALGORITHM)",
-                                          MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.algorithm);
-    (void)mca_base_component_var_register(c, "chunks",
-                                          "Split every transfer into this many messages (1 .. 16); 0: the model "
-                                          "chooses (TOTEX_CHUNKS)",
-                                          MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.chunks);
-    (void)mca_base_component_var_register(c, "tune",
-                                          "1: time the best few candidates on the communicator at the first call "
-                                          "of a block size; 0: the model's first choice; -1: default (1) "
-                                          "(TOTEX_TUNE)",
-                                          MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.tune);
-    (void)mca_base_component_var_register(c, "check",
-                                          "1: every call is checked across ranks (mismatched arguments give an "
-                                          "error on every rank, not a hang); 0: off; -1: default (1) (TOTEX_CHECK)",
-                                          MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.check);
-    mca_coll_totex_component.size_classes = NULL;
-    (void)mca_base_component_var_register(c, "size_classes",
-                                          "1: a new block size of a known power-of-two class reuses the class's "
-                                          "choice; 0: every block size is chosen anew (TOTEX_SIZE_CLASSES)",
-                                          MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_9,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.size_classes);
-    mca_coll_totex_component.network = NULL;
-    (void)mca_base_component_var_register(c, "network",
-                                          "The network the job runs on, a totex spec or preset (ring:8*ring:8, "
-                                          "fugaku, ...): MPI_COMM_WORLD and every communicator whose ranks form a "
-                                          "sub-box of it are scheduled on it (TOTEX_NETWORK)",
-                                          MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.network);
-    mca_coll_totex_component.rankmap = NULL;
-    (void)mca_base_component_var_register(c, "rankmap",
-                                          "A file with one line per rank of MPI_COMM_WORLD, in rank order: its "
-                                          "coordinates on coll_totex_network, one per factor (TOTEX_RANKMAP; "
-                                          "default: rank r at node r)",
-                                          MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4,
-                                          MCA_BASE_VAR_SCOPE_READONLY, &mca_coll_totex_component.rankmap);
+    /* the parameters: name, help line, type, level, where the value goes */
+    const struct {
+        const char *name, *help;
+        mca_base_var_type_t type;
+        mca_base_var_info_lvl_t level;
+        void *storage;
+    } params[] = {
+        {"priority",
+         "Priority of the totex coll component: above the others' (tuned 30), it serves MPI_Alltoall, MPI_Ialltoall "
+         "and MPI_Alltoall_init; 0 or less: not used",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_6, &mca_coll_totex_component.priority},
+        {"verbose",
+         "0: silent; 1: rank 0 prints a line starting 'totex:' with the choice, once per communicator and block size "
+         "(TOTEX_VERBOSE=2)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, &mca_coll_totex_component.verbose},
+        {"algorithm",
+         "Force one combining algorithm (direct, pairwise, bruck, dimwise, a2c, a3c, octr, ...; `totex algorithms` "
+         "lists them); empty: the model's choice and timed trials (TOTEX_ALGORITHM)",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_5, &mca_coll_totex_component.algorithm},
+        {"chunks", "Split every transfer into this many messages (1 .. 16); 0: the model chooses (TOTEX_CHUNKS)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_6, &mca_coll_totex_component.chunks},
+        {"tune",
+         "1: time the best few candidates on the communicator at the first call of a block size; 0: the model's "
+         "first choice; -1: default (1) (TOTEX_TUNE)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_6, &mca_coll_totex_component.tune},
+        {"check",
+         "1: every call is checked across ranks (mismatched arguments give an error on every rank, not a hang); "
+         "0: off; -1: default (1) (TOTEX_CHECK)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_6, &mca_coll_totex_component.check},
+        {"size_classes",
+         "1: a new block size of a known power-of-two class reuses the class's choice; 0: every block size is "
+         "chosen anew (TOTEX_SIZE_CLASSES)",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_9, &mca_coll_totex_component.size_classes},
+        {"network",
+         "The network the job runs on, a totex spec or preset (ring:8*ring:8, fugaku, ...): MPI_COMM_WORLD and "
+         "every communicator whose ranks form a sub-box of it are scheduled on it (TOTEX_NETWORK)",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_4, &mca_coll_totex_component.network},
+        {"rankmap",
+         "A file with one line per rank of MPI_COMM_WORLD, in rank order: its coordinates on coll_totex_network, one "
+         "per factor (TOTEX_RANKMAP; default: rank r at node r)",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_4, &mca_coll_totex_component.rankmap},
+    };
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        if (params[i].type == MCA_BASE_VAR_TYPE_STRING)
+            *(char **)params[i].storage = NULL; /* (a string parameter's default: unset) */
+        (void)mca_base_component_var_register(c, params[i].name, params[i].help, params[i].type, NULL, 0, 0,
+                                              params[i].level, MCA_BASE_VAR_SCOPE_READONLY, params[i].storage);
+    }
     return OMPI_SUCCESS;
 }
 
