@@ -262,6 +262,7 @@ int totex_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * starts its request of the same init, in the same order.
  * @return MPI_SUCCESS; MPI_ERR_REQUEST (one stderr line) when @p request is
  *         NULL, not persistent or active; MPI_ERR_NO_MEM; an MPI error code.
+ * Source: MPI-4.0 Section 3.9 (MPI_Start); the run: src/mpi/run.c.
  */
 int totex_start(totex_request *request);
 
@@ -275,6 +276,7 @@ int totex_start(totex_request *request);
  * @return the outcome of the completed exchange (MPI_SUCCESS or an error code
  *         of totex_alltoall()), MPI_SUCCESS while it is under way;
  *         MPI_ERR_ARG when @p flag is NULL.
+ * Source: MPI-3.1 Section 3.7.3 (MPI_Test); progress: src/mpi/run.c totex_mpi_runs_poll.
  */
 int totex_test(totex_request *request, int *flag);
 
@@ -285,6 +287,7 @@ int totex_test(totex_request *request, int *flag);
  * @return the outcome of the exchange (MPI_SUCCESS or an error code of
  *         totex_alltoall()); MPI_SUCCESS for TOTEX_REQUEST_NULL or an
  *         inactive request.
+ * Source: MPI-3.1 Section 3.7.3 (MPI_Wait).
  */
 int totex_wait(totex_request *request);
 
@@ -292,6 +295,7 @@ int totex_wait(totex_request *request);
  * Free a request (MPI_Request_free): an active one is completed first. Sets
  * *request to TOTEX_REQUEST_NULL; TOTEX_REQUEST_NULL does nothing.
  * @return MPI_SUCCESS, or the outcome of the exchange it completed.
+ * Source: MPI-3.1 Section 3.7.3 (MPI_Request_free).
  */
 int totex_request_free(totex_request *request);
 
