@@ -566,6 +566,143 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
     return 1;
 }
 
+/*
+ * The links part of step @p step in one tight loop (the neighbour table only:
+ * sim->nbr set): the same checks as check_hops(DO_LINKS) and the same updates
+ * as move_hops(DO_LINKS), with the port model (PM: 0 multiport, 1
+ * single-port, 2 k-port) and the table's row length (NS, a multiple of 4)
+ * constants, no message text and one branch per check. At the first hop that
+ * fails any check it undoes the hops before it (in reverse: queue[from] back
+ * up; the stamps it set to 0, which no step uses, so they no longer equal
+ * this step's) and returns 0: the caller replays the step with check_hops and
+ * move_hops, which report the violation exactly as the serial replay does.
+ * The serial replay takes the one-loop forms of both parts too.
+ */
+static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *nb, uint32_t to, uint32_t NS)
+{
+#if defined(__SSE2__)
+    const __m128i want = _mm_set1_epi32((int)to);
+    unsigned hit = 0;
+    for (uint32_t j = 0; j < NS; j += 4)
+        hit |= (unsigned)_mm_movemask_ps(
+                   _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(nb + j)), want)))
+               << j;
+    return hit ? (uint32_t)__builtin_ctz(hit) : UINT32_MAX;
+#else
+    uint32_t slot = UINT32_MAX;
+    for (uint32_t j = NS; j-- > 0;)
+        slot = nb[j] == to ? j : slot;
+    return slot;
+#endif
+}
+
+static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
+                                                            uint64_t step, const unsigned PM, const uint32_t NS)
+{
+    const uint32_t n = sim->n, slots = sim->slots;
+    const uint32_t stamp = (uint32_t)(step + 1);
+    const uint32_t *const nbr = sim->nbr;
+    uint32_t *const queue = sim->queue;
+    uint32_t *const send_stamp = sim->send_stamp, *const recv_stamp = sim->recv_stamp;
+    uint32_t *const send_count = sim->send_count, *const recv_count = sim->recv_count;
+    uint8_t *const link_stamp = sim->link_stamp;
+    const uint8_t link_now = (uint8_t)(step % 255 + 1);
+    const uint32_t kp = sim->ports;
+    if (PM != 1 && step % 255 == 0) /* the stamps of 255 steps before */
+        memset(link_stamp, 0, (size_t)n * slots);
+    size_t x = 0;
+    for (; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (x + HOP_PREFETCH_AHEAD < count)
+            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
+        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
+        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst))
+            break;
+        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        if (slot == UINT32_MAX)
+            break;
+        if (PM == 1) {
+            if ((send_stamp[from] == stamp) | (recv_stamp[to] == stamp))
+                break;
+            send_stamp[from] = stamp;
+            recv_stamp[to] = stamp;
+        } else {
+            uint8_t *ls = link_stamp + (size_t)from * slots + slot;
+            if (*ls == link_now)
+                break;
+            if (PM == 2) {
+                if (send_stamp[from] != stamp) {
+                    send_stamp[from] = stamp;
+                    send_count[from] = 0;
+                }
+                if (recv_stamp[to] != stamp) {
+                    recv_stamp[to] = stamp;
+                    recv_count[to] = 0;
+                }
+                if ((send_count[from] >= kp) | (recv_count[to] >= kp))
+                    break;
+                send_count[from]++;
+                recv_count[to]++;
+            }
+            *ls = link_now;
+        }
+        queue[from]--;
+    }
+    if (x < count) {
+        if (PM == 2 && x < count && hops[x].from < n && hops[x].to < n) {
+            send_stamp[hops[x].from] = 0; /* the failing hop may have opened this step's counts */
+            recv_stamp[hops[x].to] = 0;
+        }
+        while (x-- > 0) {
+            const totex_hop *h = &hops[x];
+            queue[h->from]++;
+            if (PM != 0) {
+                send_stamp[h->from] = 0;
+                recv_stamp[h->to] = 0;
+            }
+            if (PM != 1)
+                link_stamp[(size_t)h->from * slots + fast_slot(nbr + (size_t)h->from * NS, h->to, NS)] = 0;
+        }
+        return 0;
+    }
+    uint64_t peak = sim->peak_queue;
+    for (x = 0; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (h->to != h->dst) {
+            const uint32_t q = ++queue[h->to];
+            if (q > peak) {
+                sim->peak_queue = peak = q;
+                sim->peak_node = h->to;
+            }
+        }
+    }
+    sim->hops += count;
+    if (count > sim->max_step_hops)
+        sim->max_step_hops = count;
+    return 1;
+}
+
+/* links_fast() for this simulator's port model and table, or 0 when it has no fast form (no table) */
+static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    if (!sim->nbr)
+        return 0;
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+#define LINKS_FAST_NS(P)                                                                                              \
+    switch (sim->nbr_stride) {                                                                                        \
+    case 4: return links_fast(sim, hops, count, step, P, 4);                                                          \
+    case 8: return links_fast(sim, hops, count, step, P, 8);                                                          \
+    case 12: return links_fast(sim, hops, count, step, P, 12);                                                        \
+    default: return links_fast(sim, hops, count, step, P, 16);                                                        \
+    }
+    switch (pm) {
+    case 0: LINKS_FAST_NS(0)
+    case 1: LINKS_FAST_NS(1)
+    default: LINKS_FAST_NS(2)
+    }
+#undef LINKS_FAST_NS
+}
+
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
 {
     size_t bad;
@@ -576,6 +713,21 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                           (unsigned long long)sim->fault.step);
     if (sim->step + 1 >= UINT32_MAX)
         return totex_fail(err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
+    {
+        /* both parts in their one-loop forms; when either meets a violation, the step again in two passes */
+        const uint64_t arrivals = sim->arrivals, delay_sum = sim->delay_sum, last_arrival = sim->last_arrival;
+        if (msgs_one_pass(sim, hops, count, sim->step)) {
+            if (links_one_loop(sim, hops, count, sim->step)) {
+                sim->step++;
+                return TOTEX_OK;
+            }
+            for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst)] = hops[x].from ^ hops[x].src;
+            sim->arrivals = arrivals;
+            sim->delay_sum = delay_sum;
+            sim->last_arrival = last_arrival;
+        }
+    }
     st = check_hops(sim, hops, count, DO_LINKS | DO_MSGS, sim->step, &sim->fault, &bad, &rank, err);
     if (st == TOTEX_OK)
         st = move_hops(sim, hops, count, DO_LINKS | DO_MSGS, sim->step, &sim->fault, &bad, err);
@@ -598,7 +750,8 @@ static inline __attribute__((always_inline)) totex_status stage_step(totex_sim *
     }
     if (sg->step + 1 >= UINT32_MAX)
         st = totex_fail(&sg->err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
-    else if (what == DO_MSGS && msgs_one_pass(sim, hops, count, sg->step)) {
+    else if ((what == DO_MSGS && msgs_one_pass(sim, hops, count, sg->step)) ||
+             (what == DO_LINKS && links_one_loop(sim, hops, count, sg->step))) {
         sg->step++;
         return TOTEX_OK;
     } else if (what == DO_LINKS)
