@@ -25,13 +25,16 @@
  * (totex_sim_stage_sink) fed every step on its own thread; each stops at its
  * own first violation, placed by (step, pass, hop, rank of the check within
  * a hop) in the serial order, and totex_sim_stages_join keeps the earlier
- * one: the serial replay's. On mesh:64x64 (A3, 715 M hops, a loaded
+ * one: the serial replay's. Each part takes a one-loop form per step
+ * (msgs_one_pass, links_one_loop), and on a violation undoes the step and
+ * replays it in the two passes that name it. On mesh:64x64 (A3, 715 M hops, a loaded
  * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
  * 3.0 s, on two threads beside the planner's 1.3 s. The messages part moves
  * a message in one pass when it can (msgs_one_pass: stamps of the last move
  * in the state word's high bits); the links part finds a link's slot with
- * 4-wide compares and keeps one-byte link stamps (reset every 255 steps):
- * `bench_plan mesh:64x64 multi auto` 5.04 -> 4.16 s wall (idle machine).
+ * 4-wide compares and keeps one 8-byte word per node (its step's sends,
+ * receives and the slots it sent over), or, beyond SIM_TABLE_SLOTS slots,
+ * one-byte link stamps (reset every 255 steps). Figures: docs/performance.md.
  *
  * Port models (include/totex/common.h): single-port, one send and one receive
  * per node per step; multiport, one message per directed link per step;
@@ -92,6 +95,12 @@ struct totex_sim {
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
     size_t state_bytes;
+    uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
+                                          the step + 1 of its last send or receive (bits 63..32), and in that
+                                          step its receives (31..24), its sends (23..16) and the mask of the
+                                          link slots it sent over (15..0); a word of an earlier step counts as
+                                          empty. One word per node, read without the slot: the check of a hop
+                                          does not wait for the table look-up. The arrays below: the others */
     uint32_t *send_stamp, *recv_stamp; /* single-port and k-port: step of the node's last send / receive */
     uint32_t *send_count, *recv_count; /* k-port: sends / receives of the node in step send_stamp / recv_stamp */
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
@@ -162,6 +171,7 @@ void totex_sim_free(totex_sim *sim)
     totex_huge_free(sim->state, sim->state_bytes);
     free(sim->coords);
     free(sim->nbr);
+    free(sim->node_word);
     free(sim->send_stamp);
     free(sim->recv_stamp);
     free(sim->send_count);
@@ -228,18 +238,23 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
                 }
             }
     }
-    if (ports != TOTEX_PORTS_MULTI) {
+    if (sim->nbr) {
+        sim->node_word = calloc(n, sizeof *sim->node_word);
+        if (!sim->node_word)
+            goto nomem;
+    }
+    if (!sim->nbr && ports != TOTEX_PORTS_MULTI) {
         sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
         sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
             goto nomem;
     }
-    if (ports != TOTEX_PORTS_SINGLE) {
+    if (!sim->nbr && ports != TOTEX_PORTS_SINGLE) {
         sim->link_stamp = calloc((size_t)n * sim->slots, sizeof *sim->link_stamp);
         if (!sim->link_stamp)
             goto nomem;
     }
-    if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI) {
+    if (!sim->nbr && ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI) {
         sim->send_count = calloc(n, sizeof *sim->send_count);
         sim->recv_count = calloc(n, sizeof *sim->recv_count);
         if (!sim->send_count || !sim->recv_count)
@@ -412,7 +427,45 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
         if (!(what & DO_LINKS))
             continue;
         *rank = RANK_PORT;
-        if (ports == TOTEX_PORTS_SINGLE) {
+        if (sim->node_word) {
+            /* the node words (the same rules as the arrays below): link, then sends, then receives */
+            uint64_t *const nw = sim->node_word;
+            const uint64_t now = (uint64_t)stamp << 32, bit = (uint64_t)1 << slot;
+            uint64_t wf = nw[h->from] >> 32 == stamp ? nw[h->from] : now;
+            if (ports != TOTEX_PORTS_SINGLE && (wf & bit))
+                return violation(sim, step, fault, TOTEX_VIOL_LINK_BUSY, h->from, h,
+                                 ports == TOTEX_PORTS_MULTI
+                                     ? "multiport: the directed link already carries a message in this step"
+                                     : "k-port: the directed link already carries a message in this step",
+                                 err);
+            if (ports != TOTEX_PORTS_MULTI) {
+                const uint32_t kp = ports;
+                const uint64_t wt = nw[h->to] >> 32 == stamp ? nw[h->to] : now;
+                if (((wf >> 16) & 0xff) >= kp) {
+                    if (ports == TOTEX_PORTS_SINGLE)
+                        snprintf(detail, sizeof detail, "single-port: the node already sends a message in this step");
+                    else
+                        snprintf(detail, sizeof detail,
+                                 "%u-port: the node already sends %u messages in this step (at most k = %u)", kp, kp,
+                                 kp);
+                    return violation(sim, step, fault, TOTEX_VIOL_PORT_SEND, h->from, h, detail, err);
+                }
+                if (((wt >> 24) & 0xff) >= kp) {
+                    if (ports == TOTEX_PORTS_SINGLE)
+                        snprintf(detail, sizeof detail,
+                                 "single-port: the node already receives a message in this step");
+                    else
+                        snprintf(detail, sizeof detail,
+                                 "%u-port: the node already receives %u messages in this step (at most k = %u)", kp,
+                                 kp, kp);
+                    return violation(sim, step, fault, TOTEX_VIOL_PORT_RECV, h->to, h, detail, err);
+                }
+                wf += (uint64_t)1 << 16;
+            }
+            nw[h->from] = wf | bit;
+            if (ports != TOTEX_PORTS_MULTI)
+                nw[h->to] = (nw[h->to] >> 32 == stamp ? nw[h->to] : now) + ((uint64_t)1 << 24);
+        } else if (ports == TOTEX_PORTS_SINGLE) {
             if (sim->send_stamp[h->from] == stamp)
                 return violation(sim, step, fault, TOTEX_VIOL_PORT_SEND, h->from, h,
                                  "single-port: the node already sends a message in this step", err);
@@ -572,9 +625,9 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
  * as move_hops(DO_LINKS), with the port model (PM: 0 multiport, 1
  * single-port, 2 k-port) and the table's row length (NS, a multiple of 4)
  * constants, no message text and one branch per check. At the first hop that
- * fails any check it undoes the hops before it (in reverse: queue[from] back
- * up; the stamps it set to 0, which no step uses, so they no longer equal
- * this step's) and returns 0: the caller replays the step with check_hops and
+ * fails any check it undoes the hops before it (queue[from] back up; the
+ * node words it wrote set to 0, stamped with no step, so empty again) and
+ * returns 0: the caller replays the step with check_hops and
  * move_hops, which report the violation exactly as the serial replay does.
  * The serial replay takes the one-loop forms of both parts too.
  */
@@ -599,69 +652,45 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
                                                             uint64_t step, const unsigned PM, const uint32_t NS)
 {
-    const uint32_t n = sim->n, slots = sim->slots;
+    const uint32_t n = sim->n;
     const uint32_t stamp = (uint32_t)(step + 1);
+    const uint64_t now = (uint64_t)stamp << 32;
     const uint32_t *const nbr = sim->nbr;
     uint32_t *const queue = sim->queue;
-    uint32_t *const send_stamp = sim->send_stamp, *const recv_stamp = sim->recv_stamp;
-    uint32_t *const send_count = sim->send_count, *const recv_count = sim->recv_count;
-    uint8_t *const link_stamp = sim->link_stamp;
-    const uint8_t link_now = (uint8_t)(step % 255 + 1);
-    const uint32_t kp = sim->ports;
-    if (PM != 1 && step % 255 == 0) /* the stamps of 255 steps before */
-        memset(link_stamp, 0, (size_t)n * slots);
+    uint64_t *const nw = sim->node_word;
+    const uint64_t kp = PM == 1 ? 1 : sim->ports;
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
         if (x + HOP_PREFETCH_AHEAD < count)
             __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
         const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
-        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst))
+        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to))
             break;
+        const uint64_t wf0 = nw[from];
         const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
         if (slot == UINT32_MAX)
             break;
-        if (PM == 1) {
-            if ((send_stamp[from] == stamp) | (recv_stamp[to] == stamp))
+        const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
+        if (PM == 0) {
+            if (wf & bit)
                 break;
-            send_stamp[from] = stamp;
-            recv_stamp[to] = stamp;
+            nw[from] = wf | bit;
         } else {
-            uint8_t *ls = link_stamp + (size_t)from * slots + slot;
-            if (*ls == link_now)
+            const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
+            if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
                 break;
-            if (PM == 2) {
-                if (send_stamp[from] != stamp) {
-                    send_stamp[from] = stamp;
-                    send_count[from] = 0;
-                }
-                if (recv_stamp[to] != stamp) {
-                    recv_stamp[to] = stamp;
-                    recv_count[to] = 0;
-                }
-                if ((send_count[from] >= kp) | (recv_count[to] >= kp))
-                    break;
-                send_count[from]++;
-                recv_count[to]++;
-            }
-            *ls = link_now;
+            nw[from] = (wf | bit) + ((uint64_t)1 << 16);
+            nw[to] = wt + ((uint64_t)1 << 24);
         }
         queue[from]--;
     }
     if (x < count) {
-        if (PM == 2 && x < count && hops[x].from < n && hops[x].to < n) {
-            send_stamp[hops[x].from] = 0; /* the failing hop may have opened this step's counts */
-            recv_stamp[hops[x].to] = 0;
-        }
         while (x-- > 0) {
             const totex_hop *h = &hops[x];
             queue[h->from]++;
-            if (PM != 0) {
-                send_stamp[h->from] = 0;
-                recv_stamp[h->to] = 0;
-            }
-            if (PM != 1)
-                link_stamp[(size_t)h->from * slots + fast_slot(nbr + (size_t)h->from * NS, h->to, NS)] = 0;
+            nw[h->from] = 0; /* step 0 is no step's: the words of this step are empty again */
+            nw[h->to] = 0;
         }
         return 0;
     }
