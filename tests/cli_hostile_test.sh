@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile input (issue 15): FIFOs, runaway memory, overflow in JSON, pictures
+# Hostile input: FIFOs, runaway memory, overflow in JSON, pictures
 # written through symlinks, help on unknown commands, huge numbers in files.
 # Each check fails without its fix.
 #
@@ -50,7 +50,7 @@ SAVED_LIMIT=$LIMIT
 command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60" && LIMIT=60
 expect_status 2 "plan mesh:215x215 refused by --max-messages" "--max-messages" "$limited" "$TOTEX" plan mesh:215x215
 run "$limited" "$TOTEX" compare mesh:215x215 --ports multi --json
-# every row failed: the table names why, and the exit status is 2 (issue 29 item 5: not 0)
+# every row failed: the table names why, and the exit status is 2 (not 0)
 if [ "$RC" -eq 2 ] && grep -q -F -- '--max-messages' "$TMP/out" && ! grep -q -F '"steps"' "$TMP/out" &&
     grep -q -F 'no algorithm could plan' "$TMP/err"; then
     pass "compare mesh:215x215: every row refused, naming --max-messages"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every output written safely (issue 29 item 2): a file is written beside its
+# Every output written safely: a file is written beside its
 # path and renamed on success, so a failed write leaves the path as it was
 # (an existing file, a symlink, no file at all); every stream, standard
 # output included, is checked: a failed write is exit 2 with "cannot write
@@ -117,7 +117,7 @@ else
     fail "the link's target holds the schedule, the link stays" "not so"
 fi
 
-# 9. every file written is named on a line "wrote FILE" (issue 31): on standard output after a text
+# 9. every file written is named on a line "wrote FILE": on standard output after a text
 #    report, on standard error when standard output carries JSON (which stays valid) or the schedule;
 #    each line names a file that exists, and each file written has its line
 # wrote_lines NAME STREAM FILE...: STREAM ($TMP/out or $TMP/err) holds exactly these "wrote" lines, in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI tests of schedule files (issue 12, docs/unit-schedule-format.md):
+# CLI tests of schedule files (docs/unit-schedule-format.md):
 # totex plan --schedule [--format json|full|msccl] and totex verify on
 # unit-step JSON and MSCCL XML: round trips, the issue's torus:8x8 target,
 # and mutated files rejected with ONE stderr line, exit 2 for a bad file and
@@ -48,7 +48,7 @@ for case in "ring:7 single" "torus:4x4 multi" "mesh:3x4 k:2" "hypercube:4 single
         fi
         want=$(sed -n 's/^steps  *\([0-9][0-9]*\) .*/\1/p' "$TMP/out")
         case $spec in
-        file:*) # a schedule naming a graph file is verified on the network the user gives (issue 29)
+        file:*) # a schedule naming a graph file is verified on the network the user gives
             expect_verified "verify $spec --ports $ports ($form)" "$want" "$TOTEX" verify "$TMP/s.json" --network "$spec" ;;
         *) expect_verified "verify $spec --ports $ports ($form)" "$want" "$TOTEX" verify "$TMP/s.json" ;;
         esac
@@ -110,7 +110,7 @@ expect_status 2 "unit JSON huge number" "2^63" "$TOTEX" verify "$TMP/gh.json"
 sed '0,/{"from":0,"to":1,/s//{"from":0,"to":5,/' "$TMP/g.json" > "$TMP/gp.json"
 expect_status 1 "unit JSON wrong peer" "neighbours" "$TOTEX" verify "$TMP/gp.json"
 expect_status 1 "unit JSON single-port override" "port" "$TOTEX" verify "$TMP/g.json" --ports single
-# --network replaces the file's network (issue 29); one of another size is refused
+# --network replaces the file's network; one of another size is refused
 expect_status 2 "unit JSON with --network of another size" "nodes" "$TOTEX" verify "$TMP/g.json" --network ring:4
 expect_status 2 "unit JSON above --max-messages" "max-messages" "$TOTEX" verify "$TMP/g.json" --max-messages 100
 expect_verified "unit JSON with --max-messages" - "$TOTEX" verify "$TMP/g.json" --max-messages 240

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The smaller items of issue 29 (item 5), each a check that fails without its fix:
+# Small CLI fixes (limits, hints, names and reasons in messages), each a check that fails without its fix:
 #  - --max-messages above 2^31 (what the help promises) is refused;
 #  - a combining option without --model combining says to add it;
 #  - a truncated unit-step JSON names the file; a symlink loop gives its reason;

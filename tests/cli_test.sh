@@ -243,7 +243,7 @@ if expect_ok "plan tpu-v4-cube --json" "$TOTEX" plan tpu-v4-cube --ports single 
 fi
 
 # ---------------------------------------------------------------------------
-# totex reproduce: the papers' claims (issue 6 item 2).
+# totex reproduce: the papers' claims.
 
 expect_error "reproduce bad sweep" "sweep" "$TOTEX" reproduce --sweep huge
 expect_error "reproduce unknown option" "unknown option" "$TOTEX" reproduce --frobnicate
@@ -256,7 +256,7 @@ if expect_ok "reproduce --sweep small" "$TOTEX" reproduce --sweep small --output
     else
         fail "reproduce report" "report lacks the summary, a claim or its pictures" "$TOTEX" reproduce --output "$TMP/reproduce.md"
     fi
-    # nothing the product prints names the machine it ran on (issue 31): no absolute path in the report
+    # nothing the product prints names the machine it ran on: no absolute path in the report
     if grep -n -E '(^|[ (`])/[A-Za-z0-9_.-]+/' "$TMP/reproduce.md" >"$TMP/abs"; then
         fail "reproduce report names no path of the machine" "$(head -3 "$TMP/abs")"
     else

@@ -1,11 +1,11 @@
 #!/bin/sh
-# The installed CMake package works for a consumer (issue 15): install the
+# The installed CMake package works for a consumer: install the
 # build tree into a staging prefix, configure tests/cmake_consumer against it
 # with find_package(totex CONFIG) (and COMPONENTS MPI when the build has
 # totex_mpi), build it, run the shared and static consumers, and check that
 # asking for the MPI component fails cleanly when it is not installed.
 # The same consumer against the build tree itself (totex_DIR=BUILD_DIR, no
-# install; issue 31), and the installed pkg-config modules: totex (a consumer
+# install), and the installed pkg-config modules: totex (a consumer
 # compiled with `pkg-config --cflags --libs totex` runs) and, with MPI,
 # totex-mpi (its --libs name libtotex_mpi before libtotex, and the MPI
 # consumer links with mpicc and them).

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs every example of the documentation so that it cannot go stale
-# (issue 6 item 3). Usage: docs_examples_test.sh PATH_TO_totex PATH_TO_docs
+# Runs every example of the documentation so that it cannot go stale.
+# Usage: docs_examples_test.sh PATH_TO_totex PATH_TO_docs
 #
 # Examples are the lines "$ totex ..." inside ```console blocks of
 # docs/**/*.md and inside any ``` block of README.md (next to docs/). Each is

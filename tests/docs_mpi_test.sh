@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the MPI examples of the documentation (issue 6 item 3): the lines
+# Runs the MPI examples of the documentation: the lines
 # "$ mpicc ..." and "$ mpirun ..." inside ```console blocks of docs/**/*.md and of
 # README.md.
 # Usage: docs_mpi_test.sh ROOT BUILD_DIR MPICC MPIEXEC [MPIEXEC_FLAGS...]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI tests of the exact search (issue 14): totex bounds SPEC --exact,
+# CLI tests of the exact search: totex bounds SPEC --exact,
 # totex plan SPEC --algorithm exact, --time-limit, the size limit.
 #
 #   exact_cli_test.sh PATH_TO_totex PATH_TO_tests/data
@@ -30,7 +30,7 @@ expect_out() {
     fi
 }
 
-# single-port mesh:3x3: average status 16, exact optimum 18 (issue 14); the forwarding bound
+# single-port mesh:3x3: average status 16, exact optimum 18; the forwarding bound
 # (src/bounds/forwarding.c) reaches 18 too and, listed first, is the starred best on the tie
 expect_out "bounds --exact: the optimum as a bound of kind exact" \
     '^ +exact +18 steps( \*)? +optimum 18 steps' "$TOTEX" bounds mesh:3x3 --exact
@@ -56,7 +56,7 @@ expect_out "bounds --exact --time-limit: the gap when the budget ends the search
 expect_out "plan --algorithm exact --time-limit: still a verified schedule" \
     '^verified +yes' "$TOTEX" plan mesh:3x4 --algorithm exact --time-limit 0.2
 
-# the automatic choice's exact search (issue 32 item 4): on the Petersen graph under 2-port greedy takes 9
+# the automatic choice's exact search: on the Petersen graph under 2-port greedy takes 9
 # steps and the search finds the optimum 8 (about 0.5 CPU s; a generous budget keeps it from a loaded machine)
 DATA=${2:-$(dirname "$0")/data}
 expect_out "plan auto --exact-budget: the search's schedule wins, replayed" \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Progress on stderr from the CLI (issue 6 item 4), on jobs that take more
+# Progress on stderr from the CLI, on jobs that take more
 # than a second: TOTEX_PROGRESS=1 forces the progress line even though stderr
 # is a file here, TOTEX_PROGRESS=0 (first job) and the default with stderr
 # not a terminal (second job) keep stderr empty, and stdout is the same report

@@ -1,5 +1,5 @@
 /*
- * Balanced-greedy (src/algorithms/balanced_greedy.c, issue 13 item 2):
+ * Balanced-greedy (src/algorithms/balanced_greedy.c):
  * single-port meshes. Every schedule is replayed in full by the simulator
  * (an independent check of every hop); its steps must
  *  - never go below the best lower bound (src/bounds: average status, band,

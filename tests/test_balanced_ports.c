@@ -1,5 +1,5 @@
 /*
- * Balanced-ports (src/algorithms/balanced_ports.c, issue 32 items 1 and 2):
+ * Balanced-ports (src/algorithms/balanced_ports.c):
  * k-port products with a path, and single-port products mixing a path with
  * rings or complete graphs. Every schedule is replayed in full by the
  * simulator (an independent check of every hop, port and link); its steps

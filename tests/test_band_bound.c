@@ -1,5 +1,5 @@
 /*
- * The single-port band bound (src/bounds/band.c, issue 13 item 2) against a
+ * The single-port band bound (src/bounds/band.c) against a
  * brute force: for every band U (consecutive coordinates a..b of a path
  * dimension, at least one coordinate left outside), the fewest sends from
  * U-nodes of each message over ANY path is a 0-1 shortest path on the product

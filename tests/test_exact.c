@@ -1,5 +1,5 @@
 /*
- * The exact search (issue 14; include/totex/exact.h, src/exact/).
+ * The exact search (include/totex/exact.h, src/exact/).
  *
  * Independent checks: the simulator replays every schedule the integer
  * program produces (searched with no_upper, so the schedule is the solver's
@@ -136,7 +136,7 @@ static void test_never_above_algorithms(void **state)
     check_between("mesh:3x3", TOTEX_PORTS_MULTI, 0);
     check_between("path:2*ring:3", TOTEX_PORTS_SINGLE, 0);
     check_between("path:4", TOTEX_PORTS_SINGLE, 0);
-    check_between("mesh:3x3", TOTEX_PORTS_SINGLE, 18); /* the value issue 14 states */
+    check_between("mesh:3x3", TOTEX_PORTS_SINGLE, 18); /* the known single-port optimum of the 3x3 mesh */
     check_between("torus:3x3", 2, 0); /* 2-port */
     check_between("file:" TOTEX_TEST_DATA "/greedy_star6.edges", TOTEX_PORTS_MULTI, 0);
     /* a star K_{1,5}: the centre relays every message between leaves, one per step (single-port):
@@ -277,7 +277,7 @@ static void test_registered_algorithm(void **state)
 }
 
 /*
- * The automatic choice's exact search (issue 32 item 4): on the Petersen graph under 2-port no other
+ * The automatic choice's exact search: on the Petersen graph under 2-port no other
  * algorithm reaches the optimum, so with a budget auto takes the search's schedule, replayed in full by
  * the simulator, with fewer steps than with the search off (budget 0), and equal to the optimum the
  * search proves on its own (up from the bound, no other algorithm's schedule: exact_own). The budget is

@@ -171,7 +171,7 @@ static void test_reject(void **state)
            TOTEX_EINVAL, "at most n(n-1) = 12");
 }
 
-/* The streaming reader (src/combining/import.c, issue 15): what a JSON tree
+/* The streaming reader (src/combining/import.c): what a JSON tree
    reader got for free must still hold, and numbers are reported as written. */
 static void test_reader_edges(void **state)
 {
@@ -196,7 +196,7 @@ static void test_reader_edges(void **state)
     assert_int_equal(tr.count, 1);
     assert_true(im.cost.t_c == 1e-9 && im.cost.m == 8);
     totex_comb_imported_free(&im);
-    /* a huge whole number is reported as written, not as 2^64 - 1 (issue 15 item 5) */
+    /* a huge whole number is reported as written, not as 2^64 - 1 */
     reject("{\"format\":\"totex-combining-schedule\",\"version\":1,\"network\":\"ring:4\",\"nodes\":100000000000000000000,"
            "\"model\":{\"t_s\":1,\"t_c\":1,\"t_l\":0,\"rho\":0,\"m\":8,\"switching\":\"wormhole\",\"ports\":\"one\"},"
            "\"steps\":[]}",

@@ -1,5 +1,5 @@
 /*
- * The single-port forwarding bound (src/bounds/forwarding.c, issue 13 item 2)
+ * The single-port forwarding bound (src/bounds/forwarding.c)
  * against independent computations:
  *  - its value from its own witness: the integer node weights it returns are
  *    re-evaluated here by Floyd-Warshall on the product graph (adjacency from
@@ -17,7 +17,7 @@
  *    above the optimum would make the search fail): the bound never exceeds
  *    it, and meets it on mesh:2x3 (9), mesh:2x4 (16) and mesh:3x3 (18);
  *  - totex_bounds_compute reports it, with the witness, on meshes;
- *  - k-port (issue 32 item 3, totex_bound_forwarding_ports): its value from
+ *  - k-port (totex_bound_forwarding_ports): its value from
  *    its witness (Floyd-Warshall, a step costing at most 2 sum_v min(k, deg v)
  *    w_v, degrees counted here), never above a schedule the simulator
  *    verified, never above the exact optimum and equal to it on mesh:2x3,

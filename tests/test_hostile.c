@@ -1,5 +1,5 @@
 /*
- * Hostile calls to the library (issue 15 item 5): getters given a node, a
+ * Hostile calls to the library: getters given a node, a
  * dimension, a step or a transfer out of range return their documented
  * sentinel (include/totex/network.h, include/totex/combining.h) instead of
  * reading past an array. Run under AddressSanitizer in CI, a read out of

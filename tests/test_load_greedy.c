@@ -1,5 +1,5 @@
 /*
- * Load-greedy (src/algorithms/load_greedy.c, issue 13 item 2): single-port
+ * Load-greedy (src/algorithms/load_greedy.c): single-port
  * meshes. Every schedule is replayed in full by the simulator; it must beat
  * A2 (000 Section 4) and greedy (001 Section 5), both planned and simulated
  * here, never go below the best lower bound (src/bounds, incl. the band bound),

@@ -1,6 +1,6 @@
 /*
  * MSCCL XML read as the MSCCL executor reads it (src/schedule/msccl_read.c)
- * and verified by its rules (src/plan/msccl_verify.c, issue 29):
+ * and verified by its rules (src/plan/msccl_verify.c):
  *   - the two files msccl-tools wrote (tests/data/msccl_sccl_ring4.xml,
  *     msccl_two_step_2x2.xml; /work/shared/msccl-examples/README.md says how)
  *     are correct all-to-alls, and SCCL's own count (the algo's name says

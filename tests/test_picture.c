@@ -1,5 +1,5 @@
 /*
- * Pictures (issue 6 item 1): every kind writes a valid PNG (signature and the
+ * Pictures: every kind writes a valid PNG (signature and the
  * IHDR width/height asked for) and SVG; the recording sink's counts equal the
  * simulator's; bad paths and extensions are clear errors, never crashes.
  */

@@ -1,5 +1,5 @@
 /*
- * Pipeline (src/algorithms/pipeline.c, issue 13 item 1): multiport meshes
+ * Pipeline (src/algorithms/pipeline.c): multiport meshes
  * R x C at the cut bound. Every schedule is replayed in full by the
  * simulator (totex_plan_and_verify); the bound it must meet is computed here
  * from 000 eq. (4) lifted as in 000 Theorem 5 and 003 Theorem 1: cutting the

@@ -1,5 +1,5 @@
 /*
- * The automatic choice (totex_plan_best, issue 13 item 3): candidates with a
+ * The automatic choice (totex_plan_best): candidates with a
  * certificate at one node first, and no full replay once a result is proved
  * optimal in steps and average delay.
  *  - torus:16x16x16x8 single-port: octr and a2 tie at the average-status
@@ -18,8 +18,8 @@ static void torus_16x16x16x8_certified_without_replay(void **state)
     totex_network *net = ts_net("torus:16x16x16x8");
     totex_plan_result r;
     totex_error err = {{0}};
-    /* max_messages 2^31: above the default of 2^26, which refuses a2 (2^30 messages) before it predicts
-       (issue 15); here a2 may run, and the proved optimum must still skip its replay */
+    /* max_messages 2^31: above the default of 2^26, which refuses a2 (2^30 messages) before it predicts;
+       here a2 may run, and the proved optimum must still skip its replay */
     const uint64_t max_messages = UINT64_C(1) << 31;
     assert_int_equal(totex_plan_best(net, TOTEX_PORTS_SINGLE, TOTEX_OBJECTIVE_STEPS, max_messages, &r, &err), TOTEX_OK);
     assert_string_equal(r.algorithm->name, "octr");

@@ -1,5 +1,5 @@
 /*
- * Progress on long jobs (issue 6 item 4): the sink wrapper of
+ * Progress on long jobs: the sink wrapper of
  * src/common/progress.c driven by a fake clock, writing to a temporary FILE.
  * Silent for the first second, at most one line per 0.25 s after that, the
  * format "LABEL: step DONE/TOTAL (P%), R steps/s, S s left", the line cleared

@@ -1,5 +1,5 @@
 /*
- * Progress of the long jobs that are loops rather than sinks (issue 6 item 4):
+ * Progress of the long jobs that are loops rather than sinks:
  * the one-node certification of symmetric schedules
  * (totex_sym_certify_progress) and the combining simulator
  * (totex_comb_simulate_progress), each driven with a meter on a temporary

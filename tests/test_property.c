@@ -1,5 +1,5 @@
 /*
- * Property test (issue 3): random small products of every factor kind under a
+ * Property test: random small products of every factor kind under a
  * random port model; every algorithm that applies must produce a schedule the
  * simulator accepts in full (symmetric ones are also certified at one node and
  * cross-checked by totex_plan_and_verify), never beat the best lower bound of

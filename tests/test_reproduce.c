@@ -1,5 +1,5 @@
 /*
- * totex reproduce (issue 6 item 2): the small sweep agrees with the papers
+ * totex reproduce: the small sweep agrees with the papers
  * everywhere and covers every claim family; a deliberately wrong paper value
  * (an injected offset) is reported as a disagreement; the comparison helper.
  */

@@ -1,5 +1,5 @@
 /*
- * Rounds (src/algorithms/rounds.c, issue 13 item 1): multiport meshes of
+ * Rounds (src/algorithms/rounds.c): multiport meshes of
  * three and more dimensions and mixed mesh/torus products at the cut bound.
  * Every schedule is replayed in full by the simulator (totex_plan_and_verify);
  * the bound it must meet is computed here from 000 eq. (4) lifted as in 000

@@ -92,7 +92,7 @@ static void test_unit_roundtrip_every_algorithm(void **state)
                                      TOTEX_OK);
                     FILE *fp = fopen(path, "r");
                     assert_non_null(fp);
-                    /* a file naming a graph file is read on the network given by the caller (issue 29) */
+                    /* a file naming a graph file is read on the network given by the caller */
                     totex_unit_limits lim = {0};
                     if (!strncmp(specs[si], "file:", 5))
                         lim.network = specs[si];

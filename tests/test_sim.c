@@ -1,5 +1,5 @@
 /*
- * The simulator rejects every kind of violation (issue 2 item 5): one mutated
+ * The simulator rejects every kind of violation: one mutated
  * schedule per kind, built from a verified schedule or by hand, and its
  * measurements on hand-computed schedules.
  */

@@ -1,5 +1,5 @@
 /*
- * The simulator's link test (issue 13 item 3): a hop is accepted exactly when
+ * The simulator's link test: a hop is accepted exactly when
  * its two nodes are neighbours, both where the simulator looks links up in
  * its per-node table (at most 16 link slots per node) and where it falls back
  * to comparing coordinates (complete:18 has 17 slots). The reference is

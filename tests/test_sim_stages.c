@@ -1,6 +1,6 @@
 /*
  * The simulator split in two parts (links and ports; messages:
- * totex_sim_stage_sink, issue 13 item 3), each fed every step on its own
+ * totex_sim_stage_sink), each fed every step on its own
  * thread (totex_sink_thread_start_fanout) or one after the other on this
  * thread, then joined (totex_sim_stages_join). The reference is the serial
  * simulator (totex_sim_step) on the same schedule: valid schedules must give

@@ -1,6 +1,5 @@
 /*
- * The simulator on its own thread (src/schedule/sink_thread.c, issue 13 item
- * 3): through the thread the simulator must see the same steps in the same
+ * The simulator on its own thread (src/schedule/sink_thread.c): through the thread the simulator must see the same steps in the same
  * order, so every measure equals a replay on the caller's thread; a violation
  * must come back to the producer with the simulator's own message, and from
  * totex_sink_thread_finish(); steps larger than a buffer (2^15 hops) and more

@@ -1,5 +1,5 @@
 /*
- * Benchmark (issue 12): writing and reading the symmetric form of a unit-step
+ * Benchmark: writing and reading the symmetric form of a unit-step
  * schedule file (include/totex/schedule_io.h) against planning it. For each
  * SPEC (default: fugaku, multiport) it times, in this process:
  *   plan    octr's plan_symmetric (001 Theorems 5, 7, 9): the baseline;
@@ -7,7 +7,7 @@
  *   write   totex_unit_write_symmetric() to a temporary file;
  *   read    totex_unit_verify_stream() of that file (parse + certify);
  * and prints each as a ratio to plan, with the file's size in MiB and the
- * process's peak memory. Targets (issue 12): plan + certify + write (what
+ * process's peak memory. Targets: plan + certify + write (what
  * `totex plan fugaku --ports multi --schedule f.json` does once) under 2 s,
  * the file under 50 MiB.
  *

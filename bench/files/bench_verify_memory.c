@@ -1,6 +1,6 @@
 /*
- * Peak memory of `totex verify FILE` against the size of FILE (issue 15
- * item 2: target at most 4 times the file).
+ * Peak memory of `totex verify FILE` against the size of FILE (target: at
+ * most 4 times the file).
  *
  *   bench_verify_memory [PATH_TO_totex [MIB]]
  *

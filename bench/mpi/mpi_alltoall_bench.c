@@ -1,5 +1,5 @@
 /*
- * Benchmark (issue 5 item 6): totex_alltoall against the MPI library's own
+ * Benchmark: totex_alltoall against the MPI library's own
  * all-to-all (PMPI_Alltoall, i.e. Open MPI's even if libtotex_pmpi.so were
  * preloaded) on MPI_COMM_WORLD, MPI_BYTE blocks of 8 B .. 64 KiB (8 * 4^k,
  * then 64 KiB). Run under mpirun (bench/mpi/mpi_bench.sh runs 2 and 4 ranks).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Before/after for totex_alltoall over a real MPI (issue 11, Open MPI target): launches of two builds of
+# Before/after for totex_alltoall over a real MPI (Open MPI target): launches of two builds of
 # bench/mpi/mpi_alltoall_bench alternate (old, new, old, new, ...), so both see the same phases of the
 # machine; each launch gives totex / MPI_Alltoall per block size in that launch (its own baseline), and
 # per block size the median of those ratios over the launches is printed for each build, with every
@@ -10,7 +10,7 @@
 #   git clone -q . /tmp/old && git -C /tmp/old checkout -q OLD && cmake -S /tmp/old -B /tmp/old/build \
 #     -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build /tmp/old/build -j2 --target mpi_alltoall_bench
 # PAIR_FLOOR=path/to/mpi_pair_floor (2 ranks) runs it before and after, to name the machine's phase
-# (MPI_Alltoall of 8 B on 2 ranks: 0.18 us in the fast phase of issue 11's machine, 0.42 us in the slow).
+# (MPI_Alltoall of 8 B on 2 ranks: 0.18 us in the fast phase of a 2-core shared virtual machine, 0.42 us in the slow).
 # Open MPI: oversubscribes and runs as root when needed, as bench/mpi/mpi_bench.sh.
 set -eu
 usage="usage: $0 OLD_mpi_alltoall_bench NEW_mpi_alltoall_bench [NP (2 ..) [RUNS (1 ..) [MAX_BLOCK_BYTES (8 ..)]]]"

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Run bench/mpi/mpi_alltoall_bench (issue 5 item 6) at 2 and 4 ranks.
+# Run bench/mpi/mpi_alltoall_bench at 2 and 4 ranks.
 # Usage: bench/mpi/mpi_bench.sh [BUILD_DIR [REPS [MAX_BLOCK_BYTES]]]   (default: build 11 65536)
 # MPI_BENCH_RUNS=K (default 1): K launches per rank count, then per block size the K ratios
 # totex/MPI and their median. On a shared or small machine one launch's ratio moves by 10%
-# and more with where the ranks land (the 2-core machine of issue 11: MPI_Alltoall of 8 B on
+# and more with where the ranks land (a 2-core shared virtual machine: MPI_Alltoall of 8 B on
 # 2 ranks took 0.18 us in one launch, 0.42 us in the next); the median of several launches
-# is the figure to report (issue 11: 5 or more).
+# is the figure to report (5 or more).
 # Open MPI: oversubscribes (fewer cores than ranks is allowed; timings then
 # include time-sharing), and runs as root when needed.
 set -eu

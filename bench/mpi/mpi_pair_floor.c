@@ -1,5 +1,5 @@
 /*
- * What a checked 2-rank call of 8-byte blocks can cost at best (issue 11, Open MPI target):
+ * What a checked 2-rank call of 8-byte blocks can cost at best (Open MPI target):
  * the MPI calls alone of totex's short path against MPI_Alltoall, in the same launch.
  *
  * Usage: mpirun -np 2 mpi_pair_floor [REPS]   (default 11; exactly 2 ranks)
@@ -18,7 +18,7 @@
  *                       bytes cost by themselves
  *   totex_alltoall      the library, check on, 8-byte blocks
  * "checked calls" / MPI_Alltoall is the floor of totex's checked short path: totex_alltoall cannot go
- * below it. On the 2-core machine of issue 11 an Open MPI shared-memory message of more than 8 bytes cost
+ * below it. On a 2-core shared virtual machine an Open MPI shared-memory message of more than 8 bytes cost
  * about 10 ns more than one of 8 bytes in the machine's fast phases and about 45 ns more in its slow ones,
  * so "header in front" moved between 0.88 and 1.24 over the day; "checked calls" stays with the unchecked
  * ones (0.84 .. 1.00; 2026-11-27, 15 launches).

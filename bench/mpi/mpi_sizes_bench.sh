@@ -1,5 +1,5 @@
 #!/bin/sh
-# MPI_Alltoall with many distinct block sizes through the drop-in (issue 15):
+# MPI_Alltoall with many distinct block sizes through the drop-in:
 # a program calling it with N distinct sizes (1..N ints per block) used to
 # rank and time the candidates at every new size; now each size class
 # (blocks of 2^c .. 2^(c+1)-1 bytes) is ranked and timed once and a new size

@@ -1,5 +1,5 @@
 /*
- * Greedy on large meshes (issue 13 item 3): CPU seconds of greedy's predict
+ * Greedy on large meshes: CPU seconds of greedy's predict
  * (a count-only run: bucket sizes, no sources) and of its plan (every hop
  * streamed into a counting sink), per network, and their ratio measured in
  * the same run (the plan run is the baseline), with nanoseconds per hop.

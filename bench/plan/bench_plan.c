@@ -1,5 +1,5 @@
 /*
- * Benchmark (issue 13 item 3): `totex plan` = plan + verify, the whole
+ * Benchmark: `totex plan` = plan + verify, the whole
  * driver (totex_plan_and_verify(): bounds, the algorithm, certification at
  * one node or the full simulator replay), on the large networks whose plans
  * used to take minutes: torus:16x16x16x8, mesh:64x64, mesh:48x64, mesh:32x64
@@ -15,7 +15,7 @@
  * Before/after ratios against another build: bench/plan/plan_before_after.sh.
  * BENCH_PLAN_CAP=S stops a job after S seconds of wall time (default 300; it
  * is then reported as over the cap).
- * Target: every job under 5 s and 1 GiB (issue 13).
+ * Target: every job under 5 s and 1 GiB.
  */
 #include <stdio.h>
 #include <stdlib.h>

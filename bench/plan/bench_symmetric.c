@@ -1,5 +1,5 @@
 /*
- * Benchmark (issue 3): plan (octr, 001 Theorems 5, 7, 9) and certify at one
+ * Benchmark: plan (octr, 001 Theorems 5, 7, 9) and certify at one
  * node (001 Theorem 2) the symmetric total exchange of the two machines too
  * large to simulate message by message: Fugaku (158,976 nodes) and Sequoia
  * (98,304 nodes), multiport and single-port (k = 1). Each job runs in its own

@@ -1,5 +1,5 @@
 /*
- * Benchmark (issue 2 item 8): plan + full simulation of total exchange on
+ * Benchmark: plan + full simulation of total exchange on
  * 4096 nodes (16,773,120 messages): single-port A2 on a 16x16x16 torus and
  * multiport A3 on a 64x64 torus. Each job runs in its own child process so
  * its peak memory (ru_maxrss) is its own. Reported next to a memory-bandwidth

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Greedy before/after (issue 13 item 3): CPU seconds of greedy's count-only
+# Greedy before/after: CPU seconds of greedy's count-only
 # predict and of its plan run (hops streamed into a counting sink, no
 # simulator), per job, for two builds' bench_greedy run one after the other
 # on the same job (same load), and the ratios old / new (> 1: new is faster).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Greedy old vs new (issue 13 item 3): the full schedules of two totex builds
+# Greedy old vs new: the full schedules of two totex builds
 # on a sweep of networks and port models, compared byte for byte; where they
 # differ, the (step, from, to, dst) hop multisets per step are compared (the
 # source within a bucket is free: 001 Section 5's rule does not depend on it).

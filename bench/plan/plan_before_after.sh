@@ -1,5 +1,5 @@
 #!/bin/sh
-# Before/after for `totex plan` (issue 13 item 3): runs bench_plan of two
+# Before/after for `totex plan`: runs bench_plan of two
 # builds (e.g. main's before a change and the branch's after) job by job,
 # the old build then the new on the same job, so both see the same load, and
 # prints each one's plan + verify wall time, cpu time and peak memory and the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The arena's size against its effect on a staggered octr run (issue 11), on SimGrid SMPI:
+# The arena's size against its effect on a staggered octr run, on SimGrid SMPI:
 # per torus, block size and chunk count, one simulated run with the default arena
 # (TOTEX_PROG_ARENA_BLOCKS_PER_RANK = 4: 4n blocks before bytes are reused), one with the
 # earlier default of 2n blocks (TOTEX_ARENA_BLOCKS=2n: the baseline, in the same run) and one

@@ -1,5 +1,5 @@
 /*
- * First call of totex_alltoall at scale on SimGrid SMPI (issue 11 item 3,
+ * First call of totex_alltoall at scale on SimGrid SMPI (see
  * DESIGN.md "Measuring at scale"): one call on a periodic Cartesian
  * communicator laid over the simulated torus, with whatever TOTEX_TUNE,
  * TOTEX_ALGORITHM... say (first_call.sh runs it with TOTEX_TUNE=0). SMPI runs

@@ -1,5 +1,5 @@
 #!/bin/sh
-# First call of totex_alltoall at scale on SimGrid SMPI (issue 11 item 3;
+# First call of totex_alltoall at scale on SimGrid SMPI (see
 # DESIGN.md "Measuring at scale": one call, TOTEX_TUNE=0, small blocks): per
 # torus, the simulated time of the call, the CPU time of the process (all ranks'
 # planning), and the growth of the

@@ -1,7 +1,7 @@
 # Sourced by bench/smpi/run.sh and first_call.sh: the project's SMPI torus platform.
 # smpi_torus_platform OUT TORUS  (TORUS like 4x4x4) writes OUT/torus-TORUS.xml and
 # OUT/hosts-TORUS and sets n (ranks), plat and hosts (their paths).
-# TORUS cluster, 10 GB/s links, 1 us latency, split-duplex (issue 11's platform).
+# TORUS cluster, 10 GB/s links, 1 us latency, split-duplex (the platform of the executor's SMPI measurements in docs/performance.md).
 smpi_torus_platform() {
     _out=$1 _t=$2
     n=$(echo "$_t" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}')

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SimGrid SMPI benchmark (issue 5 item 6): totex_alltoall against every SMPI
+# SimGrid SMPI benchmark: totex_alltoall against every SMPI
 # all-to-all algorithm on simulated torus platforms, blocks 8 B .. 64 KiB (8 B * 4^k up to
 # 8 KiB, then 16 KiB, 32 KiB, 64 KiB: every size where the unit-step schedules take over).
 #

@@ -1,5 +1,5 @@
 /*
- * SimGrid SMPI benchmark (issue 5 item 6): times one all-to-all
+ * SimGrid SMPI benchmark: times one all-to-all
  * implementation on a Cartesian communicator laid over the simulated torus.
  * Built with smpicc and run by bench/smpi/run.sh once per implementation:
  *   smpi_alltoall_bench totex D1xD2[xD3] [ITERS [MAX_BLOCK [one]]]  -> totex_alltoall

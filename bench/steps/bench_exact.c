@@ -1,5 +1,5 @@
 /*
- * The exact search (issue 14): the comparison table and the speed targets.
+ * The exact search: the comparison table and the speed targets.
  *
  *   bench_exact [--table] [--targets] [--time-limit S] [--only SPEC]
  *
@@ -13,7 +13,7 @@
  * from files (bench/data: the 8-GPU hybrid cube-mesh of the DGX-1, and a
  * 3x3 mesh with one diagonal), single-port and multiport.
  *
- * Targets (--targets; issue 14): ring:7, ring:8, hypercube:3, torus:3x3 and
+ * Targets (--targets): ring:7, ring:8, hypercube:3, torus:3x3 and
  * mesh:3x3 multiport proved in < 10 s each; mesh:3x3 and mesh:3x4
  * single-port in < 60 s each (wall time; the CPU time beside it is steadier
  * on a shared machine). Each is also run with CBC alone, GLPK alone and
@@ -224,7 +224,7 @@ static void targets(const char *only)
         const char *name, *solver;
         int no_prune;
     } v[] = {{"cbc alone", "cbc", 0}, {"glpk alone", "glpk", 0}, {"no pruning", NULL, 1}};
-    printf("## Targets (issue 14): exact optimum proved from scratch; ratios = time / default's time, same run\n\n");
+    printf("## Targets: exact optimum proved from scratch; ratios = time / default's time, same run\n\n");
     printf("| network | ports | optimum | default s wall (CPU) (GLPK LP + CBC) | target s | met |");
     for (size_t j = 0; j < sizeof v / sizeof *v; j++)
         printf(" %s s CPU (ratio) |", v[j].name);

@@ -1,5 +1,5 @@
 /*
- * The sweep of issue 32 item 5: the 96 two-factor products of path, ring and
+ * The product sweep: the 96 two-factor products of path, ring and
  * complete graphs with sides 3 to 6, and the meshes 8x8, 16x16 and
  * touchstone-delta (16x32), under single-port, k:2, k:3 and multiport.
  *
@@ -14,7 +14,7 @@
  * where the search proves it within S seconds (default 3) on networks of at
  * most N nodes (default 16), else its proved range "lower..upper" or "-",
  * and the ratios steps / bound and steps / optimum. Then per port model: how
- * many networks are within issue 32's targets (1.05 x the exact optimum where
+ * many networks are within the targets (1.05 x the exact optimum where
  * proved, else 1.10 x the best bound; meshes: 1.15 x the best bound under
  * k:2 and k:3, 1.05 x under single-port) and the largest ratios.
  *

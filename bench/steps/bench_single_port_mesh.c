@@ -1,12 +1,12 @@
 /*
- * Benchmark (issue 13 item 2): single-port meshes, schedules against the
+ * Benchmark: single-port meshes, schedules against the
  * bounds. For each mesh, balanced-greedy (src/algorithms/balanced_greedy.c),
  * with load-greedy and A2 as baselines planned and simulated in the same run:
  * steps, steps / best lower bound (the forwarding bound of
  * src/bounds/forwarding.c where it is the best), steps / A2's steps, and the
  * plan + verify wall time as a ratio to load-greedy's (the bounds are computed
  * before either is timed).
- * Targets (issue 13): 3x3 <= 18, 3x4 <= 28, touchstone-delta steps / best
+ * Targets: 3x3 <= 18, 3x4 <= 28, touchstone-delta steps / best
  * bound <= 1.15, each plan under 5 s.
  *
  * usage: bench_single_port_mesh [SPEC]...   (default: the list below)

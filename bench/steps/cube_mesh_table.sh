@@ -1,5 +1,5 @@
 #!/bin/sh
-# Multiport meshes beyond 2-D and mixed mesh/torus products (issue 13 item 1):
+# Multiport meshes beyond 2-D and mixed mesh/torus products:
 # for each network, the lifted cut bound (000 eq. (4), Theorem 5; computed by
 # `totex bounds` through `totex plan`) and the steps of rounds
 # (src/algorithms/rounds.c), of the baselines run in the same script,

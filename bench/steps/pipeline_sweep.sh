@@ -1,5 +1,5 @@
 #!/bin/sh
-# Multiport meshes R x C at the cut bound (issue 13 item 1): runs
+# Multiport meshes R x C at the cut bound: runs
 # `totex plan mesh:RxC --ports multi --algorithm pipeline` (every schedule
 # replayed in full by the simulator) for LO <= R <= C <= HI and prints one
 # line per size with steps, the cut bound (000 eq. (4) lifted, computed by

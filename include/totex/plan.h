@@ -109,7 +109,9 @@ typedef struct totex_plan_options {
                                     free with totex_plan_result_release()) */
     uint64_t costly_budget;    /**< hops above which the automatic choice skips a costly prediction (0:
                                     TOTEX_PLAN_COSTLY_BUDGET_HOPS; see totex_plan_costly_budget()) */
-    FILE *progress;            /**< where the plan's progress meter writes (NULL: nowhere; the CLI: stderr on a terminal) */
+    FILE *progress;            /**< where the plan's progress meters write, the driver's and those inside the algorithms
+                                    (greedy's prediction, the symmetric and factor greedies), for this call on this
+                                    thread (NULL: nowhere; the CLI: stderr on a terminal) */
 } totex_plan_options;
 
 /**

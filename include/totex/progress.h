@@ -30,6 +30,8 @@ extern "C" {
  * symmetric schedules, as phases of one meter), the symmetric greedy's
  * planning, totex_comb_rank() and totex_comb_sweep() (one simulation per
  * algorithm and block size), and the CLI's combining plan and verify.
+ * Inside totex_plan_run() the algorithms' meters write to its options'
+ * stream (totex_plan_options.progress) instead of reading this switch.
  * Not thread-safe: one meter per thread, and one line per FILE at a time.
  */
 typedef struct totex_progress totex_progress;

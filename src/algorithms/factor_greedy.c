@@ -39,6 +39,7 @@
 
 #include "algorithms/factor_algos.h"
 #include "common/error.h"
+#include "common/progress_scope.h"
 #include "totex/progress.h"
 
 #define GR_NONE UINT32_MAX
@@ -457,7 +458,8 @@ totex_status totex_fa_greedy(const totex_factor *f, totex_ports ports, totex_sch
        a meter on stderr when progress is on; the steps are not known before the end */
     char label[64];
     snprintf(label, sizeof label, "greedy on %.30s: planning", totex_factor_name(f));
-    prog = totex_progress_enabled() ? totex_progress_new(stderr, label, 0, NULL, 0) : NULL;
+    FILE *progress_fp = totex_progress_stream(); /* the plan's options (totex_plan_options.progress) */
+    prog = progress_fp ? totex_progress_new(progress_fp, label, 0, NULL, 1) : NULL;
     while (remaining > 0) {
         size_t c = 0;
         totex_progress_tick(prog, 1);

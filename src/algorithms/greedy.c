@@ -111,6 +111,7 @@
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
 #include "common/huge.h"
+#include "common/progress_scope.h"
 #include "totex/progress.h"
 #include "totex/sim.h"
 
@@ -1610,8 +1611,9 @@ static totex_status gd_run(const totex_network *net, totex_ports ports, totex_si
     /* a prediction runs the whole greedy without a sink, so no other meter counts its steps: its own (on a
        4096-node file graph it takes a minute); planning is counted by the driver's meter on the sink */
     totex_progress *prog = NULL;
-    if (!sink.step && totex_progress_enabled())
-        prog = totex_progress_new(stderr, "greedy: predicting its steps", 0, NULL, 0);
+    FILE *progress_fp = totex_progress_stream(); /* the plan's options (totex_plan_options.progress) */
+    if (!sink.step && progress_fp)
+        prog = totex_progress_new(progress_fp, "greedy: predicting its steps", 0, NULL, 1);
     while (G.remaining) {
         G.npicks = 0;
         if (G.symmetric && G.S <= GD_FEW)

@@ -32,6 +32,7 @@
 
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
+#include "common/progress_scope.h"
 #include "totex/progress.h"
 #include "totex/symmetric.h"
 #include "totex/task.h"
@@ -168,12 +169,13 @@ static totex_progress *greedy_progress(const totex_task *t, totex_ports ports, c
 {
     char label[64];
     uint64_t k = totex_ports_k(ports), h = totex_task_critical_sum(t), est = h;
-    if (!totex_progress_enabled())
+    FILE *fp = totex_progress_stream(); /* the plan's options (totex_plan_options.progress) */
+    if (!fp)
         return NULL;
     if (k && (totex_task_total_sum(t) + k - 1) / k > est)
         est = (totex_task_total_sum(t) + k - 1) / k;
     snprintf(label, sizeof label, "%s: planning", name);
-    return totex_progress_new(stderr, label, est, NULL, 0);
+    return totex_progress_new(fp, label, est, NULL, 1);
 }
 
 /* The greedy @p name on task t (period 1 or 2) under ports; a new symmetric schedule in *out. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/progress_scope.h"
 #include "totex/progress.h"
 
 /* seconds of silence before the first line, and between two updates */
@@ -35,6 +36,32 @@ int totex_progress_enabled(void)
     if (env && env[0] == '0' && !env[1])
         return 0;
     return progress_flag;
+}
+
+/* the scope of the plan call running on this thread (totex_plan_options.progress): set, and its stream */
+static _Thread_local int scope_set;
+static _Thread_local FILE *scope_fp;
+
+int totex_progress_scope_begin(FILE *fp, FILE **saved_fp)
+{
+    const int was = scope_set;
+    *saved_fp = scope_fp;
+    scope_set = 1;
+    scope_fp = fp;
+    return was;
+}
+
+void totex_progress_scope_end(int was_set, FILE *saved_fp)
+{
+    scope_set = was_set;
+    scope_fp = saved_fp;
+}
+
+FILE *totex_progress_stream(void)
+{
+    if (scope_set)
+        return scope_fp;
+    return totex_progress_enabled() ? stderr : NULL;
 }
 
 struct totex_progress {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/progress_scope.h"
 #include "totex/delay.h"
 #include "totex/exact.h"
 #include "totex/plan.h"
@@ -231,8 +232,22 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports, 
     return totex_plan_run(net, ports, algo, &o, out, err);
 }
 
+static totex_status plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                             const totex_plan_options *opt, totex_plan_result *out, totex_error *err);
+
+/* the meters inside the algorithms write where @p o says for the length of the call (this thread only) */
 totex_status totex_plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
                             const totex_plan_options *opt, totex_plan_result *out, totex_error *err)
+{
+    FILE *saved;
+    const int was = totex_progress_scope_begin(opt ? opt->progress : NULL, &saved);
+    const totex_status st = plan_run(net, ports, algo, opt, out, err);
+    totex_progress_scope_end(was, saved);
+    return st;
+}
+
+static totex_status plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
+                             const totex_plan_options *opt, totex_plan_result *out, totex_error *err)
 {
     totex_status st;
     double t0 = now_seconds();
@@ -307,8 +322,12 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
                              uint64_t max_messages, totex_plan_result *out, totex_error *err)
 {
     const totex_plan_options o = legacy_options(max_messages, objective);
+    FILE *saved;
     memset(out, 0, sizeof *out);
-    return plan_best(net, ports, &o, out, err);
+    const int was = totex_progress_scope_begin(o.progress, &saved);
+    const totex_status st = plan_best(net, ports, &o, out, err);
+    totex_progress_scope_end(was, saved);
+    return st;
 }
 
 /* The automatic choice under @p o (totex_plan_best()); @p out zeroed by the caller, its bounds may be set. */

@@ -25,13 +25,16 @@
  * (totex_sim_stage_sink) fed every step on its own thread; each stops at its
  * own first violation, placed by (step, pass, hop, rank of the check within
  * a hop) in the serial order, and totex_sim_stages_join keeps the earlier
- * one: the serial replay's. On mesh:64x64 (A3, 715 M hops, a loaded
+ * one: the serial replay's. Each part takes a one-loop form per step
+ * (msgs_one_pass, links_one_loop), and on a violation undoes the step and
+ * replays it in the two passes that name it. On mesh:64x64 (A3, 715 M hops, a loaded
  * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
  * 3.0 s, on two threads beside the planner's 1.3 s. The messages part moves
  * a message in one pass when it can (msgs_one_pass: stamps of the last move
  * in the state word's high bits); the links part finds a link's slot with
- * 4-wide compares and keeps one-byte link stamps (reset every 255 steps):
- * `bench_plan mesh:64x64 multi auto` 5.04 -> 4.16 s wall (idle machine).
+ * 4-wide compares and keeps one 8-byte word per node (its step's sends,
+ * receives and the slots it sent over), or, beyond SIM_TABLE_SLOTS slots,
+ * one-byte link stamps (reset every 255 steps). Figures: docs/performance.md.
  *
  * Port models (include/totex/common.h): single-port, one send and one receive
  * per node per step; multiport, one message per directed link per step;
@@ -92,6 +95,12 @@ struct totex_sim {
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
     size_t state_bytes;
+    uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
+                                          the step + 1 of its last send or receive (bits 63..32), and in that
+                                          step its receives (31..24), its sends (23..16) and the mask of the
+                                          link slots it sent over (15..0); a word of an earlier step counts as
+                                          empty. One word per node, read without the slot: the check of a hop
+                                          does not wait for the table look-up. The arrays below: the others */
     uint32_t *send_stamp, *recv_stamp; /* single-port and k-port: step of the node's last send / receive */
     uint32_t *send_count, *recv_count; /* k-port: sends / receives of the node in step send_stamp / recv_stamp */
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
@@ -162,6 +171,7 @@ void totex_sim_free(totex_sim *sim)
     totex_huge_free(sim->state, sim->state_bytes);
     free(sim->coords);
     free(sim->nbr);
+    free(sim->node_word);
     free(sim->send_stamp);
     free(sim->recv_stamp);
     free(sim->send_count);
@@ -228,18 +238,23 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
                 }
             }
     }
-    if (ports != TOTEX_PORTS_MULTI) {
+    if (sim->nbr) {
+        sim->node_word = calloc(n, sizeof *sim->node_word);
+        if (!sim->node_word)
+            goto nomem;
+    }
+    if (!sim->nbr && ports != TOTEX_PORTS_MULTI) {
         sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
         sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
             goto nomem;
     }
-    if (ports != TOTEX_PORTS_SINGLE) {
+    if (!sim->nbr && ports != TOTEX_PORTS_SINGLE) {
         sim->link_stamp = calloc((size_t)n * sim->slots, sizeof *sim->link_stamp);
         if (!sim->link_stamp)
             goto nomem;
     }
-    if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI) {
+    if (!sim->nbr && ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI) {
         sim->send_count = calloc(n, sizeof *sim->send_count);
         sim->recv_count = calloc(n, sizeof *sim->recv_count);
         if (!sim->send_count || !sim->recv_count)
@@ -412,7 +427,45 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
         if (!(what & DO_LINKS))
             continue;
         *rank = RANK_PORT;
-        if (ports == TOTEX_PORTS_SINGLE) {
+        if (sim->node_word) {
+            /* the node words (the same rules as the arrays below): link, then sends, then receives */
+            uint64_t *const nw = sim->node_word;
+            const uint64_t now = (uint64_t)stamp << 32, bit = (uint64_t)1 << slot;
+            uint64_t wf = nw[h->from] >> 32 == stamp ? nw[h->from] : now;
+            if (ports != TOTEX_PORTS_SINGLE && (wf & bit))
+                return violation(sim, step, fault, TOTEX_VIOL_LINK_BUSY, h->from, h,
+                                 ports == TOTEX_PORTS_MULTI
+                                     ? "multiport: the directed link already carries a message in this step"
+                                     : "k-port: the directed link already carries a message in this step",
+                                 err);
+            if (ports != TOTEX_PORTS_MULTI) {
+                const uint32_t kp = ports;
+                const uint64_t wt = nw[h->to] >> 32 == stamp ? nw[h->to] : now;
+                if (((wf >> 16) & 0xff) >= kp) {
+                    if (ports == TOTEX_PORTS_SINGLE)
+                        snprintf(detail, sizeof detail, "single-port: the node already sends a message in this step");
+                    else
+                        snprintf(detail, sizeof detail,
+                                 "%u-port: the node already sends %u messages in this step (at most k = %u)", kp, kp,
+                                 kp);
+                    return violation(sim, step, fault, TOTEX_VIOL_PORT_SEND, h->from, h, detail, err);
+                }
+                if (((wt >> 24) & 0xff) >= kp) {
+                    if (ports == TOTEX_PORTS_SINGLE)
+                        snprintf(detail, sizeof detail,
+                                 "single-port: the node already receives a message in this step");
+                    else
+                        snprintf(detail, sizeof detail,
+                                 "%u-port: the node already receives %u messages in this step (at most k = %u)", kp,
+                                 kp, kp);
+                    return violation(sim, step, fault, TOTEX_VIOL_PORT_RECV, h->to, h, detail, err);
+                }
+                wf += (uint64_t)1 << 16;
+            }
+            nw[h->from] = wf | bit;
+            if (ports != TOTEX_PORTS_MULTI)
+                nw[h->to] = (nw[h->to] >> 32 == stamp ? nw[h->to] : now) + ((uint64_t)1 << 24);
+        } else if (ports == TOTEX_PORTS_SINGLE) {
             if (sim->send_stamp[h->from] == stamp)
                 return violation(sim, step, fault, TOTEX_VIOL_PORT_SEND, h->from, h,
                                  "single-port: the node already sends a message in this step", err);
@@ -566,6 +619,119 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
     return 1;
 }
 
+/*
+ * The links part of step @p step in one tight loop (the neighbour table only:
+ * sim->nbr set): the same checks as check_hops(DO_LINKS) and the same updates
+ * as move_hops(DO_LINKS), with the port model (PM: 0 multiport, 1
+ * single-port, 2 k-port) and the table's row length (NS, a multiple of 4)
+ * constants, no message text and one branch per check. At the first hop that
+ * fails any check it undoes the hops before it (queue[from] back up; the
+ * node words it wrote set to 0, stamped with no step, so empty again) and
+ * returns 0: the caller replays the step with check_hops and
+ * move_hops, which report the violation exactly as the serial replay does.
+ * The serial replay takes the one-loop forms of both parts too.
+ */
+static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *nb, uint32_t to, uint32_t NS)
+{
+#if defined(__SSE2__)
+    const __m128i want = _mm_set1_epi32((int)to);
+    unsigned hit = 0;
+    for (uint32_t j = 0; j < NS; j += 4)
+        hit |= (unsigned)_mm_movemask_ps(
+                   _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(nb + j)), want)))
+               << j;
+    return hit ? (uint32_t)__builtin_ctz(hit) : UINT32_MAX;
+#else
+    uint32_t slot = UINT32_MAX;
+    for (uint32_t j = NS; j-- > 0;)
+        slot = nb[j] == to ? j : slot;
+    return slot;
+#endif
+}
+
+static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
+                                                            uint64_t step, const unsigned PM, const uint32_t NS)
+{
+    const uint32_t n = sim->n;
+    const uint32_t stamp = (uint32_t)(step + 1);
+    const uint64_t now = (uint64_t)stamp << 32;
+    const uint32_t *const nbr = sim->nbr;
+    uint32_t *const queue = sim->queue;
+    uint64_t *const nw = sim->node_word;
+    const uint64_t kp = PM == 1 ? 1 : sim->ports;
+    size_t x = 0;
+    for (; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (x + HOP_PREFETCH_AHEAD < count)
+            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
+        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
+        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to))
+            break;
+        const uint64_t wf0 = nw[from];
+        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        if (slot == UINT32_MAX)
+            break;
+        const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
+        if (PM == 0) {
+            if (wf & bit)
+                break;
+            nw[from] = wf | bit;
+        } else {
+            const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
+            if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
+                break;
+            nw[from] = (wf | bit) + ((uint64_t)1 << 16);
+            nw[to] = wt + ((uint64_t)1 << 24);
+        }
+        queue[from]--;
+    }
+    if (x < count) {
+        while (x-- > 0) {
+            const totex_hop *h = &hops[x];
+            queue[h->from]++;
+            nw[h->from] = 0; /* step 0 is no step's: the words of this step are empty again */
+            nw[h->to] = 0;
+        }
+        return 0;
+    }
+    uint64_t peak = sim->peak_queue;
+    for (x = 0; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (h->to != h->dst) {
+            const uint32_t q = ++queue[h->to];
+            if (q > peak) {
+                sim->peak_queue = peak = q;
+                sim->peak_node = h->to;
+            }
+        }
+    }
+    sim->hops += count;
+    if (count > sim->max_step_hops)
+        sim->max_step_hops = count;
+    return 1;
+}
+
+/* links_fast() for this simulator's port model and table, or 0 when it has no fast form (no table) */
+static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    if (!sim->nbr)
+        return 0;
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+#define LINKS_FAST_NS(P)                                                                                              \
+    switch (sim->nbr_stride) {                                                                                        \
+    case 4: return links_fast(sim, hops, count, step, P, 4);                                                          \
+    case 8: return links_fast(sim, hops, count, step, P, 8);                                                          \
+    case 12: return links_fast(sim, hops, count, step, P, 12);                                                        \
+    default: return links_fast(sim, hops, count, step, P, 16);                                                        \
+    }
+    switch (pm) {
+    case 0: LINKS_FAST_NS(0)
+    case 1: LINKS_FAST_NS(1)
+    default: LINKS_FAST_NS(2)
+    }
+#undef LINKS_FAST_NS
+}
+
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
 {
     size_t bad;
@@ -576,6 +742,21 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                           (unsigned long long)sim->fault.step);
     if (sim->step + 1 >= UINT32_MAX)
         return totex_fail(err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
+    {
+        /* both parts in their one-loop forms; when either meets a violation, the step again in two passes */
+        const uint64_t arrivals = sim->arrivals, delay_sum = sim->delay_sum, last_arrival = sim->last_arrival;
+        if (msgs_one_pass(sim, hops, count, sim->step)) {
+            if (links_one_loop(sim, hops, count, sim->step)) {
+                sim->step++;
+                return TOTEX_OK;
+            }
+            for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst)] = hops[x].from ^ hops[x].src;
+            sim->arrivals = arrivals;
+            sim->delay_sum = delay_sum;
+            sim->last_arrival = last_arrival;
+        }
+    }
     st = check_hops(sim, hops, count, DO_LINKS | DO_MSGS, sim->step, &sim->fault, &bad, &rank, err);
     if (st == TOTEX_OK)
         st = move_hops(sim, hops, count, DO_LINKS | DO_MSGS, sim->step, &sim->fault, &bad, err);
@@ -598,7 +779,8 @@ static inline __attribute__((always_inline)) totex_status stage_step(totex_sim *
     }
     if (sg->step + 1 >= UINT32_MAX)
         st = totex_fail(&sg->err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
-    else if (what == DO_MSGS && msgs_one_pass(sim, hops, count, sg->step)) {
+    else if ((what == DO_MSGS && msgs_one_pass(sim, hops, count, sg->step)) ||
+             (what == DO_LINKS && links_one_loop(sim, hops, count, sg->step))) {
         sg->step++;
         return TOTEX_OK;
     } else if (what == DO_LINKS)

@@ -4,7 +4,7 @@
  * ring:4, torus:3x3, complete:4, hypercube:3, path:3, mesh:2x3, ring:8, k2)
  * and the port model ((byte >> 3) % 3: multi, single, 2-port); the rest is
  * the XML. A rejection must come with a non-empty
- * message; an accepted schedule (read by the executor's rules, issue 29)
+ * message; an accepted schedule (read by the executor's rules)
  * must have delivered all k n(n-1) blocks (k chunks per rank pair) and cost
  * at least the best lower bound's steps in rounds.
  *

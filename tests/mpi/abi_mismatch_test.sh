@@ -1,5 +1,5 @@
 #!/bin/sh
-# The drop-in preloaded into a program of the other MPI (issue 5): Open MPI's
+# The drop-in preloaded into a program of the other MPI: Open MPI's
 # and MPICH's handles differ, so libtotex_pmpi.so built against one cannot take
 # MPI_Alltoall from a program of the other. It must say so on stderr (naming
 # the MPI it was built against and telling how to fix it) and make the program

@@ -1,6 +1,6 @@
 #!/bin/sh
 # TOTEX_* variables set differently on different ranks never make the ranks wait for
-# different things (issue 29 item 4): every choice that must agree is rank 0's, shared
+# different things: every choice that must agree is rank 0's, shared
 # (TOTEX_CHECK, TOTEX_SIZE_CLASSES: when the communicator's duplicate is made; the
 # program knobs TOTEX_WINDOW, TOTEX_ARENA_BLOCKS, TOTEX_RECV_WINDOW: with the candidates),
 # or compared by the cross-rank check (TOTEX_MODEL=unit: the header's packed bytes). Each

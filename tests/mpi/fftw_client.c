@@ -1,4 +1,4 @@
-/* A real MPI_Alltoall client (issue 5 item 5): a distributed 2-D complex FFT
+/* A real MPI_Alltoall client: a distributed 2-D complex FFT
  * with FFTW's MPI interface. The plans use FFTW_MPI_TRANSPOSED_OUT /
  * FFTW_MPI_TRANSPOSED_IN and FFTW_DESTROY_INPUT on an N0 x N1 array whose
  * dimensions every rank count in {1, 2, 4, 8} divides, so FFTW's global

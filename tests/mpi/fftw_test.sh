@@ -1,5 +1,5 @@
 #!/bin/sh
-# A real MPI_Alltoall client (issue 5 item 5): fftw_client (FFTW's MPI 2-D FFT,
+# A real MPI_Alltoall client: fftw_client (FFTW's MPI 2-D FFT,
 # whose transposes call MPI_Alltoall) on 2 and 4 ranks, without and with
 # libtotex_pmpi.so preloaded. The outputs must be byte-identical, and with the
 # drop-in TOTEX_VERBOSE=1 must make stderr name totex and the drop-in's count

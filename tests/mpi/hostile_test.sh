@@ -1,5 +1,5 @@
 #!/bin/sh
-# The MPI_Alltoall drop-in under hostile and awkward calls (issue 15), with
+# The MPI_Alltoall drop-in under hostile and awkward calls, with
 # libtotex_pmpi.so preloaded (tests/mpi/test_hostile_calls.c):
 #  1. MPI_Alltoall(..., MPI_COMM_NULL) calls an error handler and returns an error;
 #  2. 200 distinct block sizes (4 .. 800 bytes, every result checked) are

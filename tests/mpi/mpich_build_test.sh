@@ -55,7 +55,7 @@ mpi_tests=$(sed -n 's/^add_executable(\(test_mpi_[a-z0-9_]*\) .*/\1/p' "$here/CM
 # shellcheck disable=SC2086
 cmake --build "$build" -j"$jobs" --target totex_pmpi $mpi_tests docs_alltoall_check docs_transpose ||
     { echo "mpich_build_test: build failed" >&2; exit 1; }
-# mpi_unit_exec_np4 (issue 11): what looked like an intermittent hang was CTest's 120 s time-out: the
+# mpi_unit_exec_np4: what looked like an intermittent hang was CTest's 120 s time-out: the
 # test took 37 to 214 s on 4 busy-polling ranks on 2 loaded cores, its output never paused more than 7 s
 # (mpi_alltoall_np4 and mpi_alltoall_preload timed out the same way at a load of 40). These tests now
 # fail on 90 or 240 s without a new line (tests/mpi/progress_test.sh, which prints the ranks' stacks),

@@ -4,7 +4,7 @@
 # test prints a line per case (test_unit_exec: one per communicator and
 # algorithm, at most 7 s apart in 26 runs under MPICH on 4 ranks on 2 loaded
 # cores, where a whole run took 37 to 196 s: each blocking round trip costs a
-# time slice when busy-polling ranks outnumber the cores; issue 11). On a
+# time slice when busy-polling ranks outnumber the cores). On a
 # stall it prints the last lines and, when gdb is installed, every
 # process's stack (mpiexec's descendants: the ranks), then stops the run.
 #

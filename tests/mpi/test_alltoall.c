@@ -1,5 +1,5 @@
-/* totex_alltoall against the MPI library's own all-to-all, byte for byte
- * (issue 5). Run under mpirun with any number of ranks; exit status non-zero
+/* totex_alltoall against the MPI library's own all-to-all, byte for byte.
+ * Run under mpirun with any number of ranks; exit status non-zero
  * on any mismatch. Communicators: MPI_COMM_WORLD, 1-D, 2-D and 3-D Cartesian,
  * periodic and not. Data: MPI_BYTE blocks of 0, 1, 8, 1000 bytes (and 64 KiB
  * on the world and 3-D communicators), MPI_INT, an MPI_Type_vector

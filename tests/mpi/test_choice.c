@@ -1,4 +1,4 @@
-/* totex_alltoall_choice() (issue 31): the choice a communicator and block size got, and the
+/* totex_alltoall_choice(): the choice a communicator and block size got, and the
  * TOTEX_VERBOSE line naming the function the program called.
  *
  * Run on 4 ranks (MPI_COMM_WORLD's virtual torus k2*k2) with TOTEX_VERBOSE=1, TOTEX_TUNE=0 and

@@ -1,4 +1,4 @@
-/* The cross-rank check's header leaves before any wait (issue 11), forced
+/* The cross-rank check's header leaves before any wait, forced
  * deterministically on 4 ranks: a periodic 2 x 2 Cartesian communicator
  * (network k2*k2) runs a2 single-port, one message per transfer, whose
  * program on rank 0 sends twice to rank 2 (steps 1 and 2; the second waits,

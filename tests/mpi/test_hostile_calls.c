@@ -1,5 +1,5 @@
 /*
- * The MPI_Alltoall drop-in under hostile and awkward calls (issue 15), run
+ * The MPI_Alltoall drop-in under hostile and awkward calls, run
  * with libtotex_pmpi.so preloaded (tests/mpi/hostile_test.sh):
  *
  *   test_hostile_calls comm-null

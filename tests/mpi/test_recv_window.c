@@ -1,4 +1,4 @@
-/* The executor's window on early receive posting (src/mpi/run.c, issue 11):
+/* The executor's window on early receive posting (src/mpi/run.c):
  * a run posts a receive ahead of its forced point (the receives of the steps
  * before the send about to be made, totex_prog_send.recv_before) only while it
  * is fewer than p->prog->recv_window receives past it. Checked from outside the

@@ -1,4 +1,4 @@
-/* totex_alltoall running unit-step schedules (issue 11 item 1) through the
+/* totex_alltoall running unit-step schedules through the
  * data-flow executor, byte for byte against PMPI_Alltoall: every unit-step
  * candidate (octr, sym2, a3, greedy-sym, greedy multiport; a2 single-port)
  * and a3c (message combining, each rank's share translated from node 0's),

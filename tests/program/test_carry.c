@@ -11,7 +11,7 @@
  * never match; every rank then waits until one rank that sees its
  * predecessor's header differ poisons them all (agree.c). That only works if
  * a header always leaves, whatever waits never end. The executor therefore
- * makes the carrying send first, before any wait (issue 11: in program order
+ * makes the carrying send first, before any wait (in program order
  * it sat, in a2's programs, behind a window wait on an earlier synchronous
  * send to a rank that may run another plan, never completed). This test
  * checks what making it first requires of the program:
@@ -195,7 +195,7 @@ int main(void)
     /* a2 on k2*k2 has programs whose sends before the carrying one wait (a window on a link used in
        two steps): the case the executor's send-it-first must cover; without any, the test tests nothing */
     if (!behind_waits)
-        FAIL("FAIL no program has a wait before its carrying send: the case of issue 11 is not covered\n");
+        FAIL("FAIL no program has a wait before its carrying send: the case of a wait before the carrying send is not covered\n");
     printf("test_carry: %d programs, %d carry the header, %d of them behind sends that wait: %s (%d failures)\n",
            programs, carrying, behind_waits, failures ? "FAILED" : "ok", failures);
     return failures ? 1 : 0;

@@ -1,5 +1,5 @@
-/* The program compile.c makes of a unit-step schedule with staggered lanes
- * (issue 11 item 2), checked on its structure for every rank of several
+/* The program compile.c makes of a unit-step schedule with staggered lanes,
+ * checked on its structure for every rank of several
  * tori (octr and greedy-sym, multiport, 3 chunks of 3000-byte blocks): c - 1
  * = 2 kicks of TOTEX_PROG_KICK_BYTES (flagged, on a tag of their own) to every peer this
  * rank sends to and from every peer that sends to it: kick 1 to every peer

@@ -1,4 +1,4 @@
-/* Padding of short messages (issue 11; src/program/choice.c, compile.c), without
+/* Padding of short messages (src/program/choice.c, compile.c), without
  * MPI running (no mpirun):
  * - the ranking offers the padded form of the model's 4 best combining
  *   candidates when a P-byte message arrives sooner than an 8-byte one and
@@ -190,7 +190,7 @@ static int want_split(long long msg, const totex_prog_linkcost *lc, double *rati
 
 static void splitting(void)
 {
-    /* like Open MPI 4.1's shared memory on the 2-core machine of issue 11 (one-way, seconds) */
+    /* like Open MPI 4.1's shared memory on a 2-core shared virtual machine (one-way, seconds) */
     totex_prog_linkcost ompi = {1.5e-7, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 2048, 0.28e-6, 1.3e-6, 1.5e-6, 7.0e-6};
     /* a network whose time grows with the size: t(L) = 1 us + L / 10 GB/s */
     totex_prog_linkcost net = {1e-6, 1e-10, 1e-10, 1e-10, 1e-10, 0, 0, 0, 4096, 1.41e-6, 1.41e-6, 1.82e-6, 7.55e-6};

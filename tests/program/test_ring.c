@@ -8,7 +8,7 @@
  * graph), not against ring.c's own reasoning; and it must find such a cycle on
  * every torus and mesh with an even side and two or more sides (the
  * platforms of bench/smpi/run.sh: 4x4, 8x8, 4x4x4, 16x16, 8x8x8), on which
- * issue 11 needs the header to ride on a message along a link. Runs without
+ * the cross-rank check needs the header to ride on a message along a link. Runs without
  * mpirun. */
 #include <stdio.h>
 #include <stdlib.h>

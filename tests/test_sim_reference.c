@@ -1,0 +1,198 @@
+/*
+ * The simulator against a reference written here from the rules alone
+ * (include/totex/common.h, the port models): a step is valid when every hop
+ * joins two neighbours (totex_network_adjacent), carries a message that is at
+ * its tail at the start of the step and not yet delivered, moves no message
+ * twice, and no directed link carries two messages (multiport and k-port), no
+ * node sends or receives more than k (k-port; one under single-port). Valid
+ * schedules of several algorithms are mutated at random (a hop's tail, head,
+ * message, a duplicated hop, a hop moved to another step, a hop dropped); the
+ * simulator, serial and split in its two parts, must accept exactly the
+ * schedules the reference accepts and reject the others at the same step.
+ */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* a small generator of its own (the same draws on every platform) */
+static int lcg(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (int)((*seed >> 16) & 0x7fff);
+}
+
+typedef struct {
+    const char *spec, *algo;
+    totex_ports ports;
+} ref_case;
+
+static const ref_case cases[] = {
+    {"mesh:4x5", "greedy", TOTEX_PORTS_MULTI}, {"mesh:4x5", "greedy", TOTEX_PORTS_SINGLE},
+    {"mesh:4x5", "greedy", 2},                 {"torus:4x4", "a2", TOTEX_PORTS_SINGLE},
+    {"hypercube:4", "greedy", 3},              {"mesh:6x6", "a3", TOTEX_PORTS_MULTI},
+    {"ring:5*path:3", "greedy", 2},            {"complete:20", "greedy", TOTEX_PORTS_MULTI},
+};
+
+/* the reference: UINT64_MAX when valid, else the first step that breaks a rule (or the step count when a
+   message is never delivered) */
+static uint64_t reference(const totex_network *net, totex_ports ports, const totex_schedule *s)
+{
+    const uint32_t n = totex_network_nodes(net);
+    const uint64_t steps = totex_schedule_steps(s);
+    uint32_t *pos = malloc(sizeof *pos * (size_t)n * n), *sends = calloc(n, sizeof *sends),
+             *recvs = calloc(n, sizeof *recvs);
+    uint8_t *moved = calloc((size_t)n * n, 1), *link = calloc((size_t)n * n, 1);
+    uint64_t bad = UINT64_MAX;
+    assert_non_null(pos);
+    assert_non_null(sends);
+    assert_non_null(recvs);
+    assert_non_null(moved);
+    assert_non_null(link);
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++)
+            pos[(size_t)a * n + b] = a;
+    const uint32_t k = ports == TOTEX_PORTS_MULTI ? UINT32_MAX : totex_ports_k(ports);
+    for (uint64_t t = 0; t < steps && bad == UINT64_MAX; t++) {
+        size_t c = 0;
+        const totex_hop *h = totex_schedule_step(s, t, &c);
+        memset(sends, 0, sizeof *sends * n);
+        memset(recvs, 0, sizeof *recvs * n);
+        memset(moved, 0, (size_t)n * n);
+        memset(link, 0, (size_t)n * n);
+        for (size_t x = 0; x < c && bad == UINT64_MAX; x++) {
+            const totex_hop *p = &h[x];
+            if (p->from >= n || p->to >= n || p->src >= n || p->dst >= n || p->src == p->dst ||
+                !totex_network_adjacent(net, p->from, p->to))
+                bad = t;
+            else if (pos[(size_t)p->src * n + p->dst] != p->from || p->from == p->dst ||
+                     moved[(size_t)p->src * n + p->dst]++)
+                bad = t;
+            else if ((ports != TOTEX_PORTS_SINGLE && link[(size_t)p->from * n + p->to]++) || ++sends[p->from] > k ||
+                     ++recvs[p->to] > k)
+                bad = t;
+        }
+        for (size_t x = 0; x < c && bad == UINT64_MAX; x++) /* store-and-forward: moved at the end of the step */
+            pos[(size_t)h[x].src * n + h[x].dst] = h[x].to;
+    }
+    for (uint32_t a = 0; a < n && bad == UINT64_MAX; a++)
+        for (uint32_t b = 0; b < n; b++)
+            if (a != b && pos[(size_t)a * n + b] != b) {
+                bad = steps;
+                break;
+            }
+    free(pos);
+    free(sends);
+    free(recvs);
+    free(moved);
+    free(link);
+    return bad;
+}
+
+/* the simulator: UINT64_MAX when it accepts, else the step of its fault; serial (split 0) or in two parts */
+static uint64_t simulate(const totex_network *net, totex_ports ports, const totex_schedule *s, int split)
+{
+    totex_error err = {{0}};
+    totex_sim *sim = totex_sim_new(net, ports, 0, &err);
+    totex_sim_report rep;
+    assert_non_null(sim);
+    totex_status st = TOTEX_OK;
+    for (uint64_t t = 0; t < totex_schedule_steps(s) && st == TOTEX_OK; t++) {
+        size_t c = 0;
+        const totex_hop *h = totex_schedule_step(s, t, &c);
+        if (!split) {
+            st = totex_sim_step(sim, h, c, &err);
+        } else {
+            totex_sink a = totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
+                       b = totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES);
+            totex_status s1 = a.step(a.ctx, h, c, NULL), s2 = b.step(b.ctx, h, c, NULL);
+            if (s1 != TOTEX_OK || s2 != TOTEX_OK)
+                st = totex_sim_stages_join(sim, &err);
+        }
+    }
+    if (st == TOTEX_OK && split)
+        st = totex_sim_stages_join(sim, &err);
+    if (st == TOTEX_OK)
+        st = totex_sim_finish(sim, &rep, &err);
+    const uint64_t at = st == TOTEX_OK ? UINT64_MAX : totex_sim_get_fault(sim).step;
+    totex_sim_free(sim);
+    return at;
+}
+
+/* a copy of @p s with one random change */
+static totex_schedule *mutate(const totex_network *net, const totex_schedule *s, unsigned *seed)
+{
+    const uint32_t n = totex_network_nodes(net);
+    const uint64_t steps = totex_schedule_steps(s);
+    const uint64_t at = (uint64_t)lcg(seed) % steps, to_step = (uint64_t)lcg(seed) % steps;
+    const int kind = lcg(seed) % 7;
+    totex_schedule *out = totex_schedule_new();
+    totex_hop moved_hop = {0, 0, 0, 0};
+    int have_moved = 0;
+    totex_error err = {{0}};
+    assert_non_null(out);
+    for (uint64_t t = 0; t < steps; t++) {
+        size_t c = 0;
+        const totex_hop *h = totex_schedule_step(s, t, &c);
+        totex_hop *copy = malloc(sizeof *copy * (c + 2));
+        assert_non_null(copy);
+        memcpy(copy, h, sizeof *copy * c);
+        if (t == at && c) {
+            const size_t x = (size_t)lcg(seed) % c;
+            switch (kind) {
+            case 0: copy[x].from = (uint32_t)lcg(seed) % n; break;
+            case 1: copy[x].to = (uint32_t)lcg(seed) % n; break;
+            case 2: copy[x].src = (uint32_t)lcg(seed) % n; break;
+            case 3: copy[x].dst = (uint32_t)lcg(seed) % n; break;
+            case 4: copy[c++] = copy[x]; break;                  /* duplicated */
+            case 5: moved_hop = copy[x]; have_moved = 1;         /* moved to another step */
+                    copy[x] = copy[--c]; break;
+            default: copy[x] = copy[--c]; break;                 /* dropped */
+            }
+        }
+        if (have_moved && t == to_step && t != at) {
+            copy[c++] = moved_hop;
+            have_moved = 0;
+        }
+        assert_int_equal(totex_schedule_add_step(out, copy, c, &err), TOTEX_OK);
+        free(copy);
+    }
+    return out;
+}
+
+static void agrees_with_reference(void **state)
+{
+    (void)state;
+    unsigned seed = 12345;
+    int rejected = 0, accepted = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        totex_network *net = ts_net(cases[c].spec);
+        totex_schedule *s = ts_record(net, cases[c].ports, cases[c].algo);
+        assert_true(reference(net, cases[c].ports, s) == UINT64_MAX);
+        assert_true(simulate(net, cases[c].ports, s, 0) == UINT64_MAX);
+        for (int trial = 0; trial < 120; trial++) {
+            totex_schedule *bad = mutate(net, s, &seed);
+            const uint64_t want = reference(net, cases[c].ports, bad);
+            const uint64_t serial = simulate(net, cases[c].ports, bad, 0), split = simulate(net, cases[c].ports, bad, 1);
+            if (serial != want || split != want)
+                fail_msg("%s %s ports %u trial %d: reference %lld, serial %lld, split %lld", cases[c].spec,
+                         cases[c].algo, (unsigned)cases[c].ports, trial, (long long)want, (long long)serial,
+                         (long long)split);
+            if (want == UINT64_MAX)
+                accepted++;
+            else
+                rejected++;
+            totex_schedule_free(bad);
+        }
+        totex_schedule_free(s);
+        totex_network_free(net);
+    }
+    assert_true(rejected > 500); /* most mutations break a rule */
+    (void)accepted;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(agrees_with_reference)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
