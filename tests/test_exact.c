@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exact/model.h"
 #include "support.h"
 
 static uint64_t best_bound(const totex_network *net, totex_ports ports)
@@ -359,6 +360,149 @@ static void test_descending_cpu_limit(void **state)
     totex_exact_result_free(&r);
 }
 
+/* row r of @p m at x: its value (the triplets are in row order) */
+static void check_rows(const totex_mip *m, const double *x)
+{
+    double *val = calloc((size_t)m->nrows + 1, sizeof *val);
+    assert_non_null(val);
+    for (size_t e = 0; e < m->nnz; e++)
+        val[m->ti[e]] += m->tv[e] * x[m->tj[e]];
+    for (uint32_t r = 0; r < m->nrows; r++)
+        if (val[r] < m->row_lb[r] - 1e-6 || val[r] > m->row_ub[r] + 1e-6)
+            fail_msg("row %u: %g outside [%g, %g]", r, val[r], m->row_lb[r], m->row_ub[r]);
+    for (uint32_t j = 0; j < m->ncols; j++)
+        assert_true(x[j] >= -1e-6 && x[j] <= m->col_ub[j] + 1e-6);
+    free(val);
+}
+
+/*
+ * The mirror-symmetric program (src/exact/symmetric.c) on path:3*path:4 under 2-port: the reflection
+ * is the path:4 mirror, computed here from the coordinates; the columns of one orbit are exactly a
+ * column and its image; a solution of the restricted program, expanded, satisfies every row of the
+ * full program (evaluated here), decodes into a schedule that the simulator replays in 14 steps (the
+ * forwarding bound) and that the mirror maps onto itself, hop for hop; at 13 steps (below the bound)
+ * the restricted program is infeasible too.
+ */
+static void test_mirrored_program(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("path:3*path:4");
+    const uint32_t n = totex_network_nodes(net);
+    const totex_ports k2 = 2;
+    totex_error err = {{0}};
+    uint32_t g[12];
+    assert_int_equal(n, 12);
+    assert_int_equal(totex_mip_reflections(net, NULL), 1); /* path:3 is odd: no mirror without a fixed node */
+    totex_mip_reflections(net, g);
+    for (uint32_t u = 0; u < n; u++) {
+        assert_int_equal(totex_network_coord(net, g[u], 0), totex_network_coord(net, u, 0));
+        assert_int_equal(totex_network_coord(net, g[u], 1), 3 - totex_network_coord(net, u, 1));
+    }
+    assert_int_equal(best_bound(net, k2), 14);
+    const totex_mip_solver *cbc = NULL;
+    for (size_t i = 0; totex_mip_solvers()[i]; i++)
+        if (!strcmp(totex_mip_solvers()[i]->name, "cbc"))
+            cbc = totex_mip_solvers()[i];
+    if (!cbc) {
+        totex_network_free(net);
+        skip();
+    }
+    for (uint32_t T = 13; T <= 14; T++) {
+        totex_mip full, q;
+        assert_int_equal(totex_mip_build(net, k2, T, NULL, &full, &err), TOTEX_OK);
+        uint32_t *orbit = malloc(full.ncols * sizeof *orbit);
+        assert_non_null(orbit);
+        assert_int_equal(totex_mip_symmetric(net, &full, g, 1, &q, orbit, &err), TOTEX_OK);
+        /* orbits: a column and its image, nothing else */
+        uint32_t *size = calloc(q.ncols, sizeof *size);
+        assert_non_null(size);
+        for (uint32_t c = 0; c < full.ncols; c++) {
+            const totex_mip_col *a = &full.col[c];
+            size[orbit[c]]++;
+            uint32_t found = 0;
+            for (uint32_t j = 0; j < full.ncols; j++) {
+                const totex_mip_col *b = &full.col[j];
+                if (b->step == a->step && b->dst == g[a->dst] && b->from == g[a->from] && b->to == g[a->to]) {
+                    assert_int_equal(orbit[j], orbit[c]);
+                    found++;
+                }
+            }
+            assert_int_equal(found, 1);
+        }
+        for (uint32_t o = 0; o < q.ncols; o++)
+            assert_int_equal(size[o], 2); /* the mirror fixes no node, so no column */
+        assert_true(q.nrows < full.nrows);
+        double *y = malloc(q.ncols * sizeof *y), *x = malloc(full.ncols * sizeof *x);
+        totex_mip_outcome oc;
+        assert_true(y && x);
+        q.min_hops = 1;
+        assert_int_equal(cbc->solve(&q, 0, 0, &oc, y, &err), TOTEX_OK);
+        if (T == 13) {
+            assert_int_equal(oc, TOTEX_MIP_INFEASIBLE);
+        } else {
+            assert_int_equal(oc, TOTEX_MIP_FEASIBLE);
+            for (uint32_t c = 0; c < full.ncols; c++)
+                x[c] = y[orbit[c]];
+            check_rows(&full, x);
+            totex_schedule *s = NULL;
+            totex_sim_report rep;
+            assert_int_equal(totex_mip_decode(net, &full, x, &s, &err), TOTEX_OK);
+            assert_int_equal(ts_simulate(net, k2, s, &rep, &err), TOTEX_OK);
+            assert_int_equal(rep.steps, 14);
+            assert_int_equal(rep.messages, totex_network_messages(net));
+            for (uint64_t t = 0; t < totex_schedule_steps(s); t++) {
+                size_t cnt = 0;
+                const totex_hop *h = totex_schedule_step(s, t, &cnt);
+                for (size_t i = 0; i < cnt; i++) {
+                    size_t img = 0;
+                    for (size_t j = 0; j < cnt; j++)
+                        img += h[j].from == g[h[i].from] && h[j].to == g[h[i].to] && h[j].dst == g[h[i].dst];
+                    assert_true(img >= 1);
+                }
+            }
+            totex_schedule_free(s);
+        }
+        free(x);
+        free(y);
+        free(size);
+        free(orbit);
+        totex_mip_free(&q);
+        totex_mip_free(&full);
+    }
+    totex_network_free(net);
+}
+
+/*
+ * Issue 32: path:3*path:4 and path:4*path:3 under 2-port, the automatic choice at its default budget
+ * (2 CPU s) takes the search's 14-step schedule (balanced-ports: 15), equal to the forwarding bound (so
+ * optimal) and replayed in full by the simulator. The search needs about 0.6 CPU s (the mirror-symmetric
+ * program); the full program alone needs about 3.
+ */
+static void test_auto_default_budget_path_products(void **state)
+{
+    (void)state;
+    const char *specs[] = {"path:3*path:4", "path:4*path:3"};
+    for (size_t i = 0; i < 2; i++) {
+        totex_network *net = ts_net(specs[i]);
+        totex_plan_result r;
+        totex_error err = {{0}};
+        totex_exact_set_options(NULL);
+        totex_exact_set_auto_budget(-1); /* the default */
+        assert_true(totex_exact_auto_budget() == TOTEX_EXACT_AUTO_BUDGET);
+        uint64_t bound = best_bound(net, 2);
+        assert_true(best_algorithm(net, 2, NULL) > bound); /* else this tests nothing: pick another network */
+        assert_int_equal(totex_plan_best(net, 2, TOTEX_OBJECTIVE_STEPS, 0, &r, &err), TOTEX_OK);
+        if (r.sim.steps != bound)
+            fail_msg("%s k:2: auto %s %llu steps, bound %llu (search used %.2f CPU s)", specs[i],
+                     r.algorithm->name, (unsigned long long)r.sim.steps, (unsigned long long)bound,
+                     r.exact_cpu_seconds);
+        assert_string_equal(r.algorithm->name, "exact");
+        assert_true(r.verified && r.full_simulation);
+        assert_true(r.exact_optimal);
+        totex_network_free(net);
+    }
+}
+
 int main(void)
 {
     if (!totex_exact_solvers()[0]) {
@@ -376,6 +520,8 @@ int main(void)
         cmocka_unit_test(test_registered_algorithm),
         cmocka_unit_test(test_auto_budget),
         cmocka_unit_test(test_descending_cpu_limit),
+        cmocka_unit_test(test_mirrored_program),
+        cmocka_unit_test(test_auto_default_budget_path_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

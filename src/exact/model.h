@@ -17,8 +17,10 @@ typedef struct totex_mip_col {
 } totex_mip_col;
 
 /*
- * min 0 (feasibility) subject to row_lb <= A x <= row_ub, col_lb <= x <= col_ub,
- * x integer. A as triplets (row, col, value), in row order.
+ * min 0 (feasibility; min_hops: the links' columns summed) subject to
+ * row_lb <= A x <= row_ub, col_lb <= x <= col_ub, x integer. A as triplets
+ * (row, col, value), in row order. The solvers stop at the first integer
+ * solution: only feasibility counts, the objective only steers their search.
  */
 typedef struct totex_mip {
     uint32_t ncols, nrows;
@@ -30,6 +32,7 @@ typedef struct totex_mip {
     double *tv;              /* nnz */
     int infeasible;          /* 1: presolve found a node farther than the horizon from a destination */
     uint32_t horizon;        /* T, in steps */
+    int min_hops;            /* 1: objective the links' columns (fewest hops), steering CBC's feasibility pump */
 } totex_mip;
 
 /* Model options (what the benchmark toggles to measure their effect). */
@@ -55,6 +58,25 @@ void totex_mip_free(totex_mip *m);
  */
 totex_status totex_mip_decode(const totex_network *net, const totex_mip *m, const double *x,
                               totex_schedule **out, totex_error *err);
+
+/*
+ * The reflections of the factors of even length (path:2m, k2) of @p net, one
+ * permutation of the nodes each (n entries, into @p perm when not NULL:
+ * room for n x the count). They fix no node and no directed link.
+ * @return how many (0: none). (src/exact/symmetric.c)
+ */
+uint32_t totex_mip_reflections(const totex_network *net, uint32_t *perm);
+
+/*
+ * @p full restricted to the solutions that the @p count node permutations
+ * @p perm (automorphisms of @p net; totex_mip_reflections()) leave unchanged:
+ * one column per orbit of columns (orbit[c], for each of full->ncols columns,
+ * is its column in *out), one row per orbit of rows. A solution y of *out is
+ * the solution x(c) = y(orbit[c]) of @p full. Free with totex_mip_free().
+ * @return TOTEX_OK or TOTEX_ENOMEM. (src/exact/symmetric.c)
+ */
+totex_status totex_mip_symmetric(const totex_network *net, const totex_mip *full, const uint32_t *perm,
+                                 uint32_t count, totex_mip *out, uint32_t *orbit, totex_error *err);
 
 /* Outcome of one solve. */
 typedef enum totex_mip_outcome {

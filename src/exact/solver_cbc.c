@@ -63,6 +63,14 @@ static totex_status cbc_solve(const totex_mip *m, int relax, double seconds, tot
     for (uint32_t j = 0; j < m->ncols && !relax; j++)
         Cbc_setInteger(model, (int)j);
     Cbc_setLogLevel(model, 0);
+    /* only feasibility counts: the first integer solution is taken; without this CBC goes on (a mini branch
+       and bound after its feasibility pump) for a better objective that nothing reads (path:3*path:4,
+       2-port, horizon 14: 3.1 CPU s, 2.8 with it) */
+    if (!relax)
+        Cbc_setMaximumSolutions(model, 1);
+    for (uint32_t j = 0; j < m->ncols && m->min_hops; j++)
+        if (m->col[j].from != m->col[j].to)
+            Cbc_setObjCoeff(model, (int)j, 1.0);
     if (seconds > 0) {
         Cbc_setParameter(model, "timeMode", "elapsed"); /* wall time, not CPU time */
         Cbc_setMaximumSeconds(model, seconds);
@@ -74,6 +82,9 @@ static totex_status cbc_solve(const totex_mip *m, int relax, double seconds, tot
         *outcome = TOTEX_MIP_FEASIBLE;
         if (!relax)
             memcpy(x, Cbc_getColSolution(model), (size_t)m->ncols * sizeof *x);
+    } else if (!relax && Cbc_isSolutionLimitReached(model) && Cbc_bestSolution(model)) {
+        *outcome = TOTEX_MIP_FEASIBLE; /* stopped at its first integer solution */
+        memcpy(x, Cbc_bestSolution(model), (size_t)m->ncols * sizeof *x);
     } else if (Cbc_isSecondsLimitReached(model) || Cbc_status(model) == 1) {
         *outcome = TOTEX_MIP_UNKNOWN;
     } else {

@@ -49,6 +49,9 @@ static totex_status glpk_solve(const totex_mip *m, int relax, double seconds, to
         if (m->col_ub[j] != 1.0)
             glp_set_col_bnds(P, (int)j + 1, GLP_DB, 0.0, m->col_ub[j]);
     }
+    for (uint32_t j = 0; j < m->ncols && m->min_hops; j++)
+        if (m->col[j].from != m->col[j].to)
+            glp_set_obj_coef(P, (int)j + 1, 1.0);
     for (size_t e = 0; e < m->nnz; e++) {
         ia[e + 1] = (int)m->ti[e] + 1;
         ja[e + 1] = (int)m->tj[e] + 1;
