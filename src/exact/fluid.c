@@ -17,11 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef TOTEX_HAVE_GLPK
-#include <glpk.h>
-#endif
 
 #include "common/error.h"
+#include "exact/glpk_quiet.h"
 #include "totex/demand_bounds.h"
 #include "totex/wschedule.h"
 
@@ -32,15 +30,6 @@ void totex_fluid_free(totex_fluid *f)
     free(f->flow);
     f->flow = NULL;
 }
-
-#ifdef TOTEX_HAVE_GLPK
-static int fluid_quiet(void *info, const char *s)
-{
-    (void)info;
-    (void)s;
-    return 1;
-}
-#endif
 
 totex_status totex_demand_fluid(const totex_network *net, const totex_demand *d, double bandwidth, double ts,
                                 double seconds, totex_fluid *out, totex_error *err)
@@ -75,7 +64,6 @@ totex_status totex_demand_fluid(const totex_network *net, const totex_demand *d,
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory building the fluid LP");
         goto done;
     }
-    glp_term_hook(fluid_quiet, NULL);
     glp_set_obj_dir(P, GLP_MIN);
     glp_add_rows(P, nrows);
     glp_add_cols(P, ncols);
@@ -107,13 +95,7 @@ totex_status totex_demand_fluid(const totex_network *net, const totex_demand *d,
         e++, ia[e] = r, ja[e] = ncols, ar[e] = -1.0;
     }
     glp_load_matrix(P, (int)e, ia, ja, ar);
-    glp_smcp sp;
-    glp_init_smcp(&sp);
-    sp.msg_lev = GLP_MSG_OFF;
-    sp.presolve = GLP_ON;
-    if (seconds > 0)
-        sp.tm_lim = seconds > 2e6 ? 2000000000 : (int)(seconds * 1000.0) + 1;
-    int rc = glp_simplex(P, &sp);
+    int rc = totex_glpk_simplex_quiet(P, seconds);
     if (rc == GLP_ETMLIM) {
         st = totex_fail(err, TOTEX_ENOTAPPLICABLE, "the fluid LP was not solved within %.3g s", seconds);
         goto done;
