@@ -83,6 +83,7 @@ if expect_ok "plan --picture" "$TOTEX" plan torus:4x4 --demand zipf:1.2:4096 --p
     if [ -s "$TMP/links.png" ] && grep -q "wrote $TMP/links.png" "$TMP/out"; then pass "plan --picture writes the bytes per link"
     else fail "plan --picture writes the bytes per link" "no file" ; fi
 fi
+expect_error "picture of a 3-D network refused first" "2-D networks only" "$TOTEX" plan torus:4x4x4 --demand uniform:8 --picture "$TMP/3d.png"
 expect_error "picture over the demand file" "demand file" "$TOTEX" plan ring:4 --demand "$TMP/ok.csv" --picture "$TMP/ok.csv"
 
 echo "$CLI_NAME: $PASS passed, $FAIL failed"

@@ -148,6 +148,13 @@ int totex_cmd_demand(const char *cmd, int argc, char **argv)
     totex_network *net = totex_network_parse(spec, &err);
     if (!net)
         return totex_cli_fail(2, err.msg);
+    if (picture && totex_network_dims(net) != 2) { /* refused before any work */
+        char msg[300];
+        snprintf(msg, sizeof msg, "--picture draws the bytes per link of 2-D networks only; %.100s has %u dimensions",
+                 spec, totex_network_dims(net));
+        totex_network_free(net);
+        return totex_cli_fail(2, msg);
+    }
     totex_demand *d = totex_demand_parse(demand, totex_network_nodes(net), seed, &err);
     if (!d) {
         totex_network_free(net);
