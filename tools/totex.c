@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "combining_cmd.h"
+#include "demand_cmd.h"
 #include "exact_cmd.h"
 #include "reproduce_cmd.h"
 #include "totex.h"
@@ -44,6 +45,8 @@ static void usage_main(FILE *fp)
             "\n"
             "plan and compare take --model combining for the message-combining model of\n"
             "002 (see totex plan --model combining --help).\n"
+            "bounds, plan and compare take --demand D for non-uniform total exchange: W[i][j]\n"
+            "bytes from node i to node j (see totex plan --demand x --help, docs/demand.md).\n"
             "\n"
             "defaults:\n"
             "  bounds, plan             --ports single (k:N k-port, multi every link at once)\n"
@@ -525,6 +528,9 @@ static int run_command(int argc, char **argv)
         return cmd_machines(argc - 2, argv + 2);
     if (!strcmp(cmd, "algorithms"))
         return cmd_algorithms(argc - 2, argv + 2);
+    if ((!strcmp(cmd, "bounds") || !strcmp(cmd, "plan") || !strcmp(cmd, "compare")) &&
+        totex_cmd_wants_demand(argc - 2, argv + 2))
+        return totex_cmd_demand(cmd, argc - 2, argv + 2); /* non-uniform total exchange (issue 30) */
     if (!strcmp(cmd, "bounds"))
         return cmd_bounds(argc - 2, argv + 2);
     if (!strcmp(cmd, "plan"))

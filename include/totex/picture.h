@@ -34,6 +34,7 @@
 #include "totex/combining.h"
 #include "totex/report.h"
 #include "totex/schedule.h"
+#include "totex/wschedule.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -165,6 +166,22 @@ totex_status totex_picture_utilisation(const char *path, const totex_network *ne
  */
 totex_status totex_picture_heatmap(const char *path, const totex_network *net, const totex_recorder *rec,
                                    const totex_picture_labels *labels, int width, int height, totex_error *err);
+
+/**
+ * Heat map of the bytes each directed link carried (a byte-weighted schedule
+ * replayed by totex_wsim_run(), issue 30 item 3) on a 2-D network, drawn as
+ * totex_picture_heatmap() draws messages.
+ * @param path   the file to write: its extension (".png", ".svg") picks the format.
+ * @param net    the network drawn. @param links its numbered directed links (totex_wlinks_build()).
+ * @param bytes  links->arcs byte counts, one per directed link (borrowed).
+ * @param labels title (may be NULL). @param width, height size in pixels (PNG) or points (SVG); 0 picks a default.
+ * @param err    receives the message on failure (may be NULL).
+ * @return TOTEX_OK; TOTEX_EINVAL if the network is not 2-D, the links do not match or the extension is unknown;
+ *         TOTEX_EIO; TOTEX_ENOMEM.
+ */
+totex_status totex_picture_link_bytes(const char *path, const totex_network *net, const totex_wlinks *links,
+                                      const uint64_t *bytes, const totex_picture_labels *labels, int width, int height,
+                                      totex_error *err);
 
 /**
  * Bar chart of the rows of totex_compare(): steps per algorithm, grouped by

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "exact/glpk_quiet.h"
 #include "exact/model.h"
 
 static const char *glpk_version(void)
@@ -24,6 +25,18 @@ static int glpk_quiet(void *info, const char *s)
     (void)info;
     (void)s;
     return 1;
+}
+
+int totex_glpk_simplex_quiet(glp_prob *P, double seconds)
+{
+    glp_smcp sp;
+    glp_term_hook(glpk_quiet, NULL);
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    sp.presolve = GLP_ON;
+    if (seconds > 0)
+        sp.tm_lim = seconds > 2e6 ? 2000000000 : (int)(seconds * 1000.0) + 1;
+    return glp_simplex(P, &sp);
 }
 
 static totex_status glpk_solve(const totex_mip *m, int relax, double seconds, totex_mip_outcome *outcome, double *x,
@@ -59,13 +72,7 @@ static totex_status glpk_solve(const totex_mip *m, int relax, double seconds, to
     }
     glp_load_matrix(P, (int)m->nnz, ia, ja, ar);
     if (relax) {
-        glp_smcp sp;
-        glp_init_smcp(&sp);
-        sp.msg_lev = GLP_MSG_OFF;
-        sp.presolve = GLP_ON;
-        if (seconds > 0)
-            sp.tm_lim = seconds > 2e6 ? 2000000000 : (int)(seconds * 1000.0) + 1;
-        int rc = glp_simplex(P, &sp);
+        int rc = totex_glpk_simplex_quiet(P, seconds);
         if (rc == GLP_ENOPFS || (rc == 0 && glp_get_status(P) == GLP_NOFEAS))
             *outcome = TOTEX_MIP_INFEASIBLE;
         else if (rc == 0 && glp_get_status(P) == GLP_OPT)

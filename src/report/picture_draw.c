@@ -377,18 +377,20 @@ totex_status totex_picture_utilisation(const char *path, const totex_network *ne
     return pic_end(&c, err);
 }
 
-totex_status totex_picture_heatmap(const char *path, const totex_network *net, const totex_recorder *rec,
-                                   const totex_picture_labels *labels, int width, int height, totex_error *err)
+/* the heat map of per-directed-link totals counts[] (links numbered as offset/nbr: node v's out-links in
+   neighbour order), @p what in the title ("messages", "bytes"), @p legend beside the colour bar */
+static totex_status draw_link_heatmap(const char *path, const totex_network *net, const uint64_t *offset,
+                                      const uint32_t *nbr, const uint64_t *counts, const char *what, const char *legend,
+                                      const totex_picture_labels *labels, int width, int height, totex_error *err)
 {
     totex_status st;
     totex_picture_format fmt;
+    uint32_t n = totex_network_nodes(net);
     if ((st = totex_picture_format_of(path, &fmt, err)) != TOTEX_OK)
         return st;
     if (totex_network_dims(net) != 2)
         return totex_fail(err, TOTEX_EINVAL, "the link heat map is drawn for 2-D networks only; %s has %u dimensions",
                           totex_network_spec(net), totex_network_dims(net));
-    if (!totex_recorder_has_link_counts(rec))
-        return totex_fail(err, TOTEX_EINVAL, "the recording has no per-link counts (more than 2^26 directed links)");
     uint32_t m0 = totex_factor_nodes(totex_network_factor(net, 0)), m1 = totex_factor_nodes(totex_network_factor(net, 1));
     const double left = 60, top = 80, right = 150, bottom = 60;
     if (!width)
@@ -400,27 +402,27 @@ totex_status totex_picture_heatmap(const char *path, const totex_network *net, c
         return totex_fail(err, TOTEX_EINVAL, "picture %dx%d is too small for the heat map", width, height);
     double gx = pw / m0, gy = ph / m1;
     uint64_t maxc = 0;
-    for (uint64_t l = 0; l < rec->offset[rec->n]; l++)
-        if (rec->link_count[l] > maxc)
-            maxc = rec->link_count[l];
+    for (uint64_t l = 0; l < offset[n]; l++)
+        if (counts[l] > maxc)
+            maxc = counts[l];
     pic_canvas c;
     if ((st = pic_begin(&c, path, width, height, err)) != TOTEX_OK)
         return st;
     cairo_t *cr = c.cr;
     char buf[200];
-    snprintf(buf, sizeof buf, "link heat map: messages each directed link carried over the whole schedule (max %llu); arrows = direction",
-             (unsigned long long)maxc);
+    snprintf(buf, sizeof buf, "link heat map: %s each directed link carried over the whole schedule (max %llu); arrows = direction",
+             what, (unsigned long long)maxc);
     title_lines(cr, width, left, labels && labels->title ? labels->title : totex_network_spec(net), buf);
     double lw = fmin(gx, gy) * 0.16;
     if (lw > 10)
         lw = 10;
     if (lw < 1.5)
         lw = 1.5;
-    for (uint32_t v = 0; v < rec->n; v++) {
+    for (uint32_t v = 0; v < n; v++) {
         uint32_t x0 = totex_network_coord(net, v, 0), y0 = totex_network_coord(net, v, 1);
         double cx = left + gx * (x0 + 0.5), cy = top + gy * (y0 + 0.5);
-        for (uint64_t l = rec->offset[v]; l < rec->offset[v + 1]; l++) {
-            uint32_t w = rec->nbr[l];
+        for (uint64_t l = offset[v]; l < offset[v + 1]; l++) {
+            uint32_t w = nbr[l];
             int dx = (int)totex_network_coord(net, w, 0) - (int)x0, dy = (int)totex_network_coord(net, w, 1) - (int)y0;
             int wrap = 0;
             if (dx > 1 || dx < -1) {
@@ -439,7 +441,7 @@ totex_status totex_picture_heatmap(const char *path, const totex_network *net, c
             double ex = cx + ux * (len - 0.18 * (dx ? gx : gy) * (wrap ? 0 : 1)) + ox,
                    ey = cy + uy * (len - 0.18 * (dx ? gx : gy) * (wrap ? 0 : 1)) + oy;
             double r, g, b;
-            pic_colormap(maxc ? (double)rec->link_count[l] / (double)maxc : 0, &r, &g, &b);
+            pic_colormap(maxc ? (double)counts[l] / (double)maxc : 0, &r, &g, &b);
             cairo_set_source_rgb(cr, r, g, b);
             cairo_set_line_width(cr, lw);
             cairo_move_to(cr, sx, sy);
@@ -452,7 +454,7 @@ totex_status totex_picture_heatmap(const char *path, const totex_network *net, c
             cairo_fill(cr);
         }
     }
-    for (uint32_t v = 0; v < rec->n; v++) {
+    for (uint32_t v = 0; v < n; v++) {
         double cx = left + gx * (totex_network_coord(net, v, 0) + 0.5), cy = top + gy * (totex_network_coord(net, v, 1) + 0.5);
         double rad = fmin(gx, gy) * 0.16;
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
@@ -482,8 +484,27 @@ totex_status totex_picture_heatmap(const char *path, const totex_network *net, c
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)(maxc / 2));
     pic_text(cr, bx + 24, by + bh / 2, 0, 0.5, SMALL, 0, buf);
     pic_text(cr, bx + 24, by + bh, 0, 0.5, SMALL, 0, "0");
-    pic_text_vertical(cr, bx + 80, by + bh / 2, SMALL, "messages carried (link total)");
+    pic_text_vertical(cr, bx + 80, by + bh / 2, SMALL, legend);
     return pic_end(&c, err);
+}
+
+totex_status totex_picture_heatmap(const char *path, const totex_network *net, const totex_recorder *rec,
+                                   const totex_picture_labels *labels, int width, int height, totex_error *err)
+{
+    if (!totex_recorder_has_link_counts(rec))
+        return totex_fail(err, TOTEX_EINVAL, "the recording has no per-link counts (more than 2^26 directed links)");
+    return draw_link_heatmap(path, net, rec->offset, rec->nbr, rec->link_count, "messages", "messages carried (link total)",
+                             labels, width, height, err);
+}
+
+totex_status totex_picture_link_bytes(const char *path, const totex_network *net, const totex_wlinks *links,
+                                      const uint64_t *bytes, const totex_picture_labels *labels, int width, int height,
+                                      totex_error *err)
+{
+    if (!links || !bytes || links->n != totex_network_nodes(net))
+        return totex_fail(err, TOTEX_EINVAL, "the bytes per link do not match the network");
+    return draw_link_heatmap(path, net, links->off, links->nbr, bytes, "bytes", "bytes carried (link total)", labels,
+                             width, height, err);
 }
 
 totex_status totex_picture_compare(const char *path, const totex_network *net, const char *name,
