@@ -22,7 +22,8 @@
  *             ceil(log2 n) (n/2) B t_c (combining) and (n-1) t_s + n B t_c (direct on
  *             slots): padded is taken when its combining shape beats direct by 10%.
  *             TOTEX_ALLTOALLV=direct|padded forces one (uniform counts take "uniform"
- *             unless forced).
+ *             unless forced). TOTEX_CHECK=0: no Allreduce, no count check, "direct"
+ *             (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
  *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate.
  *
@@ -138,15 +139,23 @@ static char *grow_buffer(size_t bytes)
     return keep.buf;
 }
 
-/* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
-   predicted seconds of direct [0] and padded [1] */
-static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, double pred[2])
+/* TOTEX_ALLTOALLV (read once per process): V_DIRECT, V_PADDED, or -1 (auto) */
+static int forced_choice(void)
 {
     static int forced = -2;
     if (forced == -2) {
         static const char *const words[] = {"auto", "direct", "padded"};
-        forced = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 3);
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 3);
+        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : -1;
     }
+    return forced;
+}
+
+/* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
+   predicted seconds of direct [0] and padded [1] */
+static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, double pred[2])
+{
+    const int forced = forced_choice();
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
     const double ts = st->t_s, tc = st->t_c, m = (double)(f[F_ROW] > f[F_COL] ? f[F_ROW] : f[F_COL]);
     const double b = (double)f[F_SLOT];
@@ -157,10 +166,8 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
     (void)in_place;
-    if (forced == 1)
-        return V_DIRECT;
-    if (forced == 2)
-        return V_PADDED;
+    if (forced >= 0)
+        return forced;
     if (f[F_TOTAL] == 0)
         return V_NONE;
     if (f[F_BMAX] == bmin && !f[F_IRREG])
@@ -375,6 +382,18 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
        Allreduce's) */
     if (size > 1 && (rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
         return rc;
+    if (size > 1 && !st->check && forced_choice() != V_PADDED) {
+        /* TOTEX_CHECK=0 (rank 0's, the same on every rank): no global figures, no count check: direct, as
+           MPI libraries run it (a mismatch is then MPI's: MPI_ERR_TRUNCATE on the receiver, or undefined) */
+        if (bad)
+            return bad;
+        if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != V_DIRECT + 1))
+            fprintf(stderr, "totex: %s on %d ranks: direct (TOTEX_CHECK=0: no global figures, no count check)\n",
+                    opt->entry ? opt->entry : "totex_alltoallv", size);
+        st->v_said = V_DIRECT + 1;
+        return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
+                          size, rank, comm, st->dup);
+    }
     if (size > 1) {
         if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
             return rc;

@@ -200,7 +200,9 @@ int main(int argc, char **argv)
                         continue; /* (in place the send type is the receive type) */
                     run_case(comm, c, v, regular, in_place, it++, vtype);
                 }
-    mismatch_case(comm);
+    const char *chk = getenv("TOTEX_CHECK");
+    if (!chk || strcmp(chk, "0")) /* (TOTEX_CHECK=0: a mismatch is MPI's, not checked by totex) */
+        mismatch_case(comm);
     run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype); /* the communicator works after the error */
     run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
     /* repeat calls of changing counts (the choice is made per call) */
