@@ -144,6 +144,52 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm, int ports);
 
 /**
+ * Non-uniform total exchange with the semantics of MPI_Alltoallv (MPI-3.1
+ * Section 5.8): rank i sends sendcounts[j] elements of @p sendtype at
+ * sendbuf + sdispls[j] * extent(sendtype) to rank j, where they land at
+ * recvbuf + rdispls[i] * extent(recvtype). Collective: every rank of @p comm
+ * calls it. Displacements may come in any order and leave gaps; derived and
+ * non-contiguous datatypes, counts of 0 and MPI_IN_PLACE (@p sendbuf; the
+ * data is taken from @p recvbuf with recvcounts/rdispls/recvtype) are taken.
+ *
+ * Each rank knows only its own row (sendcounts) and column (recvcounts) of
+ * the demand; one MPI_Allreduce of a few figures (largest row, column and
+ * block, smallest block, total, the count check) is the call's whole global
+ * picture; no rank gathers the n x n counts. The choice (TOTEX_VERBOSE names
+ * it; TOTEX_ALLTOALLV=direct|padded forces one): "uniform", every block of
+ * the same bytes and displacements those of MPI_Alltoall: totex_alltoall()'s
+ * schedule; "padded", blocks packed into slots of the largest block and
+ * totex_alltoall()'s schedule run on them, when start-ups dominate; else
+ * "direct", one message per pair with data, posted at once. Network, rank
+ * mapping, private duplicate and plan cache: as totex_alltoall().
+ *
+ * @param sendbuf    this rank's blocks, or MPI_IN_PLACE.
+ * @param sendcounts [n] elements to each rank, >= 0.
+ * @param sdispls    [n] displacements in extents of @p sendtype.
+ * @param sendtype   any datatype; sendcounts[j] * size(sendtype) at most INT_MAX.
+ * @param recvbuf    room for every incoming block at its displacement.
+ * @param recvcounts [n] elements from each rank; recvcounts[i] * size(recvtype)
+ *                   on rank j must equal sendcounts[j] * size(sendtype) on rank i.
+ * @param rdispls    [n] displacements in extents of @p recvtype.
+ * @param recvtype   any datatype.
+ * @param comm       an intracommunicator.
+ * @return MPI_SUCCESS, or an error code, on every rank alike when found
+ *         before data moves (named on stderr by the rank that found it,
+ *         "totex_alltoallv:"); errors are returned, not raised:
+ *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX bytes, or a pair
+ *    of ranks whose send and receive bytes differ (found by a 64-bit hash of
+ *    every pair's bytes summed over ranks, before any data moves: no byte of
+ *    any receive buffer is written);
+ *  - MPI_ERR_TYPE, MPI_ERR_BUFFER, MPI_ERR_COMM, MPI_ERR_ARG (NULL arrays),
+ *    MPI_ERR_NO_MEM, or an error code of the MPI calls, as totex_alltoall().
+ *
+ * Source: issue 30 items 4-5; src/mpi/alltoallv.c (the choice and its model);
+ * the uniform schedules of totex_alltoall().
+ */
+int totex_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                    void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm);
+
+/**
  * What totex_alltoall() (or the drop-in's MPI_Alltoall) chose for a
  * communicator and a block size: filled by totex_alltoall_choice().
  */

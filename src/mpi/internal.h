@@ -87,6 +87,10 @@ int totex_mpi_verbose_level(void);
 
 int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const totex_mpi_options *opt);
+/* totex_alltoallv() (alltoallv.c) with @p opt as totex_mpi_alltoall() takes it (fallback, verbose, entry) */
+int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                        void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                        MPI_Comm comm, const totex_mpi_options *opt);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
    @p node_of NULL: at j * slot); MPI code */
 int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
@@ -171,6 +175,7 @@ typedef struct totex_mpi_state {
     MPI_Comm *retired;       /* duplicates dropped after failed calls (freed with the state) */
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
+    int v_said;              /* 1 + the alltoallv choice its last TOTEX_VERBOSE line named (alltoallv.c), 0: none */
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */

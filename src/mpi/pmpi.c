@@ -1,6 +1,7 @@
 /* Drop-in MPI_Alltoall (libtotex_pmpi.so, for LD_PRELOAD): runs totex_alltoall
  * and falls back to PMPI_Alltoall where totex does not apply (intercommunicators).
- * Only MPI_Alltoall (and MPI_Finalize, for the count below) is intercepted;
+ * Only MPI_Alltoall, MPI_Alltoallv (totex_alltoallv), MPI_Ialltoall (below) and MPI_Finalize (for the
+ * count below) are intercepted;
  * totex's own MPI calls go to the real MPI.
  * TOTEX_VERBOSE=1: rank 0 of each communicator prints once which algorithm runs
  * or why it fell back (TOTEX_VERBOSE=2: once per block size), and rank 0 of
@@ -93,6 +94,25 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
     ran += rc == MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Comm_call_errhandler(comm, rc);
+    return rc;
+}
+
+/* MPI_Alltoallv: totex_alltoallv() (alltoallv.c), the MPI library's where totex does not apply */
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    check_library();
+    totex_mpi_options opt = {.fallback = 1, .verbose = totex_mpi_verbose_level(), .entry = "MPI_Alltoallv"};
+    if (comm == MPI_COMM_NULL)
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    totex_mpi_depth++;
+    int rc = totex_mpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                                 &opt);
+    totex_mpi_depth--;
+    if (rc == TOTEX_MPI_FALLBACK)
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     if (rc != MPI_SUCCESS)
         MPI_Comm_call_errhandler(comm, rc);
     return rc;

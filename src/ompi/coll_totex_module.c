@@ -1,9 +1,10 @@
 /* coll/totex: the module of a communicator (coll_totex.h): MPI_Alltoall,
- * MPI_Ialltoall and MPI_Alltoall_init run by totex (include/totex/mpi.h);
+ * MPI_Alltoallv, MPI_Ialltoall and MPI_Alltoall_init run by totex (include/totex/mpi.h);
  * everything else is left to the modules below.
  *
  * - Intercommunicators: the modules below (saved when the module is enabled)
  *   serve all three, as they would without totex.
+ * - MPI_Alltoallv: totex_alltoallv() (src/mpi/alltoallv.c), errors as MPI_Alltoall's.
  * - MPI_Alltoall: totex_alltoall(); its errors go to the communicator's error
  *   handler as Open MPI raises any collective's.
  * - MPI_Ialltoall and MPI_Alltoall_init: a request of Open MPI's
@@ -185,6 +186,22 @@ static int totex_coll_alltoall(const void *sbuf, int scount, struct ompi_datatyp
     return rc;
 }
 
+static int totex_coll_alltoallv(const void *sbuf, const int *scounts, const int *sdisps,
+                                struct ompi_datatype_t *sdtype, void *rbuf, const int *rcounts, const int *rdisps,
+                                struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                                mca_coll_base_module_t *module)
+{
+    mca_coll_totex_module_t *m = (mca_coll_totex_module_t *)module;
+    if (OMPI_COMM_IS_INTER(comm))
+        return m->below.coll_alltoallv(sbuf, scounts, sdisps, sdtype, rbuf, rcounts, rdisps, rdtype, comm,
+                                       m->below.coll_alltoallv_module);
+    const totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "MPI_Alltoallv"};
+    totex_mpi_depth++;
+    int rc = totex_mpi_alltoallv(sbuf, scounts, sdisps, sdtype, rbuf, rcounts, rdisps, rdtype, comm, &opt);
+    totex_mpi_depth--;
+    return rc;
+}
+
 static int totex_coll_ialltoall(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
                                 struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
                                 ompi_request_t **request, mca_coll_base_module_t *module)
@@ -243,6 +260,8 @@ static void module_destruct(mca_coll_totex_module_t *m)
         OBJ_RELEASE(m->below.coll_ialltoall_module);
     if (m->below.coll_alltoall_init_module)
         OBJ_RELEASE(m->below.coll_alltoall_init_module);
+    if (m->below.coll_alltoallv_module)
+        OBJ_RELEASE(m->below.coll_alltoallv_module);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_totex_module_t, mca_coll_base_module_t, module_construct, module_destruct);
@@ -257,7 +276,9 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
     m->below.coll_ialltoall_module = comm->c_coll->coll_ialltoall_module;
     m->below.coll_alltoall_init = comm->c_coll->coll_alltoall_init;
     m->below.coll_alltoall_init_module = comm->c_coll->coll_alltoall_init_module;
-    if (OMPI_COMM_IS_INTER(comm) && (!m->below.coll_alltoall || !m->below.coll_ialltoall)) {
+    m->below.coll_alltoallv = comm->c_coll->coll_alltoallv;
+    m->below.coll_alltoallv_module = comm->c_coll->coll_alltoallv_module;
+    if (OMPI_COMM_IS_INTER(comm) && (!m->below.coll_alltoall || !m->below.coll_ialltoall || !m->below.coll_alltoallv)) {
         fprintf(stderr, "totex: no module below coll/totex serves all-to-all on an intercommunicator\n");
         return OMPI_ERR_NOT_FOUND;
     }
@@ -267,6 +288,8 @@ static int module_enable(mca_coll_base_module_t *module, struct ompi_communicato
         OBJ_RETAIN(m->below.coll_ialltoall_module);
     if (m->below.coll_alltoall_init_module)
         OBJ_RETAIN(m->below.coll_alltoall_init_module);
+    if (m->below.coll_alltoallv_module)
+        OBJ_RETAIN(m->below.coll_alltoallv_module);
     return OMPI_SUCCESS;
 }
 
@@ -290,5 +313,6 @@ mca_coll_base_module_t *mca_coll_totex_comm_query(struct ompi_communicator_t *co
     m->super.coll_alltoall = totex_coll_alltoall;
     m->super.coll_ialltoall = totex_coll_ialltoall;
     m->super.coll_alltoall_init = totex_coll_alltoall_init;
+    m->super.coll_alltoallv = totex_coll_alltoallv;
     return &m->super;
 }

@@ -1,0 +1,475 @@
+/*
+ * Name:       totex_alltoallv (non-uniform total exchange, MPI_Alltoallv semantics)
+ * Paper:      issue 30 items 4-5; the uniform schedules are those of totex_alltoall
+ *             (002 Suh, Shin & Yalamanchili; 000 a2/a3; 001 octr, translated per rank by
+ *             001 Theorem 2): see alltoall.c and plan.c.
+ * Model:      the runtime's: t_s seconds per message start-up and t_c seconds per byte
+ *             (measured by ping-pong, measure.c, or TOTEX_TS / TOTEX_TC).
+ * Steps:      one MPI_Allreduce of 9 figures (the global picture of the call and the
+ *             cross-rank count check), then one of
+ *             - "uniform": every pair's block has the same bytes and every rank's
+ *               displacements are those of MPI_Alltoall: totex_alltoall's cached
+ *               schedule on the caller's buffers and datatypes;
+ *             - "padded": every block packed into a slot of the largest block's bytes
+ *               (the global maximum), the uniform schedule of totex_alltoall run on
+ *               those slots (its relays combine and forward slots), each block unpacked
+ *               with its real length;
+ *             - "direct": one message per pair with data, all posted at once (what MPI
+ *               libraries do), the caller's datatypes given to MPI.
+ * Choice:     predicted seconds, with M the largest row or column total in bytes and
+ *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
+ *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
+ *             ceil(log2 n) (n/2) B t_c (combining) and (n-1) t_s + n B t_c (direct on
+ *             slots): padded is taken when its combining shape beats direct by 10%.
+ *             TOTEX_ALLTOALLV=direct|padded forces one (uniform counts take "uniform"
+ *             unless forced). TOTEX_CHECK=0: no Allreduce, no count check, "direct"
+ *             (unless padded is forced).
+ * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
+ *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate.
+ *
+ * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
+ * demand matrix, and the Allreduce's figures: the largest row total, column total
+ * and block, the smallest block, the sum of all bytes, whether every rank's counts
+ * and displacements are those of MPI_Alltoall, and the count check below. No rank
+ * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
+ * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
+ * the caller's buffers: O(n) (requests) for "direct"; 2 n B bytes of slots for
+ * "padded"; the row's packed bytes for "direct" in place.
+ *
+ * The count check: rank i's send to j must carry the bytes j expects from i. Each
+ * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
+ * 64-bit mix, sums modulo 2^64); the Allreduce's sum is 0 when every pair agrees
+ * and, when one differs, non-zero but for a 2^-64 chance. A mismatch is then
+ * MPI_ERR_COUNT on every rank before any data moves (nothing is written to any
+ * receive buffer). Planning a call costs one pass over the rank's 2n counts.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "totex/mpi.h"
+
+/* tag of "direct" on the private duplicate (above the unit-step executor's tags, below 32767) */
+#define TOTEX_MPI_V_TAG 32700
+
+enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3 };
+static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move"};
+
+/* the figures every rank contributes to the call's Allreduce */
+enum {
+    F_BAD,      /* MAX: the largest local error code (0: none) */
+    F_ROW,      /* MAX: row total, bytes */
+    F_COL,      /* MAX: column total, bytes */
+    F_BMAX,     /* MAX: largest block (send or receive), bytes */
+    F_BMIN_NEG, /* MAX: UINT64_MAX - smallest block, bytes */
+    F_SLOT,     /* MAX: largest MPI_Pack_size of a block, bytes */
+    F_IRREG,    /* MAX: 1 when this rank's counts or displacements are not MPI_Alltoall's */
+    F_TOTAL,    /* SUM: bytes sent */
+    F_HASH,     /* SUM (mod 2^64): the count check */
+    F_N
+};
+
+static void v_reduce(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    const uint64_t *a = in;
+    uint64_t *b = inout;
+    for (int k = 0; k + F_N <= *len; k += F_N)
+        for (int f = 0; f < F_N; f++) {
+            if (f >= F_TOTAL)
+                b[k + f] += a[k + f];
+            else if (a[k + f] > b[k + f])
+                b[k + f] = a[k + f];
+        }
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* the count check's term of the pair (from, to) carrying @p bytes */
+static uint64_t pair_hash(int from, int to, uint64_t bytes)
+{
+    return mix64(mix64(((uint64_t)(uint32_t)from << 32) | (uint32_t)to) ^ mix64(bytes + 0x51ed270b2fULL));
+}
+
+static int fail(int code, int rank, const char *msg)
+{
+    fprintf(stderr, "totex_alltoallv: rank %d: %s\n", rank, msg);
+    return code;
+}
+
+/* buffers kept across calls (grow only): requests of "direct", slots of "padded" */
+static struct {
+    MPI_Request *req;
+    size_t nreq;
+    char *buf;
+    size_t bytes;
+    MPI_Op op;
+} keep = {NULL, 0, NULL, 0, MPI_OP_NULL};
+
+static int grow_requests(size_t n)
+{
+    if (keep.nreq >= n)
+        return 0;
+    MPI_Request *r = realloc(keep.req, n * sizeof *r);
+    if (!r)
+        return -1;
+    keep.req = r;
+    keep.nreq = n;
+    return 0;
+}
+
+static char *grow_buffer(size_t bytes)
+{
+    if (keep.bytes >= bytes)
+        return keep.buf;
+    free(keep.buf);
+    keep.bytes = 0;
+    if (!(keep.buf = calloc(bytes ? bytes : 1, 1)))
+        return NULL;
+    keep.bytes = bytes;
+    return keep.buf;
+}
+
+/* TOTEX_ALLTOALLV (read once per process): V_DIRECT, V_PADDED, or -1 (auto) */
+static int forced_choice(void)
+{
+    static int forced = -2;
+    if (forced == -2) {
+        static const char *const words[] = {"auto", "direct", "padded"};
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 3);
+        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : -1;
+    }
+    return forced;
+}
+
+/* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
+   predicted seconds of direct [0] and padded [1] */
+static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, double pred[2])
+{
+    const int forced = forced_choice();
+    const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
+    const double ts = st->t_s, tc = st->t_c, m = (double)(f[F_ROW] > f[F_COL] ? f[F_ROW] : f[F_COL]);
+    const double b = (double)f[F_SLOT];
+    int lg = 0;
+    while ((1 << lg) < n)
+        lg++;
+    pred[0] = (n - 1) * ts + m * tc;
+    const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
+    pred[1] = comb < flat ? comb : flat;
+    (void)in_place;
+    if (forced >= 0)
+        return forced;
+    if (f[F_TOTAL] == 0)
+        return V_NONE;
+    if (f[F_BMAX] == bmin && !f[F_IRREG])
+        return V_UNIFORM;
+    /* padded slots for every pair: at most 256 MiB of slots per rank */
+    if ((double)n * b > 268435456.0)
+        return V_DIRECT;
+    return comb < 0.9 * pred[0] ? V_PADDED : V_DIRECT;
+}
+
+/* "direct": every message posted at once on st->dup, the caller's datatypes given to MPI; in place,
+   the row is packed first (MPI_PACKED messages, received with recvtype) */
+static int run_direct(const char *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype, char *rbuf,
+                      const int *rcounts, const int *rdispls, MPI_Datatype rtype, int in_place, int n, int rank,
+                      MPI_Comm comm, MPI_Comm dup)
+{
+    MPI_Aint lb, sext, rext;
+    MPI_Type_get_extent(stype, &lb, &sext);
+    MPI_Type_get_extent(rtype, &lb, &rext);
+    if (grow_requests(2 * (size_t)n))
+        return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    size_t nr = 0;
+    char *packed = NULL;
+    int *poff = NULL;
+    if (in_place) { /* this rank's row copied out of the receive buffer first */
+        if (!(poff = malloc(((size_t)n + 1) * sizeof *poff)))
+            return MPI_ERR_NO_MEM;
+        long long total = 0;
+        for (int j = 0; j < n; j++) {
+            int ps = 0;
+            if (j != rank && scounts[j] && (rc = MPI_Pack_size(scounts[j], stype, comm, &ps)) != MPI_SUCCESS) {
+                free(poff);
+                return rc;
+            }
+            total += ps;
+        }
+        if (total > INT_MAX || !(packed = malloc(total ? (size_t)total : 1))) {
+            free(poff);
+            return total > INT_MAX ? MPI_ERR_COUNT : MPI_ERR_NO_MEM;
+        }
+        int pos = 0;
+        for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+            poff[j] = pos;
+            if (j != rank && scounts[j])
+                rc = MPI_Pack(sbuf + (MPI_Aint)sdispls[j] * sext, scounts[j], stype, packed, (int)total, &pos, comm);
+        }
+        poff[n] = pos;
+    }
+    for (int k = 0; k < n && rc == MPI_SUCCESS; k++) {
+        const int i = (rank - k + n) % n;
+        if (rcounts[i] && !(in_place && i == rank))
+            rc = MPI_Irecv(rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, i, TOTEX_MPI_V_TAG, dup,
+                           &keep.req[nr++]);
+    }
+    for (int k = 0; k < n && rc == MPI_SUCCESS; k++) {
+        const int j = (rank + k) % n;
+        if (!scounts[j] || (in_place && j == rank))
+            continue;
+        if (in_place)
+            rc = MPI_Isend(packed + poff[j], poff[j + 1] - poff[j], MPI_PACKED, j, TOTEX_MPI_V_TAG, dup,
+                           &keep.req[nr++]);
+        else
+            rc = MPI_Isend(sbuf + (MPI_Aint)sdispls[j] * sext, scounts[j], stype, j, TOTEX_MPI_V_TAG, dup,
+                           &keep.req[nr++]);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Waitall((int)nr, keep.req, MPI_STATUSES_IGNORE);
+    } else {
+        for (size_t q = 0; q < nr; q++) /* (a failed post: the rest are cancelled, MPI's error returned) */
+            if (keep.req[q] != MPI_REQUEST_NULL) {
+                MPI_Cancel(&keep.req[q]);
+                MPI_Request_free(&keep.req[q]);
+            }
+    }
+    free(packed);
+    free(poff);
+    return rc;
+}
+
+/* "padded": blocks packed into slots of @p slot bytes, totex_alltoall's uniform schedule on the slots, each
+   block unpacked with its real length */
+static int run_padded(const char *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype, char *rbuf,
+                      const int *rcounts, const int *rdispls, MPI_Datatype rtype, int n, long long slot,
+                      MPI_Comm comm, const totex_mpi_options *opt)
+{
+    MPI_Aint lb, sext, rext;
+    MPI_Type_get_extent(stype, &lb, &sext);
+    MPI_Type_get_extent(rtype, &lb, &rext);
+    const size_t half = (size_t)n * (size_t)slot;
+    char *sl = grow_buffer(2 * half);
+    if (!sl)
+        return MPI_ERR_NO_MEM;
+    char *rl = sl + half;
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+        int pos = 0;
+        if (scounts[j])
+            rc = MPI_Pack(sbuf + (MPI_Aint)sdispls[j] * sext, scounts[j], stype, sl + (size_t)j * (size_t)slot,
+                          (int)slot, &pos, comm);
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((rc = totex_mpi_alltoall(sl, (int)slot, MPI_BYTE, rl, (int)slot, MPI_BYTE, comm, opt)) != MPI_SUCCESS)
+        return rc;
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        int pos = 0;
+        if (rcounts[i])
+            rc = MPI_Unpack(rl + (size_t)i * (size_t)slot, (int)slot, &pos, rbuf + (MPI_Aint)rdispls[i] * rext,
+                            rcounts[i], rtype, comm);
+    }
+    return rc;
+}
+
+int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                        void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                        MPI_Comm comm, const totex_mpi_options *opt)
+{
+    int rc, size = 0, rank = 0, inter = 0;
+    totex_mpi_runs_drain(); /* this rank's nonblocking runs end first (as totex_mpi_alltoall) */
+    if (comm == MPI_COMM_NULL)
+        return fail(MPI_ERR_COMM, -1, "MPI_COMM_NULL communicator");
+    if ((rc = MPI_Comm_test_inter(comm, &inter)) != MPI_SUCCESS)
+        return rc;
+    if (inter) {
+        if (opt->fallback)
+            return TOTEX_MPI_FALLBACK;
+        return fail(MPI_ERR_COMM, -1, "intercommunicators are not supported (use an intracommunicator)");
+    }
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    const int in_place = sendbuf == MPI_IN_PLACE;
+    if (in_place) {
+        sendbuf = recvbuf;
+        sendcounts = recvcounts;
+        sdispls = rdispls;
+        sendtype = recvtype;
+    }
+    /* local checks and this rank's figures: one pass over its row and column */
+    uint64_t f[F_N] = {0}, g[F_N];
+    f[F_BMIN_NEG] = 0; /* UINT64_MAX - smallest block, raised below */
+    int bad = 0;
+    const char *msg = NULL;
+    int ssize = 0, rsize = 0;
+    if (sendtype == MPI_DATATYPE_NULL || recvtype == MPI_DATATYPE_NULL) {
+        bad = MPI_ERR_TYPE;
+        msg = "MPI_DATATYPE_NULL datatype";
+    } else if (!sendcounts || !recvcounts || !sdispls || !rdispls) {
+        bad = MPI_ERR_ARG;
+        msg = "NULL counts or displacements array (give n entries each)";
+    } else {
+        MPI_Type_size(sendtype, &ssize);
+        MPI_Type_size(recvtype, &rsize);
+    }
+    uint64_t bmin = UINT64_MAX, hash = 0;
+    const int c0 = !bad ? sendcounts[0] : 0, r0 = !bad ? recvcounts[0] : 0;
+    int irregular = 0;
+    for (int j = 0; j < size && !bad; j++) {
+        const int sc = sendcounts[j], rcn = recvcounts[j];
+        if (sc < 0 || rcn < 0) {
+            bad = MPI_ERR_COUNT;
+            msg = "negative count in sendcounts or recvcounts";
+            break;
+        }
+        const uint64_t sb = (uint64_t)sc * (uint64_t)ssize, rb = (uint64_t)rcn * (uint64_t)rsize;
+        if (sb > INT_MAX || rb > INT_MAX) {
+            bad = MPI_ERR_COUNT;
+            msg = "a block of more than INT_MAX bytes (MPI counts a message's bytes in an int): send it in parts";
+            break;
+        }
+        if ((sb && !sendbuf) || (rb && !recvbuf)) {
+            bad = MPI_ERR_BUFFER;
+            msg = "NULL buffer with a non-zero count";
+            break;
+        }
+        int ps = 0;
+        if (sc && (rc = MPI_Pack_size(sc, sendtype, comm, &ps)) != MPI_SUCCESS) {
+            bad = MPI_ERR_TYPE;
+            msg = "MPI_Pack_size failed on the send datatype";
+            break;
+        }
+        f[F_ROW] += sb;
+        f[F_COL] += rb;
+        f[F_TOTAL] += sb;
+        if ((uint64_t)ps > f[F_SLOT])
+            f[F_SLOT] = (uint64_t)ps;
+        if (sb > f[F_BMAX])
+            f[F_BMAX] = sb;
+        if (rb > f[F_BMAX])
+            f[F_BMAX] = rb;
+        if (sb < bmin)
+            bmin = sb;
+        if (rb < bmin)
+            bmin = rb;
+        hash += pair_hash(rank, j, sb) - pair_hash(j, rank, rb);
+        irregular |= sc != c0 || rcn != r0 || sdispls[j] != j * c0 || rdispls[j] != j * r0;
+    }
+    if (!bad && !in_place && f[F_TOTAL] && sendbuf == recvbuf) {
+        bad = MPI_ERR_BUFFER;
+        msg = "sendbuf and recvbuf are the same buffer (for an exchange in place pass MPI_IN_PLACE as sendbuf)";
+    }
+    if (bad)
+        fail(bad, rank, msg);
+    f[F_BAD] = (uint64_t)bad;
+    f[F_BMIN_NEG] = bad ? 0 : UINT64_MAX - bmin;
+    f[F_IRREG] = irregular || bad;
+    f[F_HASH] = bad ? 0 : hash;
+    totex_mpi_state *st = NULL;
+    if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
+        return rc;
+    /* (rank 0's TOTEX_CHECK is kept for totex_alltoall's calls on the duplicate; this call's check is the
+       Allreduce's) */
+    if (size > 1 && (rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
+        return rc;
+    if (size > 1 && !st->check && forced_choice() != V_PADDED) {
+        /* TOTEX_CHECK=0 (rank 0's, the same on every rank): no global figures, no count check: direct, as
+           MPI libraries run it (a mismatch is then MPI's: MPI_ERR_TRUNCATE on the receiver, or undefined) */
+        if (bad)
+            return bad;
+        if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != V_DIRECT + 1))
+            fprintf(stderr, "totex: %s on %d ranks: direct (TOTEX_CHECK=0: no global figures, no count check)\n",
+                    opt->entry ? opt->entry : "totex_alltoallv", size);
+        st->v_said = V_DIRECT + 1;
+        return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
+                          size, rank, comm, st->dup);
+    }
+    if (size > 1) {
+        if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
+            return rc;
+        if ((rc = MPI_Allreduce(f, g, F_N, MPI_UINT64_T, keep.op, st->dup)) != MPI_SUCCESS)
+            return rc;
+    } else {
+        memcpy(g, f, sizeof g);
+    }
+    if (g[F_BAD])
+        return (int)g[F_BAD];
+    if (g[F_HASH]) {
+        if (rank == 0)
+            fail(MPI_ERR_COUNT, rank,
+                 "send and receive counts disagree: some rank i's sendcounts[j] * size(sendtype) differs from rank "
+                 "j's recvcounts[i] * size(recvtype) (every rank returns MPI_ERR_COUNT; no data moved)");
+        return MPI_ERR_COUNT;
+    }
+    if (size == 1) { /* a local copy (in place: nothing to do) */
+        if (in_place || !g[F_TOTAL])
+            return MPI_SUCCESS;
+        char *tmp = malloc((size_t)g[F_SLOT]);
+        if (!tmp)
+            return MPI_ERR_NO_MEM;
+        MPI_Aint lb, sext, rext;
+        MPI_Type_get_extent(sendtype, &lb, &sext);
+        MPI_Type_get_extent(recvtype, &lb, &rext);
+        int pos = 0;
+        rc = MPI_Pack((const char *)sendbuf + (MPI_Aint)sdispls[0] * sext, sendcounts[0], sendtype, tmp,
+                      (int)g[F_SLOT], &pos, comm);
+        int upos = 0;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Unpack(tmp, pos, &upos, (char *)recvbuf + (MPI_Aint)rdispls[0] * rext, recvcounts[0], recvtype,
+                            comm);
+        free(tmp);
+        return rc;
+    }
+    double pred[2] = {0, 0};
+    if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
+        return rc;
+    const int how = choose(g, size, st, in_place, pred);
+    totex_mpi_options o = *opt;
+    o.fallback = 0;
+    if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1)) {
+        fprintf(stderr,
+                "totex: %s on %d ranks: %s (largest block %llu B, smallest %llu B, largest row or column %llu B, "
+                "%llu B in all; predicted direct %.1f us, padded %.1f us)\n",
+                opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], (unsigned long long)g[F_BMAX],
+                (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
+                (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
+                pred[0] * 1e6, pred[1] * 1e6);
+    }
+    st->v_said = how + 1;
+    switch (how) {
+    case V_NONE:
+        return MPI_SUCCESS;
+    case V_UNIFORM: {
+        o.verbose = opt->verbose > 1 ? opt->verbose : 0; /* (its line said once above) */
+        return totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
+    }
+    case V_PADDED:
+        o.verbose = opt->verbose > 1 ? opt->verbose : 0;
+        return run_padded(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
+                          (long long)g[F_SLOT], comm, &o);
+    default:
+        return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
+                          size, rank, comm, st->dup);
+    }
+}
+
+int totex_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                    void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    totex_mpi_options opt = {.verbose = totex_mpi_verbose_level(), .entry = "totex_alltoallv"};
+    totex_mpi_depth++;
+    int rc = totex_mpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                                 &opt);
+    totex_mpi_depth--;
+    return rc;
+}

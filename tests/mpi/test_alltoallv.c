@@ -1,0 +1,220 @@
+/* MPI_Alltoallv through totex (issue 30 item 4). Built twice:
+ * - test_alltoallv (TOTEX_LIB): calls totex_alltoallv() and, on the same
+ *   arguments, PMPI_Alltoallv (the MPI library's): both receive buffers must
+ *   be byte-identical, gaps included, and equal to what the fill formula says;
+ * - test_alltoallv_plain (no totex library): calls MPI_Alltoallv, which the
+ *   drop-in (LD_PRELOAD) or the Open MPI component serves; results against
+ *   the fill formula (PMPI_Alltoallv is totex's too there).
+ * Cases: uniform counts (MPI_Alltoall's layout), zero counts, one-sided skew
+ * (rank 0 sends much, the others little), a hotspot receiver, blocks long and
+ * short, all counts zero; each with MPI_BYTE and with a derived send type (a
+ * vector of 2 ints with a hole, received as MPI_INT), displacements in
+ * reverse rank order with gaps (the gaps must keep their sentinel bytes);
+ * MPI_IN_PLACE with symmetric counts; a mismatch (rank 1 expects one element
+ * more from rank 0 than rank 0 sends): every rank must return an error
+ * (MPI_ERR_COUNT or MPI_ERR_TRUNCATE) and no receive buffer byte may change;
+ * then a correct call again. Exit status non-zero on any failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+#ifdef TOTEX_LIB
+#include "totex/mpi.h"
+#endif
+
+static int failures, rank;
+
+#include "mpi_check.h"
+
+#define SENTINEL 0xEE
+
+enum { C_UNIFORM, C_ZEROS, C_SKEW, C_HOT, C_LONG, C_NONE, C_SYM, C_N };
+static const char *const cname[] = {"uniform", "zeros", "skew", "hotspot", "long", "none", "symmetric"};
+
+/* elements rank i sends rank j in case @p c on @p n ranks */
+static int cnt(int c, int i, int j, int n)
+{
+    switch (c) {
+    case C_UNIFORM: return 100;
+    case C_ZEROS: return (i * 7 + j * 3) % 4 == 0 ? 0 : 1 + (i * 31 + j * 17) % 50;
+    case C_SKEW: return i == 0 ? 3000 : j % 2;
+    case C_HOT: return j == n - 1 ? 5000 : 3;
+    case C_LONG: return (i + j) % 2 ? 40000 : 100;
+    case C_NONE: return 0;
+    default: return 1 + ((i + j) * 13 + i * j) % 40; /* symmetric in i and j */
+    }
+}
+
+/* int k of the block from @p i to @p j in round @p it */
+static int value(int i, int j, long k, int it) { return (int)(i * 1000003L + j * 7919L + k * 31 + it * 5 + 1); }
+static unsigned char byte(int i, int j, long k, int it) { return (unsigned char)(i * 131 + j * 29 + k * 7 + it * 13 + 1); }
+
+/* displacements (in extents) of @p counts: regular (in peer order, no gaps: MPI_Alltoall's layout when the
+   counts are equal) or in reverse
+   peer order with gaps of peer % 3 extents; returns the extents the buffer needs */
+static long layout(const int *counts, int n, int regular, int *disp)
+{
+    long at = 0;
+    if (regular) {
+        for (int j = 0; j < n; j++) {
+            disp[j] = (int)at;
+            at += counts[j];
+        }
+        return at;
+    }
+    for (int j = n - 1; j >= 0; j--) {
+        disp[j] = (int)at;
+        at += counts[j] + j % 3;
+    }
+    return at;
+}
+
+typedef struct {
+    int *sc, *sd, *rc, *rd;
+} arrays;
+
+static void run_case(MPI_Comm comm, int c, int vec, int regular, int in_place, int it, MPI_Datatype vtype)
+{
+    int n;
+    MPI_Comm_size(comm, &n);
+    if (in_place && c != C_SYM && c != C_UNIFORM && c != C_NONE)
+        return;
+    arrays a = {malloc(n * sizeof(int)), malloc(n * sizeof(int)), malloc(n * sizeof(int)), malloc(n * sizeof(int))};
+    for (int j = 0; j < n; j++) {
+        a.sc[j] = cnt(c, rank, j, n);
+        a.rc[j] = cnt(c, j, rank, n) * (vec ? 2 : 1); /* a vector element is 2 ints */
+    }
+    /* send extents: MPI_BYTE 1 byte, the vector 3 ints; receive: 1 byte or 1 int */
+    const size_t sunit = vec ? 3 * sizeof(int) : 1, runit = vec ? sizeof(int) : 1;
+    long sext = layout(a.sc, n, regular, a.sd), rext = layout(a.rc, n, regular, a.rd);
+    if (in_place) { /* the data and its layout are the receive buffer's (counts symmetric: sc == rc) */
+        for (int j = 0; j < n; j++)
+            a.sc[j] = a.rc[j], a.sd[j] = a.rd[j];
+        sext = rext;
+    }
+    const size_t sbytes = (size_t)sext * sunit + 1, rbytes = (size_t)rext * runit + 1;
+    unsigned char *s = malloc(sbytes), *r = malloc(rbytes), *ref = malloc(rbytes), *expect = malloc(rbytes);
+    memset(s, SENTINEL, sbytes);
+    memset(expect, SENTINEL, rbytes);
+    for (int j = 0; j < n; j++) { /* what this rank sends, and what it must receive */
+        if (vec) {
+            int *si = (int *)s, *ei = (int *)expect;
+            if (!in_place)
+                for (long e = 0; e < a.sc[j]; e++) {
+                    memcpy(&si[(a.sd[j] + e) * 3], &(int){value(rank, j, 2 * e, it)}, sizeof(int));
+                    memcpy(&si[(a.sd[j] + e) * 3 + 2], &(int){value(rank, j, 2 * e + 1, it)}, sizeof(int));
+                }
+            for (long k = 0; k < a.rc[j]; k++)
+                memcpy(&ei[a.rd[j] + k], &(int){value(j, rank, k, it)}, sizeof(int));
+        } else {
+            for (long k = 0; k < a.sc[j]; k++)
+                s[a.sd[j] + k] = byte(rank, j, k, it);
+            for (long k = 0; k < a.rc[j]; k++)
+                expect[a.rd[j] + k] = byte(j, rank, k, it);
+        }
+    }
+    MPI_Datatype st = vec ? vtype : MPI_BYTE, rt = vec ? MPI_INT : MPI_BYTE;
+    if (in_place) { /* the receive buffer holds what this rank sends (in place: recvtype only, so bytes) */
+        st = rt;
+        memset(r, SENTINEL, rbytes);
+        for (int j = 0; j < n; j++)
+            for (long k = 0; k < a.rc[j]; k++)
+                r[a.rd[j] + k] = byte(rank, j, k, it);
+        memcpy(ref, r, rbytes);
+    } else {
+        memset(r, SENTINEL, rbytes);
+        memset(ref, SENTINEL, rbytes);
+    }
+    const void *sb = in_place ? MPI_IN_PLACE : s;
+#ifdef TOTEX_LIB
+    int rc = totex_alltoallv(sb, a.sc, a.sd, st, r, a.rc, a.rd, rt, comm);
+    int prc = PMPI_Alltoallv(sb, a.sc, a.sd, st, ref, a.rc, a.rd, rt, comm);
+    CHECK(prc == MPI_SUCCESS, "PMPI_Alltoallv returned %d", prc);
+    CHECK(memcmp(r, ref, rbytes) == 0, "%s%s%s%s: totex_alltoallv differs from PMPI_Alltoallv on %d ranks", cname[c],
+          vec ? "/vector" : "", regular ? "/regular" : "", in_place ? "/in place" : "", n);
+#else
+    int rc = MPI_Alltoallv(sb, a.sc, a.sd, st, r, a.rc, a.rd, rt, comm);
+#endif
+    CHECK(rc == MPI_SUCCESS, "%s: MPI_Alltoallv returned %d", cname[c], rc);
+    CHECK(memcmp(r, expect, rbytes) == 0, "%s%s%s%s: wrong bytes received on %d ranks", cname[c],
+          vec ? "/vector" : "", regular ? "/regular" : "", in_place ? "/in place" : "", n);
+    free(s), free(r), free(ref), free(expect);
+    free(a.sc), free(a.sd), free(a.rc), free(a.rd);
+}
+
+/* rank 1 (rank 0 on one rank) expects one byte more from rank 0 than rank 0 sends */
+static void mismatch_case(MPI_Comm comm)
+{
+    int n;
+    MPI_Comm_size(comm, &n);
+    int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int)), *rc = malloc(n * sizeof(int)),
+        *rd = malloc(n * sizeof(int));
+    for (int j = 0; j < n; j++) {
+        sc[j] = cnt(C_ZEROS, rank, j, n) + 1;
+        rc[j] = cnt(C_ZEROS, j, rank, n) + 1;
+    }
+    if (rank == (n > 1 ? 1 : 0))
+        rc[0] += 1;
+    long se = layout(sc, n, 0, sd), re = layout(rc, n, 0, rd);
+    unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
+    memset(s, 1, (size_t)se + 1);
+    memset(r, SENTINEL, (size_t)re + 1);
+#ifdef TOTEX_LIB
+    int code = totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#else
+    int code = MPI_Alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#endif
+    int cls = -1;
+    if (code != MPI_SUCCESS)
+        MPI_Error_class(code, &cls);
+    CHECK(cls == MPI_ERR_COUNT || cls == MPI_ERR_TRUNCATE, "mismatch: returned %d (class %d), not MPI_ERR_COUNT "
+          "or MPI_ERR_TRUNCATE", code, cls);
+    int untouched = 1;
+    for (long k = 0; k <= re; k++)
+        untouched &= r[k] == SENTINEL;
+    CHECK(untouched, "mismatch: the receive buffer was written");
+    free(s), free(r), free(sc), free(sd), free(rc), free(rd);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Datatype vec; /* 2 ints with a hole: extent 3 ints */
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Datatype vtype;
+    MPI_Type_create_resized(vec, 0, 3 * (MPI_Aint)sizeof(int), &vtype);
+    MPI_Type_commit(&vtype);
+    int it = 0;
+    for (int c = 0; c < C_N; c++)
+        for (int v = 0; v < 2; v++)
+            for (int regular = 0; regular < 2; regular++)
+                for (int in_place = 0; in_place < 2; in_place++) {
+                    if (in_place && v)
+                        continue; /* (in place the send type is the receive type) */
+                    run_case(comm, c, v, regular, in_place, it++, vtype);
+                }
+    const char *chk = getenv("TOTEX_CHECK");
+    if (!chk || strcmp(chk, "0")) /* (TOTEX_CHECK=0: a mismatch is MPI's, not checked by totex) */
+        mismatch_case(comm);
+    run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype); /* the communicator works after the error */
+    run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+    /* repeat calls of changing counts (the choice is made per call) */
+    for (int k = 0; k < 20; k++)
+        run_case(comm, k % C_N, k % 2, 0, 0, it++, vtype);
+    MPI_Type_free(&vtype);
+    MPI_Type_free(&vec);
+    MPI_Comm_free(&comm);
+    int all = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("test_alltoallv: %d ranks, %d failures\n", n, all);
+    MPI_Finalize();
+    return all != 0;
+}
