@@ -183,7 +183,12 @@ static int request_start(struct totex_request_s *r)
     r->running = 1;
     rc = totex_mpi_run_start_nb(&r->run, r->pl, r->run_comm, r->tag, r->kick_tag, g, send,
                                 pr->recv_raw ? r->recvbuf : NULL, pr->recv_raw);
-    return rc == TOTEX_MPI_PENDING ? MPI_SUCCESS : rc;
+    if (rc != TOTEX_MPI_PENDING)
+        return rc;
+    /* its first progress step now: the receives and the sends of its own blocks posted as the call
+       returns, not at the caller's first test (a whole test interval later) */
+    totex_mpi_runs_poll();
+    return MPI_SUCCESS;
 }
 
 /* the end of a request whose run ended with @p rc: the blocks unpacked where they are not raw, a failed
