@@ -428,14 +428,14 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     return MPI_SUCCESS;
 }
 
-int totex_mpi_plan_whole(totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
+int totex_mpi_plan_unstaggered(totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
                          totex_mpi_plan **out)
 {
     *out = pl;
-    if (!pl->has_cand || !pl->cand.unit || pl->cand.chunks <= 1)
+    if (!pl->has_cand || !pl->cand.unit || !pl->cand.stagger)
         return MPI_SUCCESS;
-    if (pl->whole) {
-        *out = pl->whole;
+    if (pl->unstaggered) {
+        *out = pl->unstaggered;
         return MPI_SUCCESS;
     }
     char spec[512], why[600] = "";
@@ -446,7 +446,6 @@ int totex_mpi_plan_whole(totex_mpi_state *st, MPI_Comm comm, int size, int rank,
     err.msg[0] = '\0';
     totex_network *net = totex_network_parse(spec, &err);
     totex_prog_cand c = pl->cand;
-    c.chunks = 1;
     c.stagger = 0;
     totex_mpi_plan *w = NULL;
     rc = net ? build_plan(net, &pl->cost, &c, size, rank, pl->slot, &st->prog_opts, &w, why, sizeof why)
@@ -455,7 +454,7 @@ int totex_mpi_plan_whole(totex_mpi_state *st, MPI_Comm comm, int size, int rank,
     if (rc == MPI_SUCCESS)
         rc = totex_mpi_run_prepare(w);
     if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "totex_ialltoall: the program in whole blocks for %lld-byte blocks could not be built: %s\n",
+        fprintf(stderr, "totex_ialltoall: the program with unstaggered lanes for %lld-byte blocks could not be built: %s\n",
                 pl->slot, why[0] ? why : net ? "out of memory" : err.msg);
         totex_mpi_plan_free(w);
         return rc;
@@ -467,11 +466,11 @@ int totex_mpi_plan_whole(totex_mpi_state *st, MPI_Comm comm, int size, int rank,
     w->has_cand = 1;
     w->cand = c;
     w->cost = pl->cost;
-    pl->whole = w;
+    pl->unstaggered = w;
     *out = w;
     if (verbose > 1 && rank == 0)
         fprintf(stderr, "totex: totex_ialltoall on %d ranks, %lld-byte blocks: nonblocking calls run %s "
-                        "(the choice %s in whole blocks: one dependent step per test of the caller at most)\n",
+                        "(the choice %s with its lanes unstaggered: a lane's start waits for no other)\n",
                 size, pl->slot, w->prog->label, pl->prog->label);
     return MPI_SUCCESS;
 }
