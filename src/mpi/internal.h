@@ -116,10 +116,25 @@ typedef struct totex_mpi_plan {
                                       call (linked through next; request.c) */
     int nspares;
     MPI_Request *req;            /* [nrecv + nsend] of the program */
+    int has_cand;                /* cand and cost below are what it was built from (a plan of the choice) */
+    totex_prog_cand cand;
+    totex_comb_cost cost;
+    struct totex_mpi_plan *unstaggered; /* what nonblocking calls run when cand is a unit-step schedule in
+                                     staggered lanes: the same, lanes unstaggered (totex_mpi_plan_unstaggered);
+                                     NULL: not built yet */
 } totex_mpi_plan;
 
 /* a new plan owning @p prog (its requests allocated); NULL when out of memory (prog then freed) */
 totex_mpi_plan *totex_mpi_plan_new(totex_prog *prog, long long slot);
+/* The plan nonblocking calls of @p pl's block size run (*out): @p pl itself, or, when pl is a unit-step
+   schedule in staggered lanes, the same schedule in the same chunks with its lanes unstaggered, built
+   here at the first such call (no MPI call: every rank builds it from the same candidate) and kept in
+   pl->unstaggered. A nonblocking run moves on only inside the caller's tests, so each dependent step costs at
+   least the caller's test interval; staggered lanes start one behind another, each waiting for a
+   message of the lane before (compile.c's kicks), which adds dependent steps (docs/mpi.md,
+   "Nonblocking and persistent"). MPI code (MPI_ERR_NO_MEM...), one stderr line on failure */
+int totex_mpi_plan_unstaggered(struct totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
+                         totex_mpi_plan **out);
 /* free @p p, its program, its requests and its spare copies; a plan with users (requests running copies of it)
    is only marked dropped, and its last user frees it (request.c) */
 void totex_mpi_plan_free(totex_mpi_plan *p);

@@ -233,6 +233,9 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     (void)totex_mpi_run_prepare(p); /* (as for a plan chosen by trials) */
     p->predicted = st->size_class[cls].predicted;
     p->measured = -1;
+    p->has_cand = 1;
+    p->cand = c;
+    p->cost = cost;
     p->reused = 1;
     *out = p;
     return 1;
@@ -418,6 +421,56 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     cand[pick]->predicted = cd[pick].predicted;
     cand[pick]->measured = left > 1 ? t[pick] : -1;
     cand[pick]->reused = 0;
+    cand[pick]->has_cand = 1;
+    cand[pick]->cand = cd[pick];
+    cand[pick]->cost = cost;
     *out = cand[pick];
+    return MPI_SUCCESS;
+}
+
+int totex_mpi_plan_unstaggered(totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
+                         totex_mpi_plan **out)
+{
+    *out = pl;
+    if (!pl->has_cand || !pl->cand.unit || !pl->cand.stagger)
+        return MPI_SUCCESS;
+    if (pl->unstaggered) {
+        *out = pl->unstaggered;
+        return MPI_SUCCESS;
+    }
+    char spec[512], why[600] = "";
+    int rc = totex_mpi_comm_spec(st, comm, size, spec, sizeof spec);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    totex_error err;
+    err.msg[0] = '\0';
+    totex_network *net = totex_network_parse(spec, &err);
+    totex_prog_cand c = pl->cand;
+    c.stagger = 0;
+    totex_mpi_plan *w = NULL;
+    rc = net ? build_plan(net, &pl->cost, &c, size, rank, pl->slot, &st->prog_opts, &w, why, sizeof why)
+             : MPI_ERR_OTHER;
+    totex_network_free(net);
+    if (rc == MPI_SUCCESS)
+        rc = totex_mpi_run_prepare(w);
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "totex_ialltoall: the program with unstaggered lanes for %lld-byte blocks could not be built: %s\n",
+                pl->slot, why[0] ? why : net ? "out of memory" : err.msg);
+        totex_mpi_plan_free(w);
+        return rc;
+    }
+    w->sig = pl->sig;
+    w->id = pl->id;
+    w->predicted = pl->predicted;
+    w->measured = -1;
+    w->has_cand = 1;
+    w->cand = c;
+    w->cost = pl->cost;
+    pl->unstaggered = w;
+    *out = w;
+    if (verbose > 1 && rank == 0)
+        fprintf(stderr, "totex: totex_ialltoall on %d ranks, %lld-byte blocks: nonblocking calls run %s "
+                        "(the choice %s with its lanes unstaggered: a lane's start waits for no other)\n",
+                size, pl->slot, w->prog->label, pl->prog->label);
     return MPI_SUCCESS;
 }

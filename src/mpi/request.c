@@ -112,6 +112,11 @@ static void request_release(struct totex_request_s *r)
 static int own_plan(struct totex_request_s *r)
 {
     totex_mpi_plan *src = r->pr.plan;
+    int rc;
+    if (r->kind == KIND_NONBLOCKING &&
+        (rc = totex_mpi_plan_unstaggered(r->pr.st, r->pr.st->dup, r->pr.size, r->pr.rank, src, totex_mpi_verbose_level(), &src)) !=
+            MPI_SUCCESS)
+        return rc;
     if (src->spares) { /* a copy an earlier call left, its buffers made */
         r->pl = src->spares;
         src->spares = r->pl->next;
@@ -178,7 +183,12 @@ static int request_start(struct totex_request_s *r)
     r->running = 1;
     rc = totex_mpi_run_start_nb(&r->run, r->pl, r->run_comm, r->tag, r->kick_tag, g, send,
                                 pr->recv_raw ? r->recvbuf : NULL, pr->recv_raw);
-    return rc == TOTEX_MPI_PENDING ? MPI_SUCCESS : rc;
+    if (rc != TOTEX_MPI_PENDING)
+        return rc;
+    /* its first progress step now: the receives and the sends of its own blocks posted as the call
+       returns, not at the caller's first test (a whole test interval later) */
+    totex_mpi_runs_poll();
+    return MPI_SUCCESS;
 }
 
 /* the end of a request whose run ended with @p rc: the blocks unpacked where they are not raw, a failed

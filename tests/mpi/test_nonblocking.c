@@ -341,10 +341,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    int with_mismatch = 0, starts = 1000;
+    int with_mismatch = 0, starts = 1000, tori = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "mismatch") == 0)
             with_mismatch = 1;
+        else if (strcmp(argv[i], "tori") == 0) /* tori only (no mesh): for a forced torus algorithm */
+            tori = 1;
         else if (strncmp(argv[i], "starts=", 7) == 0)
             starts = atoi(argv[i] + 7);
     }
@@ -359,7 +361,8 @@ int main(int argc, char **argv)
     forms(cart, "2-D torus", 0);
     int open[2] = {0, 0};
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, open, 0, &mesh);
-    forms(mesh, "2-D mesh", 0);
+    if (!tori)
+        forms(mesh, "2-D mesh", 0);
     if (wsize == 8) {
         int d3[3] = {2, 2, 2};
         MPI_Cart_create(MPI_COMM_WORLD, 3, d3, periods, 0, &cube);
@@ -368,10 +371,11 @@ int main(int argc, char **argv)
     }
     if (wsize > 1) {
         outstanding(cart, MPI_COMM_NULL, 3);
-        outstanding(world, mesh, 4);
+        outstanding(world, tori ? cart : mesh, 4);
     }
     persistent(cart, "2-D torus", 1000, starts, 0);
-    persistent(mesh, "2-D mesh", 64, 50, 1);
+    if (!tori)
+        persistent(mesh, "2-D mesh", 64, 50, 1);
     persistent(world, "world", 0, 3, 0);
     persistent_derived(world);
     if (wsize > 1 && wsize <= 4) {
