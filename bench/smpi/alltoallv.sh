@@ -23,16 +23,10 @@ means=${MEANS:-1024,16384,65536}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/platform.sh"
 root=$(cd "$here/../.." && pwd)
-command -v smpicc >/dev/null || { echo "smpi alltoallv bench: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
-[ -f "$build/libtotex.a" ] || { echo "smpi alltoallv bench: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
 out=${SMPI_OUT:-$build/smpi-v}
-mkdir -p "$out"
 bin=$out/smpi_alltoallv_bench
 . "$here/mpi_sources.sh"
-# shellcheck disable=SC2086
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" $mpi_includes \
-    "$here/smpi_alltoallv_bench.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -lm -o "$bin" \
-    2>"$out/smpicc.log" || { cat "$out/smpicc.log" >&2; exit 1; }
+smpi_build "smpi alltoallv bench" "$build" "$out" "$here/smpi_alltoallv_bench.c" "$bin" -lm
 algs=${SMPI_ALGORITHMS:-bruck pair pair_light_barrier pair_mpi_barrier pair_one_barrier ring ring_light_barrier ring_mpi_barrier ring_one_barrier ompi mpich mvapich2 impi}
 status=0
 echo "smpi alltoallv bench: $(smpirun -version 2>/dev/null | head -1), $iters calls per case, simulated time; ${SMPI_CFG:-default factors}"

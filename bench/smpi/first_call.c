@@ -21,8 +21,8 @@
 
 #include "totex/mpi.h"
 #include "bench_util.h"
+#include "smpi_torus.h"
 
-static unsigned char expect(int src, int dst, long i) { return (unsigned char)(src * 131 + dst * 29 + i * 7 + (i >> 8)); }
 
 /* CPU seconds of the process (every rank: SMPI runs them in it; its clocks are simulated) */
 static double cpu(void)
@@ -42,24 +42,17 @@ int main(int argc, char **argv)
     int dims[3] = {1, 1, 1}, nd = argc > 1 ? sscanf(argv[1], "%dx%dx%d", &dims[0], &dims[1], &dims[2]) : 0;
     long block = argc > 2 ? atol(argv[2]) : 8;
     const int mpi = argc > 3 && strcmp(argv[3], "mpi") == 0;
-    int periods[3] = {1, 1, 1}, rdims[3];
     if (nd < 1 || dims[0] * dims[1] * dims[2] != size || block < 1) {
         if (rank == 0)
             fprintf(stderr, "usage: %s D1xD2[xD3] [BLOCK_BYTES] (product of the sides = ranks)\n", argv[0]);
         MPI_Finalize();
         return 2;
     }
-    for (int i = 0; i < nd; i++) /* rank r on simulated host node-r (SimGrid numbers the first side fastest) */
-        rdims[i] = dims[nd - 1 - i];
-    MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, nd, rdims, periods, 0, &cart);
+    MPI_Comm cart = smpi_torus_comm(nd, dims);
     size_t cap = (size_t)size * (size_t)block;
-    unsigned char *send = malloc(cap), *recv = malloc(cap);
-    if (!send || !recv)
+    unsigned char *send = smpi_send_blocks(rank, size, block), *recv = malloc(cap);
+    if (!recv)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    for (int d = 0; d < size; d++)
-        for (long i = 0; i < block; i++)
-            send[(size_t)d * block + i] = expect(rank, d, i);
     memset(recv, 0, cap);
     long rss0 = 0;
     double w0 = 0;
@@ -81,7 +74,7 @@ int main(int argc, char **argv)
     int bad = rc != MPI_SUCCESS;
     for (int s = 0; s < size && !bad; s++)
         for (long i = 0; i < block; i++)
-            bad |= recv[(size_t)s * block + i] != expect(s, rank, i);
+            bad |= recv[(size_t)s * block + i] != smpi_expect(s, rank, i);
     int anybad = 0;
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, cart);
     MPI_Reduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, 0, cart);

@@ -19,23 +19,14 @@ block=${2:-8}
 [ $# -gt 2 ] && shift 2 || set --
 [ $# -gt 0 ] || set -- 8x8 16x16 32x32 8x8x16
 case $block in ''|*[!0-9]*) echo "first_call: BLOCK_BYTES '$block' is not a byte count" >&2; exit 2 ;; esac
-for t in "$@"; do
-    echo "$t" | grep -Eq '^[1-9][0-9]*(x[1-9][0-9]*){1,2}$' ||
-        { echo "first_call: torus '$t' is not 2 or 3 sides joined by x (e.g. 32x32)" >&2; exit 2; }
-done
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/platform.sh"
 root=$(cd "$here/../.." && pwd)
-command -v smpicc >/dev/null || { echo "first_call: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
-[ -f "$build/libtotex.a" ] || { echo "first_call: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
-out=${SMPI_OUT:-$build/smpi}
-mkdir -p "$out"
-bin=$out/first_call
 . "$here/mpi_sources.sh"
-# shellcheck disable=SC2086
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" $mpi_includes -I"$root/bench" \
-    "$here/first_call.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/first_call_cc.log" ||
-    { cat "$out/first_call_cc.log" >&2; exit 1; }
+smpi_check_tori first_call "$@"
+out=${SMPI_OUT:-$build/smpi}
+bin=$out/first_call
+smpi_build first_call "$build" "$out" "$here/first_call.c" "$bin"
 echo "first_call: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), one call of $block-byte blocks," \
      "TOTEX_TUNE=${TOTEX_TUNE:-0}${TOTEX_ALGORITHM:+, TOTEX_ALGORITHM=$TOTEX_ALGORITHM}"
 printf '%-8s %-6s %6s %12s %9s %12s %12s %12s %12s %s\n' torus impl ranks "sim us" "cpu s" "peak KiB" \

@@ -28,9 +28,8 @@
 #include <mpi.h>
 #include <smpi/smpi.h>
 
+#include "smpi_torus.h"
 #include "totex/mpi.h"
-
-static unsigned char expect(int src, int dst, long i) { return (unsigned char)(src * 131 + dst * 29 + i * 7 + (i >> 8)); }
 
 struct ex {
     int mpi;
@@ -95,7 +94,7 @@ static int check(const struct ex *e, int rank, int size)
     int bad = 0;
     for (int s = 0; s < size && !bad; s++)
         for (long i = 0; i < e->block; i++)
-            bad |= e->recv[(size_t)s * (size_t)e->block + (size_t)i] != expect(s, rank, i);
+            bad |= e->recv[(size_t)s * (size_t)e->block + (size_t)i] != smpi_expect(s, rank, i);
     return bad;
 }
 
@@ -116,18 +115,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    int periods[3] = {1, 1, 1}, rdims[3];
-    for (int i = 0; i < nd; i++) /* rank r on simulated host node-r (SimGrid numbers the first side fastest) */
-        rdims[i] = dims[nd - 1 - i];
-    MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, nd, rdims, periods, 0, &cart);
+    MPI_Comm cart = smpi_torus_comm(nd, dims);
     size_t cap = (size_t)size * (size_t)block;
-    unsigned char *send = malloc(cap), *recv = malloc(cap);
-    if (!send || !recv)
+    unsigned char *send = smpi_send_blocks(rank, size, block), *recv = malloc(cap);
+    if (!recv)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    for (int d = 0; d < size; d++)
-        for (long i = 0; i < block; i++)
-            send[(size_t)d * (size_t)block + (size_t)i] = expect(rank, d, i);
     struct ex e = {.mpi = mpi, .send = send, .recv = recv, .block = (int)block, .comm = cart};
     int bad = 0;
     once(&e, 0, 0, slice, &bad); /* the choice and planning: not timed */

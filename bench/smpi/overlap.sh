@@ -23,23 +23,14 @@ test_us=${4:-10}
 for v in "$block" "$reps" "$test_us"; do
     case $v in ''|*[!0-9]*) echo "overlap: '$v' is not a whole number (BLOCK_BYTES, REPS, TEST_US)" >&2; exit 2 ;; esac
 done
-for t in "$@"; do
-    echo "$t" | grep -Eq '^[1-9][0-9]*(x[1-9][0-9]*){1,2}$' ||
-        { echo "overlap: torus '$t' is not 2 or 3 sides joined by x (e.g. 4x4x4)" >&2; exit 2; }
-done
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/platform.sh"
 root=$(cd "$here/../.." && pwd)
-command -v smpicc >/dev/null || { echo "overlap: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
-[ -f "$build/libtotex.a" ] || { echo "overlap: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
-out=${SMPI_OUT:-$build/smpi}
-mkdir -p "$out"
-bin=$out/overlap
 . "$here/mpi_sources.sh"
-# shellcheck disable=SC2086
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" $mpi_includes \
-    "$here/overlap.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/overlap_cc.log" ||
-    { cat "$out/overlap_cc.log" >&2; exit 1; }
+smpi_check_tori overlap "$@"
+out=${SMPI_OUT:-$build/smpi}
+bin=$out/overlap
+smpi_build overlap "$build" "$out" "$here/overlap.c" "$bin"
 echo "overlap: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), $block-byte blocks, $reps repetitions," \
      "a test every $test_us us${SMPI_CFG:+, $SMPI_CFG}"
 printf '%-7s %-6s %10s %10s %10s %6s %6s %10s %6s %s\n' torus impl "exch us" "comp us" "both us" ratio "osu%" \

@@ -100,17 +100,11 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/platform.sh"
 root=$(cd "$here/../.." && pwd)
-command -v smpicc >/dev/null || { echo "smpi bench: smpicc not found (apt-get install libsimgrid-dev)" >&2; exit 1; }
-[ -f "$build/libtotex.a" ] || { echo "smpi bench: $build/libtotex.a not built (cmake --build $build)" >&2; exit 1; }
 out=${SMPI_OUT:-$build/smpi}
-mkdir -p "$out"
 bin=$out/smpi_alltoall_bench
 # totex's MPI layer compiled against SMPI's mpi.h; the core library as built
 . "$here/mpi_sources.sh"
-# shellcheck disable=SC2086
-smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$root/include" $mpi_includes \
-    "$here/smpi_alltoall_bench.c" $mpi_sources $(PKG_CONFIG_PATH="$build" pkg-config --libs totex) -o "$bin" 2>"$out/smpicc.log" ||
-    { cat "$out/smpicc.log" >&2; exit 1; }
+smpi_build "smpi bench" "$build" "$out" "$here/smpi_alltoall_bench.c" "$bin"
 algs=${SMPI_ALGORITHMS:-basic_linear pair bruck ring 2dmesh 3dmesh ompi mpich}
 status=0
 echo "smpi bench: $(smpirun -version 2>/dev/null | head -1 || echo SimGrid), $iters calls per size, simulated time"
