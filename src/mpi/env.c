@@ -120,3 +120,11 @@ int totex_mpi_env_nonblocking(void)
         v = totex_mpi_env_switch("TOTEX_NONBLOCKING", 0);
     return v;
 }
+
+int totex_mpi_env_no_ahead(void)
+{
+    static int v = -1;
+    if (v < 0)
+        v = !totex_mpi_env_switch("TOTEX_AHEAD", 1);
+    return v;
+}

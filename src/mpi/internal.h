@@ -116,6 +116,8 @@ typedef struct totex_mpi_plan {
                                       call (linked through next; request.c) */
     int nspares;
     MPI_Request *req;            /* [nrecv + nsend] of the program */
+    unsigned char *early;        /* [nsend]: the sends a nonblocking run made ahead of program order (run.c
+                                    issue_ahead), allocated at its first such run */
     int has_cand;                /* cand and cost below are what it was built from (a plan of the choice) */
     totex_prog_cand cand;
     totex_comb_cost cost;
@@ -251,6 +253,9 @@ void totex_mpi_env_prog_opts(totex_prog_opts *o);
    nonblocking call does, by progress steps that never block (the 2-rank short path and the flat loop
    not taken), so that the test suite runs the resumable run's nonblocking form; default 0 */
 int totex_mpi_env_nonblocking(void);
+/* TOTEX_AHEAD=0 (read once per process): nonblocking and persistent runs make their sends in program order
+   only, none ahead of it (run.c issue_ahead); for measurements. 1 when switched off */
+int totex_mpi_env_no_ahead(void);
 
 /* free a state and everything it holds (the communicator's attribute delete, or its last request) */
 void totex_mpi_state_free(totex_mpi_state *st);
@@ -419,6 +424,7 @@ typedef struct totex_mpi_run {
     size_t i, dep;           /* the send under way and its next dependency */
     int issued, own_done;    /* send i made; this rank's own block copied */
     size_t wdone;            /* the tail's requests [0, wdone) complete (without may_wait) */
+    int ahead;               /* sends may be made ahead of program order (a nonblocking run: issue_ahead) */
     int kick_tag;            /* the tag of kicks: tag + TOTEX_MPI_KICK_TAG, or a nonblocking run's own */
     int live;                /* listed among the runs under way (totex_mpi_run_start_nb) */
     struct totex_mpi_run *live_next, *live_prev;

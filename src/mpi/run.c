@@ -235,6 +235,59 @@ static int issue(totex_mpi_run *x, size_t i)
                                 x->comm, rq);
 }
 
+/* Sends made ahead of program order, by a nonblocking run only (x->ahead): while send x->i waits, each
+   of the next TOTEX_MPI_AHEAD sends whose waits are all done is made now, so that a late chunk on one
+   link does not hold up the sends whose blocks have come (a test between two slices of the caller's
+   computation then moves every send that can move). A send is made ahead only
+   - after every earlier send to the same peer (messages between two ranks match in program order);
+   - once the receives of its earlier steps are posted (x->posted >= recv_before), as in order;
+   - with its staging bytes freed by sends made in order (wait_sends <= x->i), those complete;
+   - with every request it depends on made (receives posted, sends made) and complete.
+   The head's argument (no deadlock) is untouched: every send in order is made as before, these earlier;
+   and no bytes are reused sooner: a receive that reuses a send's bytes waits for sends [0, wait_sends),
+   all made in order or ahead (post_recvs reaches only wait_sends <= x->sdone <= x->i). Returns
+   TOTEX_MPI_PENDING, or the call's error code. */
+#define TOTEX_MPI_AHEAD 64
+static int issue_ahead(totex_mpi_run *x)
+{
+    const totex_prog *p = x->p;
+    unsigned char *early = x->pl->early;
+    int held[TOTEX_MPI_AHEAD]; /* the peers of the sends in [x->i, j) not made */
+    int nheld = 0, rc;
+    const size_t end = p->nsend - x->i > TOTEX_MPI_AHEAD ? x->i + TOTEX_MPI_AHEAD : p->nsend;
+    for (size_t j = x->i; j < end; j++) {
+        const totex_prog_send *sd = &p->sends[j];
+        if (early[j] || (j == x->i && x->issued))
+            continue;
+        int ok = j > x->i && sd->recv_before <= x->posted && sd->wait_sends <= x->i;
+        for (int k = 0; ok && k < nheld; k++)
+            ok = held[k] != sd->peer;
+        if (ok && sd->wait_sends > x->sdone) {
+            if ((rc = sends_done(x, sd->wait_sends)) == TOTEX_MPI_PENDING)
+                ok = 0;
+            else if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        for (size_t k = 0; ok && k < sd->dep_count; k++) {
+            const size_t d = p->deps[sd->dep_first + k];
+            if (d < p->nrecv ? d >= x->posted : d - p->nrecv >= x->i && !early[d - p->nrecv])
+                ok = 0;
+            else if ((rc = await(x, &x->req[d])) == TOTEX_MPI_PENDING)
+                ok = 0;
+            else if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        if (!ok) {
+            held[nheld++] = sd->peer;
+            continue;
+        }
+        if ((rc = issue(x, j)) != MPI_SUCCESS)
+            return rc;
+        early[j] = 1;
+    }
+    return TOTEX_MPI_PENDING;
+}
+
 /* this rank's own block to its place in the receive buffer (@p recv_raw), made while the messages
    travel: after every send, before the last waits, not on the path from the last receive of a call
    to the first send of the next */
@@ -405,8 +458,8 @@ int totex_mpi_run_progress(totex_mpi_run *x, int may_wait)
             goto out;
         for (; x->i < p->nsend; x->i++, x->dep = 0, x->issued = 0) {
             const totex_prog_send *sd = &p->sends[x->i];
-            if (x->carry_first && x->i == p->carry_send)
-                continue;
+            if ((x->carry_first && x->i == p->carry_send) || (x->ahead && x->pl->early[x->i]))
+                continue; /* made at the start, or ahead */
             if ((rc = post_recvs(x, sd->recv_before)) != MPI_SUCCESS)
                 goto out;
             for (; x->dep < sd->dep_count; x->dep++) {
@@ -453,6 +506,8 @@ int totex_mpi_run_progress(totex_mpi_run *x, int may_wait)
         return x->rc = MPI_SUCCESS;
     }
 out:
+    if (rc == TOTEX_MPI_PENDING && x->ahead && x->phase == TOTEX_MPI_RUN_SENDS)
+        rc = issue_ahead(x);
     if (rc == TOTEX_MPI_PENDING)
         return x->rc = rc;
     /* a failed MPI call of this rank (the guard not told yet), or a failure the guard found (told) */
@@ -495,6 +550,13 @@ int totex_mpi_run_start_nb(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, 
 {
     int rc = totex_mpi_run_start(x, pl, comm, tag, g, 0, send, recv, recv_raw);
     x->kick_tag = kick_tag; /* (no send is made by a start without carry) */
+    if (rc == TOTEX_MPI_PENDING && !x->carry && !totex_mpi_env_no_ahead()) { /* sends ahead of program order (issue_ahead) */
+        const size_t nsend = pl->prog->nsend;
+        if (pl->early || (pl->early = malloc(nsend ? nsend : 1))) {
+            memset(pl->early, 0, nsend);
+            x->ahead = 1;
+        }
+    }
     if (rc == TOTEX_MPI_PENDING) {
         x->live_prev = NULL;
         x->live_next = live_runs;

@@ -327,5 +327,6 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
     }
     totex_prog_free(p->prog);
     free(p->req);
+    free(p->early);
     free(p);
 }
