@@ -61,6 +61,15 @@ int totex_cli_check_outputs(const char *spec, const totex_cli_output *outs, size
     return 0;
 }
 
+int totex_cli_put_json(FILE *fp, char *text)
+{
+    if (!text)
+        return totex_cli_fail(1, "out of memory writing JSON");
+    fprintf(fp, "%s\n", text);
+    free(text);
+    return 0;
+}
+
 void totex_cli_wrote(FILE *fp, int json, const char *path)
 {
     if (!path || !*path || !strcmp(path, "-"))

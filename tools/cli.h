@@ -28,6 +28,10 @@ int totex_cli_check_outputs(const char *spec, const totex_cli_output *outs, size
    nothing for NULL, "" or "-" (standard output itself). */
 void totex_cli_wrote(FILE *fp, int json, const char *path);
 
+/* A command's JSON document @p text (malloc'ed, NULL when it could not be made) and a newline on @p fp,
+   then freed: 0, or 1 with "out of memory writing JSON" on stderr when @p text is NULL. */
+int totex_cli_put_json(FILE *fp, char *text);
+
 int totex_cli_open(int parse_rc, int help, const char *spec, void (*usage)(FILE *), const char *no_spec);
 
 #endif

@@ -183,12 +183,8 @@ int totex_cmd_demand(const char *cmd, int argc, char **argv)
         }
         if (!rc) {
             if (json) {
-                char *text = totex_report_demand_json(net, spec, d, &o, &r, view);
-                if (text)
-                    printf("%s\n", text);
-                else
-                    rc = totex_cli_fail(1, "out of memory writing JSON");
-                free(text);
+                if (totex_cli_put_json(stdout, totex_report_demand_json(net, spec, d, &o, &r, view)))
+                    rc = 1;
             } else {
                 totex_report_demand_text(stdout, net, spec, d, &o, &r, view);
             }

@@ -308,12 +308,8 @@ static int cmd_compare(int argc, char **argv)
         return totex_cli_fail(2, err.msg);
     }
     if (o.json) {
-        char *text = totex_report_compare_json(net, o.spec, rows, count);
-        if (text)
-            printf("%s\n", text);
-        else
-            rc = totex_cli_fail(1, "out of memory writing JSON");
-        free(text);
+        if (totex_cli_put_json(stdout, totex_report_compare_json(net, o.spec, rows, count)))
+            rc = 1;
     } else {
         totex_report_compare_text(stdout, net, o.spec, rows, count);
     }
@@ -473,11 +469,8 @@ static int cmd_plan(int argc, char **argv)
             char *text = totex_report_plan_json(&res);
             if (exact)
                 text = totex_cli_exact_json(text, NULL); /* the certificate, key "exact" */
-            if (text)
-                fprintf(report_fp, "%s\n", text);
-            else
-                rc = totex_cli_fail(1, "out of memory writing JSON");
-            free(text);
+            if (totex_cli_put_json(report_fp, text))
+                rc = 1;
         } else {
             totex_report_plan_text_verbose(report_fp, &res, o.verbose);
         }
