@@ -596,6 +596,8 @@ int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r)
     return g->code == MPI_SUCCESS ? wait_watching(g, r) : g->code;
 }
 
+int (*totex_mpi_request_peek)(MPI_Request r);
+
 int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done)
 {
     *done = 0;
@@ -603,11 +605,18 @@ int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done)
         *done = 1;
         return g ? g->code : MPI_SUCCESS;
     }
-    if (!g)
+    if (!g) {
+        if (totex_mpi_request_peek && !totex_mpi_request_peek(*r))
+            return MPI_SUCCESS; /* not complete (no MPI_Test, which would run the progress loop again) */
         return MPI_Test(r, done, MPI_STATUS_IGNORE);
+    }
     if (g->code != MPI_SUCCESS || (g->st->npoisons && poison_kept(g) != MPI_SUCCESS))
         return g->code;
     const int own_hdr = r == g->in;
+    if (totex_mpi_request_peek && !totex_mpi_request_peek(*r) &&
+        (own_hdr || *g->in == MPI_REQUEST_NULL || !totex_mpi_request_peek(*g->in)) &&
+        (g->st->poison == MPI_REQUEST_NULL || !totex_mpi_request_peek(g->st->poison)))
+        return MPI_SUCCESS; /* none of the three complete (no MPI_Testany, which would run the progress loop) */
     /* as wait_watching, with MPI_Testany: whatever of the three has completed is handled, until *r has
        or none of them is complete */
     while (g->code == MPI_SUCCESS && *r != MPI_REQUEST_NULL) {

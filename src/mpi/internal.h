@@ -382,6 +382,12 @@ int totex_mpi_guard_wait(totex_mpi_guard *g, MPI_Request *r);
 /* test *r once (g NULL: MPI_Test) while watching the header and the poison as totex_mpi_guard_wait() does,
    never blocking: *done 1 when *r is complete; MPI code (g->code once the call failed) */
 int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done);
+/* set by the Open MPI component for the length of its progress function (src/ompi), else NULL: whether
+   request r has completed, asked without moving the MPI library on (the progress loop that called the
+   function just did). totex_mpi_guard_test() asks it first and makes no MPI call when the request (and,
+   with a guard, the header's receive and the poison's) has not completed: one pass of Open MPI's
+   progress loop per test instead of two */
+extern int (*totex_mpi_request_peek)(MPI_Request r);
 /* wait for all of r[0 .. count) and the header exchange the same way (g NULL: MPI_Waitall) */
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count);
 /* every rank's {sig, slot} equal? (log2 n rounds of point-to-point messages, poison watched);

@@ -14,7 +14,9 @@
  *   request once, so the exchange advances inside any MPI call (MPI_Test,
  *   MPI_Wait, a receive elsewhere), and completes Open MPI's request when the
  *   run ends. The function does not re-enter itself (totex's MPI calls may
- *   call Open MPI's progress loop again).
+ *   call Open MPI's progress loop again). Inside it, totex asks whether a
+ *   request has completed (REQUEST_COMPLETE) before it calls MPI_Test, which
+ *   would run the whole progress loop a second time (totex_mpi_request_peek).
  */
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +98,12 @@ static void complete(mca_coll_totex_request_t *r, int rc)
     ompi_request_complete(&r->super.super, true);
 }
 
+/* whether @p r has completed, without a pass of the progress loop (totex_mpi_request_peek) */
+static int request_peek(MPI_Request r)
+{
+    return REQUEST_COMPLETE((ompi_request_t *)r);
+}
+
 int mca_coll_totex_progress(void)
 {
     static int in_progress;
@@ -103,6 +111,7 @@ int mca_coll_totex_progress(void)
     if (in_progress || !active || totex_mpi_depth) /* (inside a totex call: its run may be the one under way) */
         return 0;
     in_progress = 1;
+    totex_mpi_request_peek = request_peek; /* (the loop that called this function just moved the library on) */
     for (mca_coll_totex_request_t *r = active, *next; r; r = next) {
         next = r->next;
         int flag = 0, rc = totex_test(&r->treq, &flag);
@@ -111,6 +120,7 @@ int mca_coll_totex_progress(void)
             done++;
         }
     }
+    totex_mpi_request_peek = NULL;
     in_progress = 0;
     return done;
 }
