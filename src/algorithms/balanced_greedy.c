@@ -51,10 +51,11 @@
  *          2902 (2817), touchstone-delta 8954 (8611: 1.040; by source alone
  *          9200, load-greedy 10168, A2 12240).
  * Size:    n <= 1024 nodes and S_G x 2k <= 2^26 (touchstone-delta: 4.2M hops
- *          x 4, 1.7 s of CPU for predict and plan; mesh:3x3x3x3x3x3 2.8M x 12,
- *          2.2 s; refused: mesh:32x32, 22M x 4, 23 s in auto, and the 10-cube
+ *          x 4; mesh:3x3x3x3x3x3 2.8M x 12; their times in docs/performance.md,
+ *          "balanced-greedy's mixed routing"; refused: mesh:32x32, 22M x 4, 23 s in auto, and the 10-cube
  *          as mesh:2x..x2, 5.2M x 20, 9.4 s); routes 1 byte per hop (S_G bytes), tables ~10 n^2
- *          bytes, stacks n 2k (diameter + 1) 4 bytes.
+ *          bytes, stacks n 2k (diameter + 1) 4 bytes; the mixed routing's
+ *          reflections 2^min(k,6) n 4 bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@
 
 #define BG_NONE BAL_NONE
 #define BG_MAX_NODES 1024u
-/* S_G x 2k: the routes grow with S_G, the run with steps x n x 2k ~ S_G x 2k (touchstone-delta: 4.2M x 4, 1.7 s) */
+/* S_G x 2k: the routes grow with S_G, the run with steps x n x 2k ~ S_G x 2k (touchstone-delta: 4.2M x 4) */
 #define BG_MAX_WORK (UINT64_C(1) << 26)
 #define BG_ROUNDS 3 /* by-source routing: rip-up and reroute passes after the first routing */
 #define BG_MIXED_ROUNDS 1 /* mixed routing: rip-up and reroute passes after the first */
