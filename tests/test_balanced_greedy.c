@@ -7,8 +7,12 @@
  *    forwarding bound equals the exact optimum (tests/test_forwarding_bound.c
  *    checks that against the integer program);
  *  - beat A2 (000 Section 4) and load-greedy, both planned and simulated here;
- *  - stay within 1.15 of the best bound on touchstone-delta (16 x 32);
- * and the automatic choice must pick a schedule that good on 3x3 and 3x4.
+ *  - stay within 1.05 of the best bound on touchstone-delta (16 x 32; by
+ *    source alone it took 9200 steps, 1.068 x the forwarding bound 8611:
+ *    the mixed routing is what meets 1.05, issue 32) and within 1.04 on
+ *    mesh:16x16 (by source alone 2932, 1.041 x 2817);
+ * and the automatic choice must pick a schedule that good on 3x3, 3x4 and
+ * touchstone-delta.
  */
 #include "support.h"
 
@@ -65,15 +69,21 @@ static void beats_a2_and_load_greedy(void **state)
     assert_int_equal(steps, bound);
 }
 
-static void touchstone_within_115(void **state)
+static void touchstone_within_105(void **state)
 {
     (void)state;
     uint64_t bound, bg = steps_of("touchstone-delta", "balanced-greedy", &bound);
-    assert_true(bound >= 8338); /* band (8338), or the forwarding bound above it */
+    assert_true(bound >= 8611); /* the forwarding bound (8611) or above */
     assert_true(bg >= bound);
-    if ((double)bg > 1.15 * (double)bound)
+    if ((double)bg > 1.05 * (double)bound)
         fail_msg("touchstone-delta: %llu steps, bound %llu: ratio %.4f", (unsigned long long)bg,
                  (unsigned long long)bound, (double)bg / (double)bound);
+    uint64_t chosen = steps_of("touchstone-delta", NULL, NULL); /* auto */
+    if ((double)chosen > 1.05 * (double)bound)
+        fail_msg("touchstone-delta: auto %llu steps, bound %llu", (unsigned long long)chosen, (unsigned long long)bound);
+    uint64_t b16, s16 = steps_of("mesh:16x16", "balanced-greedy", &b16);
+    if (s16 < b16 || (double)s16 > 1.04 * (double)b16)
+        fail_msg("mesh:16x16: %llu steps, bound %llu", (unsigned long long)s16, (unsigned long long)b16);
 }
 
 static void not_applicable(void **state)
@@ -96,7 +106,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(optimal_on_small_meshes),
         cmocka_unit_test(beats_a2_and_load_greedy),
-        cmocka_unit_test(touchstone_within_115),
+        cmocka_unit_test(touchstone_within_105),
         cmocka_unit_test(not_applicable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

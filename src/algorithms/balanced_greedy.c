@@ -16,9 +16,18 @@
  *          of least marginal cost under the loads so far (dynamic programming
  *          over the box between source and destination), a hop u -> x
  *          costing (2 sends(u) + 1) + (2 receives(x) + 1), i.e. the growth of
- *          the sum of squared loads; then BG_ROUNDS = 3 passes of rip-up
- *          and reroute (each message removed and routed again; measured on
- *          touchstone-delta: 1 pass 9560 steps, 2 9239, 3 9200, 5 9106).
+ *          the sum of squared loads. Two routings (issue 32), each tried
+ *          with every seed, the schedule with fewer steps kept: by source
+ *          (up to BG_BOTH_NODES = 128 nodes; messages by source, then
+ *          BG_ROUNDS = 3 passes of rip-up and reroute, each message removed
+ *          and routed again) and mixed (always; the messages in a scattered
+ *          order, each with its images under the mesh's reflections, then
+ *          BG_MIXED_ROUNDS = 1 pass of rip-up and reroute: route_mixed()).
+ *          Measured on touchstone-delta (busiest node's sends on the routes,
+ *          which the schedule met within 0.2%): by source 11062 after the
+ *          first routing, then 9560, 9232, 9200 (5 passes 9106, 10 9007);
+ *          mixed 8960 after the first, 8942 after one pass (the forwarding
+ *          bound over shortest routes only is >= 8930, docs/product-sweep.md).
  *          Messages furthest first (003 Section 3, 001 Section 5).
  * Model:   single-port (000 Section 1): in each step a node sends at most one
  *          message and receives at most one.
@@ -37,14 +46,16 @@
  *          it ends within S_G steps.
  * Optimal: not in general. Measured (tests/test_balanced_greedy.c, every
  *          schedule replayed by the simulator): 3x3 18 and 3x4 28 (= the
- *          forwarding bound, so optimal), 2x5 25 (optimal), 4x6 84 (bound
- *          82), 6x6 150 (147), 8x16 1142 (1079), 4x4x4 242 (240),
- *          touchstone-delta 9200 (8611: 1.068; load-greedy 10168, A2 12240).
+ *          forwarding bound, so optimal), 2x5 25 (optimal), 4x6 83 (bound
+ *          82), 6x6 149 (147), 8x16 1114 (1079), 4x4x4 241 (240), 16x16
+ *          2902 (2817), touchstone-delta 8954 (8611: 1.040; by source alone
+ *          9200, load-greedy 10168, A2 12240).
  * Size:    n <= 1024 nodes and S_G x 2k <= 2^26 (touchstone-delta: 4.2M hops
- *          x 4, 1.7 s of CPU for predict and plan; mesh:3x3x3x3x3x3 2.8M x 12,
- *          2.2 s; refused: mesh:32x32, 22M x 4, 23 s in auto, and the 10-cube
+ *          x 4; mesh:3x3x3x3x3x3 2.8M x 12; their times in docs/performance.md,
+ *          "balanced-greedy's mixed routing"; refused: mesh:32x32, 22M x 4, 23 s in auto, and the 10-cube
  *          as mesh:2x..x2, 5.2M x 20, 9.4 s); routes 1 byte per hop (S_G bytes), tables ~10 n^2
- *          bytes, stacks n 2k (diameter + 1) 4 bytes.
+ *          bytes, stacks n 2k (diameter + 1) 4 bytes; the mixed routing's
+ *          reflections 2^min(k,6) n 4 bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +66,15 @@
 
 #define BG_NONE BAL_NONE
 #define BG_MAX_NODES 1024u
-/* S_G x 2k: the routes grow with S_G, the run with steps x n x 2k ~ S_G x 2k (touchstone-delta: 4.2M x 4, 1.7 s) */
+/* S_G x 2k: the routes grow with S_G, the run with steps x n x 2k ~ S_G x 2k (touchstone-delta: 4.2M x 4) */
 #define BG_MAX_WORK (UINT64_C(1) << 26)
-#define BG_ROUNDS 3 /* rip-up and reroute passes after the first routing */
+#define BG_ROUNDS 3 /* by-source routing: rip-up and reroute passes after the first routing */
+#define BG_MIXED_ROUNDS 1 /* mixed routing: rip-up and reroute passes after the first */
+#define BG_MIRROR_DIMS 6 /* mixed routing: the reflections of the first 6 dimensions, at most 64 images a message */
+#define BG_BOTH_NODES 128u /* up to 128 nodes bg_best tries both routings, above only the mixed one */
+
+/* The routings (bg_setup's @p routing): by source (the first, issue 13) and mixed (issue 32). */
+enum { BG_BY_SOURCE, BG_MIXED, BG_ROUTINGS };
 
 typedef bal_offer bg_offer;
 
@@ -203,8 +220,92 @@ static void route_one(bg *G, uint32_t s, uint32_t d, uint64_t *cost, uint32_t *b
     }
 }
 
-/* State for a run; routes computed here (@p route NULL) or borrowed from the memo (@p route, @p roff). */
-static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *route, uint32_t *roff, totex_error *err)
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/*
+ * Mixed routing: the messages in a scattered order (the t-th is message
+ * t x mult mod n^2, mult near 2^32 / golden ratio and coprime to n^2), so
+ * that every part of the mesh fills up at the same pace and each message
+ * sees loads shaped like the final ones; by source order the first
+ * sources' messages see an empty mesh and crowd the middle columns
+ * (touchstone-delta: first routing 11062 sends at the busiest node by
+ * source, 8954 mixed; after 3 rip-up passes 9200, mixed after 1: 8942).
+ * Each message is routed together with its images under the mesh's
+ * reflections (coordinate c of dimension i to m_i - 1 - c, for the first
+ * BG_MIRROR_DIMS dimensions): the smallest id of the orbit is routed by
+ * route_one, the others take the mirrored route, so the routing is
+ * symmetric and costs 2^k times fewer dynamic programs. Then
+ * BG_MIXED_ROUNDS passes of rip-up and reroute, orbit by orbit.
+ */
+static totex_status route_mixed(bg *G, uint64_t *cost, uint32_t *boxnode, unsigned char *pred, totex_error *err)
+{
+    const uint32_t n = G->n, nr = G->k < BG_MIRROR_DIMS ? G->k : BG_MIRROR_DIMS, ng = 1u << nr;
+    const uint64_t nn = (uint64_t)n * n;
+    uint32_t *mir = malloc(sizeof *mir * (size_t)n * ng); /* g * n + u: u's image under the reflections in g */
+    if (!mir)
+        return totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory for the reflections of %u nodes", n);
+    for (uint32_t g = 0; g < ng; g++)
+        for (uint32_t u = 0; u < n; u++) {
+            uint32_t v = 0;
+            for (uint32_t i = 0; i < G->k; i++) {
+                uint32_t c = G->coord[(size_t)u * G->k + i];
+                v += (i < nr && (g >> i & 1) ? G->m[i] - 1 - c : c) * G->stride[i];
+            }
+            mir[(size_t)g * n + u] = v;
+        }
+    uint64_t mult = UINT64_C(2654435761) % nn;
+    while (gcd64(mult, nn) != 1)
+        mult++;
+    uint32_t img[1u << BG_MIRROR_DIMS], gimg[1u << BG_MIRROR_DIMS];
+    for (uint32_t r = 0; r <= BG_MIXED_ROUNDS; r++)
+        for (uint64_t t = 0; t < nn; t++) {
+            const uint32_t id = (uint32_t)(t * mult % nn), s = id % n, d = id / n;
+            if (s == d)
+                continue;
+            uint32_t ni = 0;
+            int rep = 1;
+            for (uint32_t g = 0; g < ng && rep; g++) {
+                const uint32_t e = mir[(size_t)g * n + d] * n + mir[(size_t)g * n + s];
+                int dup = 0;
+                rep = e >= id;
+                for (uint32_t q = 0; q < ni; q++)
+                    dup |= img[q] == e;
+                if (!dup) {
+                    img[ni] = e;
+                    gimg[ni++] = g;
+                }
+            }
+            if (!rep)
+                continue; /* routed with the smallest id of its orbit */
+            if (r)
+                for (uint32_t q = 0; q < ni; q++)
+                    route_load(G, img[q], img[q] % n, -1);
+            const unsigned char *sl = G->route + G->roff[id];
+            route_one(G, s, d, cost, boxnode, pred, G->route + G->roff[id]);
+            for (uint32_t q = 1; q < ni; q++) { /* a reflection of dimension i turns slot 2i (+1) into 2i+1 (-1) */
+                unsigned char *o = G->route + G->roff[img[q]];
+                for (uint32_t h = 0; h < G->roff[id + 1] - G->roff[id]; h++)
+                    o[h] = (unsigned char)(sl[h] ^ (gimg[q] >> (sl[h] >> 1) & 1));
+            }
+            for (uint32_t q = 0; q < ni; q++)
+                route_load(G, img[q], img[q] % n, +1);
+        }
+    free(mir);
+    return TOTEX_OK;
+}
+
+/* State for a run; routes computed here (@p route NULL) by @p routing (BG_BY_SOURCE, BG_MIXED) or borrowed from the
+   memo (@p route, @p roff). */
+static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *route, uint32_t *roff, int routing,
+                             totex_error *err)
 {
     memset(G, 0, sizeof *G);
     G->n = totex_network_nodes(net);
@@ -258,6 +359,10 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
         goto place;
     }
     bal_route_offsets(net, G->roff);
+    if (routing == BG_MIXED) {
+        st = route_mixed(G, cost, boxnode, pred, err);
+        goto place;
+    }
     /* first routing, then rip-up and reroute: by source, destinations in a rotating order */
     for (uint32_t r = 0; r <= BG_ROUNDS; r++)
         for (uint32_t s = 0; s < G->n; s++)
@@ -269,7 +374,8 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
                 route_load(G, id, s, +1);
             }
 place:
-    bal_stacks_place(&G->B); /* every message at its source, in the stack of its first slot and its hops */
+    if (st == TOTEX_OK)
+        bal_stacks_place(&G->B); /* every message at its source, in the stack of its first slot and its hops */
 done:
     free(cost);
     free(boxnode);
@@ -339,7 +445,7 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
                            uint64_t limit, bg_rec *rec, uint64_t *steps_out, totex_error *err)
 {
     bg G;
-    totex_status st = bg_setup(&G, net, route, roff, err);
+    totex_status st = bg_setup(&G, net, route, roff, BG_MIXED, err);
     bg_key *keys = st == TOTEX_OK ? malloc(sizeof *keys * G.n) : NULL;
     uint64_t t = 0;
     if (st == TOTEX_OK && !keys)
@@ -388,7 +494,7 @@ static totex_status bg_replay(const totex_network *net, unsigned char *route, ui
                               totex_sink sink, totex_error *err)
 {
     bg G;
-    totex_status st = bg_setup(&G, net, route, roff, err);
+    totex_status st = bg_setup(&G, net, route, roff, BG_MIXED, err);
     size_t at = 0;
     for (size_t t = 0; st == TOTEX_OK && t < rec->steps; t++) {
         const size_t nh = rec->cnt[t];
@@ -433,33 +539,46 @@ static totex_status bg_best(const totex_network *net, totex_ports ports, totex_m
     bg_kept *k = calloc(1, sizeof *k);
     if (!k)
         return totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory");
-    bg G;
-    totex_status st = bg_setup(&G, net, NULL, NULL, err); /* the routes, kept in the memo */
-    k->route = G.route;
-    k->roff = G.roff;
-    G.borrowed = 1;
-    bg_free(&G);
+    /* each routing (by source only up to BG_BOTH_NODES nodes), each seed; the first best kept (ties: by source) */
+    uint64_t best = UINT64_MAX;
+    totex_status st = TOTEX_OK;
+    for (int routing = totex_network_nodes(net) <= BG_BOTH_NODES ? BG_BY_SOURCE : BG_MIXED;
+         st == TOTEX_OK && routing < BG_ROUTINGS; routing++) {
+        bg G;
+        bg_kept c = {0}; /* this routing's routes and best run */
+        st = bg_setup(&G, net, NULL, NULL, routing, err);
+        c.route = G.route;
+        c.roff = G.roff;
+        G.borrowed = 1;
+        bg_free(&G);
+        uint64_t cbest = best;
+        for (uint32_t seed = 0; st == TOTEX_OK && seed < bg_seeds(totex_network_nodes(net)); seed++) {
+            uint64_t steps;
+            bg_rec rec = {0};
+            st = bg_run(net, c.route, c.roff, seed, cbest == UINT64_MAX ? UINT64_MAX : cbest - 1, &rec, &steps, err);
+            if (st == TOTEX_OK && steps < cbest) {
+                cbest = steps;
+                rec_free(&c.rec);
+                c.rec = rec;
+            } else {
+                rec_free(&rec);
+            }
+        }
+        if (st == TOTEX_OK && cbest < best) { /* this routing wins: keep it */
+            best = cbest;
+            free(k->route);
+            free(k->roff);
+            rec_free(&k->rec);
+            *k = c;
+        } else {
+            free(c.route);
+            free(c.roff);
+            rec_free(&c.rec);
+        }
+    }
     if (st != TOTEX_OK) {
         kept_free(k);
         return st;
-    }
-    uint64_t best = UINT64_MAX;
-    for (uint32_t seed = 0; seed < bg_seeds(totex_network_nodes(net)); seed++) {
-        uint64_t steps;
-        bg_rec rec = {0};
-        st = bg_run(net, k->route, k->roff, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &rec, &steps, err);
-        if (st != TOTEX_OK) {
-            rec_free(&rec);
-            kept_free(k);
-            return st;
-        }
-        if (steps < best) {
-            best = steps;
-            rec_free(&k->rec);
-            k->rec = rec;
-        } else {
-            rec_free(&rec);
-        }
     }
     m->steps = best;
     m->aux = 0;
