@@ -21,7 +21,8 @@
 #   GitHub mirror paklui/osu-micro-benchmarks at commit 19474fa5c4fe9b6e7ec881e05ca473fd62c49dd2):
 #       mkdir -p /tmp/osu && cd /tmp/osu && (put the three files in src/)
 #       mpicc -g -O2 -Isrc -o osu_ialltoall src/osu_ialltoall.c src/osu_util.c     (OSU_DIR is /tmp/osu)
-#   Later versions add util/osu_util_mpi.c and osu_util_mpi.h (build them too) and may want a config.h.
+#   Later versions add util/osu_util_mpi.c and osu_util_mpi.h (compile them too); if they include a
+#   config.h that only OMB's configure makes, write one with the few macros they use.
 #
 # OSU's overlap is 100 - 100 * (overall - compute) / pure communication, clipped at 0. With more ranks
 # than cores (--oversubscribe) a rank that spins in its computation holds a core a peer needs to move
@@ -41,6 +42,7 @@ case $np in ''|*[!0-9]*) echo "osu_ialltoall.sh: NP '$np' is not a number of ran
 case $launches in ''|*[!0-9]*|0) echo "osu_ialltoall.sh: LAUNCHES '$launches' is not a positive number (give e.g. 1)" >&2; exit 2 ;; esac
 component_dir="$build/ompi"
 [ -f "$component_dir/mca_coll_totex.so" ] || { echo "osu_ialltoall.sh: no $component_dir/mca_coll_totex.so (build totex: cmake --build $build; set BUILD=DIR for another build folder)" >&2; exit 2; }
+component_dir=$(cd "$component_dir" && pwd) # (Open MPI's component path wants no relative folder)
 pkglibdir=$(ompi_info --path pkglibdir --parsable | cut -d: -f3)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 out=$(mktemp)
