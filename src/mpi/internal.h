@@ -422,6 +422,7 @@ typedef struct totex_mpi_run {
     int recv_raw;
     int phase;               /* TOTEX_MPI_RUN_* */
     int may_wait;            /* of the progress step under way */
+    int post_only;           /* the progress step under way tests no request (totex_mpi_run_post) */
     int rc;                  /* the outcome once phase is DONE; TOTEX_MPI_PENDING before */
     size_t posted;           /* receives [0, posted) posted */
     size_t forced;           /* the forced point so far: receives [0, forced) had to be posted (recv_before) */
@@ -466,6 +467,12 @@ void totex_mpi_runs_drain(void);
    request it needs is not complete yet (never without @p may_wait), else the call's error code (the guard
    told, pending requests dropped). Called again after the end, it returns the outcome again */
 int totex_mpi_run_progress(totex_mpi_run *x, int may_wait);
+/* a nonblocking or persistent call's first progress step, as it returns: the receives it may post
+   posted and the sends that wait for nothing made, without testing any request (a test of a request
+   just posted finds it incomplete and runs the MPI library's progress loop, which gives the core away
+   when ranks outnumber cores). If the run ended there it is unlisted. TOTEX_MPI_PENDING, MPI_SUCCESS or
+   the error code, as totex_mpi_run_progress() */
+int totex_mpi_run_post(totex_mpi_run *x);
 /* the program's arena and staging area allocated and their pages touched, as a first run would
    (planning does it for the plan it keeps, so that the first call after the choice does not pay it);
    MPI_SUCCESS or MPI_ERR_NO_MEM (said on stderr) */

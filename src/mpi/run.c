@@ -107,6 +107,8 @@
    not yet (only without may_wait), else the call's error code */
 static int await(totex_mpi_run *x, MPI_Request *r)
 {
+    if (x->post_only && *r != MPI_REQUEST_NULL)
+        return TOTEX_MPI_PENDING; /* (totex_mpi_run_post: no test) */
     if (x->may_wait)
         return totex_mpi_guard_wait(x->g, r);
     int done = 0, rc = totex_mpi_guard_test(x->g, r, &done);
@@ -601,6 +603,16 @@ void totex_mpi_runs_poll(void)
             totex_mpi_run_unlist(x); /* ended: its request finds the outcome in x->rc */
     }
     polling = 0;
+}
+
+int totex_mpi_run_post(totex_mpi_run *x)
+{
+    x->post_only = 1;
+    int rc = totex_mpi_run_progress(x, 0);
+    x->post_only = 0;
+    if (rc != TOTEX_MPI_PENDING)
+        totex_mpi_run_unlist(x);
+    return rc;
 }
 
 void totex_mpi_runs_drain(void)
