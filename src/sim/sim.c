@@ -94,6 +94,7 @@ struct totex_sim {
     msg_state *state;                  /* n * n: (where ^ src) in the low bits, the stamp of its last move above */
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
+    int by_dst;                        /* the state's layout (state_index()): 0 by offset, 1 by destination */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -121,10 +122,11 @@ struct totex_sim {
     sim_stage stage[2];                /* split replay: [0] links, [1] messages */
 };
 
-/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source */
-static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst)
+/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source; with @p by_dst, by
+   destination, then by source (sim->by_dst, chosen on the first step: state_layout_choose()) */
+static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst, int by_dst)
 {
-    const uint32_t d = dst >= src ? dst - src : dst - src + n;
+    const uint32_t d = by_dst ? dst : dst >= src ? dst - src : dst - src + n;
     return (size_t)d * n + src;
 }
 
@@ -367,7 +369,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
         if ((what & DO_MSGS) && x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, sim->by_dst), 1, 3);
         }
         uint32_t slot = UINT32_MAX;
         if (what & DO_LINKS) {
@@ -412,7 +414,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
             }
         }
         if (what & DO_MSGS) {
-            const uint32_t loc = (state[state_index(n, h->src, h->dst)] & sim->loc_mask) ^ h->src;
+            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->by_dst)] & sim->loc_mask) ^ h->src;
             if (loc == h->dst) { /* delivered messages never move again, even from their destination */
                 *rank = RANK_PRESENT;
                 return violation(sim, step, fault, TOTEX_VIOL_DELIVERED, h->from, h,
@@ -531,7 +533,7 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
         if (what & DO_MSGS) {
-            msg_state *ms = state + state_index(n, h->src, h->dst);
+            msg_state *ms = state + state_index(n, h->src, h->dst, sim->by_dst);
             if (((*ms & sim->loc_mask) ^ h->src) != h->from) {
                 *bad = x;
                 sim->arrivals += arrivals;
@@ -578,7 +580,8 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
  * a read and a read-modify-write: on mesh:64x64 (A3, 715 M hops, one thread)
  * the messages part took 2.86 s instead of 3.41.
  */
-static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
+                                                                   size_t count, uint64_t step, const int BD)
 {
     const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
     const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
@@ -595,11 +598,11 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
         if (x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
         }
         if ((h->from >= n) | (h->to >= n) | (h->src >= n) | (h->dst >= n) | (h->src == h->dst) | (h->from == h->dst))
             break;
-        msg_state *ms = state + state_index(n, h->src, h->dst);
+        msg_state *ms = state + state_index(n, h->src, h->dst, BD);
         const uint32_t w = *ms;
         if (((w & mask) ^ h->src) != h->from || (w & ~mask) == tag)
             break;
@@ -608,7 +611,7 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
     }
     if (x < count) {
         while (x-- > 0)
-            state[state_index(n, hops[x].src, hops[x].dst)] = hops[x].from ^ hops[x].src;
+            state[state_index(n, hops[x].src, hops[x].dst, BD)] = hops[x].from ^ hops[x].src;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -617,6 +620,64 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
     if (arrivals)
         sim->last_arrival = stamp;
     return 1;
+}
+
+/*
+ * The state's layout, chosen on the first step (step 0; the state is still
+ * all zero, "every message at its source", in either layout): by destination
+ * when the step's messages lie in at most half the cache lines they lie in by
+ * offset. A2's steps move messages of consecutive sources to one destination
+ * (over the whole of mesh:32x32 single-port about 3 messages per line by
+ * destination, 1.2 by offset); the translated patterns of A3 and the rounds
+ * move messages of one offset (3 to 9 per line by offset, 1.1 by
+ * destination) and their first steps come out about even, which the margin
+ * leaves by offset. The count looks at the first SIM_LAYOUT_SAMPLE hops.
+ */
+#define SIM_LAYOUT_SAMPLE 4096
+
+static int cmp_size(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* distinct 64-byte lines of the state among the @p count indices @p idx (sorted here) */
+static size_t count_lines(size_t *idx, size_t count)
+{
+    size_t lines = 0, last = SIZE_MAX;
+    qsort(idx, count, sizeof *idx, cmp_size);
+    for (size_t x = 0; x < count; x++) {
+        const size_t line = idx[x] / (64 / sizeof(msg_state));
+        lines += line != last;
+        last = line;
+    }
+    return lines;
+}
+
+static void state_layout_choose(totex_sim *sim, const totex_hop *hops, size_t count)
+{
+    const uint32_t n = sim->n;
+    const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
+    size_t *idx = malloc(sizeof *idx * (c ? c : 1)), lines[2];
+    if (!idx)
+        return; /* by offset, the default */
+    for (int by_dst = 0; by_dst < 2; by_dst++) {
+        size_t m = 0;
+        for (size_t x = 0; x < c; x++)
+            if (hops[x].src < n && hops[x].dst < n)
+                idx[m++] = state_index(n, hops[x].src, hops[x].dst, by_dst);
+        lines[by_dst] = count_lines(idx, m);
+    }
+    free(idx);
+    sim->by_dst = lines[1] > 0 && 2 * lines[1] <= lines[0];
+}
+
+/* msgs_one_pass_in() in the state's layout, chosen on the first step */
+static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    if (step == 0)
+        state_layout_choose(sim, hops, count);
+    return sim->by_dst ? msgs_one_pass_in(sim, hops, count, step, 1) : msgs_one_pass_in(sim, hops, count, step, 0);
 }
 
 /*
@@ -751,7 +812,7 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 return TOTEX_OK;
             }
             for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
-                sim->state[state_index(sim->n, hops[x].src, hops[x].dst)] = hops[x].from ^ hops[x].src;
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->by_dst)] = hops[x].from ^ hops[x].src;
             sim->arrivals = arrivals;
             sim->delay_sum = delay_sum;
             sim->last_arrival = last_arrival;
@@ -883,7 +944,7 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
     if (sim->arrivals != totex_network_messages(sim->net)) {
         for (uint32_t d = 0; d < n; d++) {
             for (uint32_t s = 0; s < n; s++) {
-                uint32_t loc = (sim->state[state_index(n, s, d)] & sim->loc_mask) ^ s;
+                uint32_t loc = (sim->state[state_index(n, s, d, sim->by_dst)] & sim->loc_mask) ^ s;
                 if (s != d && loc != d) {
                     totex_hop h = {loc, loc, s, d};
                     char detail[160];
