@@ -720,6 +720,8 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
     uint32_t *const queue = sim->queue;
     uint64_t *const nw = sim->node_word;
     const uint64_t kp = PM == 1 ? 1 : sim->ports;
+    const uint32_t peak0 = (uint32_t)sim->peak_queue;
+    uint32_t over = 0; /* some queue went above the peak during the loop */
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
@@ -745,24 +747,35 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
             nw[to] = wt + ((uint64_t)1 << 24);
         }
         queue[from]--;
+        const uint32_t q = queue[to] + (to != dst);
+        queue[to] = q;
+        over |= q > peak0;
     }
     if (x < count) {
         while (x-- > 0) {
             const totex_hop *h = &hops[x];
             queue[h->from]++;
+            queue[h->to] -= h->to != h->dst;
             nw[h->from] = 0; /* step 0 is no step's: the words of this step are empty again */
             nw[h->to] = 0;
         }
         return 0;
     }
-    uint64_t peak = sim->peak_queue;
-    for (x = 0; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        if (h->to != h->dst) {
-            const uint32_t q = ++queue[h->to];
-            if (q > peak) {
-                sim->peak_queue = peak = q;
-                sim->peak_node = h->to;
+    if (over) {
+        /* The peak as move_hops measures it: every send of the step counted, then the arrivals in order.
+           A queue in the loop above is never below its value there at the same hop, so without "over"
+           the peak stands; with it, the arrivals are taken out and counted again in that order. */
+        uint64_t peak = sim->peak_queue;
+        for (x = 0; x < count; x++)
+            queue[hops[x].to] -= hops[x].to != hops[x].dst;
+        for (x = 0; x < count; x++) {
+            const totex_hop *h = &hops[x];
+            if (h->to != h->dst) {
+                const uint32_t q = ++queue[h->to];
+                if (q > peak) {
+                    sim->peak_queue = peak = q;
+                    sim->peak_node = h->to;
+                }
             }
         }
     }
