@@ -9,7 +9,10 @@
  * schedule made of translated copies of one pattern (A3's B-exchanges, an
  * expanded symmetric schedule) moves messages of one offset from consecutive
  * sources in the same step, so they share cache lines (on mesh:64x64, A3's
- * replay ran in 0.55 of the time of the layout by destination). Links are
+ * replay ran in 0.55 of the time of the layout by destination); A2 moves
+ * messages of consecutive sources to one destination, so the layout is chosen
+ * on the first step: by destination when that puts the step's messages in at
+ * most half the cache lines (state_layout_choose). Links are
  * found in a table of each node's neighbours by slot (networks of at most
  * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
  * factors' adjacency). Per step, a first pass checks
@@ -686,8 +689,9 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
  * as move_hops(DO_LINKS), with the port model (PM: 0 multiport, 1
  * single-port, 2 k-port) and the table's row length (NS, a multiple of 4)
  * constants, no message text and one branch per check. At the first hop that
- * fails any check it undoes the hops before it (queue[from] back up; the
- * node words it wrote set to 0, stamped with no step, so empty again) and
+ * fails any check it undoes the hops before it (queue[from] back up, and
+ * under multiport queue[to] down; the node words it wrote set to 0, stamped
+ * with no step, so empty again) and
  * returns 0: the caller replays the step with check_hops and
  * move_hops, which report the violation exactly as the serial replay does.
  * The serial replay takes the one-loop forms of both parts too.
