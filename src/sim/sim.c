@@ -11,8 +11,8 @@
  * sources in the same step, so they share cache lines (on mesh:64x64, A3's
  * replay ran in 0.55 of the time of the layout by destination); A2 moves
  * messages of consecutive sources to one destination, so the layout is chosen
- * on the first step: by destination when that puts the step's messages in at
- * most half the cache lines (state_layout_choose). Links are
+ * after the first 64 steps: by destination when that puts their messages in
+ * at most a quarter of the cache lines (msgs_one_pass). Links are
  * found in a table of each node's neighbours by slot (networks of at most
  * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
  * factors' adjacency). Per step, a first pass checks
@@ -98,6 +98,7 @@ struct totex_sim {
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
     int by_dst;                        /* the state's layout (state_index()): 0 by offset, 1 by destination */
+    uint64_t layout_lines[2];          /* the state lines the first steps touch by offset, by destination */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -126,7 +127,7 @@ struct totex_sim {
 };
 
 /* where message (src, dst) is kept: by offset (dst - src) mod n, then by source; with @p by_dst, by
-   destination, then by source (sim->by_dst, chosen on the first step: state_layout_choose()) */
+   destination, then by source (sim->by_dst, chosen after the first steps: msgs_one_pass()) */
 static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst, int by_dst)
 {
     const uint32_t d = by_dst ? dst : dst >= src ? dst - src : dst - src + n;
@@ -626,17 +627,18 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
 }
 
 /*
- * The state's layout, chosen on the first step (step 0; the state is still
- * all zero, "every message at its source", in either layout): by destination
- * when the step's messages lie in at most half the cache lines they lie in by
- * offset. A2's steps move messages of consecutive sources to one destination
- * (over the whole of mesh:32x32 single-port about 3 messages per line by
- * destination, 1.2 by offset); the translated patterns of A3 and the rounds
- * move messages of one offset (3 to 9 per line by offset, 1.1 by
- * destination) and their first steps come out about even, which the margin
- * leaves by offset. The count looks at the first SIM_LAYOUT_SAMPLE hops.
+ * The state's layout, chosen after the first SIM_LAYOUT_STEPS steps: up to
+ * SIM_LAYOUT_SAMPLE hops of each are counted in the cache lines of the state
+ * they touch in either layout, and the state moves to the layout by
+ * destination (state_to_by_dst) when that counts at most a quarter of the
+ * lines by offset. Over the whole of a schedule: A2 (mesh:32x32 single-port)
+ * about 2.1 lines by offset per line by destination, its first 64 steps 16;
+ * the rounds (mesh:32x48 multiport) 0.3 over the whole, 1.8 over their first
+ * 64 steps and 10 on their first step alone (hence the window and the margin);
+ * A3 (torus:16x16 multiport) 0.2 and 0.2.
  */
-#define SIM_LAYOUT_SAMPLE 4096
+#define SIM_LAYOUT_STEPS 64
+#define SIM_LAYOUT_SAMPLE 1024
 
 static int cmp_size(const void *a, const void *b)
 {
@@ -657,29 +659,53 @@ static size_t count_lines(size_t *idx, size_t count)
     return lines;
 }
 
-static void state_layout_choose(totex_sim *sim, const totex_hop *hops, size_t count)
+/* the lines of up to SIM_LAYOUT_SAMPLE hops of a step, in either layout, added to sim->layout_lines */
+static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count)
 {
     const uint32_t n = sim->n;
     const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
-    size_t *idx = malloc(sizeof *idx * (c ? c : 1)), lines[2];
-    if (!idx)
-        return; /* by offset, the default */
+    size_t idx[SIM_LAYOUT_SAMPLE];
     for (int by_dst = 0; by_dst < 2; by_dst++) {
         size_t m = 0;
         for (size_t x = 0; x < c; x++)
             if (hops[x].src < n && hops[x].dst < n)
                 idx[m++] = state_index(n, hops[x].src, hops[x].dst, by_dst);
-        lines[by_dst] = count_lines(idx, m);
+        sim->layout_lines[by_dst] += count_lines(idx, m);
     }
-    free(idx);
-    sim->by_dst = lines[1] > 0 && 2 * lines[1] <= lines[0];
 }
 
-/* msgs_one_pass_in() in the state's layout, chosen on the first step */
+/* The state moved from the layout by offset to the layout by destination: the column of each source is
+   rotated by the source (new[dst][src] = old[(dst - src) mod n][src]), 16 sources (a line) at a time
+   through a buffer of n lines. Out of memory: it stays by offset. */
+static void state_to_by_dst(totex_sim *sim)
+{
+    enum { B = 64 / sizeof(msg_state) };
+    const uint32_t n = sim->n;
+    msg_state *const st = sim->state;
+    msg_state *tmp = malloc(sizeof *tmp * (size_t)n * B);
+    if (!tmp)
+        return;
+    for (uint32_t s0 = 0; s0 < n; s0 += B) {
+        const uint32_t w = n - s0 < B ? n - s0 : B;
+        for (uint32_t d = 0; d < n; d++)
+            memcpy(tmp + (size_t)d * B, st + (size_t)d * n + s0, sizeof *st * w);
+        for (uint32_t dst = 0; dst < n; dst++)
+            for (uint32_t j = 0; j < w; j++) {
+                const uint32_t src = s0 + j, d = dst >= src ? dst - src : dst + n - src;
+                st[(size_t)dst * n + src] = tmp[(size_t)d * B + j];
+            }
+    }
+    free(tmp);
+    sim->by_dst = 1;
+}
+
+/* msgs_one_pass_in() in the state's layout; the first SIM_LAYOUT_STEPS steps are counted, then it is chosen */
 static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
-    if (step == 0)
-        state_layout_choose(sim, hops, count);
+    if (step < SIM_LAYOUT_STEPS)
+        state_layout_count(sim, hops, count);
+    else if (step == SIM_LAYOUT_STEPS && 4 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
+        state_to_by_dst(sim);
     return sim->by_dst ? msgs_one_pass_in(sim, hops, count, step, 1) : msgs_one_pass_in(sim, hops, count, step, 0);
 }
 
