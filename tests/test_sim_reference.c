@@ -36,7 +36,7 @@ static const ref_case cases[] = {
     {"mesh:4x5", "greedy", 2},                 {"torus:4x4", "a2", TOTEX_PORTS_SINGLE},
     {"hypercube:4", "greedy", 3},              {"mesh:6x6", "a3", TOTEX_PORTS_MULTI},
     {"ring:5*path:3", "greedy", 2},            {"complete:20", "greedy", TOTEX_PORTS_MULTI},
-    {"mesh:8x8", "a2", TOTEX_PORTS_SINGLE},    {"mesh:6x8", "a2", 3},
+    {"mesh:8x8", "a2", TOTEX_PORTS_SINGLE},    {"mesh:16x8", "a2", 3},
 };
 
 /* what the reference measures on a valid schedule */

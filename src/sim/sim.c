@@ -12,7 +12,7 @@
  * replay ran in 0.55 of the time of the layout by destination); A2 moves
  * messages of consecutive sources to one destination, so the layout is chosen
  * after the first 64 steps: by destination when that puts their messages in
- * at most a quarter of the cache lines (msgs_one_pass). Links are
+ * at most an eighth of the cache lines (msgs_one_pass). Links are
  * found in a table of each node's neighbours by slot (networks of at most
  * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
  * factors' adjacency). Per step, a first pass checks
@@ -630,12 +630,14 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
  * The state's layout, chosen after the first SIM_LAYOUT_STEPS steps: up to
  * SIM_LAYOUT_SAMPLE hops of each are counted in the cache lines of the state
  * they touch in either layout, and the state moves to the layout by
- * destination (state_to_by_dst) when that counts at most a quarter of the
- * lines by offset. Over the whole of a schedule: A2 (mesh:32x32 single-port)
- * about 2.1 lines by offset per line by destination, its first 64 steps 16;
- * the rounds (mesh:32x48 multiport) 0.3 over the whole, 1.8 over their first
- * 64 steps and 10 on their first step alone (hence the window and the margin);
- * A3 (torus:16x16 multiport) 0.2 and 0.2.
+ * destination (state_to_by_dst) when that counts at most an eighth of the
+ * lines by offset. Lines by offset per line by destination: A2 (mesh:32x32
+ * single-port) about 2.1 over the whole schedule, 16 over its first 64 steps
+ * (16 too on mesh:48x64 single-port and mesh:64x64 2-port); the rounds
+ * (mesh:32x48 multiport) 0.3 over the whole, 1.8 over their first 64 steps
+ * (1.6 on mesh:48x64) and 10 on their first step alone; A3 on torus:16x16 0.2
+ * over the whole, on mesh:64x64 3.1 over its first 64 steps (hence the window
+ * and the margin); greedy and balanced-greedy 1.2 to 1.6.
  */
 #define SIM_LAYOUT_STEPS 64
 #define SIM_LAYOUT_SAMPLE 1024
@@ -704,7 +706,7 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
 {
     if (step < SIM_LAYOUT_STEPS)
         state_layout_count(sim, hops, count);
-    else if (step == SIM_LAYOUT_STEPS && 4 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
+    else if (step == SIM_LAYOUT_STEPS && 8 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
         state_to_by_dst(sim);
     return sim->by_dst ? msgs_one_pass_in(sim, hops, count, step, 1) : msgs_one_pass_in(sim, hops, count, step, 0);
 }
