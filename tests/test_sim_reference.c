@@ -6,9 +6,13 @@
  * twice, and no directed link carries two messages (multiport and k-port), no
  * node sends or receives more than k (k-port; one under single-port). Valid
  * schedules of several algorithms are mutated at random (a hop's tail, head,
- * message, a duplicated hop, a hop moved to another step, a hop dropped); the
+ * message, a duplicated hop, a hop moved to another step, a hop dropped, a
+ * message sent twice in one step: on from where it arrives, or from its tail
+ * to a second neighbour; a delivered message sent away and back); the
  * simulator, serial and split in its two parts, must accept exactly the
- * schedules the reference accepts and reject the others at the same step.
+ * schedules the reference accepts and reject the others at the same step, and
+ * on the schedules it accepts report the reference's peak queue (at step
+ * ends) at a node whose queue reached it, and its hops and arrival steps.
  */
 #include "support.h"
 
@@ -32,11 +36,20 @@ static const ref_case cases[] = {
     {"mesh:4x5", "greedy", 2},                 {"torus:4x4", "a2", TOTEX_PORTS_SINGLE},
     {"hypercube:4", "greedy", 3},              {"mesh:6x6", "a3", TOTEX_PORTS_MULTI},
     {"ring:5*path:3", "greedy", 2},            {"complete:20", "greedy", TOTEX_PORTS_MULTI},
+    {"mesh:8x8", "a2", TOTEX_PORTS_SINGLE},    {"mesh:16x8", "a2", 3},
 };
+
+/* what the reference measures on a valid schedule */
+typedef struct {
+    uint64_t peak;       /* most undelivered messages a node holds at a step end (n - 1 at the start) */
+    uint8_t *at_peak;    /* n flags: the node held peak at some step end (owned) */
+    uint64_t hops, last; /* hops, and the last step (1-based) a message arrived in */
+    uint64_t delay_sum;  /* sum over messages of their arrival step (1-based) */
+} ref_measure;
 
 /* the reference: UINT64_MAX when valid, else the first step that breaks a rule (or the step count when a
    message is never delivered) */
-static uint64_t reference(const totex_network *net, totex_ports ports, const totex_schedule *s)
+static uint64_t reference(const totex_network *net, totex_ports ports, const totex_schedule *s, ref_measure *ms)
 {
     const uint32_t n = totex_network_nodes(net);
     const uint64_t steps = totex_schedule_steps(s);
@@ -53,6 +66,12 @@ static uint64_t reference(const totex_network *net, totex_ports ports, const tot
         for (uint32_t b = 0; b < n; b++)
             pos[(size_t)a * n + b] = a;
     const uint32_t k = ports == TOTEX_PORTS_MULTI ? UINT32_MAX : totex_ports_k(ports);
+    uint64_t *held = malloc(sizeof *held * n), peak = n - 1;
+    uint8_t *at_peak = calloc(n, 1);
+    assert_non_null(held);
+    assert_non_null(at_peak);
+    memset(at_peak, 1, n);
+    memset(ms, 0, sizeof *ms);
     for (uint64_t t = 0; t < steps && bad == UINT64_MAX; t++) {
         size_t c = 0;
         const totex_hop *h = totex_schedule_step(s, t, &c);
@@ -72,9 +91,34 @@ static uint64_t reference(const totex_network *net, totex_ports ports, const tot
                      ++recvs[p->to] > k)
                 bad = t;
         }
-        for (size_t x = 0; x < c && bad == UINT64_MAX; x++) /* store-and-forward: moved at the end of the step */
+        for (size_t x = 0; x < c && bad == UINT64_MAX; x++) { /* store-and-forward: moved at the end of the step */
             pos[(size_t)h[x].src * n + h[x].dst] = h[x].to;
+            ms->hops++;
+            if (h[x].to == h[x].dst) {
+                ms->last = t + 1;
+                ms->delay_sum += t + 1;
+            }
+        }
+        if (bad != UINT64_MAX)
+            break;
+        /* the queues at the step's end, counted from the positions */
+        memset(held, 0, sizeof *held * n);
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = 0; b < n; b++)
+                if (a != b && pos[(size_t)a * n + b] != b)
+                    held[pos[(size_t)a * n + b]]++;
+        for (uint32_t v = 0; v < n; v++) {
+            if (held[v] > peak) {
+                peak = held[v];
+                memset(at_peak, 0, n);
+            }
+            if (held[v] == peak)
+                at_peak[v] = 1;
+        }
     }
+    ms->peak = peak;
+    ms->at_peak = at_peak;
+    free(held);
     for (uint32_t a = 0; a < n && bad == UINT64_MAX; a++)
         for (uint32_t b = 0; b < n; b++)
             if (a != b && pos[(size_t)a * n + b] != b) {
@@ -90,11 +134,11 @@ static uint64_t reference(const totex_network *net, totex_ports ports, const tot
 }
 
 /* the simulator: UINT64_MAX when it accepts, else the step of its fault; serial (split 0) or in two parts */
-static uint64_t simulate(const totex_network *net, totex_ports ports, const totex_schedule *s, int split)
+static uint64_t simulate(const totex_network *net, totex_ports ports, const totex_schedule *s, int split,
+                         totex_sim_report *rep)
 {
     totex_error err = {{0}};
     totex_sim *sim = totex_sim_new(net, ports, 0, &err);
-    totex_sim_report rep;
     assert_non_null(sim);
     totex_status st = TOTEX_OK;
     for (uint64_t t = 0; t < totex_schedule_steps(s) && st == TOTEX_OK; t++) {
@@ -113,10 +157,21 @@ static uint64_t simulate(const totex_network *net, totex_ports ports, const tote
     if (st == TOTEX_OK && split)
         st = totex_sim_stages_join(sim, &err);
     if (st == TOTEX_OK)
-        st = totex_sim_finish(sim, &rep, &err);
+        st = totex_sim_finish(sim, rep, &err);
     const uint64_t at = st == TOTEX_OK ? UINT64_MAX : totex_sim_get_fault(sim).step;
     totex_sim_free(sim);
     return at;
+}
+
+/* a random neighbour of @p v (v itself when it has none) */
+static uint32_t some_neighbor(const totex_network *net, uint32_t v, unsigned *seed)
+{
+    uint32_t nb[64];
+    const uint32_t deg = totex_network_degree(net, v);
+    if (!deg || deg > 64)
+        return v;
+    totex_network_neighbors(net, v, nb);
+    return nb[(uint32_t)lcg(seed) % deg];
 }
 
 /* a copy of @p s with one random change */
@@ -125,16 +180,17 @@ static totex_schedule *mutate(const totex_network *net, const totex_schedule *s,
     const uint32_t n = totex_network_nodes(net);
     const uint64_t steps = totex_schedule_steps(s);
     const uint64_t at = (uint64_t)lcg(seed) % steps, to_step = (uint64_t)lcg(seed) % steps;
-    const int kind = lcg(seed) % 7;
+    const int kind = lcg(seed) % 10;
     totex_schedule *out = totex_schedule_new();
-    totex_hop moved_hop = {0, 0, 0, 0};
+    totex_hop moved_hop = {0, 0, 0, 0}, back_hop = {0, 0, 0, 0};
+    uint64_t back_at = UINT64_MAX;
     int have_moved = 0;
     totex_error err = {{0}};
     assert_non_null(out);
     for (uint64_t t = 0; t < steps; t++) {
         size_t c = 0;
         const totex_hop *h = totex_schedule_step(s, t, &c);
-        totex_hop *copy = malloc(sizeof *copy * (c + 2));
+        totex_hop *copy = malloc(sizeof *copy * (c + 3));
         assert_non_null(copy);
         memcpy(copy, h, sizeof *copy * c);
         if (t == at && c) {
@@ -147,8 +203,34 @@ static totex_schedule *mutate(const totex_network *net, const totex_schedule *s,
             case 4: copy[c++] = copy[x]; break;                  /* duplicated */
             case 5: moved_hop = copy[x]; have_moved = 1;         /* moved to another step */
                     copy[x] = copy[--c]; break;
-            default: copy[x] = copy[--c]; break;                 /* dropped */
+            case 6: copy[x] = copy[--c]; break;                  /* dropped */
+            case 7:                                              /* sent on from where it arrives, in the same step */
+            case 8: {                                            /* sent from its tail to a second neighbour too */
+                const uint32_t at_node = kind == 7 ? copy[x].to : copy[x].from;
+                totex_hop again = copy[x];
+                again.from = at_node;
+                again.to = some_neighbor(net, at_node, seed);
+                copy[c++] = again;
+                break;
             }
+            default: {                                           /* a delivered message sent away and back */
+                const totex_hop d = copy[x];
+                if (d.to == d.dst && t + 2 < steps) {
+                    totex_hop away = {d.dst, some_neighbor(net, d.dst, seed), d.src, d.dst};
+                    copy[c++] = away; /* in the same step: from where it arrives */
+                    back_hop.from = away.to;
+                    back_hop.to = d.dst;
+                    back_hop.src = d.src;
+                    back_hop.dst = d.dst;
+                    back_at = t + 1;
+                }
+                break;
+            }
+            }
+        }
+        if (back_at == t && t != at) {
+            copy[c++] = back_hop;
+            back_at = UINT64_MAX;
         }
         if (have_moved && t == to_step && t != at) {
             copy[c++] = moved_hop;
@@ -168,12 +250,26 @@ static void agrees_with_reference(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         totex_network *net = ts_net(cases[c].spec);
         totex_schedule *s = ts_record(net, cases[c].ports, cases[c].algo);
-        assert_true(reference(net, cases[c].ports, s) == UINT64_MAX);
-        assert_true(simulate(net, cases[c].ports, s, 0) == UINT64_MAX);
+        ref_measure m;
+        totex_sim_report rep;
+        assert_true(reference(net, cases[c].ports, s, &m) == UINT64_MAX);
+        free(m.at_peak);
+        assert_true(simulate(net, cases[c].ports, s, 0, &rep) == UINT64_MAX);
         for (int trial = 0; trial < 120; trial++) {
             totex_schedule *bad = mutate(net, s, &seed);
-            const uint64_t want = reference(net, cases[c].ports, bad);
-            const uint64_t serial = simulate(net, cases[c].ports, bad, 0), split = simulate(net, cases[c].ports, bad, 1);
+            const uint64_t want = reference(net, cases[c].ports, bad, &m);
+            const uint64_t serial = simulate(net, cases[c].ports, bad, 0, &rep);
+            if (want == UINT64_MAX && serial == UINT64_MAX) {
+                /* the measures of an accepted schedule: the serial replay's (the split one stops at its join) */
+                assert_int_equal(rep.peak_queue, m.peak);
+                assert_true(rep.peak_queue_node < totex_network_nodes(net) && m.at_peak[rep.peak_queue_node]);
+                assert_int_equal(rep.hops, m.hops);
+                assert_int_equal(rep.steps, m.last);
+                assert_int_equal(rep.messages, totex_network_messages(net));
+                assert_true(rep.average_delay == (double)m.delay_sum / (double)rep.messages);
+            }
+            free(m.at_peak);
+            const uint64_t split = simulate(net, cases[c].ports, bad, 1, &rep);
             if (serial != want || split != want)
                 fail_msg("%s %s ports %u trial %d: reference %lld, serial %lld, split %lld", cases[c].spec,
                          cases[c].algo, (unsigned)cases[c].ports, trial, (long long)want, (long long)serial,
@@ -187,7 +283,7 @@ static void agrees_with_reference(void **state)
         totex_schedule_free(s);
         totex_network_free(net);
     }
-    assert_true(rejected > 500); /* most mutations break a rule */
+    assert_true(rejected > 700); /* most mutations break a rule */
     (void)accepted;
 }
 

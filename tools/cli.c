@@ -76,3 +76,8 @@ void totex_cli_wrote(FILE *fp, int json, const char *path)
         return;
     fprintf(json ? stderr : fp, "wrote %s\n", path);
 }
+
+FILE *totex_cli_progress(void)
+{
+    return totex_progress_enabled() ? stderr : NULL;
+}

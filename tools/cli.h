@@ -32,6 +32,10 @@ void totex_cli_wrote(FILE *fp, int json, const char *path);
    then freed: 0, or 1 with "out of memory writing JSON" on stderr when @p text is NULL. */
 int totex_cli_put_json(FILE *fp, char *text);
 
+/* Where a command's progress meters write, the CLI's one decision: stderr when progress is on (a terminal, or
+   TOTEX_PROGRESS=1; totex_progress_enabled()), else NULL. Commands pass it down in their options. */
+FILE *totex_cli_progress(void);
+
 int totex_cli_open(int parse_rc, int help, const char *spec, void (*usage)(FILE *), const char *no_spec);
 
 #endif

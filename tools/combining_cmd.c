@@ -119,6 +119,7 @@ typedef struct copts {
     uint64_t max_blocks; /* --max-blocks N: most blocks n(n-1) planned (default COMB_DEFAULT_MAX_BLOCKS) */
     int json, help, sweep, model;
     int msccl; /* --format msccl: the schedule as MSCCL XML */
+    totex_comb_options run; /* how rankings, sweeps and simulations run: where progress goes */
 } copts;
 
 enum { ALLOW_ALGO = 1, ALLOW_SWEEP = 2, ALLOW_MODEL = 4, ALLOW_COSTS = 8 };
@@ -164,6 +165,7 @@ static int parse_copts(int argc, char **argv, copts *o, int allow)
     memset(o, 0, sizeof *o);
     totex_comb_cost_default(&o->cost);
     o->max_blocks = COMB_DEFAULT_MAX_BLOCKS;
+    o->run.progress = totex_cli_progress();
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         int rc;
@@ -350,15 +352,16 @@ static const char *status_word(totex_status st)
     return st == TOTEX_ENOTAPPLICABLE ? "not applicable" : st == TOTEX_EVIOLATION ? "VIOLATION" : "failed";
 }
 
-/* The combining simulator, with progress on stderr when enabled ("simulating NAME: step ...") */
+/* The combining simulator, with progress where @p run says ("simulating NAME: step ...") */
 static totex_status simulate_with_progress(const totex_network *net, const totex_comb_schedule *s,
-                                           const totex_comb_cost *cost, const char *name, totex_comb_report *rep,
+                                           const totex_comb_cost *cost, const char *name,
+                                           const totex_comb_options *run, totex_comb_report *rep,
                                            totex_comb_fault *fault, totex_error *err)
 {
     char label[64];
     snprintf(label, sizeof label, "simulating %.50s", name ? name : "the schedule");
-    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, label, totex_comb_steps(s), NULL, 0)
-                                                    : NULL;
+    totex_progress *prog =
+        run->progress ? totex_progress_new(run->progress, label, totex_comb_steps(s), NULL, 1) : NULL;
     totex_status st = totex_comb_simulate_progress(net, s, cost, rep, fault, prog, err);
     totex_progress_free(prog);
     return st;
@@ -423,7 +426,7 @@ int totex_cmd_comb_plan(int argc, char **argv)
             totex_network_free(net);
             return totex_cli_fail(1, "out of memory");
         }
-        count = totex_comb_rank(net, &o.cost, rows, count);
+        count = totex_comb_rank_with(net, &o.cost, &o.run, rows, count);
         if (count && rows[0].status == TOTEX_OK) {
             algo = rows[0].algorithm;
         } else {
@@ -446,7 +449,7 @@ int totex_cmd_comb_plan(int argc, char **argv)
         totex_network_free(net);
         return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     }
-    st = simulate_with_progress(net, s, &o.cost, algo->name, &rep, NULL, &err);
+    st = simulate_with_progress(net, s, &o.cost, algo->name, &o.run, &rep, NULL, &err);
     if (st != TOTEX_OK) {
         rc = totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
     } else if (o.schedule && (o.msccl ? totex_comb_export_msccl(o.schedule, net, s, algo->name, &err)
@@ -490,7 +493,7 @@ static int compare_sweep(const totex_network *net, const copts *o)
     int rc = 0;
     if (!times)
         return totex_cli_fail(1, "out of memory");
-    totex_status st = totex_comb_sweep(net, &o->cost, times, winners, &err);
+    totex_status st = totex_comb_sweep_with(net, &o->cost, &o->run, times, winners, &err);
     if (st != TOTEX_OK) {
         free(times);
         return totex_cli_fail(st == TOTEX_EVIOLATION ? 1 : 2, err.msg);
@@ -599,7 +602,7 @@ int totex_cmd_comb_compare(int argc, char **argv)
         totex_network_free(net);
         return totex_cli_fail(1, "out of memory");
     }
-    count = totex_comb_rank(net, &o.cost, rows, count);
+    count = totex_comb_rank_with(net, &o.cost, &o.run, rows, count);
     for (size_t i = 0; i < count; i++)
         if (rows[i].status == TOTEX_EVIOLATION) {
             char msg[700];
@@ -671,7 +674,7 @@ int totex_cmd_comb_verify(int argc, char **argv, const char *network)
         im.cost.switching = o.cost.switching;
     if (o.model & 4)
         im.cost.ports = o.cost.ports;
-    totex_status st = simulate_with_progress(im.net, im.schedule, &im.cost, im.algorithm, &rep, &fault, &err);
+    totex_status st = simulate_with_progress(im.net, im.schedule, &im.cost, im.algorithm, &o.run, &rep, &fault, &err);
     if (st == TOTEX_EVIOLATION) {
         char msg[700];
         snprintf(msg, sizeof msg, "schedule fails verification: %.650s", err.msg);

@@ -448,7 +448,7 @@ static int cmd_plan(int argc, char **argv)
     popt.max_messages = o.max_messages;
     popt.objective = o.objective;
     popt.keep_schedule = o.schedule != NULL; /* the certified symmetric schedule is written, not planned again */
-    popt.progress = totex_progress_enabled() ? stderr : NULL;
+    popt.progress = totex_cli_progress();
     totex_status st = totex_plan_run(net, o.ports, algo, &popt, &res, &err);
     res.name = o.spec;
     if (st == TOTEX_OK && exact)

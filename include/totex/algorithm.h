@@ -51,6 +51,16 @@ typedef struct totex_algorithm {
      * meshes, where a2 wins).
      */
     int plan_instead_of_predict;
+    /**
+     * With costly_predict: as plan_instead_of_predict, under k-port (k >= 2)
+     * only, and only on networks within the costly-prediction budget
+     * (totex_plan_options.costly_budget; above it the candidate is still not
+     * tried when a cheaper one applies). Greedy: under 2- and 3-port it beats
+     * A2 on meshes (mesh:32x64: 50,691 steps against 98,208), so its
+     * prediction was a run planned a second time; under single-port A2 wins
+     * on large meshes and greedy is predicted first.
+     */
+    int plan_instead_under_k_port;
 } totex_algorithm;
 
 /** @return the number of registered algorithms (`totex algorithms` lists them). */

@@ -32,6 +32,8 @@
 #ifndef TOTEX_COMBINING_H
 #define TOTEX_COMBINING_H
 
+#include <stdio.h>
+
 #include "totex/common.h"
 #include "totex/network.h"
 
@@ -394,9 +396,28 @@ typedef struct totex_comb_choice {
  * Progress: when totex_progress_enabled(), one meter on stderr for the whole
  * ranking (silent for its first second), each simulation a phase
  * "simulating NAME (i/n)" (totex_comb_simulate_progress()).
+ * @deprecated for the progress switch: set totex_comb_options.progress and
+ * call totex_comb_rank_with(); this entry point reads the process-wide switch.
  * Source: the cost model of 002 Section 2 (see ::totex_comb_cost).
  */
 size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, totex_comb_choice *rows, size_t cap);
+
+/** How a ranking or a sweep runs (totex_comb_rank_with(), totex_comb_sweep_with()); all zero: the defaults. */
+typedef struct totex_comb_options {
+    FILE *progress; /**< where the meter writes (borrowed), silent for its first second; NULL: nowhere
+                         (the CLI: stderr on a terminal) */
+} totex_comb_options;
+
+/**
+ * totex_comb_rank() with its switches in @p opt (NULL: the defaults, no
+ * progress) rather than process-wide: calls with different options may run
+ * at once on different threads. Progress, when opt->progress is set: one
+ * meter for the whole ranking, each simulation a phase "simulating NAME (i/n)".
+ * @param opt the options (borrowed), or NULL. The other parameters and the
+ *            return value are totex_comb_rank()'s.
+ */
+size_t totex_comb_rank_with(const totex_network *net, const totex_comb_cost *cost, const totex_comb_options *opt,
+                            totex_comb_choice *rows, size_t cap);
 
 /** Number of block sizes of totex_comb_sweep(): 8 B, 16 B, ..., 1 MiB (powers of two). */
 #define TOTEX_COMB_SWEEP_SIZES 18
@@ -422,9 +443,22 @@ size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, to
  * The crossovers are the sizes i >= 1 with winners[i] != winners[i - 1].
  * Progress: as totex_comb_rank(), one meter for the whole sweep, each
  * simulation a phase "simulating NAME at M B (size i/18)".
+ * @deprecated for the progress switch: set totex_comb_options.progress and
+ * call totex_comb_sweep_with(); this entry point reads the process-wide switch.
  */
 totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *cost, double *times, size_t *winners,
                               totex_error *err);
+
+/**
+ * totex_comb_sweep() with its switches in @p opt (NULL: the defaults, no
+ * progress) rather than process-wide. Progress, when opt->progress is set:
+ * one meter for the whole sweep, each simulation a phase
+ * "simulating NAME at M B (size i/18)".
+ * @param opt the options (borrowed), or NULL. The other parameters, the return
+ *            value and the errors are totex_comb_sweep()'s.
+ */
+totex_status totex_comb_sweep_with(const totex_network *net, const totex_comb_cost *cost,
+                                   const totex_comb_options *opt, double *times, size_t *winners, totex_error *err);
 
 /* ---- export and import of schedules (docs/schedule-format.md) ------------ */
 

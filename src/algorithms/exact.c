@@ -203,4 +203,5 @@ const totex_algorithm totex_algorithm_exact = {
     NULL,
     1,
     0,
+    0,
 };

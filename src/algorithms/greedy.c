@@ -1693,4 +1693,5 @@ const totex_algorithm totex_algorithm_greedy = {
     .predict = greedy_predict,
     .plan = greedy_plan,
     .costly_predict = 1,
+    .plan_instead_under_k_port = 1,
 };

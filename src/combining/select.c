@@ -44,8 +44,24 @@ static int better(const totex_comb_choice *a, size_t ia, const totex_comb_choice
     return ia < ib;
 }
 
+/* the options the entry points without options stand for: the process-wide progress switch */
+static totex_comb_options legacy_options(void)
+{
+    totex_comb_options o = {0};
+    o.progress = totex_progress_enabled() ? stderr : NULL;
+    return o;
+}
+
 size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, totex_comb_choice *rows, size_t cap)
 {
+    const totex_comb_options o = legacy_options();
+    return totex_comb_rank_with(net, cost, &o, rows, cap);
+}
+
+size_t totex_comb_rank_with(const totex_network *net, const totex_comb_cost *cost, const totex_comb_options *opt,
+                            totex_comb_choice *rows, size_t cap)
+{
+    FILE *const fp = opt ? opt->progress : NULL;
     size_t count = totex_comb_algorithm_count(), n = count < cap ? count : cap, ok = 0;
     totex_comb_choice *tmp;
     size_t *order;
@@ -64,8 +80,8 @@ size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, to
         }
         return n;
     }
-    /* progress on stderr when enabled: one meter for the ranking, a phase per simulation */
-    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, "ranking", 0, NULL, 0) : NULL;
+    /* progress where the options say: one meter for the ranking, a phase per simulation */
+    totex_progress *prog = fp ? totex_progress_new(fp, "ranking", 0, NULL, 1) : NULL;
     for (size_t i = 0; i < n; i++) {
         char what[64];
         const totex_comb_algorithm *a = totex_comb_algorithm_get(i);
@@ -97,10 +113,17 @@ size_t totex_comb_rank(const totex_network *net, const totex_comb_cost *cost, to
 totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *cost, double *times, size_t *winners,
                               totex_error *err)
 {
+    const totex_comb_options o = legacy_options();
+    return totex_comb_sweep_with(net, cost, &o, times, winners, err);
+}
+
+totex_status totex_comb_sweep_with(const totex_network *net, const totex_comb_cost *cost,
+                                   const totex_comb_options *opt, double *times, size_t *winners, totex_error *err)
+{
     size_t count = totex_comb_algorithm_count();
     totex_comb_choice row;
-    /* progress on stderr when enabled: one meter for the sweep, a phase per simulation */
-    totex_progress *prog = totex_progress_enabled() ? totex_progress_new(stderr, "sweep", 0, NULL, 0) : NULL;
+    /* progress where the options say: one meter for the sweep, a phase per simulation */
+    totex_progress *prog = opt && opt->progress ? totex_progress_new(opt->progress, "sweep", 0, NULL, 1) : NULL;
     for (size_t i = 0; i < TOTEX_COMB_SWEEP_SIZES; i++) {
         totex_comb_cost c = *cost;
         size_t best = SIZE_MAX;

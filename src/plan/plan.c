@@ -403,7 +403,10 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
             not_tried |= UINT64_C(1) << i;
             continue;
         } else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
-            if (!pass || provable || !a->plan_instead_of_predict) {
+            /* planned and verified at once instead of predicted (under k-port: within the budget, above) */
+            const int at_once = a->plan_instead_of_predict ||
+                                (a->plan_instead_under_k_port && ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI);
+            if (!pass || provable || !at_once) {
                 st1 = a->predict(net, ports, &pred[i], &e2);
             } else {
                 /*

@@ -9,7 +9,10 @@
  * schedule made of translated copies of one pattern (A3's B-exchanges, an
  * expanded symmetric schedule) moves messages of one offset from consecutive
  * sources in the same step, so they share cache lines (on mesh:64x64, A3's
- * replay ran in 0.55 of the time of the layout by destination). Links are
+ * replay ran in 0.55 of the time of the layout by destination); A2 moves
+ * messages of consecutive sources to one destination, so the layout is chosen
+ * after the first 64 steps: by destination when that puts their messages in
+ * at most an eighth of the cache lines (msgs_one_pass). Links are
  * found in a table of each node's neighbours by slot (networks of at most
  * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
  * factors' adjacency). Per step, a first pass checks
@@ -94,6 +97,8 @@ struct totex_sim {
     msg_state *state;                  /* n * n: (where ^ src) in the low bits, the stamp of its last move above */
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
+    int by_dst;                        /* the state's layout (state_index()): 0 by offset, 1 by destination */
+    uint64_t layout_lines[2];          /* the state lines the first steps touch by offset, by destination */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -121,10 +126,11 @@ struct totex_sim {
     sim_stage stage[2];                /* split replay: [0] links, [1] messages */
 };
 
-/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source */
-static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst)
+/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source; with @p by_dst, by
+   destination, then by source (sim->by_dst, chosen after the first steps: msgs_one_pass()) */
+static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst, int by_dst)
 {
-    const uint32_t d = dst >= src ? dst - src : dst - src + n;
+    const uint32_t d = by_dst ? dst : dst >= src ? dst - src : dst - src + n;
     return (size_t)d * n + src;
 }
 
@@ -367,7 +373,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
         if ((what & DO_MSGS) && x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, sim->by_dst), 1, 3);
         }
         uint32_t slot = UINT32_MAX;
         if (what & DO_LINKS) {
@@ -412,7 +418,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
             }
         }
         if (what & DO_MSGS) {
-            const uint32_t loc = (state[state_index(n, h->src, h->dst)] & sim->loc_mask) ^ h->src;
+            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->by_dst)] & sim->loc_mask) ^ h->src;
             if (loc == h->dst) { /* delivered messages never move again, even from their destination */
                 *rank = RANK_PRESENT;
                 return violation(sim, step, fault, TOTEX_VIOL_DELIVERED, h->from, h,
@@ -531,7 +537,7 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
         if (what & DO_MSGS) {
-            msg_state *ms = state + state_index(n, h->src, h->dst);
+            msg_state *ms = state + state_index(n, h->src, h->dst, sim->by_dst);
             if (((*ms & sim->loc_mask) ^ h->src) != h->from) {
                 *bad = x;
                 sim->arrivals += arrivals;
@@ -578,7 +584,8 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
  * a read and a read-modify-write: on mesh:64x64 (A3, 715 M hops, one thread)
  * the messages part took 2.86 s instead of 3.41.
  */
-static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
+                                                                   size_t count, uint64_t step, const int BD)
 {
     const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
     const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
@@ -595,11 +602,11 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
         if (x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
         }
         if ((h->from >= n) | (h->to >= n) | (h->src >= n) | (h->dst >= n) | (h->src == h->dst) | (h->from == h->dst))
             break;
-        msg_state *ms = state + state_index(n, h->src, h->dst);
+        msg_state *ms = state + state_index(n, h->src, h->dst, BD);
         const uint32_t w = *ms;
         if (((w & mask) ^ h->src) != h->from || (w & ~mask) == tag)
             break;
@@ -608,7 +615,7 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
     }
     if (x < count) {
         while (x-- > 0)
-            state[state_index(n, hops[x].src, hops[x].dst)] = hops[x].from ^ hops[x].src;
+            state[state_index(n, hops[x].src, hops[x].dst, BD)] = hops[x].from ^ hops[x].src;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -620,13 +627,99 @@ static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, ui
 }
 
 /*
+ * The state's layout, chosen after the first SIM_LAYOUT_STEPS steps: up to
+ * SIM_LAYOUT_SAMPLE hops of each are counted in the cache lines of the state
+ * they touch in either layout, and the state moves to the layout by
+ * destination (state_to_by_dst) when that counts at most an eighth of the
+ * lines by offset. Lines by offset per line by destination: A2 (mesh:32x32
+ * single-port) about 2.1 over the whole schedule, 16 over its first 64 steps
+ * (16 too on mesh:48x64 single-port and mesh:64x64 2-port); the rounds
+ * (mesh:32x48 multiport) 0.3 over the whole, 1.8 over their first 64 steps
+ * (1.6 on mesh:48x64) and 10 on their first step alone; A3 on torus:16x16 0.2
+ * over the whole, on mesh:64x64 3.1 over its first 64 steps (hence the window
+ * and the margin); greedy and balanced-greedy 1.2 to 1.6.
+ */
+#define SIM_LAYOUT_STEPS 64
+#define SIM_LAYOUT_SAMPLE 1024
+
+static int cmp_size(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* distinct 64-byte lines of the state among the @p count indices @p idx (sorted here) */
+static size_t count_lines(size_t *idx, size_t count)
+{
+    size_t lines = 0, last = SIZE_MAX;
+    qsort(idx, count, sizeof *idx, cmp_size);
+    for (size_t x = 0; x < count; x++) {
+        const size_t line = idx[x] / (64 / sizeof(msg_state));
+        lines += line != last;
+        last = line;
+    }
+    return lines;
+}
+
+/* the lines of up to SIM_LAYOUT_SAMPLE hops of a step, in either layout, added to sim->layout_lines */
+static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count)
+{
+    const uint32_t n = sim->n;
+    const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
+    size_t idx[SIM_LAYOUT_SAMPLE];
+    for (int by_dst = 0; by_dst < 2; by_dst++) {
+        size_t m = 0;
+        for (size_t x = 0; x < c; x++)
+            if (hops[x].src < n && hops[x].dst < n)
+                idx[m++] = state_index(n, hops[x].src, hops[x].dst, by_dst);
+        sim->layout_lines[by_dst] += count_lines(idx, m);
+    }
+}
+
+/* The state moved from the layout by offset to the layout by destination: the column of each source is
+   rotated by the source (new[dst][src] = old[(dst - src) mod n][src]), 16 sources (a line) at a time
+   through a buffer of n lines. Out of memory: it stays by offset. */
+static void state_to_by_dst(totex_sim *sim)
+{
+    enum { B = 64 / sizeof(msg_state) };
+    const uint32_t n = sim->n;
+    msg_state *const st = sim->state;
+    msg_state *tmp = malloc(sizeof *tmp * (size_t)n * B);
+    if (!tmp)
+        return;
+    for (uint32_t s0 = 0; s0 < n; s0 += B) {
+        const uint32_t w = n - s0 < B ? n - s0 : B;
+        for (uint32_t d = 0; d < n; d++)
+            memcpy(tmp + (size_t)d * B, st + (size_t)d * n + s0, sizeof *st * w);
+        for (uint32_t dst = 0; dst < n; dst++)
+            for (uint32_t j = 0; j < w; j++) {
+                const uint32_t src = s0 + j, d = dst >= src ? dst - src : dst + n - src;
+                st[(size_t)dst * n + src] = tmp[(size_t)d * B + j];
+            }
+    }
+    free(tmp);
+    sim->by_dst = 1;
+}
+
+/* msgs_one_pass_in() in the state's layout; the first SIM_LAYOUT_STEPS steps are counted, then it is chosen */
+static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    if (step < SIM_LAYOUT_STEPS)
+        state_layout_count(sim, hops, count);
+    else if (step == SIM_LAYOUT_STEPS && 8 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
+        state_to_by_dst(sim);
+    return sim->by_dst ? msgs_one_pass_in(sim, hops, count, step, 1) : msgs_one_pass_in(sim, hops, count, step, 0);
+}
+
+/*
  * The links part of step @p step in one tight loop (the neighbour table only:
  * sim->nbr set): the same checks as check_hops(DO_LINKS) and the same updates
  * as move_hops(DO_LINKS), with the port model (PM: 0 multiport, 1
  * single-port, 2 k-port) and the table's row length (NS, a multiple of 4)
  * constants, no message text and one branch per check. At the first hop that
- * fails any check it undoes the hops before it (queue[from] back up; the
- * node words it wrote set to 0, stamped with no step, so empty again) and
+ * fails any check it undoes the hops before it (queue[from] back up, and
+ * under multiport queue[to] down; the node words it wrote set to 0, stamped
+ * with no step, so empty again) and
  * returns 0: the caller replays the step with check_hops and
  * move_hops, which report the violation exactly as the serial replay does.
  * The serial replay takes the one-loop forms of both parts too.
@@ -659,6 +752,8 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
     uint32_t *const queue = sim->queue;
     uint64_t *const nw = sim->node_word;
     const uint64_t kp = PM == 1 ? 1 : sim->ports;
+    const uint32_t peak0 = (uint32_t)sim->peak_queue;
+    uint32_t over = 0; /* some queue went above the peak during the loop */
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
@@ -684,24 +779,42 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
             nw[to] = wt + ((uint64_t)1 << 24);
         }
         queue[from]--;
+        if (PM == 0) { /* multiport: the arrivals counted here too (see below) */
+            const uint32_t q = queue[to] + (to != dst);
+            queue[to] = q;
+            over |= q > peak0;
+        }
     }
     if (x < count) {
         while (x-- > 0) {
             const totex_hop *h = &hops[x];
             queue[h->from]++;
+            if (PM == 0)
+                queue[h->to] -= h->to != h->dst;
             nw[h->from] = 0; /* step 0 is no step's: the words of this step are empty again */
             nw[h->to] = 0;
         }
         return 0;
     }
-    uint64_t peak = sim->peak_queue;
-    for (x = 0; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        if (h->to != h->dst) {
-            const uint32_t q = ++queue[h->to];
-            if (q > peak) {
-                sim->peak_queue = peak = q;
-                sim->peak_node = h->to;
+    if (PM != 0 || over) {
+        /* The peak as move_hops measures it: every send of the step counted, then the arrivals in order.
+           Multiport counts the arrivals in the loop above, where a queue is never below its value here at
+           the same hop: without "over" the peak stands (on mesh:48x64's rounds 98% of the steps); with it,
+           the arrivals are taken out and counted again in this order. Single- and k-port count them here
+           only: A2 receives before it sends at most nodes, so its queues go above the peak in the loop
+           above in most steps (3 in 4 on mesh:48x64) and would be counted twice. */
+        uint64_t peak = sim->peak_queue;
+        if (PM == 0)
+            for (x = 0; x < count; x++)
+                queue[hops[x].to] -= hops[x].to != hops[x].dst;
+        for (x = 0; x < count; x++) {
+            const totex_hop *h = &hops[x];
+            if (h->to != h->dst) {
+                const uint32_t q = ++queue[h->to];
+                if (q > peak) {
+                    sim->peak_queue = peak = q;
+                    sim->peak_node = h->to;
+                }
             }
         }
     }
@@ -751,7 +864,7 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 return TOTEX_OK;
             }
             for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
-                sim->state[state_index(sim->n, hops[x].src, hops[x].dst)] = hops[x].from ^ hops[x].src;
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->by_dst)] = hops[x].from ^ hops[x].src;
             sim->arrivals = arrivals;
             sim->delay_sum = delay_sum;
             sim->last_arrival = last_arrival;
@@ -883,7 +996,7 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
     if (sim->arrivals != totex_network_messages(sim->net)) {
         for (uint32_t d = 0; d < n; d++) {
             for (uint32_t s = 0; s < n; s++) {
-                uint32_t loc = (sim->state[state_index(n, s, d)] & sim->loc_mask) ^ s;
+                uint32_t loc = (sim->state[state_index(n, s, d, sim->by_dst)] & sim->loc_mask) ^ s;
                 if (s != d && loc != d) {
                     totex_hop h = {loc, loc, s, d};
                     char detail[160];
