@@ -34,12 +34,7 @@ while [ "$i" -lt "$launches" ]; do
     i=$((i + 1))
 done
 echo "# medians over $launches launches, $np ranks, Open MPI $(ompi_info --version 2>/dev/null | head -1 | grep -Eo '[0-9.]+$'), $(date -u +%Y-%m-%d)"
-awk '
-function med(key,   n, i, j, t, a) {
-    n = cnt[key]; for (i = 1; i <= n; i++) a[i] = v[key, i]
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk "$(cat "$(dirname "$0")/median.awk")"'
 { key = $1 SUBSEP $2 SUBSEP $3; v[key, ++cnt[key]] = $4; if (!(($2, $3) in seen)) { seen[$2, $3] = 1; order[++n] = $2 " " $3 }
   if ($5 != "ok") bad = 1 }
 END {

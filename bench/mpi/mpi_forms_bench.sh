@@ -6,6 +6,10 @@
 # call (target: within 1.03), persistent / blocking through the component (target: <= 1.0).
 #
 #   bench/mpi/mpi_forms_bench.sh [BUILD_DIR [NP [LAUNCHES [REPS [ITERS]]]]]   (default build 4 5 7 100)
+#
+# TOTEX_ALGORITHM (set in the environment) reaches both forms: every launch then runs the same algorithm,
+# so the ratios compare the call paths, not the launches' timed choices (which differ from launch to
+# launch on a shared machine: pairwise in one, direct in the next). MPIRUN_ARGS adds mpirun options.
 set -eu
 build=${1:-build}
 np=${2:-4}
@@ -22,19 +26,14 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 i=0
 while [ "$i" -lt "$launches" ]; do
-    mpirun --oversubscribe -np "$np" --mca mca_component_path "$pkglibdir:$component_dir" --mca coll_totex_priority 100 \
+    mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" --mca mca_component_path "$pkglibdir:$component_dir" --mca coll_totex_priority 100 \
         "$bench" "$reps" "$iters" | sed 's/^/form=component /' | tee -a "$out"
-    mpirun --oversubscribe -np "$np" env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" |
+    mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" |
         sed 's/^/form=dropin /' | tee -a "$out"
     i=$((i + 1))
 done
 echo "# medians over $launches launches of each, $np ranks, $(date -u +%Y-%m-%d)"
-awk '
-function med(key,   n, i, j, t, a) {
-    n = cnt[key]; for (i = 1; i <= n; i++) a[i] = v[key, i]
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk "$(cat "$(dirname "$0")/median.awk")"'
 {
     form = ""; block = ""
     for (f = 1; f <= NF; f++) { split($f, kv, "="); val[kv[1]] = kv[2] }

@@ -61,12 +61,7 @@ while [ "$i" -lt "$launches" ]; do
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# medians over $launches launch(es); overall, compute, comm in us; overlap in %"
-awk '
-function med(key,   n, i, j, t, a) {
-    n = cnt[key]; for (i = 1; i <= n; i++) a[i] = v[key, i]
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk "$(cat "$(dirname "$0")/median.awk")"'
 $2 ~ /^[0-9]+$/ && (NF == 6 || NF == 9) {
     split($1, kv, "="); form = kv[2]; size = $2
     # OSU prints size overall compute comm overlap, or with -f size overall compute init test wait comm overlap
