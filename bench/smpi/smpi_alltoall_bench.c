@@ -27,9 +27,8 @@
 
 #include <mpi.h>
 
+#include "smpi_torus.h"
 #include "totex/mpi.h"
-
-static unsigned char expect(int src, int dst, long i) { return (unsigned char)(src * 131 + dst * 29 + i * 7 + (i >> 8)); }
 
 int main(int argc, char **argv)
 {
@@ -37,7 +36,7 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int dims[3] = {1, 1, 1}, nd = 0, periods[3] = {1, 1, 1};
+    int dims[3] = {1, 1, 1}, nd = 0;
     const char *impl = argc > 1 ? argv[1] : "";
     int use_totex = strcmp(impl, "totex") == 0;
     if (argc > 2)
@@ -52,13 +51,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    /* MPI dimension order is reversed so that rank r sits on simulated host node-r:
-       SimGrid's torus numbers hosts with the first dimension fastest */
-    int rdims[3];
-    for (int i = 0; i < nd; i++)
-        rdims[i] = dims[nd - 1 - i];
-    MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, nd, rdims, periods, 0, &cart);
+    MPI_Comm cart = smpi_torus_comm(nd, dims); /* rank r on simulated host node-r */
     size_t cap = (size_t)size * (size_t)maxb;
     const char *sh = getenv("SMPI_SHARED");
     int shared = sh && strcmp(sh, "1") == 0;
@@ -87,7 +80,7 @@ int main(int argc, char **argv)
         long block = sizes[si];
         for (int d = 0; d < size && !shared; d++)
             for (long i = 0; i < block; i++)
-                send[(size_t)d * (size_t)block + (size_t)i] = expect(rank, d, i);
+                send[(size_t)d * (size_t)block + (size_t)i] = smpi_expect(rank, d, i);
         if (!shared)
             memset(recv, 0, (size_t)size * (size_t)block);
         int rc = use_totex ? totex_alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart)
@@ -95,7 +88,7 @@ int main(int argc, char **argv)
         int ok = rc == MPI_SUCCESS, all = 0;
         for (int s = 0; s < size && ok && !shared; s++)
             for (long i = 0; i < block && ok; i++)
-                ok = recv[(size_t)s * (size_t)block + (size_t)i] == expect(s, rank, i);
+                ok = recv[(size_t)s * (size_t)block + (size_t)i] == smpi_expect(s, rank, i);
         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, cart);
         /* the first call after the choice, alone: what an application calling once per phase sees */
         MPI_Barrier(cart);

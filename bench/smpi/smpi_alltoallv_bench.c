@@ -35,6 +35,7 @@
 
 #include <mpi.h>
 
+#include "smpi_torus.h"
 #include "totex/mpi.h"
 
 #define LINK_BPS 1e10
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int dims[3] = {1, 1, 1}, nd = 0, periods[3] = {1, 1, 1};
+    int dims[3] = {1, 1, 1}, nd = 0;
     const char *impl = argc > 1 ? argv[1] : "";
     const int totex = !strcmp(impl, "totex"), a2a = !strcmp(impl, "a2a");
     if (argc > 2)
@@ -153,11 +154,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    int rdims[3];
-    for (int i = 0; i < nd; i++)
-        rdims[i] = dims[nd - 1 - i];
-    MPI_Comm cart;
-    MPI_Cart_create(MPI_COMM_WORLD, nd, rdims, periods, 0, &cart);
+    MPI_Comm cart = smpi_torus_comm(nd, dims); /* rank r on simulated host node-r */
     int *zr = zipf_rank(size);
     double hn = 0;
     for (int k = 1; k <= size; k++)

@@ -1,5 +1,6 @@
-/* What the SMPI bench programs (first_call.c, overlap.c) share: the periodic Cartesian communicator laid
- * over the simulated torus of platform.sh, and send blocks whose bytes say where they go. */
+/* What the SMPI bench programs (first_call.c, overlap.c, smpi_alltoall_bench.c, smpi_alltoallv_bench.c)
+ * share: the periodic Cartesian communicator laid over the simulated torus of platform.sh, and send blocks
+ * whose bytes say where they go. */
 #ifndef TOTEX_BENCH_SMPI_TORUS_H
 #define TOTEX_BENCH_SMPI_TORUS_H
 
