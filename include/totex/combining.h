@@ -415,6 +415,7 @@ typedef struct totex_comb_options {
  * meter for the whole ranking, each simulation a phase "simulating NAME (i/n)".
  * @param opt the options (borrowed), or NULL. The other parameters and the
  *            return value are totex_comb_rank()'s.
+ * Source: the cost model of 002 Section 2 (see ::totex_comb_cost), as totex_comb_rank().
  */
 size_t totex_comb_rank_with(const totex_network *net, const totex_comb_cost *cost, const totex_comb_options *opt,
                             totex_comb_choice *rows, size_t cap);
@@ -456,6 +457,7 @@ totex_status totex_comb_sweep(const totex_network *net, const totex_comb_cost *c
  * "simulating NAME at M B (size i/18)".
  * @param opt the options (borrowed), or NULL. The other parameters, the return
  *            value and the errors are totex_comb_sweep()'s.
+ * Source: as totex_comb_sweep().
  */
 totex_status totex_comb_sweep_with(const totex_network *net, const totex_comb_cost *cost,
                                    const totex_comb_options *opt, double *times, size_t *winners, totex_error *err);
