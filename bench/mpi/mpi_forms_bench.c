@@ -9,6 +9,12 @@
  * - blocking: ITERS back-to-back MPI_Alltoall, slowest rank's seconds per call;
  * - persistent: ITERS MPI_Start + MPI_Wait of one MPI_Alltoall_init request
  *   (MPIX_ in Open MPI 4.1), the same;
+ * - pmpi: ITERS PMPI_Alltoall, the same. With the drop-in preloaded and the
+ *   component selected in one launch, MPI_Alltoall is the drop-in's and
+ *   PMPI_Alltoall the component's: the two paths timed in one process, under
+ *   the same scheduling (the drop-in and the component each hold their own
+ *   copy of totex, so each plans for itself). Otherwise both are the same path.
+ *   These three are timed in an order that turns with the repetition;
  * - the init (a fresh request's MPI_Alltoall_init, slowest rank) beside the
  *   first blocking call of a fresh communicator of the same block size;
  * - overlap: MPI_Ialltoall, then a computation as long as one blocking call
@@ -17,7 +23,7 @@
  * REPS repetitions, the forms alternating in each; medians reported.
  *
  * usage: mpi_forms_bench [REPS [ITERS [MAX_BLOCK_BYTES]]]   (default 7, 100, 65536)
- * prints: block= blocking_us= persistent_us= persistent_over_blocking= init_us= first_call_us= overlap=
+ * prints: block= blocking_us= persistent_us= persistent_over_blocking= init_us= first_call_us= overlap= pmpi_us=
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +84,7 @@ int main(int argc, char **argv)
     char *send = calloc((size_t)size * (size_t)maxb, 1), *recv = calloc((size_t)size * (size_t)maxb, 1);
     double *tb = malloc(sizeof(double) * (size_t)reps), *tp = malloc(sizeof(double) * (size_t)reps),
            *ti = malloc(sizeof(double) * (size_t)reps), *tf = malloc(sizeof(double) * (size_t)reps),
-           *to = malloc(sizeof(double) * (size_t)reps);
+           *to = malloc(sizeof(double) * (size_t)reps), *tq = malloc(sizeof(double) * (size_t)reps);
     for (long b = 8; b <= maxb; b = b * 4 > maxb && b < maxb ? maxb : b * 4) {
         const int n = (int)b;
         MPI_Request p;
@@ -86,19 +92,26 @@ int main(int argc, char **argv)
         ok(MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD));
         ok(MPI_Start(&p));
         ok(MPI_Wait(&p, MPI_STATUS_IGNORE));
+        ok(PMPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD));
         for (int r = 0; r < reps; r++) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = MPI_Wtime();
-            for (int i = 0; i < iters; i++)
-                ok(MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD));
-            tb[r] = slowest((MPI_Wtime() - t0) / iters);
-            MPI_Barrier(MPI_COMM_WORLD);
-            t0 = MPI_Wtime();
-            for (int i = 0; i < iters; i++) {
-                ok(MPI_Start(&p));
-                ok(MPI_Wait(&p, MPI_STATUS_IGNORE));
+            /* blocking, PMPI and persistent timed in an order that turns with the repetition */
+            for (int k = 0; k < 3; k++) {
+                const int form = (k + r) % 3;
+                MPI_Barrier(MPI_COMM_WORLD);
+                const double t = MPI_Wtime();
+                for (int i = 0; i < iters; i++) {
+                    if (form == 0) {
+                        ok(MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD));
+                    } else if (form == 1) {
+                        ok(PMPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD));
+                    } else {
+                        ok(MPI_Start(&p));
+                        ok(MPI_Wait(&p, MPI_STATUS_IGNORE));
+                    }
+                }
+                (form == 0 ? tb : form == 1 ? tq : tp)[r] = slowest((MPI_Wtime() - t) / iters);
             }
-            tp[r] = slowest((MPI_Wtime() - t0) / iters);
+            double t0;
             /* the init of a fresh request, and the first blocking call on a fresh communicator */
             MPI_Comm c1, c2;
             MPI_Comm_dup(MPI_COMM_WORLD, &c1);
@@ -129,9 +142,9 @@ int main(int argc, char **argv)
         const double b_us = bench_median(tb, reps) * 1e6, p_us = bench_median(tp, reps) * 1e6;
         if (rank == 0)
             printf("block=%ld ranks=%d blocking_us=%.2f persistent_us=%.2f persistent_over_blocking=%.3f "
-                   "init_us=%.1f first_call_us=%.1f overlap=%.3f\n",
+                   "init_us=%.1f first_call_us=%.1f overlap=%.3f pmpi_us=%.2f\n",
                    b, size, b_us, p_us, p_us / b_us, bench_median(ti, reps) * 1e6, bench_median(tf, reps) * 1e6,
-                   bench_median(to, reps));
+                   bench_median(to, reps), bench_median(tq, reps) * 1e6);
         if (b == maxb)
             break;
     }
@@ -142,6 +155,7 @@ int main(int argc, char **argv)
     free(ti);
     free(tf);
     free(to);
+    free(tq);
     MPI_Finalize();
     return 0;
 }

@@ -10,6 +10,12 @@
 # TOTEX_ALGORITHM (set in the environment) reaches both forms: every launch then runs the same algorithm,
 # so the ratios compare the call paths, not the launches' timed choices (which differ from launch to
 # launch on a shared machine: pairwise in one, direct in the next). MPIRUN_ARGS adds mpirun options.
+#
+# A third launch of each round (form=both) preloads the drop-in with the component selected: there the
+# program's MPI_Alltoall is the drop-in's and its PMPI_Alltoall the component's, timed in turn in one
+# process (mpi_forms_bench.c). Column "same" is the median over those launches of each one's
+# component / drop-in: the two paths under the same scheduling, free of the launch-to-launch spread of
+# 4 busy-polling ranks on 2 cores that column comp/drop carries.
 set -eu
 build=${1:-build}
 np=${2:-4}
@@ -30,6 +36,8 @@ while [ "$i" -lt "$launches" ]; do
         "$bench" "$reps" "$iters" | sed 's/^/form=component /' | tee -a "$out"
     mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" |
         sed 's/^/form=dropin /' | tee -a "$out"
+    mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" --mca mca_component_path "$pkglibdir:$component_dir" --mca coll_totex_priority 100 \
+        env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" | sed 's/^/form=both /' | tee -a "$out"
     i=$((i + 1))
 done
 echo "# medians over $launches launches of each, $np ranks, $(date -u +%Y-%m-%d)"
@@ -41,15 +49,17 @@ awk "$(cat "$(dirname "$0")/median.awk")"'
     if (!(block in seen)) { seen[block] = 1; order[++nb] = block }
     foreach_n = split("blocking_us persistent_us init_us first_call_us overlap", keys, " ")
     for (k = 1; k <= foreach_n; k++) { key = form SUBSEP block SUBSEP keys[k]; v[key, ++cnt[key]] = val[keys[k]] }
+    if (form == "both") { key = "both" SUBSEP block SUBSEP "same"; v[key, ++cnt[key]] = val["pmpi_us"] / val["blocking_us"] }
 }
 END {
-    printf "%-8s %12s %12s %9s %14s %9s %12s %14s %9s\n", "block", "component_us", "dropin_us", "comp/drop",
-           "persistent_us", "pers/blk", "init_us", "first_call_us", "overlap"
+    printf "%-8s %12s %12s %9s %9s %14s %9s %12s %14s %9s\n", "block", "component_us", "dropin_us", "comp/drop",
+           "same", "persistent_us", "pers/blk", "init_us", "first_call_us", "overlap"
     for (i = 1; i <= nb; i++) {
         b = order[i]
         c = med("component" SUBSEP b SUBSEP "blocking_us"); d = med("dropin" SUBSEP b SUBSEP "blocking_us")
         p = med("component" SUBSEP b SUBSEP "persistent_us")
-        printf "%-8s %12.2f %12.2f %9.3f %14.2f %9.3f %12.1f %14.1f %9.3f\n", b, c, d, c / d, p, p / c,
+        printf "%-8s %12.2f %12.2f %9.3f %9.3f %14.2f %9.3f %12.1f %14.1f %9.3f\n", b, c, d, c / d,
+               med("both" SUBSEP b SUBSEP "same"), p, p / c,
                med("component" SUBSEP b SUBSEP "init_us"), med("component" SUBSEP b SUBSEP "first_call_us"),
                med("component" SUBSEP b SUBSEP "overlap")
     }

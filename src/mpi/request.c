@@ -54,6 +54,8 @@ struct totex_request_s {
     totex_mpi_guard g;
     char hbuf[TOTEX_PROG_HDR_BYTES + TOTEX_PROG_CARRY_MAX]; /* the predecessor's header of this call */
     totex_mpi_run run;
+    int fixed;               /* a persistent request whose flat program runs on persistent requests (fx) */
+    totex_mpi_fixed fx;
 };
 
 static int fail(int code, const char *msg)
@@ -83,6 +85,8 @@ static int keep_type(MPI_Datatype t, MPI_Datatype *own, MPI_Datatype *use)
 static void request_release(struct totex_request_s *r)
 {
     totex_mpi_run_unlist(&r->run);
+    if (r->fixed)
+        totex_mpi_fixed_free(&r->fx);
     totex_mpi_plan *src = r->src;
     if (r->pl && src && !src->dropped && src->nspares < SPARES_MAX && !r->active && r->run.rc == MPI_SUCCESS) {
         r->pl->next = src->spares; /* kept, buffers and all, for the next call */
@@ -166,6 +170,14 @@ static int request_start(struct totex_request_s *r)
             return r->rc = rc;
         send = r->packed;
     }
+    if (r->fixed) { /* (persistent: unchecked, the arguments were agreed at the init) */
+        r->running = 1;
+        if ((rc = totex_mpi_fixed_start(&r->fx)) != MPI_SUCCESS) {
+            r->running = 0;
+            r->rc = rc;
+        }
+        return rc;
+    }
     totex_mpi_state *st = pr->st;
     totex_mpi_guard *g = NULL;
     r->guarded = r->kind == KIND_NONBLOCKING && st->check;
@@ -227,6 +239,17 @@ static int request_progress(struct totex_request_s *r, int may_wait)
         return r->rc;
     }
     int rc;
+    if (r->fixed) {
+        /* waits only when no other run of this rank is under way: one may be what a peer waits for */
+        for (;;) {
+            totex_mpi_runs_poll();
+            const int wait = may_wait && totex_mpi_runs_live() == 0;
+            rc = totex_mpi_fixed_progress(&r->fx, wait);
+            if (rc != TOTEX_MPI_PENDING || !may_wait)
+                break;
+        }
+        return rc == TOTEX_MPI_PENDING ? rc : request_end(r, rc);
+    }
     for (;;) {
         if (r->run.live && totex_mpi_runs_live() == 1 && may_wait) { /* the only run of this rank */
             rc = totex_mpi_run_progress(&r->run, 1);
@@ -299,6 +322,18 @@ static int request_make(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                 return rc;
             }
             MPI_Comm_set_errhandler(r->run_comm, MPI_ERRORS_RETURN);
+            if (totex_mpi_fixed_applies(r->pl->prog)) {
+                totex_prog *p = r->pl->prog;
+                const totex_mpi_prepared *pr = &r->pr;
+                if ((rc = totex_mpi_run_buffers(p, pr->recv_raw)) != MPI_SUCCESS ||
+                    (rc = totex_mpi_fixed_init(&r->fx, p, r->run_comm, r->tag,
+                                               pr->send_raw ? (const char *)pr->sendbuf : r->packed,
+                                               pr->recv_raw ? (char *)recvbuf : p->fin, pr->recv_raw)) != MPI_SUCCESS) {
+                    request_release(r);
+                    return rc;
+                }
+                r->fixed = 1;
+            }
         } else {
             const long long call = st->nb_calls;
             r->run_comm = st->nb;

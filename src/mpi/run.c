@@ -290,10 +290,7 @@ static int issue_ahead(totex_mpi_run *x)
     return TOTEX_MPI_PENDING;
 }
 
-/* this rank's own block to its place in the receive buffer (@p recv_raw), made while the messages
-   travel: after every send, before the last waits, not on the path from the last receive of a call
-   to the first send of the next */
-static void own_block(const totex_prog *p, const char *send, char *out, int recv_raw)
+void totex_mpi_own_block(const totex_prog *p, const char *send, char *out, int recv_raw)
 {
     const size_t own = (size_t)p->me * (size_t)p->slot;
     if (recv_raw && send + own != out + own)
@@ -310,7 +307,7 @@ int totex_mpi_exec_pair(totex_mpi_plan *pl, totex_mpi_guard *g, const char *send
     int rc = send_carried(p, &p->sends[0], base, g, &pl->req[1]);
     if (rc != MPI_SUCCESS)
         return rc;
-    own_block(p, send, out, recv_raw);
+    totex_mpi_own_block(p, send, out, recv_raw);
     return totex_mpi_guard_pair_wait(g, &pl->req[1]); /* (a failed call's requests: dropped with g) */
 }
 
@@ -350,7 +347,7 @@ static int exec_flat(totex_mpi_run *x)
         if (!(carry_first && i == p->carry_send))
             rc = issue(x, i);
     if (rc == MPI_SUCCESS) {
-        own_block(p, x->send, x->out, x->recv_raw);
+        totex_mpi_own_block(p, x->send, x->out, x->recv_raw);
         rc = totex_mpi_guard_waitall(x->g, req, nreq);
     } else if (x->g) {
         rc = totex_mpi_guard_fail(x->g, rc);
@@ -360,9 +357,7 @@ static int exec_flat(totex_mpi_run *x)
     return rc;
 }
 
-/* the run's buffers: the arena and staging area on a program's first run, the final area when the
-   blocks stay in the program; MPI_SUCCESS or MPI_ERR_NO_MEM (said on stderr) */
-static int buffers(totex_prog *p, int recv_raw)
+int totex_mpi_run_buffers(totex_prog *p, int recv_raw)
 {
     if (p->arena && (recv_raw || p->fin))
         return MPI_SUCCESS;
@@ -386,7 +381,7 @@ int totex_mpi_run_prepare(totex_mpi_plan *pl)
 {
     totex_prog *p = pl->prog;
     const int fresh = !p->arena;
-    int rc = buffers(p, 1);
+    int rc = totex_mpi_run_buffers(p, 1);
     if (rc == MPI_SUCCESS && fresh)
         memset(p->arena, 0, p->arena_bytes); /* its pages made now, not by the first call */
     return rc;
@@ -420,7 +415,7 @@ int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int
     x->send = send;
     x->recv_raw = recv_raw;
     x->phase = TOTEX_MPI_RUN_DONE;
-    int rc = buffers(p, recv_raw);
+    int rc = totex_mpi_run_buffers(p, recv_raw);
     if (rc != MPI_SUCCESS)
         return x->rc = g ? totex_mpi_guard_fail(g, rc) : rc;
     x->out = recv_raw ? recv : p->fin;
@@ -486,7 +481,7 @@ int totex_mpi_run_progress(totex_mpi_run *x, int may_wait)
         if ((rc = post_recvs(x, p->nrecv)) != MPI_SUCCESS)
             goto out;
         if (!x->own_done) {
-            own_block(p, x->send, x->out, x->recv_raw);
+            totex_mpi_own_block(p, x->send, x->out, x->recv_raw);
             x->own_done = 1;
         }
         if (may_wait) {
@@ -522,7 +517,7 @@ int totex_mpi_exec(totex_mpi_plan *pl, MPI_Comm comm, int tag, totex_mpi_guard *
     totex_prog *p = pl->prog;
     carry = carry && g;
     if (carry && p->pair && !totex_mpi_env_nonblocking()) {
-        int rc = buffers(p, recv_raw);
+        int rc = totex_mpi_run_buffers(p, recv_raw);
         if (rc != MPI_SUCCESS)
             return g ? totex_mpi_guard_fail(g, rc) : rc;
         return totex_mpi_exec_pair(pl, g, send, recv_raw ? recv : p->fin, recv_raw);
