@@ -30,7 +30,10 @@
  * a hop) in the serial order, and totex_sim_stages_join keeps the earlier
  * one: the serial replay's. Each part takes a one-loop form per step
  * (msgs_one_pass, links_one_loop), and on a violation undoes the step and
- * replays it in the two passes that name it. On mesh:64x64 (A3, 715 M hops, a loaded
+ * replays it in the two passes that name it. The serial replay
+ * (totex_sim_step) takes both one-loop forms in a single loop (fused_in: a
+ * hop read and its ids checked once) on networks with the neighbour table,
+ * the two one-loop forms one after the other on the others. On mesh:64x64 (A3, 715 M hops, a loaded
  * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
  * 3.0 s, on two threads beside the planner's 1.3 s. The messages part moves
  * a message in one pass when it can (msgs_one_pass: stamps of the last move
