@@ -745,6 +745,43 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 #endif
 }
 
+/*
+ * The end of a step of the links part in one loop (links_fast(), fused_in()):
+ * the peak queue as move_hops measures it, every send of the step counted,
+ * then the arrivals in order; and the hop counts. Multiport counts the
+ * arrivals in the loop, where a queue is never below its value here at the
+ * same hop: without @p over (some queue went above the peak in the loop) the
+ * peak stands (on mesh:48x64's rounds 98% of the steps); with it, the
+ * arrivals are taken out and counted again in this order. Single- and k-port
+ * count them here only: A2 receives before it sends at most nodes, so its
+ * queues go above the peak in the loop in most steps (3 in 4 on mesh:48x64)
+ * and would be counted twice.
+ */
+static inline __attribute__((always_inline)) void links_close(totex_sim *sim, const totex_hop *hops, size_t count,
+                                                              const unsigned PM, uint32_t over)
+{
+    uint32_t *const queue = sim->queue;
+    if (PM != 0 || over) {
+        uint64_t peak = sim->peak_queue;
+        if (PM == 0)
+            for (size_t x = 0; x < count; x++)
+                queue[hops[x].to] -= hops[x].to != hops[x].dst;
+        for (size_t x = 0; x < count; x++) {
+            const totex_hop *h = &hops[x];
+            if (h->to != h->dst) {
+                const uint32_t q = ++queue[h->to];
+                if (q > peak) {
+                    sim->peak_queue = peak = q;
+                    sim->peak_node = h->to;
+                }
+            }
+        }
+    }
+    sim->hops += count;
+    if (count > sim->max_step_hops)
+        sim->max_step_hops = count;
+}
+
 static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
                                                             uint64_t step, const unsigned PM, const uint32_t NS)
 {
@@ -799,31 +836,7 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
         }
         return 0;
     }
-    if (PM != 0 || over) {
-        /* The peak as move_hops measures it: every send of the step counted, then the arrivals in order.
-           Multiport counts the arrivals in the loop above, where a queue is never below its value here at
-           the same hop: without "over" the peak stands (on mesh:48x64's rounds 98% of the steps); with it,
-           the arrivals are taken out and counted again in this order. Single- and k-port count them here
-           only: A2 receives before it sends at most nodes, so its queues go above the peak in the loop
-           above in most steps (3 in 4 on mesh:48x64) and would be counted twice. */
-        uint64_t peak = sim->peak_queue;
-        if (PM == 0)
-            for (x = 0; x < count; x++)
-                queue[hops[x].to] -= hops[x].to != hops[x].dst;
-        for (x = 0; x < count; x++) {
-            const totex_hop *h = &hops[x];
-            if (h->to != h->dst) {
-                const uint32_t q = ++queue[h->to];
-                if (q > peak) {
-                    sim->peak_queue = peak = q;
-                    sim->peak_node = h->to;
-                }
-            }
-        }
-    }
-    sim->hops += count;
-    if (count > sim->max_step_hops)
-        sim->max_step_hops = count;
+    links_close(sim, hops, count, PM, over);
     return 1;
 }
 
@@ -931,25 +944,7 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
         }
         return 0;
     }
-    if (PM != 0 || over) { /* the peak as links_fast() takes it */
-        uint64_t peak = sim->peak_queue;
-        if (PM == 0)
-            for (x = 0; x < count; x++)
-                queue[hops[x].to] -= hops[x].to != hops[x].dst;
-        for (x = 0; x < count; x++) {
-            const totex_hop *h = &hops[x];
-            if (h->to != h->dst) {
-                const uint32_t q = ++queue[h->to];
-                if (q > peak) {
-                    sim->peak_queue = peak = q;
-                    sim->peak_node = h->to;
-                }
-            }
-        }
-    }
-    sim->hops += count;
-    if (count > sim->max_step_hops)
-        sim->max_step_hops = count;
+    links_close(sim, hops, count, PM, over);
     sim->arrivals += arrivals;
     sim->delay_sum += arrivals * stamp;
     if (arrivals)
