@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/progress_scope.h"
@@ -50,6 +51,20 @@ static totex_status fits_in_full(const totex_network *net, const totex_algorithm
  */
 #define THREADED_REPLAY_MESSAGES (UINT64_C(1) << 20)
 
+/*
+ * The replay split in its two parts (two threads beside the planner) on
+ * machines of at least 3 online processors, where they buy wall time; on
+ * fewer, the serial replay (both parts in one loop per step: less CPU time,
+ * each hop read and checked once) on one thread beside the planner, since
+ * three threads on two processors wait for each other. Figures:
+ * docs/performance.md ("totex plan CPU time").
+ */
+static int split_replay(void)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus >= 3;
+}
+
 typedef totex_status (*producer_fn)(const void *a, const void *b, totex_sink sink, totex_error *err);
 
 /*
@@ -63,17 +78,25 @@ static totex_status run_into(const totex_network *net, producer_fn produce, cons
                              totex_sim *sim, totex_progress *prog, totex_error *err)
 {
     totex_sink_thread *th = NULL;
+    const int split = split_replay();
     if (totex_network_messages(net) >= THREADED_REPLAY_MESSAGES) {
         const totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
                                      totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
-        th = totex_sink_thread_start_fanout(parts, 2, NULL); /* when no thread can be had, replay on this one */
+        const totex_sink whole = totex_sim_sink(sim);
+        /* when no thread can be had, replay on this one */
+        th = split ? totex_sink_thread_start_fanout(parts, 2, NULL) : totex_sink_thread_start(whole, NULL);
     }
     if (!th)
         return produce(a, b, totex_progress_sink(prog, totex_sim_sink(sim)), err);
     totex_status st = produce(a, b, totex_progress_sink(prog, totex_sink_thread_sink(th)), err);
     totex_error e2 = {{0}};
-    totex_sink_thread_finish(th, NULL); /* each part's own failure: the join below orders them */
-    totex_status st2 = totex_sim_stages_join(sim, &e2);
+    totex_status st2;
+    if (split) {
+        totex_sink_thread_finish(th, NULL); /* each part's own failure: the join below orders them */
+        st2 = totex_sim_stages_join(sim, &e2);
+    } else {
+        st2 = totex_sink_thread_finish(th, &e2); /* the serial replay's first failure */
+    }
     if (st2 != TOTEX_OK) {
         st = st2;
         if (err)

@@ -30,7 +30,10 @@
  * a hop) in the serial order, and totex_sim_stages_join keeps the earlier
  * one: the serial replay's. Each part takes a one-loop form per step
  * (msgs_one_pass, links_one_loop), and on a violation undoes the step and
- * replays it in the two passes that name it. On mesh:64x64 (A3, 715 M hops, a loaded
+ * replays it in the two passes that name it. The serial replay
+ * (totex_sim_step) takes both one-loop forms in a single loop (fused_in: a
+ * hop read and its ids checked once) on networks with the neighbour table,
+ * the two one-loop forms one after the other on the others. On mesh:64x64 (A3, 715 M hops, a loaded
  * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
  * 3.0 s, on two threads beside the planner's 1.3 s. The messages part moves
  * a message in one pass when it can (msgs_one_pass: stamps of the last move
@@ -742,6 +745,43 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 #endif
 }
 
+/*
+ * The end of a step of the links part in one loop (links_fast(), fused_in()):
+ * the peak queue as move_hops measures it, every send of the step counted,
+ * then the arrivals in order; and the hop counts. Multiport counts the
+ * arrivals in the loop, where a queue is never below its value here at the
+ * same hop: without @p over (some queue went above the peak in the loop) the
+ * peak stands (on mesh:48x64's rounds 98% of the steps); with it, the
+ * arrivals are taken out and counted again in this order. Single- and k-port
+ * count them here only: A2 receives before it sends at most nodes, so its
+ * queues go above the peak in the loop in most steps (3 in 4 on mesh:48x64)
+ * and would be counted twice.
+ */
+static inline __attribute__((always_inline)) void links_close(totex_sim *sim, const totex_hop *hops, size_t count,
+                                                              const unsigned PM, uint32_t over)
+{
+    uint32_t *const queue = sim->queue;
+    if (PM != 0 || over) {
+        uint64_t peak = sim->peak_queue;
+        if (PM == 0)
+            for (size_t x = 0; x < count; x++)
+                queue[hops[x].to] -= hops[x].to != hops[x].dst;
+        for (size_t x = 0; x < count; x++) {
+            const totex_hop *h = &hops[x];
+            if (h->to != h->dst) {
+                const uint32_t q = ++queue[h->to];
+                if (q > peak) {
+                    sim->peak_queue = peak = q;
+                    sim->peak_node = h->to;
+                }
+            }
+        }
+    }
+    sim->hops += count;
+    if (count > sim->max_step_hops)
+        sim->max_step_hops = count;
+}
+
 static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
                                                             uint64_t step, const unsigned PM, const uint32_t NS)
 {
@@ -796,31 +836,7 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
         }
         return 0;
     }
-    if (PM != 0 || over) {
-        /* The peak as move_hops measures it: every send of the step counted, then the arrivals in order.
-           Multiport counts the arrivals in the loop above, where a queue is never below its value here at
-           the same hop: without "over" the peak stands (on mesh:48x64's rounds 98% of the steps); with it,
-           the arrivals are taken out and counted again in this order. Single- and k-port count them here
-           only: A2 receives before it sends at most nodes, so its queues go above the peak in the loop
-           above in most steps (3 in 4 on mesh:48x64) and would be counted twice. */
-        uint64_t peak = sim->peak_queue;
-        if (PM == 0)
-            for (x = 0; x < count; x++)
-                queue[hops[x].to] -= hops[x].to != hops[x].dst;
-        for (x = 0; x < count; x++) {
-            const totex_hop *h = &hops[x];
-            if (h->to != h->dst) {
-                const uint32_t q = ++queue[h->to];
-                if (q > peak) {
-                    sim->peak_queue = peak = q;
-                    sim->peak_node = h->to;
-                }
-            }
-        }
-    }
-    sim->hops += count;
-    if (count > sim->max_step_hops)
-        sim->max_step_hops = count;
+    links_close(sim, hops, count, PM, over);
     return 1;
 }
 
@@ -845,6 +861,128 @@ static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
 #undef LINKS_FAST_NS
 }
 
+/*
+ * Both parts of step @p step in one loop over the hops (the serial replay,
+ * networks with the neighbour table): each hop's checks of msgs_one_pass_in()
+ * and links_fast(), all before any of its writes, then its writes; so a hop
+ * is read and its ids checked once, and the state's cache misses overlap the
+ * links' instructions. At the first hop that fails a check it undoes the hops
+ * before it, exactly as the two loops do (the messages in reverse, back at
+ * h->from with stamp 0; queue[from] back up, and under multiport queue[to]
+ * down; the node words written set to 0), and returns 0: the caller replays
+ * the step in the two passes, which name the violation. The peak queue and
+ * the counts after the loop as links_fast() and msgs_one_pass_in() take them.
+ */
+static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const totex_hop *hops, size_t count,
+                                                          uint64_t step, const unsigned PM, const uint32_t NS,
+                                                          const int BD)
+{
+    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
+    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
+    if (!sh || !cur)
+        return 0;
+    const uint32_t tag = cur << sh;
+    msg_state *const state = sim->state;
+    const uint32_t stamp = (uint32_t)(step + 1);
+    const uint64_t now = (uint64_t)stamp << 32;
+    const uint32_t *const nbr = sim->nbr;
+    uint32_t *const queue = sim->queue;
+    uint64_t *const nw = sim->node_word;
+    const uint64_t kp = PM == 1 ? 1 : sim->ports;
+    const uint32_t peak0 = (uint32_t)sim->peak_queue;
+    uint32_t over = 0;
+    uint64_t arrivals = 0;
+    size_t x = 0;
+    for (; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        if (x + HOP_PREFETCH_AHEAD < count)
+            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
+        if (x + PREFETCH_AHEAD < count) {
+            const totex_hop *p = &hops[x + PREFETCH_AHEAD];
+            if (p->dst < n && p->src < n)
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
+        }
+        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
+        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
+            break;
+        msg_state *ms = state + state_index(n, src, dst, BD);
+        const uint32_t w = *ms;
+        const uint64_t wf0 = nw[from];
+        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        if ((slot == UINT32_MAX) | (((w & mask) ^ src) != from) | ((w & ~mask) == tag))
+            break;
+        const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
+        if (PM == 0) {
+            if (wf & bit)
+                break;
+            nw[from] = wf | bit;
+        } else {
+            const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
+            if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
+                break;
+            nw[from] = (wf | bit) + ((uint64_t)1 << 16);
+            nw[to] = wt + ((uint64_t)1 << 24);
+        }
+        *ms = (to ^ src) | tag;
+        arrivals += to == dst;
+        queue[from]--;
+        if (PM == 0) {
+            const uint32_t q = queue[to] + (to != dst);
+            queue[to] = q;
+            over |= q > peak0;
+        }
+    }
+    if (x < count) {
+        while (x-- > 0) {
+            const totex_hop *h = &hops[x];
+            state[state_index(n, h->src, h->dst, BD)] = h->from ^ h->src;
+            queue[h->from]++;
+            if (PM == 0)
+                queue[h->to] -= h->to != h->dst;
+            nw[h->from] = 0;
+            nw[h->to] = 0;
+        }
+        return 0;
+    }
+    links_close(sim, hops, count, PM, over);
+    sim->arrivals += arrivals;
+    sim->delay_sum += arrivals * stamp;
+    if (arrivals)
+        sim->last_arrival = stamp;
+    return 1;
+}
+
+/* fused_in() for this simulator's port model, table and layout (chosen as msgs_one_pass() chooses it), or 0
+   when it has no fused form (no table) */
+static int fused_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    if (!sim->nbr)
+        return 0;
+    if (step < SIM_LAYOUT_STEPS)
+        state_layout_count(sim, hops, count);
+    else if (step == SIM_LAYOUT_STEPS && 8 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
+        state_to_by_dst(sim);
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+#define FUSED_NS(P, B)                                                                                                \
+    switch (sim->nbr_stride) {                                                                                        \
+    case 4: return fused_in(sim, hops, count, step, P, 4, B);                                                         \
+    case 8: return fused_in(sim, hops, count, step, P, 8, B);                                                         \
+    case 12: return fused_in(sim, hops, count, step, P, 12, B);                                                       \
+    default: return fused_in(sim, hops, count, step, P, 16, B);                                                       \
+    }
+#define FUSED_PM(B)                                                                                                   \
+    switch (pm) {                                                                                                     \
+    case 0: FUSED_NS(0, B)                                                                                            \
+    case 1: FUSED_NS(1, B)                                                                                            \
+    default: FUSED_NS(2, B)                                                                                           \
+    }
+    if (sim->by_dst)
+        FUSED_PM(1)
+    FUSED_PM(0)
+#undef FUSED_PM
+#undef FUSED_NS
+}
+
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
 {
     size_t bad;
@@ -855,7 +993,13 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                           (unsigned long long)sim->fault.step);
     if (sim->step + 1 >= UINT32_MAX)
         return totex_fail(err, TOTEX_EOVERFLOW, "schedule longer than 2^32-2 steps");
-    {
+    if (sim->nbr) {
+        /* both parts in one loop; when it meets a violation, the step again in two passes */
+        if (fused_one_loop(sim, hops, count, sim->step)) {
+            sim->step++;
+            return TOTEX_OK;
+        }
+    } else {
         /* both parts in their one-loop forms; when either meets a violation, the step again in two passes */
         const uint64_t arrivals = sim->arrivals, delay_sum = sim->delay_sum, last_arrival = sim->last_arrival;
         if (msgs_one_pass(sim, hops, count, sim->step)) {
