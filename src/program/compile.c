@@ -157,7 +157,11 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
     p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
     p->deps = calloc(nblocks + ns ? nblocks + ns : 1, sizeof *p->deps);
     p->finals = calloc(n, sizeof *p->finals);
-    held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
+    /* held blocks: a slot per block held at once (a block's slot and key are dropped once its last chunk
+       has been sent on), so that the map and the slots stay as large as what the rank holds at a time,
+       not as every block it relays (at most nheld) */
+    size_t caph = nheld < 64 ? (nheld ? nheld : 1) : 64, freeh = SIZE_MAX;
+    held *hv = malloc(sizeof *hv * caph);
     uint8_t *got = calloc(n, 1);
     /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
     size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
@@ -293,6 +297,11 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
                         base = TOTEX_PROG_ARENA;
                         recv = hv[idx].recv + (size_t)ci;
                         off = p->recvs[recv].arena_off + hv[idx].pos * len[ci];
+                        if (hv[idx].sent == (size_t)c) { /* all its chunks sent on: slot and key free again */
+                            totex_prog_blockmap_del(&where, (uint64_t)bl[k].src * n + bl[k].dst);
+                            hv[idx].recv = freeh;
+                            freeh = idx;
+                        }
                     }
                     totex_prog_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
                     if (last && last->base == base && last->off + last->len == off)
@@ -351,8 +360,25 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
                     got[bl[k].src] = 1;
                     p->finals[nfin++] = (totex_prog_final){bl[k].src, (uint32_t)k};
                 } else {
-                    hv[ih] = (held){r0, k, 0};
-                    if (totex_prog_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
+                    size_t slot_h = freeh;
+                    if (slot_h != SIZE_MAX) {
+                        freeh = hv[slot_h].recv;
+                    } else {
+                        if (ih == caph) {
+                            const size_t nc = 2 * caph;
+                            held *q = realloc(hv, sizeof *q * nc);
+                            if (!q) {
+                                snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                                rc = TOTEX_ENOMEM;
+                                break;
+                            }
+                            hv = q;
+                            caph = nc;
+                        }
+                        slot_h = ih++;
+                    }
+                    hv[slot_h] = (held){r0, k, 0};
+                    if (totex_prog_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, slot_h)) {
                         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                         rc = TOTEX_ENOMEM;
                         break;
