@@ -45,6 +45,15 @@ typedef struct held {
 totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int chunks, int window, int stagger,
                                 totex_error *err)
 {
+    /* the whole share as one segment: the source only reads it */
+    totex_prog_share_src src = {(totex_prog_share *)(uintptr_t)l, NULL, 0, 0};
+    return totex_prog_compile_src(p, &src, chunks, window, stagger, err);
+}
+
+totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, int chunks, int window, int stagger,
+                                    totex_error *err)
+{
+    const totex_prog_share *l = src->l;
     const uint32_t me = p->me, n = p->n, pred_rank = p->ring_set ? p->ring_pred : (me + n - 1) % n,
                    succ_rank = p->ring_set ? p->ring_succ : (me + 1) % n;
     if (l->pred != pred_rank) { /* its sends decide what rides on the link pred -> me: the share must have them */
@@ -60,7 +69,6 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
     p->window = window > 0 ? window : 0;
     if (p->pad > TOTEX_PROG_PAD_MAX) /* carried behind the check's header: at most TOTEX_PROG_CARRY_MAX */
         p->pad = TOTEX_PROG_PAD_MAX;
-    p->steps = l->steps;
     size_t len[TOTEX_PROG_MAX_CHUNKS], lo[TOTEX_PROG_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
         lo[i] = totex_prog_chunk_lo(p, i);
@@ -84,40 +92,6 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
        step's lane-0 sends come before them; a header rides only on a message of
        its sender's first step */
     p->stagger = stagger && c > 1 && n > 1;
-    for (size_t x = 0; x < l->nx; x++) {
-        const totex_prog_xfer *tr = &l->x[x];
-        const totex_block *bl = l->b + tr->first;
-        if (!tr->count)
-            continue;
-        if ((long long)tr->count * (long long)len[0] > INT_MAX) {
-            snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
-            return TOTEX_EOVERFLOW;
-        }
-        if (tr->to == me) {
-            nr += (size_t)c;
-            nheld += tr->count;
-        }
-        if (tr->from == me) {
-            ns += (size_t)c;
-            nblocks += tr->count * (size_t)c;
-        }
-        for (int e = 0; e < 2; e++) {
-            if (decided[e] || tr->from != ends[e][0])
-                continue;
-            for (size_t k = 0; k < tr->count; k++)
-                own_so_far[e] &= bl[k].src == tr->from;
-            if (!started[e]) {
-                started[e] = 1;
-                first_step[e] = tr->step;
-            }
-            if (p->stagger && tr->step != first_step[e])
-                own_so_far[e] = 0;
-            if (tr->to == ends[e][1]) {
-                decided[e] = 1;
-                carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_PROG_CARRY_MAX;
-            }
-        }
-    }
     /* stagger (c > 1): every link that carries data carries c - 1 short
        kicks (TOTEX_PROG_KICK_BYTES; tag of their own, TOTEX_MPI_KICK_TAG: they match among
        themselves), kick i + 1 leaving when kick i from the peer has arrived
@@ -137,17 +111,66 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
         return TOTEX_ENOMEM;
     }
-    for (size_t x = 0; p->stagger && x < l->nx; x++) {
-        const totex_prog_xfer *tr = &l->x[x];
-        if (tr->count && tr->to == me && !kick[tr->from]) {
-            kick[tr->from] = nkr + 1;
-            nkr += (size_t)c - 1;
+    /* the share in segments of whole steps (share.h), read twice: counted here, compiled below */
+    totex_status rc1 = TOTEX_OK, sst = TOTEX_OK;
+    int more;
+    totex_prog_share_src_rewind(src);
+    while (rc1 == TOTEX_OK && (more = totex_prog_share_src_next(src, &sst, err)) > 0) {
+        for (size_t x = 0; x < l->nx && rc1 == TOTEX_OK; x++) {
+            const totex_prog_xfer *tr = &l->x[x];
+            const totex_block *bl = l->b + tr->first;
+            if (!tr->count)
+                continue;
+            if ((long long)tr->count * (long long)len[0] > INT_MAX) {
+                snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
+                rc1 = TOTEX_EOVERFLOW;
+            break;
+            }
+            if (tr->to == me) {
+                nr += (size_t)c;
+                nheld += tr->count;
+            }
+            if (tr->from == me) {
+                ns += (size_t)c;
+                nblocks += tr->count * (size_t)c;
+            }
+            for (int e = 0; e < 2; e++) {
+                if (decided[e] || tr->from != ends[e][0])
+                    continue;
+                for (size_t k = 0; k < tr->count; k++)
+                    own_so_far[e] &= bl[k].src == tr->from;
+                if (!started[e]) {
+                    started[e] = 1;
+                    first_step[e] = tr->step;
+                }
+                if (p->stagger && tr->step != first_step[e])
+                    own_so_far[e] = 0;
+                if (tr->to == ends[e][1]) {
+                    decided[e] = 1;
+                    carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_PROG_CARRY_MAX;
+                }
+            }
         }
-        if (tr->count && tr->from == me && !kick_to[tr->to]) {
-            kick_to[tr->to] = 1;
-            nks += (size_t)c - 1;
+        for (size_t x = 0; p->stagger && rc1 == TOTEX_OK && x < l->nx; x++) {
+            const totex_prog_xfer *tr = &l->x[x];
+            if (tr->count && tr->to == me && !kick[tr->from]) {
+                kick[tr->from] = nkr + 1;
+                nkr += (size_t)c - 1;
+            }
+            if (tr->count && tr->from == me && !kick_to[tr->to]) {
+                kick_to[tr->to] = 1;
+                nks += (size_t)c - 1;
+            }
         }
     }
+    if (rc1 == TOTEX_OK && more < 0)
+        rc1 = sst;
+    if (rc1 != TOTEX_OK) {
+        free(kick);
+        free(kick_to);
+        return rc1;
+    }
+    p->steps = l->steps;
     nr += nkr;
     ns += nks;
     p->nrecv = nr;
@@ -231,6 +254,8 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
     }
     int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
     ir = nkr;
+    totex_prog_share_src_rewind(src);
+    while (rc == TOTEX_OK && (more = totex_prog_share_src_next(src, &sst, err)) > 0)
     for (size_t x0 = 0; x0 < l->nx && rc == TOTEX_OK;) {
         size_t x1 = x0;
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
@@ -425,6 +450,8 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
         }
         x0 = x1;
     }
+    if (rc == TOTEX_OK && more < 0)
+        rc = sst;
     for (uint32_t i = 0; i < n && rc == TOTEX_OK; i++)
         if (i != me && !got[i]) {
             snprintf(err->msg, sizeof err->msg, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
