@@ -126,7 +126,7 @@ static size_t find_lo(const totex_prog_arena *a, size_t lo)
 }
 
 /* the usable range of smallest (sends, lo) by the heap (every free range fits alone), or SIZE_MAX */
-static size_t heap_best(totex_prog_arena *a, uint64_t step)
+static size_t heap_best(totex_prog_arena *a, uint64_t step, int *at_top)
 {
     totex_prog_heap_entry later[16]; /* ranges freed in this step (not usable yet), pushed back */
     size_t nlater = 0, best = SIZE_MAX;
@@ -140,6 +140,8 @@ static size_t heap_best(totex_prog_arena *a, uint64_t step)
         }
         if (e.avail <= step) {
             best = i;
+            if (nlater) /* the ranges put back below may go above it: out of the heap (its rest is pushed) */
+                heap_pop(a);
             break;
         }
         if (nlater == sizeof later / sizeof later[0])
@@ -148,6 +150,7 @@ static size_t heap_best(totex_prog_arena *a, uint64_t step)
         heap_pop(a);
     }
     const int full = nlater == sizeof later / sizeof later[0] && best == SIZE_MAX && a->nheap;
+    *at_top = best != SIZE_MAX && !nlater;
     for (size_t k = 0; k < nlater; k++) { /* capacity: they were in the heap */
         a->heap[a->nheap] = later[k];
         heap_up(a->heap, a->nheap++);
@@ -157,7 +160,7 @@ static size_t heap_best(totex_prog_arena *a, uint64_t step)
 
 /* take [lo, lo + bytes) from the run of usable ranges i, i + 1, ... that starts at lo
    (it covers them, or reaches the top); the prefixes of every range it touches */
-static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends, size_t *recvs)
+static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends, size_t *recvs, int at_top)
 {
     const size_t lo = a->free[i].lo, end = lo + bytes;
     size_t j = i;
@@ -172,8 +175,17 @@ static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends,
         j++;
     }
     drop(a, i, j);
-    if (i < a->nfree && a->free[i].lo == end)
+    const int rest = i < a->nfree && a->free[i].lo == end;
+    if (at_top && a->unit != SIZE_MAX) { /* the heap's top was range i: now its rest, or gone */
+        if (rest) {
+            a->heap[0] = entry_of(&a->free[i]);
+            heap_down(a->heap, a->nheap, 0);
+        } else {
+            heap_pop(a);
+        }
+    } else if (rest) {
         heap_push(a, &a->free[i]);
+    }
     if (end > a->top)
         a->top = end;
 }
@@ -193,7 +205,8 @@ int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size
         return 0;
     }
     if (a->unit != SIZE_MAX) { /* uniform: the scan's choice without the scan */
-        const size_t i = heap_best(a, step);
+        int at_top = 0;
+        const size_t i = heap_best(a, step, &at_top);
         if (i == SIZE_MAX) { /* nothing usable fits (none is usable): new bytes at the top */
             *off = a->top;
             a->top += bytes;
@@ -201,7 +214,7 @@ int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size
         }
         if (i != SIZE_MAX - 1) {
             *off = a->free[i].lo;
-            take_run(a, i, bytes, sends, recvs);
+            take_run(a, i, bytes, sends, recvs, at_top);
             return 0;
         }
     }
@@ -231,7 +244,7 @@ int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size
         best = at_top;
     if (best != SIZE_MAX) {
         *off = a->free[best].lo;
-        take_run(a, best, bytes, sends, recvs);
+        take_run(a, best, bytes, sends, recvs, 0);
         return 0;
     }
     *off = a->top;
