@@ -173,6 +173,16 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
     p->steps = l->steps;
     nr += nkr;
     ns += nks;
+    if (nr >= UINT32_MAX || ns >= UINT32_MAX || nblocks >= UINT32_MAX - ns || nr >= UINT32_MAX - ns - nblocks) {
+        /* the entries' indexes are 32-bit (program.h): dependencies count to nrecv + nsend, pieces to nblocks */
+        free(kick);
+        free(kick_to);
+        snprintf(err->msg, sizeof err->msg,
+                 "rank %u's program would have %zu receives and %zu sends of %zu blocks: 2^32 or more, over what a "
+                 "program can index (fewer ranks or chunks per transfer)",
+                 me, nr, ns, nblocks);
+        return TOTEX_EOVERFLOW;
+    }
     p->nrecv = nr;
     p->nsend = ns;
     p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
@@ -332,7 +342,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     if (last && last->base == base && last->off + last->len == off)
                         last->len += len[ci];
                     else
-                        p->pieces[npieces++] = (totex_prog_piece){base, off, len[ci]};
+                        p->pieces[npieces++] = (totex_prog_piece){.base = base, .len = (uint32_t)len[ci], .off = off};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
                     if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
@@ -353,13 +363,14 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     stage.top += (size_t)sd->bytes + TOTEX_PROG_HDR_BYTES;
                 } else if (rc == TOTEX_OK && (sd->piece_count > 1 || padded)) {
                     const size_t need = (size_t)sd->bytes;
-                    size_t off, wr;
-                    if (totex_prog_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
+                    size_t off, ws, wr;
+                    if (totex_prog_arena_take(&stage, need, step, &off, &ws, &wr) ||
                         totex_prog_arena_give(&stage, off, need, step, is, 0)) {
                         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                         rc = TOTEX_ENOMEM;
                     }
                     sd->stage_off = off;
+                    sd->wait_sends = (uint32_t)ws; /* < nsend < 2^32 (checked above) */
                 }
             }
         }
@@ -429,9 +440,12 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
                     rv->arena_off = arena.top;
                     arena.top += (size_t)rv->bytes;
-                } else if (!rv->in_place_ok && totex_prog_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off,
-                                                                    &rv->wait_sends, &rv->wait_recvs)) {
-                    rc = TOTEX_ENOMEM;
+                } else if (!rv->in_place_ok) {
+                    size_t ws = 0, wr = 0;
+                    if (totex_prog_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &ws, &wr))
+                        rc = TOTEX_ENOMEM;
+                    rv->wait_sends = (uint32_t)ws; /* prefixes of the program: < 2^32 (checked above) */
+                    rv->wait_recvs = (uint32_t)wr;
                 }
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
@@ -462,7 +476,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
        piece leave most of that unused: give it back (a per-rank program of O(messages + runs)) */
     if (rc == TOTEX_OK) {
         totex_prog_piece *pq = realloc(p->pieces, (npieces ? npieces : 1) * sizeof *pq);
-        size_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
+        uint32_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
         if (pq)
             p->pieces = pq;
         if (dq)
