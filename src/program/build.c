@@ -134,11 +134,11 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
         /* above the scale limit a program's buffers stay within one extra buffer of n blocks and
            TOTEX_PROG_BUFFER_SLACK bytes (the n blocks a Bruck-like exchange needs) */
         const double budget = (double)size * (double)slot + (double)TOTEX_PROG_BUFFER_SLACK,
-                     need = (double)p->arena_bytes + (double)p->stage_bytes;
+                     need = (double)p->arena_bytes + (double)p->stage_bytes + (double)totex_prog_bytes(p);
         if (need > budget) {
             snprintf(err->msg, sizeof err->msg,
-                     "algorithm %.40s on %.100s: its buffers (%.0f MiB of arena and staging) exceed one buffer of n blocks "
-                     "and %d MiB (%.0f MiB) above %d ranks",
+                     "algorithm %.40s on %.100s: its buffers and program (%.0f MiB of arena, staging and entries) exceed "
+                     "one buffer of n blocks and %d MiB (%.0f MiB) above %d ranks",
                      p->algorithm, totex_network_spec(net), need / 1048576, TOTEX_PROG_BUFFER_SLACK >> 20,
                      budget / 1048576, TOTEX_PROG_SCALE_MAX);
             ts = TOTEX_ENOMEM;
