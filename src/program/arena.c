@@ -111,8 +111,8 @@ static void heap_pop(totex_prog_arena *a)
     heap_down(a->heap, a->nheap, 0);
 }
 
-/* index of the free range that starts at @p lo, or SIZE_MAX */
-static size_t find_lo(const totex_prog_arena *a, size_t lo)
+/* index of the first free range that starts at @p lo or above (nfree: none) */
+static size_t first_at(const totex_prog_arena *a, size_t lo)
 {
     size_t l = 0, h = a->nfree;
     while (l < h) {
@@ -122,6 +122,13 @@ static size_t find_lo(const totex_prog_arena *a, size_t lo)
         else
             h = mid;
     }
+    return l;
+}
+
+/* index of the free range that starts at @p lo, or SIZE_MAX */
+static size_t find_lo(const totex_prog_arena *a, size_t lo)
+{
+    const size_t l = first_at(a, lo);
     return l < a->nfree && a->free[l].lo == lo ? l : SIZE_MAX;
 }
 
@@ -259,14 +266,7 @@ int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_
     if (a->unit == 0 || (a->unit != SIZE_MAX && bytes % a->unit))
         go_mixed(a);
     const totex_prog_free_range r = {off, off + bytes, step + 1, sends, recvs};
-    size_t lo = 0, hi = a->nfree; /* first range above off */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a->free[mid].lo < off)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    const size_t lo = first_at(a, off); /* first range above off */
     /* neighbours freed for the same step merge (their prefixes combined) */
     totex_prog_free_range *left = lo > 0 ? &a->free[lo - 1] : NULL, *right = lo < a->nfree ? &a->free[lo] : NULL;
     int to_left = left && left->hi == r.lo && left->avail == r.avail,

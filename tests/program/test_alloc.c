@@ -20,11 +20,7 @@
 
 static int failures;
 
-#define FAIL(...)                                                                                                      \
-    do {                                                                                                               \
-        if (failures++ < 20)                                                                                           \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-    } while (0)
+#define FAIL PROG_FAIL
 
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next(void)

@@ -15,11 +15,7 @@
 
 static int failures;
 
-#define FAIL(...)                                                                                                      \
-    do {                                                                                                               \
-        if (failures++ < 20)                                                                                           \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-    } while (0)
+#define FAIL PROG_FAIL
 
 /* the first difference between two programs, or NULL */
 static const char *differ(const totex_prog *a, const totex_prog *b)
