@@ -48,6 +48,14 @@ static inline double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* CPU seconds of this process (not wall: the machine is shared) */
+static inline double bench_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* seconds of @p clock to memcpy @p bytes through a 64 MiB buffer pair (the baseline); 0 if out of memory */
 static inline double bench_memcpy_clock(uint64_t bytes, double (*clock)(void))
 {

@@ -13,11 +13,11 @@
  * Above TOTEX_PROG_SCALE_MAX ranks the bench also reports whether the choice
  * model offers each candidate there (choice.h). One line per network and
  * candidate:
- *   network= n= algorithm= plan_s= plan_mib= peak_mib= program_entries= program_mib= arena_blocks= stage_blocks= moves=
+ *   network= n= algorithm= plan_s= plan_mib= peak_mib= program_entries= program_mib= arena_blocks= stage_blocks= moves= plan_cpu_s=
  * and for octr the baseline of the same run: node0_s, the time of node 0's
  * symmetric schedule alone (what `totex plan` certifies and every rank starts
  * from), and plan_over_node0, the rank's planning over it.
- * plan_*: planning (share + compile) only; peak_mib: with the first run's
+ * plan_*: planning (share + compile) only (plan_cpu_s, node0_cpu_s: CPU seconds, the figure on a shared machine); peak_mib: with the first run's
  * buffers; moves: the node's moves (its status, the sum of distances from it:
  * what O(moves of one node) is measured against). Then per candidate the
  * exponents of plan time and program entries against n and against moves from
@@ -48,7 +48,7 @@ static long long arena_blocks = -1; /* --arena-blocks N: the program layer's sof
 
 typedef struct result {
     int ok;
-    double seconds;
+    double seconds, cpu; /* planning: wall and CPU seconds */
     long plan_kib, peak_kib;
     double prog_bytes, arena_bytes, stage_bytes;
     size_t entries;
@@ -87,7 +87,7 @@ static void job(const char *const *args, void *out)
     result *r = out;
     memset(r, 0, sizeof *r);
     long before = reset_peak();
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     totex_error err;
     err.msg[0] = '\0';
     totex_network *net = totex_network_parse(args[0], &err);
@@ -124,6 +124,7 @@ static void job(const char *const *args, void *out)
     }
     r->plan_kib = status_kib("VmHWM:") - before;
     r->seconds = bench_now() - t0; /* planning only: not the buffers' first touch */
+    r->cpu = bench_cpu_now() - c0;
     if (p && ts == TOTEX_OK) { /* the first run's buffers, touched */
         p->arena = malloc(p->arena_bytes ? p->arena_bytes : 1);
         p->stage = malloc(p->stage_bytes ? p->stage_bytes : 1);
@@ -199,7 +200,7 @@ int main(int argc, char **argv)
     printf("# mpi_plan_bench: one rank's first call (planning, then the first run's buffers), 64 KiB blocks, "
            "forked child per line\n");
     /* per candidate: (n, moves, plan s, entries) of the smallest and largest network it planned */
-    double lo[8][4] = {{0}}, hi[8][4] = {{0}};
+    double lo[8][5] = {{0}}, hi[8][5] = {{0}};
     for (int i = 0; i < ns; i++) {
         totex_error err;
         totex_network *net = totex_network_parse(specs[i], &err);
@@ -231,14 +232,14 @@ int main(int argc, char **argv)
             if (!strcmp(cand[m], "octr") && (!bench_forked(job, bargs, &b, sizeof b) || !b.ok))
                 b.seconds = -1;
             printf("network=%s n=%u algorithm=%s plan_s=%.4f plan_mib=%.1f peak_mib=%.1f program_entries=%zu "
-                   "program_mib=%.1f arena_blocks=%.0f stage_blocks=%.0f moves=%.0f",
+                   "program_mib=%.1f arena_blocks=%.0f stage_blocks=%.0f moves=%.0f plan_cpu_s=%.4f",
                    specs[i], n, cand[m], r.seconds, r.plan_kib / 1024.0, r.peak_kib / 1024.0, r.entries,
-                   r.prog_bytes / 1048576.0, r.arena_bytes / SLOT, r.stage_bytes / SLOT, moves);
+                   r.prog_bytes / 1048576.0, r.arena_bytes / SLOT, r.stage_bytes / SLOT, moves, r.cpu);
             if (b.seconds > 0)
-                printf(" node0_s=%.4f plan_over_node0=%.2f", b.seconds, r.seconds / b.seconds);
+                printf(" node0_s=%.4f plan_over_node0=%.2f node0_cpu_s=%.4f", b.seconds, r.seconds / b.seconds, b.cpu);
             printf("\n");
             fflush(stdout);
-            double row[4] = {n, moves, r.seconds, (double)r.entries};
+            double row[5] = {n, moves, r.seconds, (double)r.entries, r.cpu};
             if (lo[m][0] == 0 || n < lo[m][0] || (n == lo[m][0] && r.seconds < lo[m][2]))
                 memcpy(lo[m], row, sizeof row);
             if (n > hi[m][0] || (n == hi[m][0] && r.seconds > hi[m][2]))
@@ -253,5 +254,10 @@ int main(int argc, char **argv)
                    log(hi[m][2] / lo[m][2]) / log(hi[m][1] / lo[m][1]),
                    log(hi[m][3] / lo[m][3]) / log(hi[m][0] / lo[m][0]),
                    log(hi[m][3] / lo[m][3]) / log(hi[m][1] / lo[m][1]));
+    for (int m = 0; m < nc; m++)
+        if (hi[m][0] > lo[m][0] && lo[m][4] > 0)
+            printf("# %s from n=%.0f to n=%.0f: plan CPU time ~ n^%.2f ~ moves^%.2f\n", cand[m], lo[m][0], hi[m][0],
+                   log(hi[m][4] / lo[m][4]) / log(hi[m][0] / lo[m][0]),
+                   log(hi[m][4] / lo[m][4]) / log(hi[m][1] / lo[m][1]));
     return 0;
 }

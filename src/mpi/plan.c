@@ -307,12 +307,24 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         cd[c] = (totex_prog_cand){(int)m[0], (int)m[1], (uint32_t)m[2], (int)m[3], m[4], (uint64_t)m[5], c, (int)m[6],
                                  (int)m[7]};
         bad[c] = build_plan(net, &cost, &cd[c], size, rank, slot, &st->prog_opts, &cand[c], why, sizeof why);
+        if (bad[c] && rank == 0) { /* why it was dropped, for the verbose line (e.g. over the memory rule) */
+            char lab[64];
+            totex_prog_cand_name(&cd[c], lab, sizeof lab);
+            size_t nl = strlen(note);
+            snprintf(note + nl, sizeof note - nl, "; %s dropped: %s", lab, why);
+        }
     }
     totex_network_free(net);
     rc = MPI_Allreduce(bad, anybad, MAX_CANDIDATES + 1, MPI_INT, MPI_MAX, comm);
     int left = 0;
     for (int c = 0; c < nc; c++)
         if (rc != MPI_SUCCESS || anybad[c]) {
+            if (rc == MPI_SUCCESS && !bad[c] && rank == 0) {
+                char lab[64];
+                totex_prog_cand_name(&cd[c], lab, sizeof lab);
+                size_t nl = strlen(note);
+                snprintf(note + nl, sizeof note - nl, "; %s dropped: not built on another rank", lab);
+            }
             totex_mpi_plan_free(cand[c]);
             cand[c] = NULL;
         } else {

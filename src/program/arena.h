@@ -23,9 +23,21 @@ typedef struct totex_prog_free_range {
     size_t sends, recvs; /* requests to complete first: sends [0, sends), receives [0, recvs) */
 } totex_prog_free_range;
 
+typedef struct totex_prog_heap_entry { /* a free range as it was when pushed (stale once it changed) */
+    size_t sends, lo, hi;
+    uint64_t avail;
+    size_t recvs;
+} totex_prog_heap_entry;
+
 typedef struct totex_prog_arena {
     totex_prog_free_range *free; /* by increasing lo, disjoint */
     size_t nfree, capfree;
+    /* uniform use: while every take is of @c unit bytes and every give a multiple of it, every free
+       range fits a take alone, and the earliest-freed choice is the smallest (sends, lo) among the usable
+       ranges: a min-heap of the ranges (stale entries dropped when met) finds it without a scan */
+    size_t unit;                 /* 0: not yet known; SIZE_MAX: mixed sizes (scan) */
+    totex_prog_heap_entry *heap;
+    size_t nheap, capheap;
     size_t top; /* bytes handed out from the top so far: the area's size */
     size_t cap; /* soft limit of top, bytes */
 } totex_prog_arena;

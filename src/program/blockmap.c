@@ -55,6 +55,30 @@ int totex_prog_blockmap_get(const totex_prog_blockmap *m, uint64_t key, size_t *
     return 0;
 }
 
+void totex_prog_blockmap_del(totex_prog_blockmap *m, uint64_t key)
+{
+    if (!m->cap)
+        return;
+    const size_t mask = m->cap - 1;
+    size_t h = slot_of(key + 1, m->cap);
+    while (m->keys[h] && m->keys[h] != key + 1)
+        h = (h + 1) & mask;
+    if (!m->keys[h])
+        return;
+    /* shift back every later key of the run whose home is not between the hole and it (cyclically) */
+    size_t hole = h;
+    for (size_t i = (h + 1) & mask; m->keys[i]; i = (i + 1) & mask) {
+        const size_t home = slot_of(m->keys[i], m->cap);
+        if (((i - home) & mask) >= ((i - hole) & mask)) {
+            m->keys[hole] = m->keys[i];
+            m->vals[hole] = m->vals[i];
+            hole = i;
+        }
+    }
+    m->keys[hole] = 0;
+    m->used--;
+}
+
 void totex_prog_blockmap_clear(totex_prog_blockmap *m)
 {
     free(m->keys);

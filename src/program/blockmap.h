@@ -16,6 +16,9 @@ typedef struct totex_prog_blockmap {
 int totex_prog_blockmap_put(totex_prog_blockmap *m, uint64_t key, size_t val);
 /* 1 and *val if key is present, else 0 */
 int totex_prog_blockmap_get(const totex_prog_blockmap *m, uint64_t key, size_t *val);
+/* remove key (absent: nothing): backward-shift deletion, no tombstones, so that a map whose keys
+   come and go stays as large as the keys it holds at once */
+void totex_prog_blockmap_del(totex_prog_blockmap *m, uint64_t key);
 /* free the arrays (the map is empty again) */
 void totex_prog_blockmap_clear(totex_prog_blockmap *m);
 

@@ -85,10 +85,24 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
     if (p->ring_set)
         l.pred = p->ring_pred;
     totex_status ts;
+    /* a symmetric unit-step schedule: node 0's moves translated TOTEX_PROG_SHARE_SEGMENT steps at a time
+       as the compiler reads them (twice), never this rank's whole share at once */
+    totex_task *sym_t = NULL;
+    totex_sym_schedule *sym_s = NULL;
+    totex_prog_share_src src = {&l, NULL, TOTEX_PROG_SHARE_SEGMENT, 0};
     if (c->unit) {
         const totex_algorithm *a = totex_algorithm_get((size_t)c->idx);
         p->algorithm = a->name;
-        ts = net ? totex_prog_share_from_unit(&l, a, net, c->ports, NULL, &e) : TOTEX_EINVAL;
+        ts = net ? a->applies(net, c->ports, &e) : TOTEX_EINVAL;
+        if (ts == TOTEX_OK && a->plan_symmetric) {
+            ts = a->plan_symmetric(net, c->ports, &sym_t, &sym_s, &e);
+            if (ts == TOTEX_OK && !(src.trans = totex_prog_trans_new(sym_t, sym_s))) {
+                snprintf(e.msg, sizeof e.msg, "out of memory translating a symmetric schedule to rank %u", rank);
+                ts = TOTEX_ENOMEM;
+            }
+        } else if (ts == TOTEX_OK) {
+            ts = totex_prog_share_from_unit(&l, a, net, c->ports, NULL, &e);
+        }
     } else {
         const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
         totex_comb_schedule *sched = NULL;
@@ -109,7 +123,10 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
         snprintf(err->msg, sizeof err->msg, "algorithm %.40s on %.100s: %.300s", p->algorithm,
                  net ? totex_network_spec(net) : "?", e.msg);
     else
-        ts = totex_prog_compile(p, &l, c->chunks, c->unit ? o->window : 0, c->unit && c->stagger, err);
+        ts = totex_prog_compile_src(p, &src, c->chunks, c->unit ? o->window : 0, c->unit && c->stagger, err);
+    totex_prog_trans_free(src.trans);
+    totex_sym_free(sym_s);
+    totex_task_free(sym_t);
     totex_prog_share_free(&l);
     if (ts == TOTEX_OK)
         p->recv_window = recv_window(p, o);
@@ -117,11 +134,11 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
         /* above the scale limit a program's buffers stay within one extra buffer of n blocks and
            TOTEX_PROG_BUFFER_SLACK bytes (the n blocks a Bruck-like exchange needs) */
         const double budget = (double)size * (double)slot + (double)TOTEX_PROG_BUFFER_SLACK,
-                     need = (double)p->arena_bytes + (double)p->stage_bytes;
+                     need = (double)p->arena_bytes + (double)p->stage_bytes + (double)totex_prog_bytes(p);
         if (need > budget) {
             snprintf(err->msg, sizeof err->msg,
-                     "algorithm %.40s on %.100s: its buffers (%.0f MiB of arena and staging) exceed one buffer of n blocks "
-                     "and %d MiB (%.0f MiB) above %d ranks",
+                     "algorithm %.40s on %.100s: its buffers and program (%.0f MiB of arena, staging and entries) exceed "
+                     "one buffer of n blocks and %d MiB (%.0f MiB) above %d ranks",
                      p->algorithm, totex_network_spec(net), need / 1048576, TOTEX_PROG_BUFFER_SLACK >> 20,
                      budget / 1048576, TOTEX_PROG_SCALE_MAX);
             ts = TOTEX_ENOMEM;

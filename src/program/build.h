@@ -40,7 +40,7 @@ void totex_prog_opts_default(totex_prog_opts *o);
  * cost->m = slot), this rank's share, compiled into a new program *out (set
  * also on failure: the caller frees it with totex_prog_free()). Returns
  * TOTEX_OK, TOTEX_ENOMEM (also: above TOTEX_PROG_SCALE_MAX ranks, arena and
- * staging over one buffer of n blocks + TOTEX_PROG_BUFFER_SLACK bytes),
+ * staging and the program's entries over one buffer of n blocks + TOTEX_PROG_BUFFER_SLACK bytes),
  * TOTEX_EINVAL (net NULL), or the algorithm's or the compiler's error, with
  * what went wrong in @p err ("algorithm NAME on SPEC: ..."). Time and memory: O(moves of one node) for a symmetric unit-step
  * schedule or a translation-invariant combining one (001 Theorem 2), else

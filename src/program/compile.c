@@ -45,6 +45,15 @@ typedef struct held {
 totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int chunks, int window, int stagger,
                                 totex_error *err)
 {
+    /* the whole share as one segment: the source only reads it */
+    totex_prog_share_src src = {(totex_prog_share *)(uintptr_t)l, NULL, 0, 0};
+    return totex_prog_compile_src(p, &src, chunks, window, stagger, err);
+}
+
+totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, int chunks, int window, int stagger,
+                                    totex_error *err)
+{
+    const totex_prog_share *l = src->l;
     const uint32_t me = p->me, n = p->n, pred_rank = p->ring_set ? p->ring_pred : (me + n - 1) % n,
                    succ_rank = p->ring_set ? p->ring_succ : (me + 1) % n;
     if (l->pred != pred_rank) { /* its sends decide what rides on the link pred -> me: the share must have them */
@@ -60,7 +69,6 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
     p->window = window > 0 ? window : 0;
     if (p->pad > TOTEX_PROG_PAD_MAX) /* carried behind the check's header: at most TOTEX_PROG_CARRY_MAX */
         p->pad = TOTEX_PROG_PAD_MAX;
-    p->steps = l->steps;
     size_t len[TOTEX_PROG_MAX_CHUNKS], lo[TOTEX_PROG_MAX_CHUNKS];
     for (int i = 0; i < c; i++) {
         lo[i] = totex_prog_chunk_lo(p, i);
@@ -84,40 +92,6 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
        step's lane-0 sends come before them; a header rides only on a message of
        its sender's first step */
     p->stagger = stagger && c > 1 && n > 1;
-    for (size_t x = 0; x < l->nx; x++) {
-        const totex_prog_xfer *tr = &l->x[x];
-        const totex_block *bl = l->b + tr->first;
-        if (!tr->count)
-            continue;
-        if ((long long)tr->count * (long long)len[0] > INT_MAX) {
-            snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
-            return TOTEX_EOVERFLOW;
-        }
-        if (tr->to == me) {
-            nr += (size_t)c;
-            nheld += tr->count;
-        }
-        if (tr->from == me) {
-            ns += (size_t)c;
-            nblocks += tr->count * (size_t)c;
-        }
-        for (int e = 0; e < 2; e++) {
-            if (decided[e] || tr->from != ends[e][0])
-                continue;
-            for (size_t k = 0; k < tr->count; k++)
-                own_so_far[e] &= bl[k].src == tr->from;
-            if (!started[e]) {
-                started[e] = 1;
-                first_step[e] = tr->step;
-            }
-            if (p->stagger && tr->step != first_step[e])
-                own_so_far[e] = 0;
-            if (tr->to == ends[e][1]) {
-                decided[e] = 1;
-                carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_PROG_CARRY_MAX;
-            }
-        }
-    }
     /* stagger (c > 1): every link that carries data carries c - 1 short
        kicks (TOTEX_PROG_KICK_BYTES; tag of their own, TOTEX_MPI_KICK_TAG: they match among
        themselves), kick i + 1 leaving when kick i from the peer has arrived
@@ -137,19 +111,78 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
         return TOTEX_ENOMEM;
     }
-    for (size_t x = 0; p->stagger && x < l->nx; x++) {
-        const totex_prog_xfer *tr = &l->x[x];
-        if (tr->count && tr->to == me && !kick[tr->from]) {
-            kick[tr->from] = nkr + 1;
-            nkr += (size_t)c - 1;
+    /* the share in segments of whole steps (share.h), read twice: counted here, compiled below */
+    totex_status rc1 = TOTEX_OK, sst = TOTEX_OK;
+    int more;
+    totex_prog_share_src_rewind(src);
+    while (rc1 == TOTEX_OK && (more = totex_prog_share_src_next(src, &sst, err)) > 0) {
+        for (size_t x = 0; x < l->nx && rc1 == TOTEX_OK; x++) {
+            const totex_prog_xfer *tr = &l->x[x];
+            const totex_block *bl = l->b + tr->first;
+            if (!tr->count)
+                continue;
+            if ((long long)tr->count * (long long)len[0] > INT_MAX) {
+                snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
+                rc1 = TOTEX_EOVERFLOW;
+            break;
+            }
+            if (tr->to == me) {
+                nr += (size_t)c;
+                nheld += tr->count;
+            }
+            if (tr->from == me) {
+                ns += (size_t)c;
+                nblocks += tr->count * (size_t)c;
+            }
+            for (int e = 0; e < 2; e++) {
+                if (decided[e] || tr->from != ends[e][0])
+                    continue;
+                for (size_t k = 0; k < tr->count; k++)
+                    own_so_far[e] &= bl[k].src == tr->from;
+                if (!started[e]) {
+                    started[e] = 1;
+                    first_step[e] = tr->step;
+                }
+                if (p->stagger && tr->step != first_step[e])
+                    own_so_far[e] = 0;
+                if (tr->to == ends[e][1]) {
+                    decided[e] = 1;
+                    carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_PROG_CARRY_MAX;
+                }
+            }
         }
-        if (tr->count && tr->from == me && !kick_to[tr->to]) {
-            kick_to[tr->to] = 1;
-            nks += (size_t)c - 1;
+        for (size_t x = 0; p->stagger && rc1 == TOTEX_OK && x < l->nx; x++) {
+            const totex_prog_xfer *tr = &l->x[x];
+            if (tr->count && tr->to == me && !kick[tr->from]) {
+                kick[tr->from] = nkr + 1;
+                nkr += (size_t)c - 1;
+            }
+            if (tr->count && tr->from == me && !kick_to[tr->to]) {
+                kick_to[tr->to] = 1;
+                nks += (size_t)c - 1;
+            }
         }
     }
+    if (rc1 == TOTEX_OK && more < 0)
+        rc1 = sst;
+    if (rc1 != TOTEX_OK) {
+        free(kick);
+        free(kick_to);
+        return rc1;
+    }
+    p->steps = l->steps;
     nr += nkr;
     ns += nks;
+    if (nr >= UINT32_MAX || ns >= UINT32_MAX || nblocks >= UINT32_MAX - ns || nr >= UINT32_MAX - ns - nblocks) {
+        /* the entries' indexes are 32-bit (program.h): dependencies count to nrecv + nsend, pieces to nblocks */
+        free(kick);
+        free(kick_to);
+        snprintf(err->msg, sizeof err->msg,
+                 "rank %u's program would have %zu receives and %zu sends of %zu blocks: 2^32 or more, over what a "
+                 "program can index (fewer ranks or chunks per transfer)",
+                 me, nr, ns, nblocks);
+        return TOTEX_EOVERFLOW;
+    }
     p->nrecv = nr;
     p->nsend = ns;
     p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
@@ -157,7 +190,11 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
     p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
     p->deps = calloc(nblocks + ns ? nblocks + ns : 1, sizeof *p->deps);
     p->finals = calloc(n, sizeof *p->finals);
-    held *hv = malloc(sizeof *hv * (nheld ? nheld : 1));
+    /* held blocks: a slot per block held at once (a block's slot and key are dropped once its last chunk
+       has been sent on), so that the map and the slots stay as large as what the rank holds at a time,
+       not as every block it relays (at most nheld) */
+    size_t caph = nheld < 64 ? (nheld ? nheld : 1) : 64, freeh = SIZE_MAX;
+    held *hv = malloc(sizeof *hv * caph);
     uint8_t *got = calloc(n, 1);
     /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
     size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
@@ -227,6 +264,8 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
     }
     int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
     ir = nkr;
+    totex_prog_share_src_rewind(src);
+    while (rc == TOTEX_OK && (more = totex_prog_share_src_next(src, &sst, err)) > 0)
     for (size_t x0 = 0; x0 < l->nx && rc == TOTEX_OK;) {
         size_t x1 = x0;
         while (x1 < l->nx && l->x[x1].step == l->x[x0].step)
@@ -293,12 +332,17 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
                         base = TOTEX_PROG_ARENA;
                         recv = hv[idx].recv + (size_t)ci;
                         off = p->recvs[recv].arena_off + hv[idx].pos * len[ci];
+                        if (hv[idx].sent == (size_t)c) { /* all its chunks sent on: slot and key free again */
+                            totex_prog_blockmap_del(&where, (uint64_t)bl[k].src * n + bl[k].dst);
+                            hv[idx].recv = freeh;
+                            freeh = idx;
+                        }
                     }
                     totex_prog_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
                     if (last && last->base == base && last->off + last->len == off)
                         last->len += len[ci];
                     else
-                        p->pieces[npieces++] = (totex_prog_piece){base, off, len[ci]};
+                        p->pieces[npieces++] = (totex_prog_piece){.base = base, .len = (uint32_t)len[ci], .off = off};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
                     if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
@@ -319,13 +363,14 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
                     stage.top += (size_t)sd->bytes + TOTEX_PROG_HDR_BYTES;
                 } else if (rc == TOTEX_OK && (sd->piece_count > 1 || padded)) {
                     const size_t need = (size_t)sd->bytes;
-                    size_t off, wr;
-                    if (totex_prog_arena_take(&stage, need, step, &off, &sd->wait_sends, &wr) ||
+                    size_t off, ws, wr;
+                    if (totex_prog_arena_take(&stage, need, step, &off, &ws, &wr) ||
                         totex_prog_arena_give(&stage, off, need, step, is, 0)) {
                         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                         rc = TOTEX_ENOMEM;
                     }
                     sd->stage_off = off;
+                    sd->wait_sends = (uint32_t)ws; /* < nsend < 2^32 (checked above) */
                 }
             }
         }
@@ -351,8 +396,25 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
                     got[bl[k].src] = 1;
                     p->finals[nfin++] = (totex_prog_final){bl[k].src, (uint32_t)k};
                 } else {
-                    hv[ih] = (held){r0, k, 0};
-                    if (totex_prog_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, ih++)) {
+                    size_t slot_h = freeh;
+                    if (slot_h != SIZE_MAX) {
+                        freeh = hv[slot_h].recv;
+                    } else {
+                        if (ih == caph) {
+                            const size_t nc = 2 * caph;
+                            held *q = realloc(hv, sizeof *q * nc);
+                            if (!q) {
+                                snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                                rc = TOTEX_ENOMEM;
+                                break;
+                            }
+                            hv = q;
+                            caph = nc;
+                        }
+                        slot_h = ih++;
+                    }
+                    hv[slot_h] = (held){r0, k, 0};
+                    if (totex_prog_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, slot_h)) {
                         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                         rc = TOTEX_ENOMEM;
                         break;
@@ -378,9 +440,12 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
                 if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
                     rv->arena_off = arena.top;
                     arena.top += (size_t)rv->bytes;
-                } else if (!rv->in_place_ok && totex_prog_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off,
-                                                                    &rv->wait_sends, &rv->wait_recvs)) {
-                    rc = TOTEX_ENOMEM;
+                } else if (!rv->in_place_ok) {
+                    size_t ws = 0, wr = 0;
+                    if (totex_prog_arena_take(&arena, (size_t)rv->bytes, step, &rv->arena_off, &ws, &wr))
+                        rc = TOTEX_ENOMEM;
+                    rv->wait_sends = (uint32_t)ws; /* prefixes of the program: < 2^32 (checked above) */
+                    rv->wait_recvs = (uint32_t)wr;
                 }
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
@@ -399,6 +464,8 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
         }
         x0 = x1;
     }
+    if (rc == TOTEX_OK && more < 0)
+        rc = sst;
     for (uint32_t i = 0; i < n && rc == TOTEX_OK; i++)
         if (i != me && !got[i]) {
             snprintf(err->msg, sizeof err->msg, "rank %u never receives block (%u, %u) (a bug of %s)", me, i, me, p->algorithm);
@@ -409,7 +476,7 @@ totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int ch
        piece leave most of that unused: give it back (a per-rank program of O(messages + runs)) */
     if (rc == TOTEX_OK) {
         totex_prog_piece *pq = realloc(p->pieces, (npieces ? npieces : 1) * sizeof *pq);
-        size_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
+        uint32_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
         if (pq)
             p->pieces = pq;
         if (dq)

@@ -24,4 +24,14 @@
 totex_status totex_prog_compile(totex_prog *p, const totex_prog_share *l, int chunks, int window, int stagger,
                                 totex_error *err);
 
+/*
+ * totex_prog_compile() from a share read in segments of whole steps (@p src,
+ * share.h: a translation of node 0's moves made a few steps at a time), read
+ * twice, so that the share is never held whole: the same program as
+ * totex_prog_compile() on the whole share. Errors as there, and the source's
+ * (TOTEX_EINVAL, TOTEX_ENOMEM). Source: no paper (compile.c's head).
+ */
+totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, int chunks, int window, int stagger,
+                                    totex_error *err);
+
 #endif

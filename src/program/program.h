@@ -32,33 +32,36 @@
  * (the user's receive buffer, block from rank i at i * slot). */
 enum { TOTEX_PROG_SEND = 0, TOTEX_PROG_ARENA = 1, TOTEX_PROG_RECV = 2 };
 
+/* Entries are kept small (a rank of a 128x128 torus has 2^21 of them): indexes into the program's arrays are
+   32-bit (totex_prog_compile refuses a program of 2^32 entries or more, TOTEX_EOVERFLOW), flags are bytes. */
 typedef struct totex_prog_piece { /* a run of bytes to gather */
     uint32_t base;
-    size_t off, len;
+    uint32_t len;        /* at most a message's bytes (INT_MAX) */
+    size_t off;
 } totex_prog_piece;
 
 typedef struct totex_prog_recv {
     int peer, bytes;
     size_t arena_off;    /* where it lands when not in place */
     size_t place_off;    /* where it lands in RECV when in place (all blocks final, consecutive sources) */
-    int in_place_ok;
-    int chunk;           /* which chunk of its transfer it carries */
-    size_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
-                                      complete: its arena bytes are free again (arena.h) */
-    size_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
-    int kick;                      /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
+    uint32_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
+                                        complete: its arena bytes are free again (arena.h) */
+    uint32_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
+    uint8_t in_place_ok;
+    uint8_t chunk;                   /* which chunk of its transfer it carries (< TOTEX_PROG_MAX_CHUNKS) */
+    uint8_t kick;                    /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
 } totex_prog_recv;
 
 typedef struct totex_prog_send {
     int peer, bytes;
-    size_t piece_first, piece_count; /* pieces[piece_first ..]: one piece = sent from where it lies */
-    size_t stage_off;                /* gathered here when more than one piece */
-    size_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
-                                        blocks (< nrecv), an earlier send on its link (nrecv + send index) */
-    size_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
-    size_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
-    int sync;                        /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
-    int kick;                        /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
+    size_t stage_off;                  /* gathered here when more than one piece */
+    uint32_t piece_first, piece_count; /* pieces[piece_first ..]: one piece = sent from where it lies */
+    uint32_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
+                                          blocks (< nrecv), an earlier send on its link (nrecv + send index) */
+    uint32_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
+    uint32_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
+    uint8_t sync;                      /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
+    uint8_t kick;                      /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
 } totex_prog_send;
 
 typedef struct totex_prog_final { /* a block (src, me) a receive brings */
@@ -84,7 +87,7 @@ typedef struct totex_prog {
     totex_prog_recv *recvs;       /* in step order */
     totex_prog_send *sends;       /* in step order */
     totex_prog_piece *pieces;
-    size_t *deps;
+    uint32_t *deps;
     totex_prog_final *finals;     /* [n - 1], by receive (totex_prog_recv.fin_first) */
     size_t arena_cap;            /* soft limit of the arena and of the staging area, bytes (set before compiling;
                                     0: reuse bytes as soon as they are free) */

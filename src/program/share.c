@@ -173,3 +173,33 @@ nomem:
     return TOTEX_ENOMEM;
 }
 
+
+void totex_prog_share_src_rewind(totex_prog_share_src *src)
+{
+    src->done = 0;
+    if (src->trans)
+        totex_prog_trans_rewind(src->trans);
+}
+
+int totex_prog_share_src_next(totex_prog_share_src *src, totex_status *st, totex_error *err)
+{
+    *st = TOTEX_OK;
+    if (src->done)
+        return 0;
+    if (!src->trans) { /* the whole share, one segment */
+        src->done = 1;
+        return 1;
+    }
+    totex_prog_share *l = src->l;
+    const uint64_t steps = totex_prog_trans_steps(src->trans), seg = src->seg_steps ? src->seg_steps : 1;
+    l->nx = l->nb = 0;
+    totex_status ts = totex_prog_trans_run(src->trans, l, totex_prog_trans_next(src->trans) + seg, err);
+    if (ts != TOTEX_OK) {
+        *st = ts;
+        return -1;
+    }
+    l->steps = steps;
+    if (totex_prog_trans_next(src->trans) >= steps)
+        src->done = 1;
+    return 1;
+}

@@ -64,6 +64,40 @@ totex_status totex_prog_share_from_unit(totex_prog_share *l, const totex_algorit
 totex_status totex_prog_share_translate(totex_prog_share *l, const totex_task *t, const totex_sym_schedule *s,
                                        totex_error *err);
 
+/* A translation of node 0's moves to this rank under way (share_unit.c): the
+ * rows' progress after steps [0, step), so that the share can be made a few
+ * steps at a time and made again from the start, never held whole. */
+typedef struct totex_prog_trans totex_prog_trans;
+/* a translation of @p s on task @p t (both kept by the caller while it is used) at step 0; NULL out of memory */
+totex_prog_trans *totex_prog_trans_new(const totex_task *t, const totex_sym_schedule *s);
+void totex_prog_trans_free(totex_prog_trans *tr);
+/* back to step 0 */
+void totex_prog_trans_rewind(totex_prog_trans *tr);
+/* steps of the schedule */
+uint64_t totex_prog_trans_steps(const totex_prog_trans *tr);
+/* the next step to translate */
+uint64_t totex_prog_trans_next(const totex_prog_trans *tr);
+/* append the translated steps up to (not including) @p upto to @p l (its me and pred as for
+   totex_prog_share_translate); l->steps becomes the schedule's steps. TOTEX_OK, TOTEX_EINVAL, TOTEX_ENOMEM */
+totex_status totex_prog_trans_run(totex_prog_trans *tr, totex_prog_share *l, uint64_t upto, totex_error *err);
+
+/* A share read in segments of whole steps (the compiler reads it twice,
+ * compile.c): either one segment, a whole share @c l, or a translation
+ * @c trans made @c seg_steps steps at a time into @c l (emptied before each),
+ * so that a rank's share of a symmetric schedule is never held whole. */
+#define TOTEX_PROG_SHARE_SEGMENT 256 /* steps per segment of a translated share (build.c) */
+
+typedef struct totex_prog_share_src {
+    totex_prog_share *l;
+    totex_prog_trans *trans; /* NULL: l is the whole share */
+    uint64_t seg_steps;      /* steps per segment of a translation (>= 1) */
+    int done;
+} totex_prog_share_src;
+/* from the first segment again */
+void totex_prog_share_src_rewind(totex_prog_share_src *src);
+/* the next segment in src->l: 1, 0 at the end, or -1 with *st and @p err set */
+int totex_prog_share_src_next(totex_prog_share_src *src, totex_status *st, totex_error *err);
+
 /* this rank's share of a translation-invariant combining schedule from node 0's transfers
    (totex_comb_algorithm.plan_node0): node x's transfers are node 0's shifted by x coordinate-wise
    on @p net's factors. O(node 0's blocks) per step; TOTEX_OK or TOTEX_ENOMEM */

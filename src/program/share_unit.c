@@ -13,6 +13,7 @@
  * with totex_sym_expand() at every rank. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "share.h"
 
@@ -40,40 +41,93 @@ static totex_hop hop_from(const geo *g, uint32_t v, const uint32_t *cv, const ui
     return (totex_hop){v, v - c * g->stride[lt.dim] + nc * g->stride[lt.dim], src, dst};
 }
 
-totex_status totex_prog_share_translate(totex_prog_share *l, const totex_task *t, const totex_sym_schedule *s,
-                                       totex_error *err)
-{
-    const totex_network *net = totex_task_network(t);
+/* a translation under way: node 0's moves of steps [0, step) applied to the rows' progress */
+struct totex_prog_trans {
+    const totex_task *t;
+    const totex_sym_schedule *s;
     geo g;
-    g.k = totex_network_dims(net);
-    for (uint32_t i = 0; i < g.k; i++) {
-        g.m[i] = totex_factor_nodes(totex_network_factor(net, i));
-        g.stride[i] = totex_network_stride(net, i);
+    uint32_t rows, cols, pdim;
+    uint16_t *pos;  /* rows x dimensions: each row's progress along each dimension */
+    uint64_t step;  /* next step to translate */
+    totex_hop *hops;
+    size_t cap;
+};
+
+totex_prog_trans *totex_prog_trans_new(const totex_task *t, const totex_sym_schedule *s)
+{
+    totex_prog_trans *tr = calloc(1, sizeof *tr);
+    if (!tr)
+        return NULL;
+    const totex_network *net = totex_task_network(t);
+    tr->t = t;
+    tr->s = s;
+    tr->g.k = totex_network_dims(net);
+    for (uint32_t i = 0; i < tr->g.k; i++) {
+        tr->g.m[i] = totex_factor_nodes(totex_network_factor(net, i));
+        tr->g.stride[i] = totex_network_stride(net, i);
     }
-    const uint32_t rows = totex_task_rows(t), cols = totex_task_cols(t), pdim = totex_task_period_dim(t);
+    tr->rows = totex_task_rows(t);
+    tr->cols = totex_task_cols(t);
+    tr->pdim = totex_task_period_dim(t);
+    tr->pos = calloc((size_t)tr->rows * tr->g.k + 1, sizeof *tr->pos);
+    if (!tr->pos) {
+        free(tr);
+        return NULL;
+    }
+    return tr;
+}
+
+void totex_prog_trans_free(totex_prog_trans *tr)
+{
+    if (!tr)
+        return;
+    free(tr->pos);
+    free(tr->hops);
+    free(tr);
+}
+
+void totex_prog_trans_rewind(totex_prog_trans *tr)
+{
+    memset(tr->pos, 0, ((size_t)tr->rows * tr->g.k + 1) * sizeof *tr->pos);
+    tr->step = 0;
+}
+
+uint64_t totex_prog_trans_steps(const totex_prog_trans *tr)
+{
+    return totex_sym_steps(tr->s);
+}
+
+uint64_t totex_prog_trans_next(const totex_prog_trans *tr)
+{
+    return tr->step;
+}
+
+totex_status totex_prog_trans_run(totex_prog_trans *tr, totex_prog_share *l, uint64_t upto, totex_error *err)
+{
+    const geo *g = &tr->g;
+    const totex_task *t = tr->t;
+    const uint32_t rows = tr->rows, cols = tr->cols, pdim = tr->pdim;
     const uint32_t me = l->me, pred = l->pred;
-    uint16_t *pos = calloc((size_t)rows * g.k + 1, sizeof *pos);
-    totex_hop *hops = NULL;
-    size_t cap = 0;
-    totex_status st = TOTEX_OK;
     uint32_t cme[TOTEX_MAX_DIMS], cpred[TOTEX_MAX_DIMS], cu[TOTEX_MAX_DIMS], dc[TOTEX_MAX_DIMS],
         csrc[TOTEX_MAX_DIMS];
-    coords(&g, me, cme);
-    coords(&g, pred, cpred);
-    if (!pos)
-        goto nomem;
-    for (uint64_t step = 0; step < totex_sym_steps(s); step++) {
+    coords(g, me, cme);
+    coords(g, pred, cpred);
+    if (upto > totex_sym_steps(tr->s))
+        upto = totex_sym_steps(tr->s);
+    for (; tr->step < upto; tr->step++) {
+        const uint64_t step = tr->step;
         size_t cnt, h = 0;
-        const totex_sym_move *mv = totex_sym_step(s, step, &cnt);
-        if (cnt > (SIZE_MAX / sizeof *hops) / 3)
+        const totex_sym_move *mv = totex_sym_step(tr->s, step, &cnt);
+        if (cnt > (SIZE_MAX / sizeof *tr->hops) / 3)
             goto nomem;
-        if (3 * cnt > cap) {
-            totex_hop *q = realloc(hops, sizeof *q * 3 * cnt);
+        if (3 * cnt > tr->cap) {
+            totex_hop *q = realloc(tr->hops, sizeof *q * 3 * cnt);
             if (!q)
                 goto nomem;
-            hops = q;
-            cap = 3 * cnt;
+            tr->hops = q;
+            tr->cap = 3 * cnt;
         }
+        totex_hop *hops = tr->hops;
         for (size_t x = 0; x < cnt; x++) {
             const uint32_t r = mv[x].row, j = mv[x].col;
             if (r >= rows || j >= cols) {
@@ -81,48 +135,56 @@ totex_status totex_prog_share_translate(totex_prog_share *l, const totex_task *t
                          "symmetric schedule step %llu, move %zu: row %u / column %u out of range (%u rows, %u "
                          "columns)",
                          (unsigned long long)step, x, r, j, rows, cols);
-                st = TOTEX_EINVAL;
-                goto done;
+                return TOTEX_EINVAL;
             }
             const totex_link_type lt = totex_task_column(t, j);
-            const uint16_t *p = pos + (size_t)r * g.k;
-            coords(&g, totex_task_destination(t, r), dc);
+            const uint16_t *p = tr->pos + (size_t)r * g->k;
+            coords(g, totex_task_destination(t, r), dc);
             /* period 2: the parity along pdim of the nodes that hold (and move) the packet */
             uint32_t cl = 0;
             if (pdim != UINT32_MAX) {
-                coords(&g, totex_task_source(t, r), csrc);
+                coords(g, totex_task_source(t, r), csrc);
                 cl = (csrc[pdim] + p[pdim]) & 1u;
             }
 #define MOVES(c) (pdim == UINT32_MAX || ((c)[pdim] & 1u) == cl)
             if (MOVES(cme))
-                hops[h++] = hop_from(&g, me, cme, p, dc, lt);
+                hops[h++] = hop_from(g, me, cme, p, dc, lt);
             if (pred != me && MOVES(cpred))
-                hops[h++] = hop_from(&g, pred, cpred, p, dc, lt);
+                hops[h++] = hop_from(g, pred, cpred, p, dc, lt);
             /* the neighbour u = me - delta along lt.dim sends into me over its link of type j */
-            for (uint32_t i = 0; i < g.k; i++)
+            for (uint32_t i = 0; i < g->k; i++)
                 cu[i] = cme[i];
-            cu[lt.dim] = (cme[lt.dim] + g.m[lt.dim] - lt.delta) % g.m[lt.dim];
-            uint32_t u = me - cme[lt.dim] * g.stride[lt.dim] + cu[lt.dim] * g.stride[lt.dim];
+            cu[lt.dim] = (cme[lt.dim] + g->m[lt.dim] - lt.delta) % g->m[lt.dim];
+            uint32_t u = me - cme[lt.dim] * g->stride[lt.dim] + cu[lt.dim] * g->stride[lt.dim];
             if (u != pred && u != me && MOVES(cu))
-                hops[h++] = hop_from(&g, u, cu, p, dc, lt);
+                hops[h++] = hop_from(g, u, cu, p, dc, lt);
 #undef MOVES
         }
         if (totex_prog_share_hops(l, step, hops, h))
             goto nomem;
         for (size_t x = 0; x < cnt; x++) {
             const totex_link_type lt = totex_task_column(t, mv[x].col);
-            uint16_t *p = pos + (size_t)mv[x].row * g.k + lt.dim;
-            *p = (uint16_t)((*p + lt.delta) % g.m[lt.dim]);
+            uint16_t *p = tr->pos + (size_t)mv[x].row * g->k + lt.dim;
+            *p = (uint16_t)((*p + lt.delta) % g->m[lt.dim]);
         }
     }
-    l->steps = totex_sym_steps(s);
-    goto done;
+    l->steps = totex_sym_steps(tr->s);
+    return TOTEX_OK;
 nomem:
     snprintf(err->msg, sizeof err->msg, "out of memory translating a symmetric schedule to rank %u", me);
-    st = TOTEX_ENOMEM;
-done:
-    free(pos);
-    free(hops);
+    return TOTEX_ENOMEM;
+}
+
+totex_status totex_prog_share_translate(totex_prog_share *l, const totex_task *t, const totex_sym_schedule *s,
+                                       totex_error *err)
+{
+    totex_prog_trans *tr = totex_prog_trans_new(t, s);
+    if (!tr) {
+        snprintf(err->msg, sizeof err->msg, "out of memory translating a symmetric schedule to rank %u", l->me);
+        return TOTEX_ENOMEM;
+    }
+    totex_status st = totex_prog_trans_run(tr, l, UINT64_MAX, err);
+    totex_prog_trans_free(tr);
     return st;
 }
 

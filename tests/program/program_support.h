@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arena.h"
 #include "build.h"
@@ -13,6 +14,13 @@
 #include "program.h"
 #include "ring.h"
 #include "share.h"
+
+/* a failure of a test that counts them in its own `static int failures`: the first 20 printed */
+#define PROG_FAIL(...)                                                                                                 \
+    do {                                                                                                               \
+        if (failures++ < 20)                                                                                           \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+    } while (0)
 
 /* Rank @p me's program of unit-step algorithm @p a under @p ports on @p net (rank = node), blocks of
    @p slot bytes, @p chunks per transfer, lanes staggered or not, the default arena of

@@ -89,10 +89,10 @@ static void check(const char *what, const totex_prog *p, const totex_prog_share 
         const totex_prog_send *sd = &p->sends[s];
         if (sd->recv_before != s_r[s])
             FAIL("FAIL %s rank %u: send %zu (step %llu) posts receives up to %zu, not those of the steps before (%zu)\n",
-                 what, p->me, s, (unsigned long long)sstep[s] + 1, sd->recv_before, s_r[s]);
+                 what, p->me, s, (unsigned long long)sstep[s] + 1, (size_t)sd->recv_before, s_r[s]);
         if (sd->wait_sends > s_s[s])
             FAIL("FAIL %s rank %u: send %zu (step %llu) waits for sends up to %zu, beyond the steps before (%zu)\n",
-                 what, p->me, s, (unsigned long long)sstep[s] + 1, sd->wait_sends, s_s[s]);
+                 what, p->me, s, (unsigned long long)sstep[s] + 1, (size_t)sd->wait_sends, s_s[s]);
         for (size_t d = sd->dep_first; d < sd->dep_first + sd->dep_count; d++) {
             size_t q = p->deps[d];
             if (q < nr ? q >= s_r[s] : q - nr >= s_s[s])
@@ -144,7 +144,7 @@ static void check(const char *what, const totex_prog *p, const totex_prog_share 
         if (rb->wait_sends > r_s[b] || rb->wait_recvs > r_r[b])
             FAIL("FAIL %s rank %u: receive %zu (step %llu) waits for sends < %zu, receives < %zu: beyond the steps "
                  "before (%zu, %zu)\n",
-                 what, p->me, b, (unsigned long long)rstep[b] + 1, rb->wait_sends, rb->wait_recvs, r_s[b], r_r[b]);
+                 what, p->me, b, (unsigned long long)rstep[b] + 1, (size_t)rb->wait_sends, (size_t)rb->wait_recvs, r_s[b], r_r[b]);
         if (!USES_ARENA(b))
             continue;
         if (rb->arena_off + (size_t)rb->bytes > p->arena_bytes)

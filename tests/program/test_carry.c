@@ -83,7 +83,7 @@ static void check(const char *what, const totex_prog *p, int *waits_before)
         FAIL("FAIL %s rank %u: the carrying send goes to rank %d, not %d\n", what, p->me, sd->peer, succ);
     if (sd->dep_count || sd->wait_sends)
         FAIL("FAIL %s rank %u: the carrying send %zu waits for %zu requests and sends < %zu\n", what, p->me, cs,
-             sd->dep_count, sd->wait_sends);
+             (size_t)sd->dep_count, (size_t)sd->wait_sends);
     if ((size_t)sd->bytes > TOTEX_PROG_CARRY_MAX)
         FAIL("FAIL %s rank %u: the carrying send has %d bytes, more than %d\n", what, p->me, sd->bytes,
              TOTEX_PROG_CARRY_MAX);

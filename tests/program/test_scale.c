@@ -12,7 +12,8 @@
  *  - n - 1 of the blocks it receives are its own (finals), every source once.
  * Also for every rank tried: every send's pieces lie in its own blocks or in
  * blocks received earlier (checked by the compiler) and the program's arena is
- * at most its soft limit (TOTEX_PROG_ARENA_BLOCKS_PER_RANK blocks per rank). */
+ * at most its soft limit (TOTEX_PROG_ARENA_BLOCKS_PER_RANK blocks per rank).
+ * And the memory rule above 1024 ranks (memory_rule() below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,54 @@ static void torus(uint32_t k, uint32_t d)
     totex_network_free(net);
 }
 
+/* above TOTEX_PROG_SCALE_MAX ranks, 64 KiB blocks: a program is built only when its arena, staging and
+   entries fit one buffer of n blocks + TOTEX_PROG_BUFFER_SLACK (issue 28's rule for totex's own memory per
+   rank); octr on 64x64 fits (checked against the rule here), a3c does not (its arena of relayed blocks
+   grows with n: refused, with the reason) */
+static void memory_rule(void)
+{
+    const char *spec = "ring:64*ring:64";
+    totex_error err;
+    totex_network *net = totex_network_parse(spec, &err);
+    CHECK(net, "%s: %s", spec, err.msg);
+    if (!net)
+        return;
+    const uint32_t n = totex_network_nodes(net);
+    const long long slot = 65536;
+    totex_comb_cost cost;
+    totex_comb_cost_default(&cost);
+    cost.switching = TOTEX_SWITCH_WORMHOLE;
+    cost.ports = TOTEX_COMB_ALL_PORT;
+    cost.m = (double)slot;
+    const double rule = (double)n * (double)slot + 64.0 * 1048576;
+    size_t oi = 0, ci = 0;
+    while (totex_algorithm_get(oi) && strcmp(totex_algorithm_get(oi)->name, "octr") != 0)
+        oi++;
+    while (totex_comb_algorithm_get(ci) && strcmp(totex_comb_algorithm_get(ci)->name, "a3c") != 0)
+        ci++;
+    totex_prog_cand octr = {1, (int)oi, TOTEX_PORTS_MULTI, 1, 0, 0, 0, 0, 0}, a3c = {0, (int)ci, 0, 1, 0, 0, 0, 0, 0};
+    totex_prog *p = NULL;
+    char why[300] = "";
+    int rc = prog_test_build(net, &cost, &octr, n, n / 2 + 1, slot, &p, why, sizeof why);
+    CHECK(rc == 0, "%s octr: %s", spec, why);
+    if (rc == 0) {
+        const double own = (double)p->arena_bytes + (double)p->stage_bytes + (double)totex_prog_bytes(p);
+        CHECK(own <= rule, "%s octr: %.0f bytes of arena, staging and program, over n blocks + 64 MiB = %.0f", spec,
+              own, rule);
+    }
+    totex_prog_free(p);
+    p = NULL;
+    why[0] = '\0';
+    rc = prog_test_build(net, &cost, &a3c, n, n / 2 + 1, slot, &p, why, sizeof why);
+    CHECK(rc == TOTEX_ENOMEM && strstr(why, "exceed one buffer of n blocks"),
+          "%s a3c at 64 KiB: built (status %d) or refused without the rule's reason: '%s'", spec, rc, why);
+    totex_prog_free(p);
+    totex_network_free(net);
+}
+
 int main(void)
 {
+    memory_rule();
     torus(8, 2);
     torus(32, 2);
     torus(16, 3);
