@@ -38,12 +38,13 @@ static int forced_chunks(void)
     return totex_mpi_env_int("TOTEX_CHUNKS", 1, TOTEX_PROG_MAX_CHUNKS, &v) ? (int)v : 0;
 }
 
-/* TOTEX_STAGGER=0|1 forces unstaggered or staggered lanes on unit-step candidates of more
-   than one chunk; -1 when unset or invalid (the model's candidates, both kinds timed) */
+/* TOTEX_STAGGER=0|1|2 forces unstaggered lanes, staggered lanes, or staggered lanes after start rounds
+   (compile.c) on unit-step candidates of more than one chunk; -1 when unset or invalid (the model's
+   candidates, both kinds timed, start rounds where the model says they pay) */
 static int forced_stagger(void)
 {
     long long v = -1;
-    return totex_mpi_env_int("TOTEX_STAGGER", 0, 1, &v) ? (int)v : -1;
+    return totex_mpi_env_int("TOTEX_STAGGER", 0, 2, &v) ? (int)v : -1;
 }
 
 /* rank 0: the candidates, in the model's order, into msg = {count, t_s, t_c, t_l, candidates...} */
@@ -72,10 +73,15 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
             int sg = ch > 1 && fs != 0;
             if (u->applies(net, ports, &err) != TOTEX_OK || u->predict(net, ports, &steps, &err) != TOTEX_OK)
                 snprintf(why, cap, "TOTEX_ALGORITHM=%.40s on %.200s: %.300s", forced, spec, err.msg);
-            else
+            else {
+                if (sg) /* start rounds as forced, else where the model says they pay */
+                    sg = fs > 0 ? fs
+                                : 1 + totex_prog_start_rounds_pay(steps, (long long)cost->m, ch,
+                                                                  totex_network_diameter(net), lc);
                 c[k++] = (totex_prog_cand){1, (int)ai, ports, ch,
                                           totex_prog_unit_time(steps, (long long)cost->m, ch, sg, lc),
                                           steps, 0, lc->pad_forced ? lc->pad : 0, sg};
+            }
         } else if (!a) {
             snprintf(why, cap, "TOTEX_ALGORITHM: %s (or a unit-step schedule: octr, sym2, a3, greedy-sym, greedy, a2)",
                      err.msg);
@@ -94,7 +100,7 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
         for (size_t i = 0; i < k; i++)
             if (c[i].unit) {
                 c[i].chunks = fc ? fc : c[i].chunks;
-                c[i].stagger = fs >= 0 ? fs && c[i].chunks > 1 : c[i].stagger && c[i].chunks > 1;
+                c[i].stagger = c[i].chunks < 2 ? 0 : fs >= 0 ? fs : c[i].stagger;
             }
         if (!k && !why[0])
             snprintf(why, cap, "no algorithm applies to %.200s", spec);
@@ -389,7 +395,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
             snprintf(what, sizeof what, "unit-step schedule %s (%s, %llu steps, %d chunk%s per transfer%s%s)",
                      pp->algorithm, totex_ports_format(pp->ports, portw, sizeof portw),
                      (unsigned long long)pp->steps, pp->chunks, pp->chunks > 1 ? "s" : "",
-                     pp->stagger ? ", lanes staggered" : "", padw);
+                     pp->stagger ? pp->sync_rounds ? ", lanes staggered after start rounds" : ", lanes staggered" : "", padw);
         else
             snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s%s)", pp->algorithm,
                      (unsigned long long)pp->steps, pp->chunks > 1 ? ", every message in chunks: " : "",

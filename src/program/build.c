@@ -77,6 +77,8 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
     /* the check's ring, as the runtime's state has it (from the same network) */
     totex_prog_check_ring(net, rank, &p->ring_pred, &p->ring_succ);
     p->ring_set = net != NULL;
+    /* staggered lanes start aligned on every rank after as many kick rounds as the network's diameter (compile.c) */
+    p->sync_rounds = net && c->unit && c->stagger > 1 ? (uint32_t)totex_network_diameter(net) : 0;
     totex_prog_cand_name(c, p->label, sizeof p->label);
     totex_error e;
     e.msg[0] = '\0';

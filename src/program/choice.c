@@ -86,22 +86,45 @@ static double at_size(double x, double small, double big)
     return small + (big - small) * f;
 }
 
-double totex_prog_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_prog_linkcost *lc)
+/* one step of a unit-step schedule in @p chunks lanes: *start, the start-up, *move, the link time, *hidden,
+   the part of the start-up staggered lanes hide */
+static void unit_step(long long slot, int chunks, const totex_prog_linkcost *lc, double *start, double *move,
+                      double *hidden)
 {
     const int c = chunks < 1 ? 1 : chunks;
     const double x = (double)slot / c;
     double per_byte = at_size(x, lc->t_c_chunk, lc->t_c) / c, link = at_size(x, lc->t_l_chunk, lc->t_l);
     if (per_byte < link)
         per_byte = link;
-    const double start = lc->t_s * (1 + TOTEX_PROG_CHUNK_OVERHEAD * (c - 1)), move = (double)slot * per_byte;
-    double hidden = 0;
-    if (stagger && c > 1) { /* the others' transfer covers part of a lane's start-up, never more than it lasts */
-        hidden = start * (1 - (1 + 1.0 / c) / 2);
-        if (hidden > move * (c - 1) / c)
-            hidden = move * (c - 1) / c;
+    *start = lc->t_s * (1 + TOTEX_PROG_CHUNK_OVERHEAD * (c - 1));
+    *move = (double)slot * per_byte;
+    *hidden = 0;
+    if (c > 1) { /* the others' transfer covers part of a lane's start-up, never more than it lasts */
+        *hidden = *start * (1 - (1 + 1.0 / c) / 2);
+        if (*hidden > *move * (c - 1) / c)
+            *hidden = *move * (c - 1) / c;
     }
+}
+
+double totex_prog_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_prog_linkcost *lc)
+{
+    const int c = chunks < 1 ? 1 : chunks;
+    double start, move, hidden;
+    unit_step(slot, c, lc, &start, &move, &hidden);
+    if (!stagger || c < 2)
+        hidden = 0;
     /* staggered: lane i starts behind i kicks, i start-ups late */
     return (double)steps * (start - hidden + move) + (stagger && c > 1 ? (c - 1) * lc->t_s : 0);
+}
+
+int totex_prog_start_rounds_pay(uint64_t steps, long long slot, int chunks, uint64_t diameter,
+                                const totex_prog_linkcost *lc)
+{
+    double start, move, hidden;
+    if (chunks < 2)
+        return 0;
+    unit_step(slot, chunks, lc, &start, &move, &hidden);
+    return (double)diameter * lc->t_s < (double)steps * hidden;
 }
 
 int totex_prog_model_chunks(long long slot, int stagger, const totex_prog_linkcost *lc)
@@ -200,6 +223,7 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
         return 0;
     }
     const uint32_t n = totex_network_nodes(net);
+    const uint64_t diameter = totex_network_diameter(net); /* kick rounds before staggered lanes (compile.c) */
     char skipped[256] = ""; /* candidates not offered above TOTEX_PROG_SCALE_MAX ranks */
     /* padding forced (TOTEX_PAD): every combining candidate padded; measured: the best few also padded */
     const int pad = lc->pad > slot ? lc->pad : 0, forced = lc->pad_forced ? lc->pad : 0;
@@ -294,9 +318,12 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
         for (int v = 0; v < nv; v++) {
             if (var[v][0] > 1 && slot / var[v][0] < TOTEX_PROG_MIN_CHUNK)
                 continue;
+            /* staggered: after start rounds where they pay (their cost in the prediction) */
+            const int rounds = var[v][1] && totex_prog_start_rounds_pay(steps, slot, var[v][0], diameter, lc);
             all[k] = (totex_prog_cand){1, (int)ai, unit_cands[u].ports, var[v][0],
-                                      totex_prog_unit_time(steps, slot, var[v][0], var[v][1], lc), steps, (int)k,
-                                      forced, var[v][1]};
+                                      totex_prog_unit_time(steps, slot, var[v][0], var[v][1], lc) +
+                                          (rounds ? (double)diameter * lc->t_s : 0),
+                                      steps, (int)k, forced, var[v][1] + rounds};
             k++;
         }
     }
@@ -334,9 +361,9 @@ void totex_prog_cand_name(const totex_prog_cand *c, char *out, size_t cap)
         len = snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
     else {
         char ports[32];
-        len = snprintf(out, cap, "%s/%s/%d chunk%s%s", totex_algorithm_get((size_t)c->idx)->name,
+        len = snprintf(out, cap, "%s/%s/%d chunk%s%s%s", totex_algorithm_get((size_t)c->idx)->name,
                        totex_ports_format(c->ports, ports, sizeof ports), c->chunks, c->chunks > 1 ? "s" : "",
-                       c->stagger ? " staggered" : "");
+                       c->stagger ? " staggered" : "", c->stagger > 1 ? " after start rounds" : "");
     }
     if (c->pad && len >= 0 && (size_t)len < cap)
         snprintf(out + len, cap - (size_t)len, "/padded to %d B", c->pad);

@@ -31,7 +31,8 @@ typedef struct totex_prog_cand {
     uint64_t steps;   /* unit-step: predicted steps */
     int order;        /* tie-break */
     int pad;          /* messages shorter than this many bytes padded to it (0: none) */
-    int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0 */
+    int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0; 2: and
+                         every rank starts its data after as many kick rounds as the network's diameter */
 } totex_prog_cand;
 /* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_PROG_COST_CHUNK bytes */
 typedef struct totex_prog_linkcost {
@@ -55,6 +56,12 @@ int totex_prog_split_chunks(long long msg, const totex_prog_linkcost *lc, double
 /* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in
    @p chunks chunks, lanes staggered (@p stagger nonzero, chunks > 1) or not */
 double totex_prog_unit_time(uint64_t steps, long long slot, int chunks, int stagger, const totex_prog_linkcost *lc);
+/* 1 when staggered lanes in @p chunks (>= 2) should start after @p diameter kick rounds (compile.c): the
+   rounds' start-ups, diameter t_s, cost less than what the lanes hide over @p steps steps (the part of a
+   step's start-up totex_prog_unit_time counts as hidden), which they hide only when every rank starts its
+   data at once (on SimGrid, after a barrier: docs/performance.md, "The first call after the choice"); else 0 */
+int totex_prog_start_rounds_pay(uint64_t steps, long long slot, int chunks, uint64_t diameter,
+                                const totex_prog_linkcost *lc);
 /* the model's chunk count for blocks of @p slot bytes, lanes staggered or not (argmin of
    totex_prog_unit_time over 1 .. TOTEX_PROG_MAX_CHUNKS, over 2 .. when staggered; 1 when
    staggered and the block is too small for two chunks) */

@@ -104,7 +104,19 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
        together, and lanes one latency apart alternate (choice.c). */
     size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick 1 receive + 1 (kick i: + i - 1) */
     size_t *kick_to = p->stagger ? calloc(n, sizeof *kick_to) : NULL; /* peer -> sends data to it */
-    size_t nkr = 0, nks = 0;
+    size_t nkr = 0, nks = 0, nfrom = 0, nto = 0;
+    /* kick rounds before the data (p->sync_rounds, D): round 1 to every peer of a link at once, round k + 1
+       once round k has come from every peer, and the first data of every link's lane 0 once round D has.
+       Kick 1 (of the lanes) then leaves with it. The chain of kicks of a link is its D rounds, then its
+       c - 1 lanes' kicks (receive kick[r] - 1 + j: round j + 1 for j < D, else lane kick j - D + 1).
+       Why: a round takes every rank's latest start over its peers, so after as many rounds as the
+       network's diameter every rank starts its data at the same moment (on SimGrid exactly: the same
+       latency on every link): lanes staggered one latency apart stay so only when the ranks start
+       together. After a barrier, whose exits are several latencies apart, lanes that relay each other's
+       blocks merge within a few steps, and every step pays a latency again: on SimGrid 8x8 at 64 KiB,
+       octr in 2 staggered chunks took 503 us after a barrier against 442 us in a call that followed
+       another (all ranks ended it together), 450 us with 8 rounds first (docs/performance.md). */
+    const size_t D = p->stagger ? p->sync_rounds : 0, nk = D + (size_t)c - 1;
     if (p->stagger && (!kick || !kick_to)) {
         free(kick);
         free(kick_to);
@@ -155,11 +167,13 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             const totex_prog_xfer *tr = &l->x[x];
             if (tr->count && tr->to == me && !kick[tr->from]) {
                 kick[tr->from] = nkr + 1;
-                nkr += (size_t)c - 1;
+                nkr += nk;
+                nfrom++;
             }
             if (tr->count && tr->from == me && !kick_to[tr->to]) {
                 kick_to[tr->to] = 1;
-                nks += (size_t)c - 1;
+                nks += nk;
+                nto++;
             }
         }
     }
@@ -188,7 +202,8 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
     p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
     p->sends = calloc(ns ? ns : 1, sizeof *p->sends);
     p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
-    p->deps = calloc(nblocks + ns ? nblocks + ns : 1, sizeof *p->deps);
+    /* (a round's kicks and the first data of every link wait for the last round from every peer) */
+    p->deps = calloc(nblocks + ns + (D + 1) * nto * nfrom + 1, sizeof *p->deps);
     p->finals = calloc(n, sizeof *p->finals);
     /* held blocks: a slot per block held at once (a block's slot and key are dropped once its last chunk
        has been sent on), so that the map and the slots stay as large as what the rank holds at a time,
@@ -244,7 +259,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
         stage.top += TOTEX_PROG_KICK_BYTES;
     }
     for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks' receives and every link's kick 1 */
-        for (int i = 0; kick[r] && i < c - 1; i++) {
+        for (size_t i = 0; kick[r] && i < nk; i++) {
             const size_t k = kick[r] - 1 + (size_t)i;
             p->recvs[k] = (totex_prog_recv){.peer = (int)r,
                                            .kick = 1,
@@ -262,6 +277,17 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             is++;
         }
     }
+    for (size_t k = 1; k <= D && k + 1 <= nk; k++) /* rounds 2 .. D, then lane kick 1: round k from every peer */
+        for (uint32_t r = 0; r < n; r++)
+            if (kick_to[r]) {
+                p->sends[is] = (totex_prog_send){.peer = (int)r, .dep_first = ndeps, .recv_before = nkr, .kick = 1,
+                                                .bytes = TOTEX_PROG_KICK_BYTES, .stage_off = kick_stage};
+                for (uint32_t q = 0; q < n; q++)
+                    if (kick[q])
+                        p->deps[ndeps++] = kick[q] - 1 + k - 1;
+                p->sends[is].dep_count = ndeps - p->sends[is].dep_first;
+                is++;
+            }
     int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
     ir = nkr;
     totex_prog_share_src_rewind(src);
@@ -286,7 +312,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                                                     .bytes = TOTEX_PROG_KICK_BYTES,
                                                     .stage_off = kick_stage};
                     if (kick[r])
-                        p->deps[ndeps++] = kick[r] - 1 + (size_t)ci - 1;
+                        p->deps[ndeps++] = kick[r] - 1 + D + (size_t)ci - 1;
                     p->sends[is].dep_count = ndeps - p->sends[is].dep_first;
                     is++;
                 }
@@ -313,7 +339,12 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     p->deps[ndeps++] = nr + ln[ci] - 1;
                     p->sends[ln[ci] - 1].sync = 1;
                 } else if (kick && ci > 0 && kick[tr->to]) { /* a lane's first transfer on this link: kick ci */
-                    p->deps[ndeps++] = kick[tr->to] - 1 + (size_t)ci - 1;
+                    p->deps[ndeps++] = kick[tr->to] - 1 + D + (size_t)ci - 1;
+                } else if (D && ci == 0 && kick_to[tr->to] == 1) { /* lane 0's first: round D from every peer */
+                    for (uint32_t q = 0; q < n; q++)
+                        if (kick[q])
+                            p->deps[ndeps++] = kick[q] - 1 + D - 1;
+                    kick_to[tr->to] = 2;
                 }
                 if (ln)
                     ln[ci] = is + 1;

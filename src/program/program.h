@@ -84,6 +84,8 @@ typedef struct totex_prog {
     uint64_t steps;
     size_t nrecv, nsend;
     int stagger;                 /* lane i of a link starts behind the i-th of a chain of short kicks (compile.c) */
+    uint32_t sync_rounds;        /* staggered: rounds of kicks to and from every link peer before the first data
+                                    (set by the caller before compiling: the network's diameter; compile.c) */
     totex_prog_recv *recvs;       /* in step order */
     totex_prog_send *sends;       /* in step order */
     totex_prog_piece *pieces;

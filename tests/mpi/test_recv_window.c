@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     } algs[] = {{"octr", TOTEX_PORTS_MULTI}, {"sym2", TOTEX_PORTS_MULTI}, {"a2", TOTEX_PORTS_SINGLE}};
     static const struct {
         int chunks, stagger;
-    } lanes[] = {{1, 0}, {2, 1}, {3, 1}, {3, 0}};
+    } lanes[] = {{1, 0}, {2, 1}, {3, 1}, {3, 0}, {2, 2}}; /* (2: after start rounds) */
     static const long long slots[] = {8, 1000, 4099};
     static const size_t windows[] = {0, 1, 2, 7};
     int runs = 0, unbound = 0;
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
                     char what[200];
                     snprintf(what, sizeof what, "%s on %s, %lld B, %d chunk%s%s, %s arena", algs[ai].name, spec,
                              slots[si], lanes[li].chunks, lanes[li].chunks > 1 ? "s" : "",
-                             lanes[li].stagger ? " staggered" : "", tight ? "tightest" : "default");
+                             lanes[li].stagger == 2 ? " staggered after start rounds" : lanes[li].stagger ? " staggered" : "", tight ? "tightest" : "default");
                     totex_mpi_plan *p = compile(what, net, a, algs[ai].ports, (uint32_t)rank, slots[si],
                                                 lanes[li].chunks, lanes[li].stagger, tight);
                     for (size_t wi = 0; p && wi < sizeof windows / sizeof windows[0]; wi++)

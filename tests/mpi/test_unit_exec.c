@@ -7,7 +7,8 @@
  * and 2 x (size/2)), one message per transfer and 3 chunks per transfer
  * (TOTEX_CHUNKS: unequal chunks at 8 and 4099 bytes, relayed chunk by chunk),
  * the chunks' lanes staggered behind a zero-byte kick per link and not
- * (TOTEX_STAGGER=1, 0),
+ * (TOTEX_STAGGER=1, 0), and staggered after start rounds of kicks to and from
+ * every link peer (TOTEX_STAGGER=2),
  * blocks of 1, 8, 1000, 4099 bytes, MPI_INT, a vector and a struct type with
  * gaps, MPI_IN_PLACE. Whether an algorithm applies is asked of the algorithm
  * registry on the network this test derives from the communicator itself. On
@@ -123,9 +124,11 @@ int main(int argc, char **argv)
             totex_network_free(net);
             if (!applies)
                 continue;
-            /* 1 chunk; 3 chunks with staggered lanes; 3 chunks unstaggered (combining: 1 chunk) */
-            for (int v = 0; v < (algs[a].comb ? 1 : 3); v++) {
-                const int chunks = v ? 3 : 1, stagger = v == 1;
+            /* 1 chunk; 3 chunks with staggered lanes; 3 chunks unstaggered; 3 chunks staggered after
+               start rounds (kicks to and from every link peer, as many rounds as the diameter: compile.c)
+               (combining: 1 chunk) */
+            for (int v = 0; v < (algs[a].comb ? 1 : 4); v++) {
+                const int chunks = v ? 3 : 1, stagger = v == 1 ? 1 : v == 3 ? 2 : 0;
                 MPI_Comm comm;
                 if (shape == 0)
                     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -135,10 +138,10 @@ int main(int argc, char **argv)
                 snprintf(cs, sizeof cs, "%d", chunks);
                 setenv("TOTEX_ALGORITHM", algs[a].name, 1);
                 setenv("TOTEX_CHUNKS", cs, 1);
-                setenv("TOTEX_STAGGER", stagger ? "1" : "0", 1);
+                setenv("TOTEX_STAGGER", stagger == 2 ? "2" : stagger ? "1" : "0", 1);
                 char what[200];
                 snprintf(what, sizeof what, "%s (%d chunk%s%s) on %s%s", algs[a].name, chunks, chunks > 1 ? "s" : "",
-                         stagger ? ", staggered" : "", spec, shape == 0 ? " (world)" : "");
+                         stagger == 2 ? ", staggered after start rounds" : stagger ? ", staggered" : "", spec, shape == 0 ? " (world)" : "");
                 if (rank == 0)
                     printf("test_unit_exec: %s\n", what);
                 static const int bytes[] = {1, 8, 1000, 4099};

@@ -56,6 +56,7 @@ totex_prog *prog_test_compile_unit(const totex_network *net, const totex_algorit
     p->ring_pred = ring_pred;
     p->ring_succ = ring_succ;
     p->ring_set = 1;
+    p->sync_rounds = stagger > 1 ? (uint32_t)totex_network_diameter(net) : 0; /* (2: after start rounds, build.c) */
     /* window 1: the default for unit-step programs (build.c) */
     if (prog_test_compile(p, &l, chunks, 1, stagger, why, cap) != 0) {
         totex_prog_free(p);
