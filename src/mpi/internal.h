@@ -485,35 +485,29 @@ int totex_mpi_run_buffers(totex_prog *p, int recv_raw);
    blocks): made while the messages travel, after every send and before the last waits */
 void totex_mpi_own_block(const totex_prog *p, const char *send, char *out, int recv_raw);
 
-/* ---- a persistent request's flat program on persistent point-to-point requests (fixed.c) ---- */
+/* ---- a persistent request's flat program, all posted at its start (fixed.c) ---- */
 typedef struct totex_mpi_fixed {
-    totex_prog *p;
-    const char *send;  /* the send blocks (block j at j * slot): the caller's, or the request's packed copy */
-    char *out;         /* where the blocks land: the receive buffer (recv_raw) or p->fin */
-    int recv_raw;
-    MPI_Request *req;  /* [nrecv + nsend]: MPI_Recv_init, then MPI_Send_init / MPI_Ssend_init, program order */
-    size_t nreq;
+    totex_mpi_run run; /* its requests, buffers and places (totex_mpi_run_start() without a guard) */
     size_t tested;     /* requests found complete by the last look (totex_mpi_request_peek) */
 } totex_mpi_fixed;
-/* 1 when @p p can run on persistent requests: flat (program.h: every send from the send blocks with no wait
-   before it, every receive in its place, no kicks), every send one run of bytes (never staged), no receive
-   window short of all receives, and TOTEX_NONBLOCKING unset (which makes every run the resumable one, for
-   the tests) */
+/* 1 when @p p can run so: flat (program.h: every send from the send blocks with no wait before it, every
+   receive in its place, no kicks), no receive window short of all receives, and TOTEX_NONBLOCKING unset
+   (which makes every run the resumable one, for the tests) */
 int totex_mpi_fixed_applies(const totex_prog *p);
-/* make @p f: every message of @p p (totex_mpi_fixed_applies()) as a persistent request on @p comm with tag
-   @p tag, its sends from @p send, its receives into @p out
-   (the caller's receive buffer when @p recv_raw, else p->fin). Collective in effect (the peers' requests
-   match these). MPI code; on failure nothing is left to free */
-int totex_mpi_fixed_init(totex_mpi_fixed *f, totex_prog *p, MPI_Comm comm, int tag, const char *send, char *out,
-                         int recv_raw);
-/* start @p f: every request started (MPI_Startall), this rank's own block to its place; MPI code */
-int totex_mpi_fixed_start(totex_mpi_fixed *f);
+/* start @p f: a run of @p pl (totex_mpi_fixed_applies()) on @p comm with tag @p tag, unchecked, its blocks at
+   @p send, results into @p recv when @p recv_raw (else left in the program), every receive posted and every
+   send made at once (totex_mpi_run_flat_post()); MPI_SUCCESS, or the MPI code of a start that failed (its
+   requests dropped) */
+int totex_mpi_fixed_start(totex_mpi_fixed *f, totex_mpi_plan *pl, MPI_Comm comm, int tag, const char *send, char *recv,
+                          int recv_raw);
 /* complete @p f: with @p may_wait MPI_Waitall; else MPI_SUCCESS when every request is complete (looked at by
    totex_mpi_request_peek when set, then MPI_Testall), TOTEX_MPI_PENDING when not yet; else the MPI code */
 int totex_mpi_fixed_progress(totex_mpi_fixed *f, int may_wait);
-/* free @p f's requests (inactive: completed or never started) */
-void totex_mpi_fixed_free(totex_mpi_fixed *f);
 
+/* a started run of a flat program (p->flat): every receive posted (but the one behind the predecessor's
+   header), every send made (but the carried one, made by the start), this rank's own block placed, without
+   waiting; MPI_SUCCESS, or the code of a failed call (the guard told, the requests dropped) */
+int totex_mpi_run_flat_post(totex_mpi_run *x);
 /* the blocking run: totex_mpi_run_start(), then totex_mpi_run_progress(may_wait); the 2-rank short path
    and flat programs by their own blocking loops */
 int totex_mpi_exec(totex_mpi_plan *p, MPI_Comm comm, int tag, totex_mpi_guard *g, int carry, const char *send,

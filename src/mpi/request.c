@@ -54,7 +54,7 @@ struct totex_request_s {
     totex_mpi_guard g;
     char hbuf[TOTEX_PROG_HDR_BYTES + TOTEX_PROG_CARRY_MAX]; /* the predecessor's header of this call */
     totex_mpi_run run;
-    int fixed;               /* a persistent request whose flat program runs on persistent requests (fx) */
+    int fixed;               /* a persistent request whose flat program is all posted at its start (fx) */
     totex_mpi_fixed fx;
 };
 
@@ -85,8 +85,6 @@ static int keep_type(MPI_Datatype t, MPI_Datatype *own, MPI_Datatype *use)
 static void request_release(struct totex_request_s *r)
 {
     totex_mpi_run_unlist(&r->run);
-    if (r->fixed)
-        totex_mpi_fixed_free(&r->fx);
     totex_mpi_plan *src = r->src;
     if (r->pl && src && !src->dropped && src->nspares < SPARES_MAX && !r->active && r->run.rc == MPI_SUCCESS) {
         r->pl->next = src->spares; /* kept, buffers and all, for the next call */
@@ -172,7 +170,8 @@ static int request_start(struct totex_request_s *r)
     }
     if (r->fixed) { /* (persistent: unchecked, the arguments were agreed at the init) */
         r->running = 1;
-        if ((rc = totex_mpi_fixed_start(&r->fx)) != MPI_SUCCESS) {
+        if ((rc = totex_mpi_fixed_start(&r->fx, r->pl, r->run_comm, r->tag, send, pr->recv_raw ? r->recvbuf : NULL,
+                                        pr->recv_raw)) != MPI_SUCCESS) {
             r->running = 0;
             r->rc = rc;
         }
@@ -322,18 +321,7 @@ static int request_make(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                 return rc;
             }
             MPI_Comm_set_errhandler(r->run_comm, MPI_ERRORS_RETURN);
-            if (totex_mpi_fixed_applies(r->pl->prog)) {
-                totex_prog *p = r->pl->prog;
-                const totex_mpi_prepared *pr = &r->pr;
-                if ((rc = totex_mpi_run_buffers(p, pr->recv_raw)) != MPI_SUCCESS ||
-                    (rc = totex_mpi_fixed_init(&r->fx, p, r->run_comm, r->tag,
-                                               pr->send_raw ? (const char *)pr->sendbuf : r->packed,
-                                               pr->recv_raw ? (char *)recvbuf : p->fin, pr->recv_raw)) != MPI_SUCCESS) {
-                    request_release(r);
-                    return rc;
-                }
-                r->fixed = 1;
-            }
+            r->fixed = totex_mpi_fixed_applies(r->pl->prog);
         } else {
             const long long call = st->nb_calls;
             r->run_comm = st->nb;

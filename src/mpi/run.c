@@ -328,15 +328,10 @@ int totex_mpi_exec_pair_raw(totex_mpi_plan *pl, totex_mpi_state *st, totex_mpi_g
                                     p->recvs[0].bytes, out + own, send + own, (size_t)p->slot);
 }
 
-/* a flat program (p->flat, no receive window short of all receives), blocking: the send carrying this
-   rank's header first, every receive posted, every send made, this rank's own block, one wait for all
-   (the general loop's posting rounds, dependencies and copies out: totex's own instructions of a 4-rank
-   call of 8 B, direct, 1700 -> 1090 with alltoall.c's raw_call, callgrind) */
-static int exec_flat(totex_mpi_run *x)
+int totex_mpi_run_flat_post(totex_mpi_run *x)
 {
     totex_prog *p = x->p;
     MPI_Request *req = x->req;
-    const size_t nreq = p->nrecv + p->nsend;
     const int carry_first = x->carry && p->carry_send != SIZE_MAX;
     int rc = MPI_SUCCESS; /* (the send carrying the header: made by totex_mpi_run_start()) */
     for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++)
@@ -348,12 +343,26 @@ static int exec_flat(totex_mpi_run *x)
             rc = issue(x, i);
     if (rc == MPI_SUCCESS) {
         totex_mpi_own_block(p, x->send, x->out, x->recv_raw);
-        rc = totex_mpi_guard_waitall(x->g, req, nreq);
-    } else if (x->g) {
-        rc = totex_mpi_guard_fail(x->g, rc);
+        return rc;
     }
-    if (rc != MPI_SUCCESS) /* do not wait for receives whose senders may never send */
-        totex_mpi_drop(req, p->nrecv, req + p->nrecv, p->nsend);
+    if (x->g)
+        rc = totex_mpi_guard_fail(x->g, rc);
+    totex_mpi_drop(req, p->nrecv, req + p->nrecv, p->nsend); /* do not wait for receives whose senders may never send */
+    return rc;
+}
+
+/* a flat program (p->flat, no receive window short of all receives), blocking: the send carrying this
+   rank's header first, every receive posted, every send made, this rank's own block, one wait for all
+   (the general loop's posting rounds, dependencies and copies out: totex's own instructions of a 4-rank
+   call of 8 B, direct, 1700 -> 1090 with alltoall.c's raw_call, callgrind) */
+static int exec_flat(totex_mpi_run *x)
+{
+    totex_prog *p = x->p;
+    int rc = totex_mpi_run_flat_post(x);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((rc = totex_mpi_guard_waitall(x->g, x->req, p->nrecv + p->nsend)) != MPI_SUCCESS)
+        totex_mpi_drop(x->req, p->nrecv, x->req + p->nrecv, p->nsend); /* do not wait for receives whose senders may never send */
     return rc;
 }
 
