@@ -91,6 +91,14 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                         void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                         MPI_Comm comm, const totex_mpi_options *opt);
+/* the routed alltoallv (alltoallv_routed.c) applies to @p net: every factor a ring or K2 */
+int totex_mpi_v_routed_applies(const totex_network *net);
+/* the routed alltoallv on the private duplicate @p dup (rank == node id), this rank node @p node of @p net:
+   @p psend this node's packed row, block to node t at bytes [soff[t], soff[t + 1]); the blocks from node s
+   land at [roff[s], roff[s + 1]) of @p precv (the lengths this node expects). MPI code (MPI_ERR_COUNT: a block
+   came with another length than expected) */
+int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
+                       const uint64_t *roff, MPI_Comm dup, int node);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
    @p node_of NULL: at j * slot); MPI code */
 int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
