@@ -173,27 +173,37 @@ static int forced_choice(void)
     return forced;
 }
 
-/* predicted seconds of "routed" (alltoallv_routed.c) on @p net from the call's global figures @p f: the
-   dependent steps' start-ups (a header and a payload per step) and the bytes of the busiest link, estimated as
-   the largest of the average link's (all bytes times the mean distance over the 2 R n links) and a row's or a
-   column's share of a node's 2 R links */
-static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st, const totex_network *net)
+/* Predicted seconds of "routed" (alltoallv_routed.c) and of "direct" on a torus @p net the user declared
+   (*direct), from the call's global figures @p f. A node has 2 R links (R rings). Routed: 2 start-ups per
+   dependent step and the bytes of the busiest link, estimated as the larger of a row's or a column's share of
+   a node's 2 R links and the average link's bytes (all bytes times the mean distance over the 2 R n links),
+   times ROUTED_SLACK (the pipeline's fill and drain and the sharing of links by its streams: on SimGrid's 4x4
+   torus at 16 and 64 KiB, docs/performance.md). Direct on the torus (dimension-ordered routes): a row or column
+   comes in on about R of the links (the last dimension's), and a half-way message of an even ring goes one
+   way: the average link's bytes times 1.5 when a ring is even */
+#define ROUTED_SLACK 1.3
+static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st, const totex_network *net,
+                             double *direct)
 {
     double dep = 0, R = 0;
+    int even = 0;
     for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const uint32_t m = totex_factor_nodes(totex_network_factor(net, i));
         dep += m / 2;
-        R += m > 1;
+        R += 1;
+        even |= m % 2 == 0 && m > 2;
     }
-    const double rc = (double)(f[F_ROW] > f[F_COL] ? f[F_ROW] : f[F_COL]) / (2 * R);
+    const double rc = (double)(f[F_ROW] > f[F_COL] ? f[F_ROW] : f[F_COL]);
     const double avg = (double)f[F_TOTAL] * totex_network_average_distance(net) / (2 * R * n);
-    return 2 * dep * st->t_s + (rc > avg ? rc : avg) * st->t_c;
+    const double dl = rc / R > avg * (even ? 1.5 : 1) ? rc / R : avg * (even ? 1.5 : 1);
+    *direct = 2 * st->t_s + dl * st->t_c;
+    return 2 * dep * st->t_s + ROUTED_SLACK * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
 /* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
    predicted seconds of direct [0] and padded [1] */
 static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, const totex_network *net,
-                  double pred[3])
+                  int declared, double pred[4])
 {
     const int forced = forced_choice();
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
@@ -205,7 +215,9 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     pred[0] = (n - 1) * ts + m * tc;
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
-    pred[2] = net ? routed_predict(f, n, st, net) : -1;
+    pred[2] = pred[3] = -1;
+    if (net)
+        pred[2] = routed_predict(f, n, st, net, &pred[3]);
     (void)in_place;
     if (forced >= 0)
         return forced;
@@ -213,6 +225,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
         return V_NONE;
     if (f[F_BMAX] == bmin && !f[F_IRREG])
         return V_UNIFORM;
+    /* routed: on a torus the user declared (a Cartesian communicator's or TOTEX_NETWORK's; on MPI_Dims_create's
+       guess the ranks' links are unknown), where its prediction beats direct there and padded's by 5%, its
+       receives' room (about n blocks of the largest per rank) at most 256 MiB */
+    if (net && declared && pred[2] < 0.95 * pred[3] && pred[2] < 0.95 * comb &&
+        (double)n * (double)f[F_BMAX] <= 268435456.0)
+        return V_ROUTED;
     /* padded slots for every pair: at most 256 MiB of slots per rank */
     if ((double)n * b > 268435456.0)
         return V_DIRECT;
@@ -328,7 +346,7 @@ static int run_padded(const char *sbuf, const int *scounts, const int *sdispls, 
    buffers: the packed row and column, the relayed bytes (alltoallv_routed.c), 2 (n + 1) offsets */
 static int run_routed(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                       MPI_Datatype stype, char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                      int n, int rank, MPI_Comm comm, const totex_mpi_state *st)
+                      int n, int rank, uint64_t bmax, MPI_Comm comm, const totex_mpi_state *st)
 {
     MPI_Aint lb, sext, rext;
     MPI_Type_get_extent(stype, &lb, &sext);
@@ -355,7 +373,7 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
             rc = MPI_ERR_TYPE; /* (a packed form longer than the type's size: not a homogeneous run) */
     }
     if (rc == MPI_SUCCESS)
-        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, st->dup, st->node_of ? st->node_of[rank] : rank);
+        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, bmax, st->dup, st->node_of ? st->node_of[rank] : rank);
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(roff[t + 1] - roff[t]);
         int pos = 0;
@@ -516,21 +534,21 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         free(tmp);
         return rc;
     }
-    double pred[3] = {0, 0, -1};
+    double pred[4] = {0, 0, -1, -1};
     if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
         return rc;
     const totex_network *net = routed_network(st, size);
-    const int how = choose(g, size, st, in_place, net, pred);
+    const int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
     totex_mpi_options o = *opt;
     o.fallback = 0;
     if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1)) {
         fprintf(stderr,
                 "totex: %s on %d ranks: %s (largest block %llu B, smallest %llu B, largest row or column %llu B, "
-                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us)\n",
+                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us)\n",
                 opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6);
+                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6);
     }
     st->v_said = how + 1;
     switch (how) {
@@ -543,7 +561,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
     case V_ROUTED:
         if (net)
             return run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                              size, rank, comm, st);
+                              size, rank, g[F_BMAX], comm, st);
         return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
                           size, rank, comm, st->dup);
     case V_PADDED:

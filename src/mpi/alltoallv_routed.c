@@ -46,9 +46,10 @@
 #include "internal.h"
 #include "totex/network.h"
 
-/* tags on the private duplicate: base + 4 * rotation + 2 * direction + (0 header, 1 payload); below
-   alltoallv.c's TOTEX_MPI_V_TAG (32700), above the unit-step executor's (TOTEX_MPI_UNIT_TAGS) */
-#define ROUTED_TAG 32600
+/* tags on the private duplicate: ROUTED_TAG + a stream's number, fewer than ROUTED_TAGS of them: above the
+   unit-step executor's (TOTEX_MPI_UNIT_TAG + TOTEX_MPI_UNIT_TAGS), below alltoallv.c's TOTEX_MPI_V_TAG */
+#define ROUTED_TAG 31100
+#define ROUTED_TAGS 1500
 #define ROUTED_MAX_DIMS 16
 
 typedef struct piece { /* the bytes of a held piece: seg 0 then seg 1 (the two halves of a half-way split) */
@@ -56,7 +57,7 @@ typedef struct piece { /* the bytes of a held piece: seg 0 then seg 1 (the two h
     uint32_t l[2];
 } piece;
 
-typedef struct chunk { /* bump allocation of one call's staging and payload bytes */
+typedef struct chunk { /* bump allocation of one call's staging and receive bytes */
     struct chunk *next;
     size_t used, cap;
     char *data;
@@ -67,32 +68,24 @@ typedef struct dim {
     uint32_t peer[2];  /* send to (direction 0: coordinate + 1, 1: - 1) */
 } dim;
 
-typedef struct lane { /* one direction of one rotation in its current dimension */
-    int step;         /* the step whose messages it waits for (1 .. P), 0: done with the dimension */
-    int waiting;      /* 0: header, 1: payload */
-    uint32_t *hdr;
-    char *pay;
-    size_t count;     /* pieces in the header */
-    size_t bytes;     /* payload bytes */
-} lane;
-
-typedef struct rot {
-    int phase;        /* dimension being travelled: dims[(rho + phase) % R]; R: done */
-    piece *held, *next;
-    int lanes_left;
-} rot;
-
 typedef struct ctx {
     MPI_Comm comm;
-    uint32_t n, me, R;
+    uint32_t n, me, R, P;    /* P: the most steps of a dimension (floor(m / 2) of the largest ring) */
+    uint64_t bound;          /* bytes: a piece is at most this long (ceil(largest block / R)) */
     dim d[ROUTED_MAX_DIMS];
-    rot *rot;
-    lane *lane;           /* [2 R] */
-    MPI_Request *rreq;    /* [2 R]: each lane's receive under way */
-    MPI_Request *sreq;    /* sends, waited for at the end */
+    piece *held;             /* [R][R + 1][n]: rotation rho's pieces before phase k (k = R: arrived) */
+    size_t *keys_off;        /* [R][R + 1]: first group of (rho, k) among all groups; [R * (R + 1)]: their number */
+    uint32_t *need;          /* per group: deliveries still missing before it may start */
+    unsigned char *started;  /* per group: its step 1 left (its streams' later steps go on only after it) */
+    int *step;               /* per stream (2 per group): the step it takes next (1 ..) */
+    MPI_Request *rreq;       /* per stream and step (slot()): every receive of the call, posted at the start */
+    char **rbuf;             /* their buffers (a message's layout: group_start) */
+    size_t *got;             /* bytes each brought */
+    unsigned char *arrived;
+    size_t nq, left;         /* receives, and those not yet taken */
+    MPI_Request *sreq;       /* sends, waited for at the end */
     size_t nsreq, capsreq;
     chunk *mem;
-    int rc;
 } ctx;
 
 static void *mem_get(ctx *c, size_t bytes)
@@ -138,16 +131,51 @@ static int post_send(ctx *c, const void *buf, size_t bytes, uint32_t peer, int t
     return MPI_Isend(buf, (int)bytes, MPI_BYTE, (int)peer, tag, c->comm, &c->sreq[c->nsreq++]);
 }
 
-/* the current dimension of rotation @p rho */
-static const dim *cur(const ctx *c, uint32_t rho) { return &c->d[(rho + (uint32_t)c->rot[rho].phase) % c->R]; }
+/* dimension of rotation @p rho's phase @p k */
+static const dim *dim_of(const ctx *c, uint32_t rho, uint32_t k) { return &c->d[(rho + k) % c->R]; }
 
-static int tag_of(uint32_t rho, int dir, int payload) { return ROUTED_TAG + 4 * (int)rho + 2 * dir + payload; }
+/* rotation rho's pieces before phase k */
+static piece *held(const ctx *c, uint32_t rho, uint32_t k) { return c->held + ((size_t)rho * (c->R + 1) + k) * c->n; }
 
-/* the index of the e-th piece (0 .. n/r - 1) of the super-block with coordinate @p t in dimension @p k */
-static uint32_t sb_index(const dim *k, uint32_t t, uint32_t e)
+/* group (rho, k, key): its number among all groups */
+static size_t group(const ctx *c, uint32_t rho, uint32_t k, uint32_t key)
 {
-    const uint32_t hi = e / k->w, lo = e % k->w;
-    return hi * k->w * k->r + t * k->w + lo;
+    return c->keys_off[(size_t)rho * (c->R + 1) + k] + key;
+}
+
+/* the receive of stream (group @p g, direction @p dir) at step @p s (1 ..) */
+static size_t slot(const ctx *c, size_t g, int dir, uint32_t s) { return (2 * g + (size_t)dir) * c->P + (s - 1); }
+
+/* The pieces of phase k: the key of a group is the mixed-radix number of the source's coordinates in the
+   dimensions already travelled (phase j's dimension of weight prod_{i<j} m_i); a group's pieces for target t on
+   the ring of phase k are those of its key with coordinate t there, the others (the dimensions still to
+   travel) enumerated by the number e in increasing index order. The e-th of them: */
+static uint32_t piece_index(const ctx *c, uint32_t rho, uint32_t k, uint32_t key, uint32_t t, uint32_t e)
+{
+    uint32_t idx = 0;
+    for (uint32_t j = 0; j < k; j++) { /* travelled: the key's digits */
+        const dim *d = dim_of(c, rho, j);
+        idx += (key % d->r) * d->w;
+        key /= d->r;
+    }
+    idx += t * dim_of(c, rho, k)->w;
+    for (uint32_t i = 0; i < c->R; i++) { /* still to travel, in index order (dims are by increasing stride) */
+        const uint32_t dd = (i + c->R - rho) % c->R; /* dims[i] is phase dd of rotation rho */
+        if (dd <= k)
+            continue;
+        idx += (e % c->d[i].r) * c->d[i].w;
+        e /= c->d[i].r;
+    }
+    return idx;
+}
+
+/* pieces per target of a group of phase k */
+static uint32_t per_target(const ctx *c, uint32_t rho, uint32_t k)
+{
+    uint32_t p = 1;
+    for (uint32_t j = k + 1; j < c->R; j++)
+        p *= dim_of(c, rho, j)->r;
+    return p;
 }
 
 /* copy bytes [a, b) of piece @p q to @p to */
@@ -164,151 +192,206 @@ static void piece_copy(const piece *q, uint32_t a, uint32_t b, char *to)
     }
 }
 
-/* post the header receive of lane (@p rho, @p dir) for its step */
-static int post_header(ctx *c, uint32_t rho, int dir)
+static uint32_t get_len(const char *lens, size_t i)
 {
-    const dim *k = cur(c, rho);
-    lane *ln = &c->lane[2 * rho + (uint32_t)dir];
-    const uint32_t P = k->r / 2, per = c->n / k->r;
-    ln->count = (size_t)(P - (uint32_t)ln->step + 1) * per;
-    ln->waiting = 0;
-    if (!(ln->hdr = mem_get(c, ln->count * sizeof(uint32_t))))
-        return MPI_ERR_NO_MEM;
-    return MPI_Irecv(ln->hdr, (int)(ln->count * sizeof(uint32_t)), MPI_BYTE, (int)k->peer[!dir], tag_of(rho, dir, 0),
-                     c->comm, &c->rreq[2 * rho + (uint32_t)dir]);
+    uint32_t v;
+    memcpy(&v, lens + i * sizeof v, sizeof v);
+    return v;
 }
 
-/* start rotation @p rho's current dimension: own super-block kept, step 1 sent both ways, headers posted */
-static int phase_start(ctx *c, uint32_t rho)
+/* every receive of the call, each as long as the most its message may carry */
+static int post_all(ctx *c)
 {
-    rot *ro = &c->rot[rho];
-    const dim *k = cur(c, rho);
-    const uint32_t P = k->r / 2, per = c->n / k->r, even = k->r % 2 == 0;
-    memset(ro->next, 0, (size_t)c->n * sizeof *ro->next);
-    for (uint32_t e = 0; e < per; e++) {
-        const uint32_t i = sb_index(k, k->m, e);
-        ro->next[i] = ro->held[i];
-    }
-    ro->lanes_left = 2;
-    int rc;
+    for (uint32_t rho = 0; rho < c->R; rho++)
+        for (uint32_t k = 0; k < c->R; k++) {
+            const dim *d = dim_of(c, rho, k);
+            const uint32_t P = d->r / 2, per = per_target(c, rho, k);
+            const size_t g0 = group(c, rho, k, 0), g1 = group(c, rho, k + 1, 0);
+            for (size_t g = g0; g < g1; g++)
+                for (int dir = 0; dir < 2; dir++)
+                    for (uint32_t s = 1; s <= P; s++) {
+                        const size_t q = slot(c, g, dir, s), cnt = (size_t)(P - s + 1) * per;
+                        const uint64_t bytes = cnt * (sizeof(uint32_t) + c->bound);
+                        if (bytes > INT_MAX)
+                            return MPI_ERR_COUNT;
+                        if (!(c->rbuf[q] = mem_get(c, (size_t)bytes)))
+                            return MPI_ERR_NO_MEM;
+                        int rc = MPI_Irecv(c->rbuf[q], (int)bytes, MPI_BYTE, (int)d->peer[!dir],
+                                           ROUTED_TAG + (int)(2 * g + (size_t)dir), c->comm, &c->rreq[q]);
+                        if (rc != MPI_SUCCESS)
+                            return rc;
+                        c->nq++;
+                    }
+        }
+    c->left = c->nq;
+    return MPI_SUCCESS;
+}
+
+static int group_ready(ctx *c, uint32_t rho, uint32_t k, uint32_t key);
+static int take_arrived(ctx *c, size_t g, int dir);
+
+/* one delivery into group (rho, k, key) came (k < R): start it when it was the last one missing */
+static int deliver(ctx *c, uint32_t rho, uint32_t k, uint32_t key)
+{
+    if (k >= c->R)
+        return MPI_SUCCESS;
+    uint32_t *nd = &c->need[group(c, rho, k, key)];
+    if (!*nd)
+        return MPI_ERR_INTERN;
+    return --*nd ? MPI_SUCCESS : group_ready(c, rho, k, key);
+}
+
+/* Message of a step: the pieces' bytes, target by target from the nearest on (within one, by e), then their
+   lengths (uint32 each) in the reverse order of the targets: what goes on to the next node (all but the first
+   target's) is then one run of bytes, its lengths at its end as well. */
+
+/* group (rho, k, key) has all its pieces: its own target's pieces go to phase k + 1 at once, step 1 leaves
+   both ways */
+static int group_ready(ctx *c, uint32_t rho, uint32_t k, uint32_t key)
+{
+    const dim *d = dim_of(c, rho, k);
+    const uint32_t P = d->r / 2, per = per_target(c, rho, k), even = d->r % 2 == 0;
+    const piece *h = held(c, rho, k);
+    piece *nx = held(c, rho, k + 1);
+    uint32_t kw = 1; /* the weight of phase k's digit in a key of phase k + 1 */
+    for (uint32_t j = 0; j < k; j++)
+        kw *= dim_of(c, rho, j)->r;
+    const size_t g = group(c, rho, k, key);
     for (int dir = 0; dir < 2; dir++) {
         const size_t cnt = (size_t)P * per;
-        uint32_t *h = mem_get(c, cnt * sizeof *h);
-        if (!h)
-            return MPI_ERR_NO_MEM;
         size_t total = 0;
-        for (uint32_t D = 1, q = 0; D <= P; D++) {
-            const uint32_t t = dir ? (k->m + k->r - D) % k->r : (k->m + D) % k->r;
-            for (uint32_t e = 0; e < per; e++, q++) {
-                const piece *pc = &c->rot[rho].held[sb_index(k, t, e)];
+        for (uint32_t D = 1; D <= P; D++) {
+            const uint32_t t = dir ? (d->m + d->r - D) % d->r : (d->m + D) % d->r;
+            for (uint32_t e = 0; e < per; e++) {
+                const piece *pc = &h[piece_index(c, rho, k, key, t, e)];
                 const uint32_t L = pc->l[0] + pc->l[1];
-                h[q] = even && D == P ? (dir ? L - L / 2 : L / 2) : L;
-                total += h[q];
+                total += even && D == P ? (dir ? L - L / 2 : L / 2) : L;
             }
         }
-        if (total > INT_MAX)
+        const size_t bytes = total + cnt * sizeof(uint32_t);
+        if (bytes > INT_MAX)
             return MPI_ERR_COUNT;
-        char *pay = total ? mem_get(c, total) : NULL;
-        if (total && !pay)
+        char *msg = mem_get(c, bytes ? bytes : 1);
+        if (!msg)
             return MPI_ERR_NO_MEM;
-        char *to = pay;
-        for (uint32_t D = 1, q = 0; D <= P; D++) {
-            const uint32_t t = dir ? (k->m + k->r - D) % k->r : (k->m + D) % k->r;
-            for (uint32_t e = 0; e < per; e++, q++) {
-                const piece *pc = &c->rot[rho].held[sb_index(k, t, e)];
-                const uint32_t L = pc->l[0] + pc->l[1], a = even && D == P && dir ? L / 2 : 0;
-                piece_copy(pc, a, a + h[q], to);
-                to += h[q];
+        char *to = msg, *lens = msg + total;
+        for (uint32_t D = 1; D <= P; D++) {
+            const uint32_t t = dir ? (d->m + d->r - D) % d->r : (d->m + D) % d->r;
+            for (uint32_t e = 0; e < per; e++) {
+                const piece *pc = &h[piece_index(c, rho, k, key, t, e)];
+                const uint32_t L = pc->l[0] + pc->l[1], half = even && D == P;
+                const uint32_t a = half && dir ? L / 2 : 0, b = half && !dir ? L / 2 : L, len = b - a;
+                piece_copy(pc, a, b, to);
+                to += len;
+                memcpy(lens + ((size_t)(P - D) * per + e) * sizeof len, &len, sizeof len);
             }
         }
-        if ((rc = post_send(c, h, cnt * sizeof *h, k->peer[dir], tag_of(rho, dir, 0))) != MPI_SUCCESS)
-            return rc;
-        if (total && (rc = post_send(c, pay, total, k->peer[dir], tag_of(rho, dir, 1))) != MPI_SUCCESS)
-            return rc;
-        c->lane[2 * rho + (uint32_t)dir].step = 1;
-        if ((rc = post_header(c, rho, dir)) != MPI_SUCCESS)
+        int rc = post_send(c, msg, bytes, d->peer[dir], ROUTED_TAG + (int)(2 * g + (size_t)dir));
+        if (rc != MPI_SUCCESS)
             return rc;
     }
-    return MPI_SUCCESS;
-}
-
-/* lane (@p rho, @p dir)'s payload of its step has come: keep the first super-block (ours), send the rest on */
-static int payload_done(ctx *c, uint32_t rho, int dir)
-{
-    rot *ro = &c->rot[rho];
-    const dim *k = cur(c, rho);
-    lane *ln = &c->lane[2 * rho + (uint32_t)dir];
-    const uint32_t P = k->r / 2, per = c->n / k->r, s = (uint32_t)ln->step;
-    const uint32_t u = dir ? (k->m + s) % k->r : (k->m + k->r - s % k->r) % k->r; /* the source's coordinate */
-    const int half = k->r % 2 == 0 && s == P;
-    const char *at = ln->pay;
+    c->started[g] = 1;
+    /* this node's own target on the ring: its pieces stay, now with this node as the source there */
     for (uint32_t e = 0; e < per; e++) {
-        piece *q = &ro->next[sb_index(k, u, e)];
-        const int seg = half && dir;
-        q->p[seg] = at;
-        q->l[seg] = ln->hdr[e];
-        at += ln->hdr[e];
+        const uint32_t i = piece_index(c, rho, k, key, d->m, e);
+        nx[i] = h[i];
     }
-    int rc;
-    if (s < P) {
-        const size_t rest = ln->bytes - (size_t)(at - ln->pay);
-        if ((rc = post_send(c, ln->hdr + per, (ln->count - per) * sizeof(uint32_t), k->peer[dir],
-                            tag_of(rho, dir, 0))) != MPI_SUCCESS)
-            return rc;
-        if (rest && (rc = post_send(c, at, rest, k->peer[dir], tag_of(rho, dir, 1))) != MPI_SUCCESS)
-            return rc;
-        ln->step++;
-        return post_header(c, rho, dir);
-    }
-    ln->step = 0;
-    if (--ro->lanes_left)
-        return MPI_SUCCESS;
-    piece *t = ro->held;
-    ro->held = ro->next;
-    ro->next = t;
-    if (++ro->phase < (int)c->R)
-        return phase_start(c, rho);
-    return MPI_SUCCESS;
+    int rc = deliver(c, rho, k + 1, key + d->m * kw);
+    for (int dir = 0; dir < 2 && rc == MPI_SUCCESS; dir++) /* what came before it started */
+        rc = take_arrived(c, g, dir);
+    return rc;
 }
 
-/* lane (@p rho, @p dir)'s header has come: post its payload's receive (or take an empty one at once) */
-static int header_done(ctx *c, uint32_t rho, int dir)
+/* take the message of stream (@p g, @p dir) of group (rho, k, key) at its step (arrived): keep the first
+   target's pieces (ours), send the rest on as they lie */
+static int take(ctx *c, uint32_t rho, uint32_t k, uint32_t key, size_t g, int dir)
 {
-    lane *ln = &c->lane[2 * rho + (uint32_t)dir];
-    const dim *k = cur(c, rho);
-    size_t total = 0;
-    for (size_t q = 0; q < ln->count; q++)
-        total += ln->hdr[q];
-    if (total > INT_MAX)
-        return MPI_ERR_COUNT;
-    ln->bytes = total;
-    ln->waiting = 1;
-    if (!total) {
-        ln->pay = NULL;
-        return payload_done(c, rho, dir);
+    const dim *d = dim_of(c, rho, k);
+    const uint32_t P = d->r / 2, per = per_target(c, rho, k), s = (uint32_t)c->step[2 * g + (size_t)dir];
+    const uint32_t u = dir ? (d->m + s) % d->r : (d->m + d->r - s % d->r) % d->r; /* the source's coordinate */
+    const size_t cnt = (size_t)(P - s + 1) * per, q = slot(c, g, dir, s);
+    const size_t got = c->got[q];
+    if (got < cnt * sizeof(uint32_t))
+        return MPI_ERR_TRUNCATE;
+    const char *buf = c->rbuf[q], *lens = buf + got - cnt * sizeof(uint32_t);
+    size_t sum = 0;
+    for (size_t i = 0; i < cnt; i++)
+        sum += get_len(lens, i);
+    if (sum != got - cnt * sizeof(uint32_t))
+        return MPI_ERR_TRUNCATE; /* (lengths that do not add up to what came: not a message of this call) */
+    const int seg = d->r % 2 == 0 && s == P && dir;
+    piece *nx = held(c, rho, k + 1);
+    const char *at = buf;
+    for (uint32_t e = 0; e < per; e++) {
+        piece *pc = &nx[piece_index(c, rho, k, key, u, e)];
+        pc->p[seg] = at;
+        pc->l[seg] = get_len(lens, cnt - per + e);
+        at += pc->l[seg];
     }
-    if (!(ln->pay = mem_get(c, total)))
-        return MPI_ERR_NO_MEM;
-    return MPI_Irecv(ln->pay, (int)total, MPI_BYTE, (int)k->peer[!dir], tag_of(rho, dir, 1), c->comm,
-                     &c->rreq[2 * rho + (uint32_t)dir]);
+    c->step[2 * g + (size_t)dir]++;
+    c->left--;
+    int rc = MPI_SUCCESS;
+    if (s < P)
+        rc = post_send(c, at, got - (size_t)(at - buf) - per * sizeof(uint32_t), d->peer[dir],
+                       ROUTED_TAG + (int)(2 * g + (size_t)dir));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    uint32_t kw = 1;
+    for (uint32_t j = 0; j < k; j++)
+        kw *= dim_of(c, rho, j)->r;
+    return deliver(c, rho, k + 1, key + u * kw);
+}
+
+/* take the messages of stream (@p g, @p dir) that have come, in step order, once its group started: on a
+   stream the steps go out in step order (step 1 from the group's start, step s + 1 forwarding what step s
+   brought) and are received in that order under one tag */
+static int take_arrived(ctx *c, size_t g, int dir)
+{
+    const size_t stream = 2 * g + (size_t)dir;
+    if (!c->started[g])
+        return MPI_SUCCESS;
+    /* the group's rotation, phase and key */
+    uint32_t rho = 0, k = 0;
+    while (rho + 1 < c->R && c->keys_off[(size_t)(rho + 1) * (c->R + 1)] <= g)
+        rho++;
+    while (k + 1 < c->R && c->keys_off[(size_t)rho * (c->R + 1) + k + 1] <= g)
+        k++;
+    const uint32_t key = (uint32_t)(g - c->keys_off[(size_t)rho * (c->R + 1) + k]);
+    const uint32_t P = dim_of(c, rho, k)->r / 2;
+    int rc = MPI_SUCCESS;
+    while (rc == MPI_SUCCESS && (uint32_t)c->step[stream] <= P && c->arrived[slot(c, g, dir, (uint32_t)c->step[stream])])
+        rc = take(c, rho, k, key, g, dir);
+    return rc;
 }
 
 int totex_mpi_v_routed_applies(const totex_network *net)
 {
     if (!net)
         return 0;
-    uint32_t R = 0;
+    uint32_t R = 0, r[ROUTED_MAX_DIMS];
     for (uint32_t i = 0; i < totex_network_dims(net); i++) {
-        const totex_factor_kind kd = totex_factor_get_kind(totex_network_factor(net, i));
+        const totex_factor *f = totex_network_factor(net, i);
+        const totex_factor_kind kd = totex_factor_get_kind(f);
         if (kd != TOTEX_FACTOR_RING && kd != TOTEX_FACTOR_K2)
             return 0;
-        R++;
+        if (R == ROUTED_MAX_DIMS)
+            return 0;
+        r[R++] = totex_factor_nodes(f);
     }
-    return R >= 1 && R <= ROUTED_MAX_DIMS;
+    /* streams: 2 per group, prod of the travelled rings' sizes groups per phase, R phases per rotation */
+    uint64_t streams = 0;
+    for (uint32_t rho = 0; rho < R; rho++) {
+        uint64_t keys = 1;
+        for (uint32_t k = 0; k < R; k++) {
+            streams += 2 * keys;
+            keys *= r[(rho + k) % R];
+        }
+    }
+    return R >= 1 && streams <= ROUTED_TAGS;
 }
 
 int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
-                       const uint64_t *roff, MPI_Comm dup, int node)
+                       const uint64_t *roff, uint64_t bmax, MPI_Comm dup, int node)
 {
     ctx c;
     memset(&c, 0, sizeof c);
@@ -317,53 +400,101 @@ int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64
     c.me = (uint32_t)node;
     for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const uint32_t r = totex_factor_nodes(totex_network_factor(net, i));
-        if (r < 2)
-            continue;
         dim *k = &c.d[c.R++];
         k->r = r;
         k->w = totex_network_stride(net, i);
         k->m = totex_network_coord(net, c.me, i);
         k->peer[0] = c.me - k->m * k->w + ((k->m + 1) % r) * k->w;
         k->peer[1] = c.me - k->m * k->w + ((k->m + r - 1) % r) * k->w;
+        if (r / 2 > c.P)
+            c.P = r / 2;
     }
     const uint32_t n = c.n, R = c.R;
+    c.bound = (bmax + R - 1) / R;
     /* self: the whole block at once */
     memcpy(precv + roff[c.me], psend + soff[c.me], roff[c.me + 1] - roff[c.me]);
     int rc = MPI_SUCCESS;
-    c.rot = calloc(R, sizeof *c.rot);
-    c.lane = calloc(2 * (size_t)R, sizeof *c.lane);
-    c.rreq = malloc(2 * (size_t)R * sizeof *c.rreq);
-    piece *pcs = calloc(2 * (size_t)R * n, sizeof *pcs);
-    if (!c.rot || !c.lane || !c.rreq || !pcs)
+    c.keys_off = malloc(((size_t)R * (R + 1) + 1) * sizeof *c.keys_off);
+    c.held = calloc((size_t)R * (R + 1) * n, sizeof *c.held);
+    if (!c.keys_off || !c.held)
         rc = MPI_ERR_NO_MEM;
-    for (uint32_t q = 0; rc == MPI_SUCCESS && q < 2 * R; q++)
-        c.rreq[q] = MPI_REQUEST_NULL;
-    /* rotation rho holds piece rho of each of this node's blocks: bytes [rho L / R, (rho + 1) L / R) */
+    size_t ng = 0;
     for (uint32_t rho = 0; rc == MPI_SUCCESS && rho < R; rho++) {
-        c.rot[rho].held = pcs + 2 * (size_t)rho * n;
-        c.rot[rho].next = c.rot[rho].held + n;
-        for (uint32_t t = 0; t < n; t++) {
-            const uint64_t L = soff[t + 1] - soff[t], a = L * rho / R, b = L * (rho + 1) / R;
-            c.rot[rho].held[t].p[0] = psend + soff[t] + a;
-            c.rot[rho].held[t].l[0] = t == c.me ? 0 : (uint32_t)(b - a);
+        uint32_t keys = 1;
+        for (uint32_t k = 0; k <= R; k++) {
+            c.keys_off[(size_t)rho * (R + 1) + k] = ng;
+            if (k < R) {
+                ng += keys;
+                keys *= dim_of(&c, rho, k)->r;
+            }
         }
     }
+    if (rc == MPI_SUCCESS)
+        c.keys_off[(size_t)R * (R + 1)] = ng;
+    const size_t nslots = 2 * ng * c.P;
+    if (rc == MPI_SUCCESS) {
+        c.need = calloc(ng ? ng : 1, sizeof *c.need);
+        c.started = calloc(ng ? ng : 1, 1);
+        c.step = malloc((2 * ng + 1) * sizeof *c.step);
+        c.rreq = malloc((nslots + 1) * sizeof *c.rreq);
+        c.rbuf = calloc(nslots + 1, sizeof *c.rbuf);
+        c.got = calloc(nslots + 1, sizeof *c.got);
+        c.arrived = calloc(nslots + 1, 1);
+        if (!c.need || !c.started || !c.step || !c.rreq || !c.rbuf || !c.got || !c.arrived)
+            rc = MPI_ERR_NO_MEM;
+    }
+    for (size_t q = 0; rc == MPI_SUCCESS && q < nslots; q++)
+        c.rreq[q] = MPI_REQUEST_NULL;
+    for (size_t q = 0; rc == MPI_SUCCESS && q < 2 * ng; q++)
+        c.step[q] = 1;
+    /* what each group waits for: phase 0's one group nothing; a group of phase k + 1 one delivery from the
+       group of phase k it continues (two when its source is half-way round an even ring: both halves) */
     for (uint32_t rho = 0; rc == MPI_SUCCESS && rho < R; rho++)
-        rc = phase_start(&c, rho);
-    while (rc == MPI_SUCCESS) {
+        for (uint32_t k = 1; k < R; k++) {
+            const dim *d = dim_of(&c, rho, k - 1);
+            uint32_t kw = 1;
+            for (uint32_t j = 0; j + 1 < k; j++)
+                kw *= dim_of(&c, rho, j)->r;
+            const size_t g0 = group(&c, rho, k, 0), g1 = group(&c, rho, k + 1, 0);
+            for (size_t g = g0; g < g1; g++) {
+                const uint32_t u = (uint32_t)((g - g0) / kw) % d->r, dist = (u + d->r - d->m) % d->r;
+                c.need[g] = d->r % 2 == 0 && dist == d->r / 2 ? 2 : 1;
+            }
+        }
+    /* rotation rho holds piece rho of each of this node's blocks: bytes [rho L / R, (rho + 1) L / R) */
+    for (uint32_t rho = 0; rc == MPI_SUCCESS && rho < R; rho++) {
+        piece *h = held(&c, rho, 0);
+        for (uint32_t t = 0; t < n; t++) {
+            const uint64_t L = soff[t + 1] - soff[t], a = L * rho / R, b = L * (rho + 1) / R;
+            h[t].p[0] = psend + soff[t] + a;
+            h[t].l[0] = t == c.me ? 0 : (uint32_t)(b - a);
+        }
+    }
+    if (rc == MPI_SUCCESS)
+        rc = post_all(&c);
+    for (uint32_t rho = 0; rc == MPI_SUCCESS && rho < R; rho++)
+        rc = group_ready(&c, rho, 0, 0);
+    while (rc == MPI_SUCCESS && c.left) {
         int idx = MPI_UNDEFINED;
-        if ((rc = MPI_Waitany(2 * (int)R, c.rreq, &idx, MPI_STATUS_IGNORE)) != MPI_SUCCESS || idx == MPI_UNDEFINED)
+        MPI_Status stat;
+        if ((rc = MPI_Waitany((int)nslots, c.rreq, &idx, &stat)) != MPI_SUCCESS)
             break;
-        const uint32_t rho = (uint32_t)idx / 2;
-        const int dir = idx % 2;
-        rc = c.lane[idx].waiting ? payload_done(&c, rho, dir) : header_done(&c, rho, dir);
+        if (idx == MPI_UNDEFINED) {
+            rc = MPI_ERR_INTERN; /* (every receive done, some not taken: cannot happen) */
+            break;
+        }
+        int got = 0;
+        MPI_Get_count(&stat, MPI_BYTE, &got);
+        c.got[idx] = (size_t)got;
+        c.arrived[idx] = 1;
+        rc = take_arrived(&c, (size_t)idx / c.P / 2, (int)((size_t)idx / c.P % 2));
     }
     /* the pieces that came: piece rho of the block from node s is at [rho L / R, (rho + 1) L / R) */
     for (uint32_t rho = 0; rc == MPI_SUCCESS && rho < R; rho++)
         for (uint32_t s = 0; s < n; s++) {
             if (s == c.me)
                 continue;
-            const piece *pc = &c.rot[rho].held[s];
+            const piece *pc = &held(&c, rho, R)[s];
             const uint64_t L = roff[s + 1] - roff[s], a = L * rho / R, b = L * (rho + 1) / R;
             if ((uint64_t)pc->l[0] + pc->l[1] != b - a) {
                 rc = MPI_ERR_COUNT; /* (a sender's count differs from ours: the count check let it through) */
@@ -372,7 +503,7 @@ int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64
             piece_copy(pc, 0, (uint32_t)(b - a), precv + roff[s] + a);
         }
     if (rc != MPI_SUCCESS) {
-        for (uint32_t q = 0; c.rreq && q < 2 * R; q++)
+        for (size_t q = 0; c.rreq && q < nslots; q++)
             if (c.rreq[q] != MPI_REQUEST_NULL) {
                 MPI_Cancel(&c.rreq[q]);
                 MPI_Request_free(&c.rreq[q]);
@@ -385,9 +516,14 @@ int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64
     }
     mem_free(&c);
     free(c.sreq);
-    free(pcs);
+    free(c.arrived);
+    free(c.got);
+    free(c.rbuf);
     free(c.rreq);
-    free(c.lane);
-    free(c.rot);
+    free(c.step);
+    free(c.need);
+    free(c.started);
+    free(c.held);
+    free(c.keys_off);
     return rc;
 }
