@@ -15,17 +15,24 @@
  *               those slots (its relays combine and forward slots), each block unpacked
  *               with its real length;
  *             - "direct": one message per pair with data, all posted at once (what MPI
- *               libraries do), the caller's datatypes given to MPI.
+ *               libraries do), the caller's datatypes given to MPI;
+ *             - "routed" (alltoallv_routed.c): on a torus, every block relayed along the
+ *               rings with its real length (the lengths travel behind the pieces).
  * Choice:     predicted seconds, with M the largest row or column total in bytes and
  *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
  *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
  *             ceil(log2 n) (n/2) B t_c (combining) and (n-1) t_s + n B t_c (direct on
  *             slots): padded is taken when its combining shape beats direct by 10%.
- *             TOTEX_ALLTOALLV=direct|padded forces one (uniform counts take "uniform"
+ *             Routed, on a torus the user declared (Cartesian communicator or
+ *             TOTEX_NETWORK), is taken first where its prediction (routed_predict:
+ *             start-ups per dependent step, the busiest link's bytes over 2R links
+ *             times a measured slack) is 5% below direct's on that torus and padded's.
+ *             TOTEX_ALLTOALLV=direct|padded|routed forces one (uniform counts take "uniform"
  *             unless forced). TOTEX_CHECK=0: no Allreduce, no count check, "direct"
  *             (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
- *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate.
+ *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate,
+ *             "routed" where the links' bytes do (see alltoallv_routed.c).
  *
  * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
  * demand matrix, and the Allreduce's figures: the largest row total, column total
@@ -34,7 +41,8 @@
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: O(n) (requests) for "direct"; 2 n B bytes of slots for
- * "padded"; the row's packed bytes for "direct" in place.
+ * "padded"; the row's packed bytes for "direct" in place; for "routed" the packed row
+ * and column and the receives' room (alltoallv_routed.c).
  *
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
@@ -183,12 +191,14 @@ static int forced_choice(void)
    way: the average link's bytes times 1.5 when a ring is even */
 #define ROUTED_SLACK 1.3
 static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st, const totex_network *net,
-                             double *direct)
+                             double *direct, double *room)
 {
     double dep = 0, R = 0;
     int even = 0;
+    *room = 0; /* the receives' room, bytes (alltoallv_routed.c's header) */
     for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const uint32_t m = totex_factor_nodes(totex_network_factor(net, i));
+        *room += (double)n * (double)f[F_BMAX] * (m / 2) * (m / 2 + 1) / m;
         dep += m / 2;
         R += 1;
         even |= m % 2 == 0 && m > 2;
@@ -216,8 +226,9 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
     pred[2] = pred[3] = -1;
+    double room = 0;
     if (net)
-        pred[2] = routed_predict(f, n, st, net, &pred[3]);
+        pred[2] = routed_predict(f, n, st, net, &pred[3], &room);
     (void)in_place;
     if (forced >= 0)
         return forced;
@@ -227,9 +238,8 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
         return V_UNIFORM;
     /* routed: on a torus the user declared (a Cartesian communicator's or TOTEX_NETWORK's; on MPI_Dims_create's
        guess the ranks' links are unknown), where its prediction beats direct there and padded's by 5%, its
-       receives' room (about n blocks of the largest per rank) at most 256 MiB */
-    if (net && declared && pred[2] < 0.95 * pred[3] && pred[2] < 0.95 * comb &&
-        (double)n * (double)f[F_BMAX] <= 268435456.0)
+       receives' room at most 256 MiB per rank */
+    if (net && declared && pred[2] < 0.95 * pred[3] && pred[2] < 0.95 * comb && room <= 268435456.0)
         return V_ROUTED;
     /* padded slots for every pair: at most 256 MiB of slots per rank */
     if ((double)n * b > 268435456.0)

@@ -9,33 +9,38 @@
  *             translation of one schedule to every dimension, so that every link works at once.
  * Model:      store-and-forward between neighbours on a torus (every factor a ring or K2), multiport
  *             (a node sends on all its links at once), byte-weighted: a link's time is its bytes.
- * Steps:      with R dimensions of more than one node (rings of m_1 .. m_R nodes), every pair's bytes
- *             are cut into R pieces; piece rho goes through the dimensions in the order rho, rho + 1,
- *             .. (mod R). In each dimension the piece travels on its ring the shorter way, a piece
- *             half-way round split in halves, one each way: floor(m_k / 2) steps per dimension, each a
- *             header message (the lengths of the blocks that follow) and a payload message to each
- *             ring neighbour. Sum_k floor(m_k / 2) dependent steps per piece; the R pieces run at the
- *             same time, asynchronously (a step goes as soon as its data has come).
- * Optimality: for uniform blocks every link carries the same bytes, those of the half-ring arc cut
- *             bound (000 Theorem 5 on rings of even size), so the byte term meets that bound; for a
- *             demand W each link carries its dimension-ordered share of W (no rerouting around a hot
- *             link), and a receiver's bytes come in on all 2R of its links (a hotspot's ejection
- *             bound is met up to the pieces' rounding). Start-ups: 2 sum_k floor(m_k / 2) per piece
- *             in sequence, against 1 for direct: taken for long blocks only (alltoallv.c's model).
+ * Steps:      with R dimensions (rings of m_1 .. m_R nodes; K2 is a ring of 2), every pair's
+ *             bytes are cut into R pieces; piece rho goes through the dimensions in the order
+ *             rho, rho + 1, .. (mod R). In each dimension a piece travels on its ring the
+ *             shorter way, a piece half-way round an even ring split in halves, one each
+ *             way: floor(m_k / 2) store-and-forward steps, one message per step and
+ *             direction. Sum_k floor(m_k / 2) dependent steps per piece; no barrier between
+ *             dimensions: the pieces of phase k + 1 that share their source's coordinates
+ *             in the dimensions travelled (a "group") leave as soon as they have all come.
+ * Optimality: for uniform blocks every link carries the bytes of the half-ring arc cut
+ *             bound (000 Theorem 5 on even rings), so the byte term meets that bound; for a
+ *             demand W each link carries its dimension-ordered share of W (no rerouting
+ *             around a hot link) and a receiver's bytes come in on all 2R of its links.
+ *             What it loses to the bound is the pipeline's fill and drain and the links'
+ *             sharing between its streams (docs/performance.md); start-ups: 2 per dependent
+ *             step against 1 for direct: for long blocks only (alltoallv.c's model).
  *
  * What a rank knows: its own row (send counts) and column (receive counts). A relay learns the
- * lengths of what it forwards from the header that comes before each payload; the held blocks
- * between two dimensions are n pieces per rotation (pointers and lengths: O(n R) memory), their
- * bytes in the payloads received (and this rank's packed row): the relay's bytes are those that pass
- * through it, freed when the call ends. Planning a call: one pass over the rank's 2n counts. No rank
- * gathers the n x n matrix.
+ * lengths of what it forwards from the message itself: each message is the pieces' bytes followed by
+ * their lengths (uint32 each, in reverse target order), so that what goes on to the next node is one
+ * run of the message as it came, with its own lengths at its end; the receiver takes the message's
+ * size from MPI_Get_count. No rank gathers the n x n matrix; planning a call is one pass over the
+ * rank's 2n counts. Memory per rank: O(R^2 n) piece records (pointers and lengths), and every receive
+ * of the call posted at the start with room for its pieces at the largest block's size (the call's
+ * global maximum B): n B sum_k P_k (P_k + 1) / m_k bytes with P_k = floor(m_k / 2) (3 n B on a 4x4
+ * torus, 5 n B on 8x8, 4.5 n B on 4x4x4), plus what this rank sends; freed when the call ends.
  *
- * Index of a held piece: between dimensions, a piece of pair (s, t) held by this node is named by one
- * node id, the mixed-radix number whose coordinates are s's in the dimensions already travelled and t's
- * in the others (this node's coordinates are t's in the first and s's in the others): n of them per
- * rotation, the same meaning on every node of a ring. In the dimension under way, the pieces with
- * coordinate c (target c on this ring) form the super-block for ring node c, n / m_k pieces in index
- * order; at their target its coordinate becomes the source's on that ring.
+ * Index of a held piece: before phase k, a piece of pair (s, t) held by this node is named by one
+ * node id, the mixed-radix number whose coordinates are s's in the dimensions already travelled and
+ * t's in the others (this node's coordinates are t's in the first and s's in the others): n of them
+ * per rotation and phase, the same meaning on every node of a ring. The pieces of phase k with the
+ * same travelled coordinates (the group's key) and coordinate c in phase k's dimension go to ring
+ * node c, in index order; at their target that coordinate becomes the source's on that ring.
  */
 #include <limits.h>
 #include <stdint.h>
