@@ -185,21 +185,23 @@ static int forced_choice(void)
    (*direct), from the call's global figures @p f. A node has 2 R links (R rings). Routed: 2 start-ups per
    dependent step and the bytes of the busiest link, estimated as the larger of a row's or a column's share of
    a node's 2 R links and the average link's bytes (all bytes times the mean distance over the 2 R n links),
-   times ROUTED_SLACK (the pipeline's fill and drain and the sharing of links by its streams: on SimGrid's 4x4
-   torus at 16 and 64 KiB, docs/performance.md). Direct on the torus (dimension-ordered routes): a row or column
+   times a slack of 1 + 0.15 P, P the steps of the longest ring (floor(m / 2)): the pipeline's fill and drain
+   and the sharing of links by its streams, fitted on SimGrid's 4x4 (1.3) and 8x8 (1.6) tori at 16 and 64 KiB,
+   docs/performance.md. Direct on the torus (dimension-ordered routes): a row or column
    comes in on about R of the links (the last dimension's), and a half-way message of an even ring goes one
    way: the average link's bytes times 1.5 when a ring is even */
-#define ROUTED_SLACK 1.3
 static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st, const totex_network *net,
                              double *direct, double *room)
 {
-    double dep = 0, R = 0;
+    double dep = 0, R = 0, P = 0;
     int even = 0;
     *room = 0; /* the receives' room, bytes (alltoallv_routed.c's header) */
     for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const uint32_t m = totex_factor_nodes(totex_network_factor(net, i));
         *room += (double)n * (double)f[F_BMAX] * (m / 2) * (m / 2 + 1) / m;
         dep += m / 2;
+        if (m / 2 > P)
+            P = m / 2;
         R += 1;
         even |= m % 2 == 0 && m > 2;
     }
@@ -207,7 +209,7 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
     const double avg = (double)f[F_TOTAL] * totex_network_average_distance(net) / (2 * R * n);
     const double dl = rc / R > avg * (even ? 1.5 : 1) ? rc / R : avg * (even ? 1.5 : 1);
     *direct = 2 * st->t_s + dl * st->t_c;
-    return 2 * dep * st->t_s + ROUTED_SLACK * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
+    return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
 /* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
