@@ -195,10 +195,9 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
 {
     double dep = 0, R = 0, P = 0;
     int even = 0;
-    *room = 0; /* the receives' room, bytes (alltoallv_routed.c's header) */
+    *room = totex_mpi_v_routed_room(net, f[F_BMAX], f[F_ROW]); /* the receives' room, bytes */
     for (uint32_t i = 0; i < totex_network_dims(net); i++) {
         const uint32_t m = totex_factor_nodes(totex_network_factor(net, i));
-        *room += (double)n * (double)f[F_BMAX] * (m / 2) * (m / 2 + 1) / m;
         dep += m / 2;
         if (m / 2 > P)
             P = m / 2;
@@ -358,7 +357,7 @@ static int run_padded(const char *sbuf, const int *scounts, const int *sdispls, 
    buffers: the packed row and column, the relayed bytes (alltoallv_routed.c), 2 (n + 1) offsets */
 static int run_routed(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                       MPI_Datatype stype, char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                      int n, int rank, uint64_t bmax, MPI_Comm comm, const totex_mpi_state *st)
+                      int n, int rank, uint64_t bmax, uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
 {
     MPI_Aint lb, sext, rext;
     MPI_Type_get_extent(stype, &lb, &sext);
@@ -385,7 +384,7 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
             rc = MPI_ERR_TYPE; /* (a packed form longer than the type's size: not a homogeneous run) */
     }
     if (rc == MPI_SUCCESS)
-        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, bmax, st->dup, st->node_of ? st->node_of[rank] : rank);
+        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, bmax, maxrow, st->dup, st->node_of ? st->node_of[rank] : rank);
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(roff[t + 1] - roff[t]);
         int pos = 0;
@@ -573,7 +572,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
     case V_ROUTED:
         if (net)
             return run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                              size, rank, g[F_BMAX], comm, st);
+                              size, rank, g[F_BMAX], g[F_ROW], comm, st);
         return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
                           size, rank, comm, st->dup);
     case V_PADDED:

@@ -77,6 +77,7 @@ typedef struct ctx {
     MPI_Comm comm;
     uint32_t n, me, R, P;    /* P: the most steps of a dimension (floor(m / 2) of the largest ring) */
     uint64_t bound;          /* bytes: a piece is at most this long (ceil(largest block / R)) */
+    uint64_t rowcap;         /* bytes: the pieces of one source in one rotation, at most (ceil(largest row / R)) */
     dim d[ROUTED_MAX_DIMS];
     piece *held;             /* [R][R + 1][n]: rotation rho's pieces before phase k (k = R: arrived) */
     size_t *keys_off;        /* [R][R + 1]: first group of (rho, k) among all groups; [R * (R + 1)]: their number */
@@ -204,6 +205,15 @@ static uint32_t get_len(const char *lens, size_t i)
     return v;
 }
 
+/* the most bytes a message of @p cnt pieces may carry: its pieces are of one source (the travelled
+   coordinates the group's key, the others the holder's), to distinct destinations, so at most a row's R-th
+   part (each piece rounded up) or cnt pieces of the largest; then its lengths */
+static uint64_t msg_room(const ctx *c, size_t cnt)
+{
+    const uint64_t a = cnt * c->bound, b = c->rowcap + cnt;
+    return (a < b ? a : b) + cnt * sizeof(uint32_t);
+}
+
 /* every receive of the call, each as long as the most its message may carry */
 static int post_all(ctx *c)
 {
@@ -216,7 +226,7 @@ static int post_all(ctx *c)
                 for (int dir = 0; dir < 2; dir++)
                     for (uint32_t s = 1; s <= P; s++) {
                         const size_t q = slot(c, g, dir, s), cnt = (size_t)(P - s + 1) * per;
-                        const uint64_t bytes = cnt * (sizeof(uint32_t) + c->bound);
+                        const uint64_t bytes = msg_room(c, cnt);
                         if (bytes > INT_MAX)
                             return MPI_ERR_COUNT;
                         if (!(c->rbuf[q] = mem_get(c, (size_t)bytes)))
@@ -369,6 +379,62 @@ static int take_arrived(ctx *c, size_t g, int dir)
     return rc;
 }
 
+/* the dimensions of @p net into @p c (this node @p me), its group offsets allocated; 0, or -1 out of memory */
+static int ctx_dims(ctx *c, const totex_network *net, uint32_t me)
+{
+    c->n = totex_network_nodes(net);
+    c->me = me;
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        const uint32_t r = totex_factor_nodes(totex_network_factor(net, i));
+        dim *k = &c->d[c->R++];
+        k->r = r;
+        k->w = totex_network_stride(net, i);
+        k->m = totex_network_coord(net, me, i);
+        k->peer[0] = me - k->m * k->w + ((k->m + 1) % r) * k->w;
+        k->peer[1] = me - k->m * k->w + ((k->m + r - 1) % r) * k->w;
+        if (r / 2 > c->P)
+            c->P = r / 2;
+    }
+    const uint32_t R = c->R;
+    if (!(c->keys_off = malloc(((size_t)R * (R + 1) + 1) * sizeof *c->keys_off)))
+        return -1;
+    size_t ng = 0;
+    for (uint32_t rho = 0; rho < R; rho++) {
+        uint32_t keys = 1;
+        for (uint32_t k = 0; k <= R; k++) {
+            c->keys_off[(size_t)rho * (R + 1) + k] = ng;
+            if (k < R) {
+                ng += keys;
+                keys *= dim_of(c, rho, k)->r;
+            }
+        }
+    }
+    c->keys_off[(size_t)R * (R + 1)] = ng;
+    return 0;
+}
+
+double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    if (ctx_dims(&c, net, 0)) {
+        free(c.keys_off);
+        return 1e300;
+    }
+    c.bound = (bmax + c.R - 1) / c.R;
+    c.rowcap = (maxrow + c.R - 1) / c.R;
+    double room = 0;
+    for (uint32_t rho = 0; rho < c.R; rho++)
+        for (uint32_t k = 0; k < c.R; k++) {
+            const uint32_t P = dim_of(&c, rho, k)->r / 2, per = per_target(&c, rho, k);
+            const double groups = (double)(group(&c, rho, k + 1, 0) - group(&c, rho, k, 0));
+            for (uint32_t s = 1; s <= P; s++)
+                room += 2 * groups * (double)msg_room(&c, (size_t)(P - s + 1) * per);
+        }
+    free(c.keys_off);
+    return room;
+}
+
 int totex_mpi_v_routed_applies(const totex_network *net)
 {
     if (!net)
@@ -396,46 +462,21 @@ int totex_mpi_v_routed_applies(const totex_network *net)
 }
 
 int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
-                       const uint64_t *roff, uint64_t bmax, MPI_Comm dup, int node)
+                       const uint64_t *roff, uint64_t bmax, uint64_t maxrow, MPI_Comm dup, int node)
 {
     ctx c;
     memset(&c, 0, sizeof c);
     c.comm = dup;
-    c.n = totex_network_nodes(net);
-    c.me = (uint32_t)node;
-    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
-        const uint32_t r = totex_factor_nodes(totex_network_factor(net, i));
-        dim *k = &c.d[c.R++];
-        k->r = r;
-        k->w = totex_network_stride(net, i);
-        k->m = totex_network_coord(net, c.me, i);
-        k->peer[0] = c.me - k->m * k->w + ((k->m + 1) % r) * k->w;
-        k->peer[1] = c.me - k->m * k->w + ((k->m + r - 1) % r) * k->w;
-        if (r / 2 > c.P)
-            c.P = r / 2;
-    }
+    int rc = ctx_dims(&c, net, (uint32_t)node) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     const uint32_t n = c.n, R = c.R;
     c.bound = (bmax + R - 1) / R;
+    c.rowcap = (maxrow + R - 1) / R;
     /* self: the whole block at once */
     memcpy(precv + roff[c.me], psend + soff[c.me], roff[c.me + 1] - roff[c.me]);
-    int rc = MPI_SUCCESS;
-    c.keys_off = malloc(((size_t)R * (R + 1) + 1) * sizeof *c.keys_off);
     c.held = calloc((size_t)R * (R + 1) * n, sizeof *c.held);
-    if (!c.keys_off || !c.held)
+    if (!c.held)
         rc = MPI_ERR_NO_MEM;
-    size_t ng = 0;
-    for (uint32_t rho = 0; rc == MPI_SUCCESS && rho < R; rho++) {
-        uint32_t keys = 1;
-        for (uint32_t k = 0; k <= R; k++) {
-            c.keys_off[(size_t)rho * (R + 1) + k] = ng;
-            if (k < R) {
-                ng += keys;
-                keys *= dim_of(&c, rho, k)->r;
-            }
-        }
-    }
-    if (rc == MPI_SUCCESS)
-        c.keys_off[(size_t)R * (R + 1)] = ng;
+    const size_t ng = rc == MPI_SUCCESS ? c.keys_off[(size_t)R * (R + 1)] : 0;
     const size_t nslots = 2 * ng * c.P;
     if (rc == MPI_SUCCESS) {
         c.need = calloc(ng ? ng : 1, sizeof *c.need);

@@ -96,10 +96,12 @@ int totex_mpi_v_routed_applies(const totex_network *net);
 /* the routed alltoallv on the private duplicate @p dup (rank == node id), this rank node @p node of @p net:
    @p psend this node's packed row, block to node t at bytes [soff[t], soff[t + 1]); the blocks from node s
    land at [roff[s], roff[s + 1]) of @p precv (the lengths this node expects); @p bmax: no block of the call
-   (any rank's) is longer, bytes (the receives' room). MPI code (MPI_ERR_COUNT: a block came with another length
-   than expected) */
+   (any rank's) is longer, @p maxrow no rank's row total, bytes (the receives' room). MPI code (MPI_ERR_COUNT: a
+   block came with another length than expected) */
 int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
-                       const uint64_t *roff, uint64_t bmax, MPI_Comm dup, int node);
+                       const uint64_t *roff, uint64_t bmax, uint64_t maxrow, MPI_Comm dup, int node);
+/* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
+double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
    @p node_of NULL: at j * slot); MPI code */
 int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
