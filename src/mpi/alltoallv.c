@@ -15,17 +15,24 @@
  *               those slots (its relays combine and forward slots), each block unpacked
  *               with its real length;
  *             - "direct": one message per pair with data, all posted at once (what MPI
- *               libraries do), the caller's datatypes given to MPI.
+ *               libraries do), the caller's datatypes given to MPI;
+ *             - "routed" (alltoallv_routed.c): on a torus, every block relayed along the
+ *               rings with its real length (the lengths travel behind the pieces).
  * Choice:     predicted seconds, with M the largest row or column total in bytes and
  *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
  *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
  *             ceil(log2 n) (n/2) B t_c (combining) and (n-1) t_s + n B t_c (direct on
  *             slots): padded is taken when its combining shape beats direct by 10%.
- *             TOTEX_ALLTOALLV=direct|padded forces one (uniform counts take "uniform"
+ *             Routed, on a torus the user declared (Cartesian communicator or
+ *             TOTEX_NETWORK), is taken first where its prediction (routed_predict:
+ *             start-ups per dependent step, the busiest link's bytes over 2R links
+ *             times a measured slack) is 5% below direct's on that torus and padded's.
+ *             TOTEX_ALLTOALLV=direct|padded|routed forces one (uniform counts take "uniform"
  *             unless forced). TOTEX_CHECK=0: no Allreduce, no count check, "direct"
  *             (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
- *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate.
+ *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate,
+ *             "routed" where the links' bytes do (see alltoallv_routed.c).
  *
  * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
  * demand matrix, and the Allreduce's figures: the largest row total, column total
@@ -34,7 +41,8 @@
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: O(n) (requests) for "direct"; 2 n B bytes of slots for
- * "padded"; the row's packed bytes for "direct" in place.
+ * "padded"; the row's packed bytes for "direct" in place; for "routed" the packed row
+ * and column and the receives' room (alltoallv_routed.c).
  *
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
@@ -55,8 +63,8 @@
 /* tag of "direct" on the private duplicate (above the unit-step executor's tags, below 32767) */
 #define TOTEX_MPI_V_TAG 32700
 
-enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3 };
-static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move"};
+enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4 };
+static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed"};
 
 /* the figures every rank contributes to the call's Allreduce */
 enum {
@@ -113,7 +121,29 @@ static struct {
     char *buf;
     size_t bytes;
     MPI_Op op;
-} keep = {NULL, 0, NULL, 0, MPI_OP_NULL};
+    totex_network *net; /* the network of the last communicator "routed" was considered on, and its spec */
+    char spec[512];
+} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, ""};
+
+/* the network @p st's communicator (@p size ranks) stands for if "routed" applies to it (a torus: every factor a
+   ring or K2), else NULL; parsed once per spec (spec.c, named.c) */
+static const totex_network *routed_network(const totex_mpi_state *st, int size)
+{
+    char spec[512];
+    if (totex_mpi_comm_spec(st, st->dup, size, spec, sizeof spec) != MPI_SUCCESS || !spec[0])
+        return NULL;
+    if (strcmp(spec, keep.spec)) {
+        totex_network_free(keep.net);
+        totex_error err;
+        keep.net = totex_network_parse(spec, &err);
+        if (keep.net && (totex_network_nodes(keep.net) != (uint32_t)size || !totex_mpi_v_routed_applies(keep.net))) {
+            totex_network_free(keep.net);
+            keep.net = NULL;
+        }
+        snprintf(keep.spec, sizeof keep.spec, "%s", spec);
+    }
+    return keep.net;
+}
 
 static int grow_requests(size_t n)
 {
@@ -144,16 +174,47 @@ static int forced_choice(void)
 {
     static int forced = -2;
     if (forced == -2) {
-        static const char *const words[] = {"auto", "direct", "padded"};
-        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 3);
-        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : -1;
+        static const char *const words[] = {"auto", "direct", "padded", "routed"};
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 4);
+        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : w == 3 ? V_ROUTED : -1;
     }
     return forced;
 }
 
+/* Predicted seconds of "routed" (alltoallv_routed.c) and of "direct" on a torus @p net the user declared
+   (*direct), from the call's global figures @p f. A node has 2 R links (R rings). Routed: 2 start-ups per
+   dependent step and the bytes of the busiest link, estimated as the larger of a row's or a column's share of
+   a node's 2 R links and the average link's bytes (all bytes times the mean distance over the 2 R n links),
+   times a slack of 1 + 0.15 P, P the steps of the longest ring (floor(m / 2)): the pipeline's fill and drain
+   and the sharing of links by its streams, fitted on SimGrid's 4x4 (1.3) and 8x8 (1.6) tori at 16 and 64 KiB,
+   docs/performance.md. Direct on the torus (dimension-ordered routes): a row or column
+   comes in on about R of the links (the last dimension's), and a half-way message of an even ring goes one
+   way: the average link's bytes times 1.5 when a ring is even */
+static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st, const totex_network *net,
+                             double *direct, double *room)
+{
+    double dep = 0, R = 0, P = 0;
+    int even = 0;
+    *room = totex_mpi_v_routed_room(net, f[F_BMAX], f[F_ROW]); /* the receives' room, bytes */
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        const uint32_t m = totex_factor_nodes(totex_network_factor(net, i));
+        dep += m / 2;
+        if (m / 2 > P)
+            P = m / 2;
+        R += 1;
+        even |= m % 2 == 0 && m > 2;
+    }
+    const double rc = (double)(f[F_ROW] > f[F_COL] ? f[F_ROW] : f[F_COL]);
+    const double avg = (double)f[F_TOTAL] * totex_network_average_distance(net) / (2 * R * n);
+    const double dl = rc / R > avg * (even ? 1.5 : 1) ? rc / R : avg * (even ? 1.5 : 1);
+    *direct = 2 * st->t_s + dl * st->t_c;
+    return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
+}
+
 /* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
    predicted seconds of direct [0] and padded [1] */
-static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, double pred[2])
+static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, const totex_network *net,
+                  int declared, double pred[4])
 {
     const int forced = forced_choice();
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
@@ -165,6 +226,10 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     pred[0] = (n - 1) * ts + m * tc;
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
+    pred[2] = pred[3] = -1;
+    double room = 0;
+    if (net)
+        pred[2] = routed_predict(f, n, st, net, &pred[3], &room);
     (void)in_place;
     if (forced >= 0)
         return forced;
@@ -172,6 +237,11 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
         return V_NONE;
     if (f[F_BMAX] == bmin && !f[F_IRREG])
         return V_UNIFORM;
+    /* routed: on a torus the user declared (a Cartesian communicator's or TOTEX_NETWORK's; on MPI_Dims_create's
+       guess the ranks' links are unknown), where its prediction beats direct there and padded's by 5%, its
+       receives' room at most 256 MiB per rank */
+    if (net && declared && pred[2] < 0.95 * pred[3] && pred[2] < 0.95 * comb && room <= 268435456.0)
+        return V_ROUTED;
     /* padded slots for every pair: at most 256 MiB of slots per rank */
     if ((double)n * b > 268435456.0)
         return V_DIRECT;
@@ -279,6 +349,51 @@ static int run_padded(const char *sbuf, const int *scounts, const int *sdispls, 
             rc = MPI_Unpack(rl + (size_t)i * (size_t)slot, (int)slot, &pos, rbuf + (MPI_Aint)rdispls[i] * rext,
                             rcounts[i], rtype, comm);
     }
+    return rc;
+}
+
+/* "routed": this rank's row packed by destination node, the blocks relayed along the torus with their real
+   lengths (alltoallv_routed.c), each received block unpacked from its packed bytes. Memory beyond the caller's
+   buffers: the packed row and column, the relayed bytes (alltoallv_routed.c), 2 (n + 1) offsets */
+static int run_routed(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
+                      MPI_Datatype stype, char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                      int n, int rank, uint64_t bmax, uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
+{
+    MPI_Aint lb, sext, rext;
+    MPI_Type_get_extent(stype, &lb, &sext);
+    MPI_Type_get_extent(rtype, &lb, &rext);
+    int ssize = 0, rsize = 0;
+    MPI_Type_size(stype, &ssize);
+    MPI_Type_size(rtype, &rsize);
+    uint64_t *soff = malloc(2 * ((size_t)n + 1) * sizeof *soff), *roff = soff ? soff + n + 1 : NULL;
+    if (!soff)
+        return MPI_ERR_NO_MEM;
+    soff[0] = roff[0] = 0;
+    for (int t = 0; t < n; t++) { /* (node t is rank rank_of[t] of comm) */
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        soff[t + 1] = soff[t] + (uint64_t)scounts[j] * (uint64_t)ssize;
+        roff[t + 1] = roff[t] + (uint64_t)rcounts[j] * (uint64_t)rsize;
+    }
+    char *ps = malloc(soff[n] ? soff[n] : 1), *pr = malloc(roff[n] ? roff[n] : 1);
+    int rc = ps && pr ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(soff[t + 1] - soff[t]);
+        int pos = 0;
+        if (len && (rc = MPI_Pack(sbuf + (MPI_Aint)sdispls[j] * sext, scounts[j], stype, ps + soff[t], len, &pos,
+                                  comm)) == MPI_SUCCESS && pos != len)
+            rc = MPI_ERR_TYPE; /* (a packed form longer than the type's size: not a homogeneous run) */
+    }
+    if (rc == MPI_SUCCESS)
+        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, bmax, maxrow, st->dup, st->node_of ? st->node_of[rank] : rank);
+    for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(roff[t + 1] - roff[t]);
+        int pos = 0;
+        if (len)
+            rc = MPI_Unpack(pr + roff[t], len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype, comm);
+    }
+    free(ps);
+    free(pr);
+    free(soff);
     return rc;
 }
 
@@ -430,20 +545,21 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         free(tmp);
         return rc;
     }
-    double pred[2] = {0, 0};
+    double pred[4] = {0, 0, -1, -1};
     if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
         return rc;
-    const int how = choose(g, size, st, in_place, pred);
+    const totex_network *net = routed_network(st, size);
+    const int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
     totex_mpi_options o = *opt;
     o.fallback = 0;
     if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1)) {
         fprintf(stderr,
                 "totex: %s on %d ranks: %s (largest block %llu B, smallest %llu B, largest row or column %llu B, "
-                "%llu B in all; predicted direct %.1f us, padded %.1f us)\n",
+                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us)\n",
                 opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6);
+                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6);
     }
     st->v_said = how + 1;
     switch (how) {
@@ -453,6 +569,12 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         o.verbose = opt->verbose > 1 ? opt->verbose : 0; /* (its line said once above) */
         return totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
     }
+    case V_ROUTED:
+        if (net)
+            return run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                              size, rank, g[F_BMAX], g[F_ROW], comm, st);
+        return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
+                          size, rank, comm, st->dup);
     case V_PADDED:
         o.verbose = opt->verbose > 1 ? opt->verbose : 0;
         return run_padded(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,

@@ -91,6 +91,17 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                         void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                         MPI_Comm comm, const totex_mpi_options *opt);
+/* the routed alltoallv (alltoallv_routed.c) applies to @p net: every factor a ring or K2 */
+int totex_mpi_v_routed_applies(const totex_network *net);
+/* the routed alltoallv on the private duplicate @p dup (rank == node id), this rank node @p node of @p net:
+   @p psend this node's packed row, block to node t at bytes [soff[t], soff[t + 1]); the blocks from node s
+   land at [roff[s], roff[s + 1]) of @p precv (the lengths this node expects); @p bmax: no block of the call
+   (any rank's) is longer, @p maxrow no rank's row total, bytes (the receives' room). MPI code (MPI_ERR_COUNT: a
+   block came with another length than expected) */
+int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
+                       const uint64_t *roff, uint64_t bmax, uint64_t maxrow, MPI_Comm dup, int node);
+/* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
+double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
    @p node_of NULL: at j * slot); MPI code */
 int totex_mpi_pack_blocks(const char *buf, int count, MPI_Datatype t, int n, long long slot, char *out,
@@ -284,6 +295,9 @@ int totex_mpi_state_post_poison(totex_mpi_state *st);
 /* network spec of comm (empty for one rank): st->named_spec when the machine's network applies to it, else
    its Cartesian grid or a torus of MPI_Dims_create's shape; node id == rank in comm (st's duplicates) */
 int totex_mpi_comm_spec(const totex_mpi_state *st, MPI_Comm comm, int size, char *spec, size_t cap);
+/* 1 when the network of totex_mpi_comm_spec() is the user's word (the machine's network named by TOTEX_NETWORK, or
+   a Cartesian communicator's grid), 0 when it is MPI_Dims_create's guess; no collective call */
+int totex_mpi_comm_spec_declared(const totex_mpi_state *st, MPI_Comm comm);
 /* the machine's network named by TOTEX_NETWORK / TOTEX_RANKMAP (named.c) for communicator @p comm (@p size ranks,
    this one @p rank): st->named_spec, node_of, rank_of set when its ranks span a sub-box of it, else left NULL
    (said under TOTEX_VERBOSE). Collective (an agreement: a network or map that differs across ranks is

@@ -73,3 +73,11 @@ int totex_mpi_comm_spec(const totex_mpi_state *st, MPI_Comm comm, int size, char
     return MPI_SUCCESS;
 }
 
+
+int totex_mpi_comm_spec_declared(const totex_mpi_state *st, MPI_Comm comm)
+{
+    int cart = 0;
+    if (st && st->named_spec)
+        return 1;
+    return is_cartesian(comm, &cart) == MPI_SUCCESS && cart;
+}
