@@ -745,6 +745,44 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 #endif
 }
 
+/* A hop's link taken in the node words of this step (links_fast(), fused_in()): link @p slot of node
+   @p from, and under k-port (@p PM != 0) a send port of @p from and a receive port of @p to, at most
+   @p kp each. A word stamped with an earlier step (its top 32 bits) counts as empty; @p wf0 is node_word
+   [from], loaded by the caller ahead of the slot's search. 0 (nothing written) when the link is taken
+   already or a port limit is reached, else 1 */
+static inline __attribute__((always_inline)) int link_take(uint64_t *nw, uint64_t wf0, uint32_t from, uint32_t to,
+                                                           uint32_t slot, uint32_t stamp, uint64_t now, uint64_t kp,
+                                                           const unsigned PM)
+{
+    const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
+    if (PM == 0) {
+        if (wf & bit)
+            return 0;
+        nw[from] = wf | bit;
+        return 1;
+    }
+    const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
+    if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
+        return 0;
+    nw[from] = (wf | bit) + ((uint64_t)1 << 16);
+    nw[to] = wt + ((uint64_t)1 << 24);
+    return 1;
+}
+
+/* A hop's queues (links_fast(), fused_in()): one message fewer at @p from; under multiport (@p PM 0) one
+   more at @p to unless it arrived (@p to == @p dst), returning 1 when that queue went above @p peak0
+   (links_close() then counts the arrivals again); 0 otherwise */
+static inline __attribute__((always_inline)) uint32_t queue_move(uint32_t *queue, uint32_t from, uint32_t to,
+                                                                 uint32_t dst, uint32_t peak0, const unsigned PM)
+{
+    queue[from]--;
+    if (PM != 0)
+        return 0;
+    const uint32_t q = queue[to] + (to != dst);
+    queue[to] = q;
+    return q > peak0;
+}
+
 /*
  * The end of a step of the links part in one loop (links_fast(), fused_in()):
  * the peak queue as move_hops measures it, every send of the step counted,
@@ -806,24 +844,9 @@ static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, cons
         const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
         if (slot == UINT32_MAX)
             break;
-        const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
-        if (PM == 0) {
-            if (wf & bit)
-                break;
-            nw[from] = wf | bit;
-        } else {
-            const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
-            if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
-                break;
-            nw[from] = (wf | bit) + ((uint64_t)1 << 16);
-            nw[to] = wt + ((uint64_t)1 << 24);
-        }
-        queue[from]--;
-        if (PM == 0) { /* multiport: the arrivals counted here too (see below) */
-            const uint32_t q = queue[to] + (to != dst);
-            queue[to] = q;
-            over |= q > peak0;
-        }
+        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
+            break;
+        over |= queue_move(queue, from, to, dst, peak0, PM); /* (multiport: the arrivals counted here too, below) */
     }
     if (x < count) {
         while (x-- > 0) {
@@ -911,26 +934,11 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
         const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (((w & mask) ^ src) != from) | ((w & ~mask) == tag))
             break;
-        const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
-        if (PM == 0) {
-            if (wf & bit)
-                break;
-            nw[from] = wf | bit;
-        } else {
-            const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
-            if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
-                break;
-            nw[from] = (wf | bit) + ((uint64_t)1 << 16);
-            nw[to] = wt + ((uint64_t)1 << 24);
-        }
+        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
+            break;
         *ms = (to ^ src) | tag;
         arrivals += to == dst;
-        queue[from]--;
-        if (PM == 0) {
-            const uint32_t q = queue[to] + (to != dst);
-            queue[to] = q;
-            over |= q > peak0;
-        }
+        over |= queue_move(queue, from, to, dst, peak0, PM);
     }
     if (x < count) {
         while (x-- > 0) {

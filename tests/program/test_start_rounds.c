@@ -22,11 +22,7 @@
 
 static int failures;
 
-#define FAIL(...)                                                                                                     \
-    do {                                                                                                              \
-        fprintf(stderr, "FAIL " __VA_ARGS__);                                                                         \
-        failures++;                                                                                                   \
-    } while (0)
+#define FAIL(...) PROG_FAIL("FAIL " __VA_ARGS__)
 
 /* the kicks' replay: every rank's first data send time into start[] (by rank); 0, or -1 when the
    kicks cannot all be matched (a bug) */
