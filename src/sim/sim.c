@@ -572,6 +572,20 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
     return TOTEX_OK;
 }
 
+/* prefetches of the one-loop forms at hop @p x of @p count (msgs_one_pass_in(), fused_in()): the hop
+   HOP_PREFETCH_AHEAD on, and the message state of the hop PREFETCH_AHEAD on (when its ids are in range) */
+static inline __attribute__((always_inline)) void prefetch_ahead(const totex_hop *hops, size_t x, size_t count,
+                                                                 const msg_state *state, uint32_t n, const int BD)
+{
+    if (x + HOP_PREFETCH_AHEAD < count)
+        __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
+    if (x + PREFETCH_AHEAD < count) {
+        const totex_hop *p = &hops[x + PREFETCH_AHEAD];
+        if (p->dst < n && p->src < n)
+            __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
+    }
+}
+
 /*
  * The messages part of step @p step in one pass (split replay): each hop's
  * message must be at h->from, not delivered, and not yet moved in this step,
@@ -600,13 +614,7 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
-        if (x + HOP_PREFETCH_AHEAD < count)
-            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
-        if (x + PREFETCH_AHEAD < count) {
-            const totex_hop *p = &hops[x + PREFETCH_AHEAD];
-            if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
-        }
+        prefetch_ahead(hops, x, count, state, n, BD);
         if ((h->from >= n) | (h->to >= n) | (h->src >= n) | (h->dst >= n) | (h->src == h->dst) | (h->from == h->dst))
             break;
         msg_state *ms = state + state_index(n, h->src, h->dst, BD);
@@ -918,13 +926,7 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
-        if (x + HOP_PREFETCH_AHEAD < count)
-            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
-        if (x + PREFETCH_AHEAD < count) {
-            const totex_hop *p = &hops[x + PREFETCH_AHEAD];
-            if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
-        }
+        prefetch_ahead(hops, x, count, state, n, BD);
         const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
         if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
             break;
