@@ -169,7 +169,7 @@ static char *grow_buffer(size_t bytes)
     return keep.buf;
 }
 
-/* TOTEX_ALLTOALLV (read once per process): V_DIRECT, V_PADDED, or -1 (auto) */
+/* TOTEX_ALLTOALLV (read once per process): V_DIRECT, V_PADDED, V_ROUTED, or -1 (auto) */
 static int forced_choice(void)
 {
     static int forced = -2;

@@ -1,9 +1,10 @@
 /*
  * Name:       routed alltoallv ("routed": non-uniform total exchange relayed along the torus's links,
  *             every block carrying its real length)
- * Paper:      issue 30 items 3-4 (the uniform schedule carrying each block's real length); the
- *             routing is dimension-ordered store-and-forward as in 002 (Suh, Shin & Yalamanchili,
- *             dimension by dimension, each ring an all-to-all of super-blocks in both directions)
+ * Paper:      the uniform schedule carrying each block's real length (the byte-weighted cut
+ *             bound it is measured against: docs/demand.md); the routing is dimension-ordered
+ *             store-and-forward as in 002 (Suh, Shin & Yalamanchili, dimension by dimension,
+ *             each ring an all-to-all of super-blocks in both directions)
  *             and 000 section 3 (a ring's half-way messages split across its two directions, what
  *             makes the half-ring arc cut tight); the rotations of the dimension order are 001's
  *             translation of one schedule to every dimension, so that every link works at once.

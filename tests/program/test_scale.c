@@ -88,7 +88,7 @@ static void torus(uint32_t k, uint32_t d)
 }
 
 /* above TOTEX_PROG_SCALE_MAX ranks, 64 KiB blocks: a program is built only when its arena, staging and
-   entries fit one buffer of n blocks + TOTEX_PROG_BUFFER_SLACK (issue 28's rule for totex's own memory per
+   entries fit one buffer of n blocks + TOTEX_PROG_BUFFER_SLACK (the executor's rule for totex's own memory per
    rank); octr on 64x64 fits (checked against the rule here), a3c does not (its arena of relayed blocks
    grows with n: refused, with the reason) */
 static void memory_rule(void)
