@@ -22,24 +22,49 @@ int totex_mpi_fixed_start(totex_mpi_fixed *f, totex_mpi_plan *pl, MPI_Comm comm,
                           int recv_raw)
 {
     f->tested = 0;
-    int rc = totex_mpi_run_start(&f->run, pl, comm, tag, NULL, 0, send, recv, recv_raw);
-    if (rc != TOTEX_MPI_PENDING)
-        return rc;
-    return totex_mpi_run_flat_post(&f->run);
+    /* a restart with the arguments of the start before, which ended well: the run as that start left it
+       (its requests MPI_REQUEST_NULL again, freed by the test or wait that completed them) */
+    if (!(f->ready && f->run.pl == pl && f->run.comm == comm && f->run.tag == tag && f->run.send == send &&
+          f->run.recv_raw == recv_raw && (!recv_raw || f->run.out == recv))) {
+        f->ready = 0;
+        int rc = totex_mpi_run_start(&f->run, pl, comm, tag, NULL, 0, send, recv, recv_raw);
+        if (rc != TOTEX_MPI_PENDING)
+            return rc;
+    }
+    int rc = totex_mpi_run_flat_post(&f->run);
+    f->ready = rc == MPI_SUCCESS;
+    return rc;
+}
+
+int totex_mpi_fixed_pending(totex_mpi_fixed *f)
+{
+    const MPI_Request *req = f->run.req;
+    const size_t nreq = f->run.p->nrecv + f->run.p->nsend;
+    for (; f->tested < nreq; f->tested++)
+        if (req[f->tested] != MPI_REQUEST_NULL && !totex_mpi_request_peek(req[f->tested]))
+            return 1;
+    return 0;
+}
+
+MPI_Request totex_mpi_fixed_watch(const totex_mpi_fixed *f)
+{
+    return f->tested < f->run.p->nrecv + f->run.p->nsend ? f->run.req[f->tested] : MPI_REQUEST_NULL;
 }
 
 int totex_mpi_fixed_progress(totex_mpi_fixed *f, int may_wait)
 {
     MPI_Request *req = f->run.req;
     const size_t nreq = f->run.p->nrecv + f->run.p->nsend;
-    if (may_wait)
-        return nreq ? MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
-    if (totex_mpi_request_peek) { /* inside the MPI library's progress loop: look, do not test */
-        for (; f->tested < nreq; f->tested++)
-            if (req[f->tested] != MPI_REQUEST_NULL && !totex_mpi_request_peek(req[f->tested]))
-                return TOTEX_MPI_PENDING;
+    int rc;
+    if (may_wait) {
+        rc = nreq ? MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+        f->ready = f->ready && rc == MPI_SUCCESS;
+        return rc;
     }
+    if (totex_mpi_request_peek && totex_mpi_fixed_pending(f)) /* in the MPI library's progress loop: look */
+        return TOTEX_MPI_PENDING;
     int done = 0;
-    int rc = nreq ? MPI_Testall((int)nreq, req, &done, MPI_STATUSES_IGNORE) : (done = 1, MPI_SUCCESS);
+    rc = nreq ? MPI_Testall((int)nreq, req, &done, MPI_STATUSES_IGNORE) : (done = 1, MPI_SUCCESS);
+    f->ready = f->ready && rc == MPI_SUCCESS;
     return rc != MPI_SUCCESS ? rc : done ? MPI_SUCCESS : TOTEX_MPI_PENDING;
 }

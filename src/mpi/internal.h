@@ -402,6 +402,14 @@ int totex_mpi_guard_test(totex_mpi_guard *g, MPI_Request *r, int *done);
    with a guard, the header's receive and the poison's) has not completed: one pass of Open MPI's
    progress loop per test instead of two */
 extern int (*totex_mpi_request_peek)(MPI_Request r);
+/* the one MPI request a test of @p request (a started totex_request of this rank, or NULL) waits for
+   first, or MPI_REQUEST_NULL when a test may have more to do: its persistent flat run's (fixed.c) first
+   request not yet found complete. Until that request completes, and while no other run of this rank is
+   under way (totex_mpi_runs_live()), a test finds nothing to do; the component's progress function looks
+   at it (REQUEST_COMPLETE) instead of testing, whose layers cost more than Open MPI's own pass of its
+   progress loop (2 ranks, 8 B). Valid until the next test, wait, start or free of @p request */
+struct totex_request_s;
+MPI_Request totex_mpi_request_watch(struct totex_request_s *request);
 /* wait for all of r[0 .. count) and the header exchange the same way (g NULL: MPI_Waitall) */
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count);
 /* every rank's {sig, slot} equal? (log2 n rounds of point-to-point messages, poison watched);
@@ -503,6 +511,7 @@ void totex_mpi_own_block(const totex_prog *p, const char *send, char *out, int r
 typedef struct totex_mpi_fixed {
     totex_mpi_run run; /* its requests, buffers and places (totex_mpi_run_start() without a guard) */
     size_t tested;     /* requests found complete by the last look (totex_mpi_request_peek) */
+    int ready;         /* the run as the last start, which went well, left it: a restart only posts */
 } totex_mpi_fixed;
 /* 1 when @p p can run so: flat (program.h: every send from the send blocks with no wait before it, every
    receive in its place, no kicks), no receive window short of all receives, and TOTEX_NONBLOCKING unset
@@ -517,6 +526,11 @@ int totex_mpi_fixed_start(totex_mpi_fixed *f, totex_mpi_plan *pl, MPI_Comm comm,
 /* complete @p f: with @p may_wait MPI_Waitall; else MPI_SUCCESS when every request is complete (looked at by
    totex_mpi_request_peek when set, then MPI_Testall), TOTEX_MPI_PENDING when not yet; else the MPI code */
 int totex_mpi_fixed_progress(totex_mpi_fixed *f, int may_wait);
+/* 1 when a request of @p f has not completed, looked at by totex_mpi_request_peek (which must be set), no
+   MPI call made; 0 when all have (f->tested: those looked at) */
+int totex_mpi_fixed_pending(totex_mpi_fixed *f);
+/* the first request of @p f not yet found complete (f->tested), or MPI_REQUEST_NULL */
+MPI_Request totex_mpi_fixed_watch(const totex_mpi_fixed *f);
 
 /* a started run of a flat program (p->flat): every receive posted (but the one behind the predecessor's
    header), every send made (but the carried one, made by the start), this rank's own block placed, without

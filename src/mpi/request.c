@@ -458,6 +458,12 @@ int totex_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     return rc;
 }
 
+MPI_Request totex_mpi_request_watch(struct totex_request_s *request)
+{
+    const struct totex_request_s *r = request;
+    return r && r->active && r->running && r->fixed ? totex_mpi_fixed_watch(&r->fx) : MPI_REQUEST_NULL;
+}
+
 int totex_start(totex_request *request)
 {
     totex_mpi_depth++;

@@ -11,7 +11,9 @@
  *   (OMPI_REQUEST_COLL) wrapping a totex_request (totex_ialltoall,
  *   totex_alltoall_init); MPI_Start runs totex_start. The component's
  *   progress function (registered with opal_progress) tests every active
- *   request once, so the exchange advances inside any MPI call (MPI_Test,
+ *   request once (a persistent request's flat run only once the request it
+ *   waits for first has completed: totex_mpi_request_watch, looked at
+ *   without a call), so the exchange advances inside any MPI call (MPI_Test,
  *   MPI_Wait, a receive elsewhere), and completes Open MPI's request when the
  *   run ends. The function does not re-enter itself (totex's MPI calls may
  *   call Open MPI's progress loop again). Inside it, totex asks whether a
@@ -50,6 +52,7 @@ typedef struct mca_coll_totex_request_t {
     ompi_coll_base_nbc_request_t super;
     totex_request treq;
     int active;                                  /* listed among the active requests */
+    MPI_Request watch;                           /* totex_mpi_request_watch() after its last start or test */
     struct mca_coll_totex_request_t *next, *prev;
 } mca_coll_totex_request_t;
 
@@ -57,6 +60,7 @@ static void request_construct(mca_coll_totex_request_t *r)
 {
     r->treq = TOTEX_REQUEST_NULL;
     r->active = 0;
+    r->watch = MPI_REQUEST_NULL;
     r->next = r->prev = NULL;
 }
 
@@ -86,6 +90,7 @@ static void list_remove(mca_coll_totex_request_t *r)
         r->next->prev = r->prev;
     r->next = r->prev = NULL;
     r->active = 0;
+    r->watch = MPI_REQUEST_NULL;
 }
 
 /* Open MPI's request done with @p rc */
@@ -104,21 +109,44 @@ static int request_peek(MPI_Request r)
     return REQUEST_COMPLETE((ompi_request_t *)r);
 }
 
+/* 1 when no active request has anything for a test to do: each one's watched request (totex_mpi_request_watch)
+   has not completed, and no other run of this rank is under way. The loop of every MPI wait calls the
+   progress function at every pass, so this look is all most of its calls do */
+static int all_quiet(void)
+{
+    for (const mca_coll_totex_request_t *r = active; r; r = r->next)
+        if (r->watch == MPI_REQUEST_NULL || REQUEST_COMPLETE(r->watch))
+            return 0;
+    return totex_mpi_runs_live() == 0;
+}
+
+/* one test of active request @p r (totex_mpi_request_peek set): completed, or its watch renewed; 1 when
+   it completed */
+static int request_try(mca_coll_totex_request_t *r)
+{
+    int flag = 0, rc = totex_test(&r->treq, &flag);
+    if (flag || rc != MPI_SUCCESS) {
+        complete(r, rc);
+        return 1;
+    }
+    r->watch = totex_mpi_request_watch(r->treq);
+    return 0;
+}
+
 int mca_coll_totex_progress(void)
 {
     static int in_progress;
     int done = 0;
-    if (in_progress || !active || totex_mpi_depth) /* (inside a totex call: its run may be the one under way) */
+    if (!active || in_progress || totex_mpi_depth || all_quiet()) /* (depth: inside a totex call, whose run may
+                                                                     be the one under way) */
         return 0;
     in_progress = 1;
     totex_mpi_request_peek = request_peek; /* (the loop that called this function just moved the library on) */
     for (mca_coll_totex_request_t *r = active, *next; r; r = next) {
         next = r->next;
-        int flag = 0, rc = totex_test(&r->treq, &flag);
-        if (flag || rc != MPI_SUCCESS) {
-            complete(r, rc);
-            done++;
-        }
+        if (r->watch != MPI_REQUEST_NULL && !REQUEST_COMPLETE(r->watch) && totex_mpi_runs_live() == 0)
+            continue; /* (what a test would wait for first has not completed: nothing to do) */
+        done += request_try(r);
     }
     totex_mpi_request_peek = NULL;
     in_progress = 0;
@@ -143,9 +171,23 @@ static int request_cancel(ompi_request_t *req, int flag)
     return OMPI_SUCCESS; /* a collective cannot be cancelled (MPI-4.0 Section 3.8.4): nothing happens */
 }
 
+/* our progress function moved behind every other, once, at the first request's start: it is registered
+   when the component opens, which can be before the BTLs' are, and a pass of Open MPI's progress loop
+   that brings a request's last message should find it in the same pass, not in the next one */
+static void progress_last(void)
+{
+    static int moved;
+    if (moved)
+        return;
+    moved = 1;
+    opal_progress_unregister(mca_coll_totex_progress);
+    opal_progress_register(mca_coll_totex_progress);
+}
+
 /* mark @p r active (started) and list it; @p rc the start's outcome */
 static int request_started(mca_coll_totex_request_t *r, int rc)
 {
+    progress_last();
     r->super.super.req_state = OMPI_REQUEST_ACTIVE;
     r->super.super.req_complete = REQUEST_PENDING;
     r->super.super.req_status.MPI_ERROR = MPI_SUCCESS;
@@ -154,6 +196,7 @@ static int request_started(mca_coll_totex_request_t *r, int rc)
         return OMPI_SUCCESS; /* (the error is the request's: MPI_Wait returns it) */
     }
     list_add(r);
+    r->watch = totex_mpi_request_watch(r->treq);
     return OMPI_SUCCESS;
 }
 
