@@ -410,6 +410,14 @@ extern int (*totex_mpi_request_peek)(MPI_Request r);
    progress loop (2 ranks, 8 B). Valid until the next test, wait, start or free of @p request */
 struct totex_request_s;
 MPI_Request totex_mpi_request_watch(struct totex_request_s *request);
+/* the MPI requests of @p request's persistent flat run (fixed.c) that its last start made, [*count], when it
+   runs one whose results land in the caller's buffer (nothing to unpack at completion), else NULL: a caller
+   that sees every one of them complete may restart the request with totex_mpi_request_restart() */
+MPI_Request *totex_mpi_request_requests(struct totex_request_s *request, size_t *count);
+/* start @p request again without completing it first: its last start's requests (totex_mpi_request_requests)
+   have all completed; the blocks packed again if they are not raw, then totex_mpi_fixed_restart(). MPI_SUCCESS,
+   else an MPI code, and the request is then to be completed (totex_test) before it is started again */
+int totex_mpi_request_restart(struct totex_request_s *request);
 /* wait for all of r[0 .. count) and the header exchange the same way (g NULL: MPI_Waitall) */
 int totex_mpi_guard_waitall(totex_mpi_guard *g, MPI_Request *r, size_t count);
 /* every rank's {sig, slot} equal? (log2 n rounds of point-to-point messages, poison watched);
@@ -512,6 +520,8 @@ typedef struct totex_mpi_fixed {
     totex_mpi_run run; /* its requests, buffers and places (totex_mpi_run_start() without a guard) */
     size_t tested;     /* requests found complete by the last look (totex_mpi_request_peek) */
     int ready;         /* the run as the last start, which went well, left it: a restart only posts */
+    MPI_Request *spare; /* the request array the next restart uses: own, or the plan's (totex_mpi_fixed_restart) */
+    MPI_Request *own;   /* the second request array beside the plan's, or NULL */
 } totex_mpi_fixed;
 /* 1 when @p p can run so: flat (program.h: every send from the send blocks with no wait before it, every
    receive in its place, no kicks), no receive window short of all receives, and TOTEX_NONBLOCKING unset
@@ -529,6 +539,15 @@ int totex_mpi_fixed_progress(totex_mpi_fixed *f, int may_wait);
 /* 1 when a request of @p f has not completed, looked at by totex_mpi_request_peek (which must be set), no
    MPI call made; 0 when all have (f->tested: those looked at) */
 int totex_mpi_fixed_pending(totex_mpi_fixed *f);
+/* start @p f again, its last start's requests all complete but not yet freed (the Open MPI component saw
+   each complete, as Open MPI completed it): every receive posted and every send made into a second
+   request array, then the last start's requests freed, so that nothing stands between the last message
+   and the next sends; MPI_SUCCESS or the MPI code (MPI_ERR_REQUEST: @p f was not ready to restart so) */
+int totex_mpi_fixed_restart(totex_mpi_fixed *f);
+/* the requests of @p f's last start, [*count] (valid until its next start or test) */
+MPI_Request *totex_mpi_fixed_requests(const totex_mpi_fixed *f, size_t *count);
+/* free what @p f holds beside its run (the second request array) */
+void totex_mpi_fixed_release(totex_mpi_fixed *f);
 /* the first request of @p f not yet found complete (f->tested), or MPI_REQUEST_NULL */
 MPI_Request totex_mpi_fixed_watch(const totex_mpi_fixed *f);
 

@@ -97,6 +97,7 @@ static void request_release(struct totex_request_s *r)
         src->dropped = 0;
         totex_mpi_plan_free(src);
     }
+    totex_mpi_fixed_release(&r->fx);
     free(r->packed);
     if (r->sendtype_own != MPI_DATATYPE_NULL)
         MPI_Type_free(&r->sendtype_own);
@@ -462,6 +463,28 @@ MPI_Request totex_mpi_request_watch(struct totex_request_s *request)
 {
     const struct totex_request_s *r = request;
     return r && r->active && r->running && r->fixed ? totex_mpi_fixed_watch(&r->fx) : MPI_REQUEST_NULL;
+}
+
+MPI_Request *totex_mpi_request_requests(struct totex_request_s *r, size_t *count)
+{
+    *count = 0;
+    return r && r->active && r->running && r->fixed && r->pr.recv_raw ? totex_mpi_fixed_requests(&r->fx, count)
+                                                                       : NULL;
+}
+
+int totex_mpi_request_restart(struct totex_request_s *r)
+{
+    totex_mpi_prepared *pr = &r->pr;
+    if (!r->active || !r->running || !r->fixed || !pr->recv_raw)
+        return MPI_ERR_REQUEST;
+    totex_mpi_depth++;
+    int rc = pr->send_raw ? MPI_SUCCESS
+                          : totex_mpi_pack_blocks(pr->sendbuf, pr->sendcount, pr->sendtype, pr->size, pr->slot,
+                                                  r->packed, pr->st->node_of, r->comm);
+    if (rc == MPI_SUCCESS)
+        rc = totex_mpi_fixed_restart(&r->fx);
+    totex_mpi_depth--;
+    return rc;
 }
 
 int totex_start(totex_request *request)

@@ -53,6 +53,10 @@ typedef struct mca_coll_totex_request_t {
     totex_request treq;
     int active;                                  /* listed among the active requests */
     MPI_Request watch;                           /* totex_mpi_request_watch() after its last start or test */
+    int armed;                                   /* its run's requests call part_done as they complete */
+    int pending;                                 /* of those, the ones not yet complete (+1 while arming) */
+    int settled;                                 /* all complete: Open MPI's request completed, totex's open */
+    int err;                                     /* the first error among them */
     struct mca_coll_totex_request_t *next, *prev;
 } mca_coll_totex_request_t;
 
@@ -61,6 +65,8 @@ static void request_construct(mca_coll_totex_request_t *r)
     r->treq = TOTEX_REQUEST_NULL;
     r->active = 0;
     r->watch = MPI_REQUEST_NULL;
+    r->armed = r->pending = r->settled = 0;
+    r->err = MPI_SUCCESS;
     r->next = r->prev = NULL;
 }
 
@@ -157,7 +163,9 @@ static int request_free(ompi_request_t **req)
 {
     mca_coll_totex_request_t *r = (mca_coll_totex_request_t *)*req;
     list_remove(r);
-    totex_request_free(&r->treq);
+    totex_request_free(&r->treq); /* (a settled run's requests freed; an armed one's waited for, their calls
+                                     to part_done completing this request first) */
+    r->armed = r->settled = 0;
     OMPI_REQUEST_FINI(&r->super.super);
     OBJ_RELEASE(r);
     *req = MPI_REQUEST_NULL;
@@ -184,7 +192,51 @@ static void progress_last(void)
     opal_progress_register(mca_coll_totex_progress);
 }
 
-/* mark @p r active (started) and list it; @p rc the start's outcome */
+/* Persistent requests whose flat run puts the blocks straight into the caller's buffer (fixed.c) are not
+   tested from the progress loop: each of the run's MPI requests calls part_done as Open MPI completes it
+   (ompi_request_set_callback), and the last one completes our request there, in the same pass of the
+   progress loop; totex's request stays open until the next MPI_Start, which makes the new sends and
+   receives first and frees the last start's requests after (totex_mpi_request_restart), so nothing of
+   totex's stands between the last message of one exchange and the first sends of the next. Not with
+   threads (opal_using_threads: a request could complete while being armed) */
+static void settle(mca_coll_totex_request_t *r)
+{
+    r->armed = 0;
+    r->settled = 1;
+    complete(r, r->err);
+}
+
+static int part_done(ompi_request_t *q)
+{
+    mca_coll_totex_request_t *r = (mca_coll_totex_request_t *)q->req_complete_cb_data;
+    if (q->req_status.MPI_ERROR != MPI_SUCCESS && r->err == MPI_SUCCESS)
+        r->err = q->req_status.MPI_ERROR;
+    if (--r->pending == 0)
+        settle(r);
+    return 0;
+}
+
+/* 1 when @p r's run's requests were armed (part_done), 0 when it is to be tested from the progress loop */
+static int arm(mca_coll_totex_request_t *r)
+{
+    size_t n = 0;
+    MPI_Request *q = opal_using_threads() ? NULL : totex_mpi_request_requests(r->treq, &n);
+    if (!q)
+        return 0;
+    r->armed = 1;
+    r->err = MPI_SUCCESS;
+    r->pending = 1; /* (no settling while arming: an armed request that has completed calls part_done at once) */
+    for (size_t i = 0; i < n; i++)
+        if (q[i] != MPI_REQUEST_NULL) {
+            r->pending++;
+            ompi_request_set_callback(q[i], part_done, r);
+        }
+    if (--r->pending == 0)
+        settle(r);
+    return 1;
+}
+
+/* mark @p r active (started) and list it or arm it; @p rc the start's outcome */
 static int request_started(mca_coll_totex_request_t *r, int rc)
 {
     progress_last();
@@ -195,6 +247,8 @@ static int request_started(mca_coll_totex_request_t *r, int rc)
         complete(r, rc);
         return OMPI_SUCCESS; /* (the error is the request's: MPI_Wait returns it) */
     }
+    if (arm(r))
+        return OMPI_SUCCESS;
     list_add(r);
     r->watch = totex_mpi_request_watch(r->treq);
     return OMPI_SUCCESS;
@@ -204,6 +258,18 @@ static int request_start(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; i++) {
         mca_coll_totex_request_t *r = (mca_coll_totex_request_t *)reqs[i];
+        if (r->settled) { /* totex's request still open (arm): restarted without completing it */
+            r->settled = 0;
+            int rc = totex_mpi_request_restart(r->treq);
+            if (rc != MPI_SUCCESS) { /* completed (its requests were dropped), to be started afresh */
+                int flag = 0;
+                totex_mpi_request_peek = request_peek;
+                (void)totex_test(&r->treq, &flag);
+                totex_mpi_request_peek = NULL;
+            }
+            request_started(r, rc);
+            continue;
+        }
         request_started(r, totex_start(&r->treq));
     }
     return OMPI_SUCCESS;
