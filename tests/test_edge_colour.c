@@ -272,6 +272,33 @@ static void test_large(void **state)
 }
 
 /*
+ * Rows of many colours spread over many more colours than the colouring's row
+ * filter has buckets (edge_colour.c's head: 4096): 400 rows of 3 random
+ * columns (of 6) x up to 400 parallel edges, S of some 40,000 colours, so
+ * that a row holds several colours of one bucket and the filter must fall
+ * back to the row's scan. A filter that answered "not at this row" wrongly
+ * would colour a row twice with one colour (verify).
+ */
+static void test_bucket_collisions(void **state)
+{
+    (void)state;
+    rng_state = 4097;
+    graph g;
+    memset(&g, 0, sizeof g);
+    g.R = 400;
+    g.C = 6;
+    for (uint32_t r = 0; r < g.R; r++)
+        for (uint32_t i = 0; i < 3; i++)
+            add(&g, r, rndn(g.C), 1 + rndn(400));
+    uint64_t h, sigma;
+    sums(&g, &h, &sigma);
+    assert_true(h > 4 * 4096);
+    run(&g, h, 0, "bucket collisions, S = h");
+    run(&g, (sigma + 1) / 2 > h ? (sigma + 1) / 2 : h, 2, "bucket collisions, k = 2");
+    free(g.e);
+}
+
+/*
  * Fugaku-sized: the task matrix of torus 24x23x24 x k2 x ring:3 x k2 built
  * here (shortest ring offsets, antipodal offsets alternately + and -), rows
  * in increasing distance: 158,975 rows, 10 columns, 3,085,056 edges,
@@ -409,7 +436,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random),       cmocka_unit_test(test_regular_matchings),
-        cmocka_unit_test(test_tight_columns), cmocka_unit_test(test_large),
+        cmocka_unit_test(test_tight_columns), cmocka_unit_test(test_large), cmocka_unit_test(test_bucket_collisions),
         cmocka_unit_test(test_fugaku_shape), cmocka_unit_test(test_priority),
         cmocka_unit_test(test_bad_input),
     };

@@ -383,7 +383,13 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                         break;
                     }
                 }
-                sd->piece_count = npieces - sd->piece_first;
+                if (rc == TOTEX_OK && npieces - sd->piece_first >= TOTEX_PROG_PIECES_MAX) {
+                    snprintf(err->msg, sizeof err->msg, "step %llu: a message of rank %u gathers %zu pieces: 2^30 or more, "
+                             "over what a program can count", st, me, npieces - sd->piece_first);
+                    rc = TOTEX_EOVERFLOW;
+                    break;
+                }
+                sd->piece_count = (uint32_t)(npieces - sd->piece_first);
                 sd->dep_count = ndeps - sd->dep_first;
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
                 if (carried) /* staged after the header, whatever its pieces */
@@ -452,6 +458,11 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     }
                 }
             }
+            if (rc == TOTEX_OK && nfin - f0 >= TOTEX_PROG_FIN_MAX) {
+                snprintf(err->msg, sizeof err->msg, "step %llu: a message to rank %u brings %zu of its blocks: 2^24 or more, "
+                         "over what a program can count", st, me, nfin - f0);
+                rc = TOTEX_EOVERFLOW;
+            }
             const int carried = carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX;
             if (carried)
                 p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (run.c) */
@@ -464,11 +475,14 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     rv->bytes = p->pad;
                 rv->chunk = ci;
                 rv->in_place_ok = consecutive && (c == 1 || tr->count == 1) && !padded;
-                rv->place_off = (size_t)bl[0].src * slot + lo[ci];
-                rv->fin_first = f0;
-                rv->fin_count = nfin - f0;
+                if (rv->in_place_ok) /* (else arena_off, below: they share their bytes) */
+                    rv->place_off = (size_t)bl[0].src * slot + lo[ci];
+                rv->fin_first = (uint32_t)f0;
+                rv->fin_count = (uint32_t)(nfin - f0) & (TOTEX_PROG_FIN_MAX - 1); /* (< it: checked above) */
                 const int behind_hdr = carried && ci == 0;
-                if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
+                if (behind_hdr && rv->in_place_ok) {
+                    /* lands in its place, wherever the header brings it */
+                } else if (behind_hdr) { /* bytes of its own, never reused: the header may bring it before its turn */
                     rv->arena_off = arena.top;
                     arena.top += (size_t)rv->bytes;
                 } else if (!rv->in_place_ok) {

@@ -33,7 +33,10 @@
 enum { TOTEX_PROG_SEND = 0, TOTEX_PROG_ARENA = 1, TOTEX_PROG_RECV = 2 };
 
 /* Entries are kept small (a rank of a 128x128 torus has 2^21 of them): indexes into the program's arrays are
-   32-bit (totex_prog_compile refuses a program of 2^32 entries or more, TOTEX_EOVERFLOW), flags are bytes. */
+   32-bit (totex_prog_compile refuses a program of 2^32 entries or more, TOTEX_EOVERFLOW), flags are bits of a
+   count's word, and a receive keeps one offset, in the arena or in place (receive 32 bytes, send 40 on LP64). */
+#define TOTEX_PROG_FIN_MAX (1u << 24)    /* a receive brings fewer final blocks than this (compile.c refuses more) */
+#define TOTEX_PROG_PIECES_MAX (1u << 30) /* a send gathers fewer pieces than this (compile.c refuses more) */
 typedef struct totex_prog_piece { /* a run of bytes to gather */
     uint32_t base;
     uint32_t len;        /* at most a message's bytes (INT_MAX) */
@@ -42,26 +45,30 @@ typedef struct totex_prog_piece { /* a run of bytes to gather */
 
 typedef struct totex_prog_recv {
     int peer, bytes;
-    size_t arena_off;    /* where it lands when not in place */
-    size_t place_off;    /* where it lands in RECV when in place (all blocks final, consecutive sources) */
+    union {                 /* one or the other, by in_place_ok: */
+        size_t arena_off;   /* where it lands when not in place (in the arena) */
+        size_t place_off;   /* where it lands in RECV when in place (all blocks final, consecutive sources) */
+    };
     uint32_t wait_sends, wait_recvs; /* posted once sends [0, wait_sends) and receives [0, wait_recvs) are
                                         complete: its arena bytes are free again (arena.h) */
-    uint32_t fin_first, fin_count;   /* finals[fin_first ..]: its blocks destined to this rank */
-    uint8_t in_place_ok;
-    uint8_t chunk;                   /* which chunk of its transfer it carries (< TOTEX_PROG_MAX_CHUNKS) */
-    uint8_t kick;                    /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
+    uint32_t fin_first;              /* finals[fin_first ..]: its blocks destined to this rank ... */
+    uint32_t fin_count : 24;         /* ... this many (< TOTEX_PROG_FIN_MAX) */
+    uint32_t in_place_ok : 1;
+    uint32_t chunk : 5;              /* which chunk of its transfer it carries (< TOTEX_PROG_MAX_CHUNKS) */
+    uint32_t kick : 1;               /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
 } totex_prog_recv;
 
 typedef struct totex_prog_send {
     int peer, bytes;
     size_t stage_off;                  /* gathered here when more than one piece */
-    uint32_t piece_first, piece_count; /* pieces[piece_first ..]: one piece = sent from where it lies */
+    uint32_t piece_first;              /* pieces[piece_first ..]: one piece = sent from where it lies ... */
+    uint32_t piece_count : 30;         /* ... this many (< TOTEX_PROG_PIECES_MAX) */
+    uint32_t sync : 1;                 /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
+    uint32_t kick : 1;                 /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
     uint32_t dep_first, dep_count;     /* deps[dep_first ..]: requests it waits for: receives that bring its
                                           blocks (< nrecv), an earlier send on its link (nrecv + send index) */
     uint32_t wait_sends;               /* gathered once sends [0, wait_sends) are complete (its staging bytes) */
     uint32_t recv_before;              /* receives [0, recv_before) (earlier steps) are posted before it */
-    uint8_t sync;                      /* MPI_Issend: a later send on its link waits for its delivery (compile.c) */
-    uint8_t kick;                      /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
 } totex_prog_send;
 
 typedef struct totex_prog_final { /* a block (src, me) a receive brings */

@@ -15,6 +15,9 @@
  *    the earlier one, of an earlier step;
  *  (a request waits, in effect, for what the requests before it waited for:
  *  the executor posts and sends in program order)
+ *  - every receive's own fields (peer, chunk, its final blocks, where it
+ *    lands: in place at its first source's slot, else in the arena) against
+ *    the share's transfer (program.h keeps them in bit fields and one offset);
  *  - the order that keeps the executor free of deadlock (run.c): a receive
  *    or a send of step t waits only for requests of steps before t, and the
  *    receives of steps before t are posted before the sends of step t;
@@ -46,6 +49,34 @@ typedef struct read_of { /* a send taking on arena bytes of a receive */
     size_t send, off, len;
 } read_of;
 
+/* receive @p ir of @p p, chunk @p k of the share's transfer @p x: its fields (bit fields, the offset it keeps
+   in the arena or in place: program.h) against the transfer's blocks */
+static void check_recv(const char *what, const totex_prog *p, const totex_prog_share *l, size_t x, size_t k, size_t ir)
+{
+    const totex_prog_recv *rv = &p->recvs[ir];
+    const totex_prog_xfer *tr = &l->x[x];
+    const totex_block *bl = l->b + tr->first;
+    size_t fin = 0;
+    int consecutive = 1;
+    for (size_t b = 0; b < tr->count; b++) {
+        consecutive &= bl[b].dst == p->me && bl[b].src == bl[0].src + b;
+        if (bl[b].dst != p->me)
+            continue;
+        const size_t f = (size_t)rv->fin_first + fin++;
+        if (fin > rv->fin_count || f >= p->n || p->finals[f].src != bl[b].src || p->finals[f].pos != b)
+            FAIL("FAIL %s rank %u: receive %zu does not list block (%u, %u) as its final block %zu\n", what, p->me, ir,
+                 bl[b].src, p->me, fin - 1);
+    }
+    const size_t lo = totex_prog_chunk_lo(p, (int)k);
+    if (rv->peer != (int)tr->from || rv->chunk != k || rv->kick || fin != rv->fin_count ||
+        (rv->in_place_ok && (!consecutive || rv->place_off != (size_t)bl[0].src * (size_t)p->slot + lo)) ||
+        (!rv->in_place_ok && rv->arena_off + (size_t)rv->bytes > p->arena_bytes))
+        FAIL("FAIL %s rank %u: receive %zu (peer %d, chunk %u, %u final blocks, in place %u at %zu) is not chunk %zu "
+             "of the %zu blocks from %u, %zu final, in place at %zu when not in the arena\n",
+             what, p->me, ir, rv->peer, (unsigned)rv->chunk, (unsigned)rv->fin_count, (unsigned)rv->in_place_ok,
+             rv->place_off, k, tr->count, tr->from, fin, (size_t)bl[0].src * (size_t)p->slot + lo);
+}
+
 /* check one rank's program p compiled from share l */
 static void check(const char *what, const totex_prog *p, const totex_prog_share *l)
 {
@@ -75,6 +106,7 @@ static void check(const char *what, const totex_prog *p, const totex_prog_share 
                         rstep[ir] = l->x[x].step;
                         r_r[ir] = r_at;
                         r_s[ir] = s_at;
+                        check_recv(what, p, l, x, k, ir);
                     }
         x0 = x1;
     }
@@ -82,7 +114,7 @@ static void check(const char *what, const totex_prog *p, const totex_prog_share 
         FAIL("FAIL %s rank %u: %zu receives and %zu sends, the share has %zu and %zu\n", what, p->me, nr, ns, ir, is);
         goto out;
     }
-#define USES_ARENA(r) (!p->recvs[r].in_place_ok || (r) == p->carry_recv)
+#define USES_ARENA(r) (!p->recvs[r].in_place_ok) /* (a carried receive in place lands in place too: program.h) */
     read_of **reads = calloc(nr + 1, sizeof *reads);
     size_t *nreads = calloc(nr + 1, sizeof *nreads), *capreads = calloc(nr + 1, sizeof *capreads);
     for (size_t s = 0; s < ns; s++) {
