@@ -5,8 +5,21 @@
  *             001 Theorem 2): see alltoall.c and plan.c.
  * Model:      the runtime's: t_s seconds per message start-up and t_c seconds per byte
  *             (measured by ping-pong, measure.c, or TOTEX_TS / TOTEX_TC).
- * Steps:      one MPI_Allreduce of 9 figures (the global picture of the call and the
- *             cross-rank count check), then one of
+ * Steps:      the call's global figures (the largest row, column and block, the smallest
+ *             block, the total, in place or not, "every rank has MPI_Alltoall's layout", the
+ *             largest local error, the count check) are known on every rank after a call,
+ *             and the next call's way is chosen from the last call's figures (mode_of(), the
+ *             same on every rank, before any data moves):
+ *             - after none, a failed call, or a call whose figures choose direct: "direct"
+ *               with every message carrying its sender's figures (run_carried(): every rank
+ *               receives from every rank, so each folds all of them; no collective
+ *               operation);
+ *             - after a uniform call (not in place): "uniform" at once, checked by
+ *               totex_alltoall's ring header on its data; a rank whose counts are not
+ *               uniform fails that call on every rank (a silent poison, agree.c) and the
+ *               call runs as below;
+ *             - after a call whose figures choose padded or routed (or TOTEX_ALLTOALLV=
+ *               padded|routed): one MPI_Allreduce of the figures, then one of
  *             - "uniform": every pair's block has the same bytes and every rank's
  *               displacements are those of MPI_Alltoall: totex_alltoall's cached
  *               schedule on the caller's buffers and datatypes;
@@ -28,28 +41,34 @@
  *             start-ups per dependent step, the busiest link's bytes over 2R links
  *             times a measured slack) is 5% below direct's on that torus and padded's.
  *             TOTEX_ALLTOALLV=direct|padded|routed forces one (uniform counts take "uniform"
- *             unless forced). TOTEX_CHECK=0: no Allreduce, no count check, "direct"
- *             (unless padded is forced).
+ *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
+ *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
  *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate,
  *             "routed" where the links' bytes do (see alltoallv_routed.c).
  *
  * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
- * demand matrix, and the Allreduce's figures: the largest row total, column total
- * and block, the smallest block, the sum of all bytes, whether every rank's counts
+ * demand matrix, and the global figures (the last call's, or the Allreduce's): the
+ * largest row total, column total and block, the smallest block, the sum of all bytes, whether every rank's counts
  * and displacements are those of MPI_Alltoall, and the count check below. No rank
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
- * the caller's buffers: O(n) (requests) for "direct"; 2 n B bytes of slots for
+ * the caller's buffers: the packed row and column and 2 n x 80 bytes of figures for
+ * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" the packed row
  * and column and the receives' room (alltoallv_routed.c).
  *
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
- * 64-bit mix, sums modulo 2^64); the Allreduce's sum is 0 when every pair agrees
- * and, when one differs, non-zero but for a 2^-64 chance. A mismatch is then
- * MPI_ERR_COUNT on every rank before any data moves (nothing is written to any
- * receive buffer). Planning a call costs one pass over the rank's 2n counts.
+ * 64-bit mix, sums modulo 2^64); the sum over all ranks (the Allreduce's, or
+ * "direct"'s fold of every rank's figures) is 0 when every pair agrees and, when
+ * one differs, non-zero but for a 2^-64 chance. A mismatch is then MPI_ERR_COUNT
+ * (or MPI_ERR_TRUNCATE on a receiver of a longer message) on every rank: with the
+ * Allreduce before any data moves, with "direct" before any byte is unpacked from
+ * its staging (nothing is written to any receive buffer either way); in a
+ * "uniform" call run at once, the ranks whose counts are uniform may have
+ * received some blocks before the call fails (bytes of their receive blocks,
+ * never outside them). Planning a call costs one pass over the rank's 2n counts.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -287,7 +306,18 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     const int how = choose(g, n, st, 0, net, declared, pred);
     if (how == V_UNIFORM) /* (a failed call retires the duplicate: never while nonblocking calls use it) */
         return !g[F_INPLACE] && !st->nb_calls ? M_UNIFORM : M_PLANNED;
-    return how == V_PADDED || how == V_ROUTED ? M_PLANNED : M_DIRECT;
+    /* padded or routed where they beat direct by choose()'s margin with the MPI_Allreduce's cost added to
+       theirs: 2 ceil(log2 n) start-ups (recursive doubling, a message each way per round; 8 us of simulated
+       time on SimGrid's 4x4 torus with flat factors, t_s there about 1 us: docs/performance.md) */
+    int lg = 0;
+    while ((1 << lg) < n)
+        lg++;
+    const double agree = 2.0 * lg * st->t_s;
+    if (how == V_ROUTED && pred[2] + agree < 0.95 * pred[3])
+        return M_PLANNED;
+    if (how == V_PADDED && pred[1] + agree < 0.9 * pred[0])
+        return M_PLANNED;
+    return M_DIRECT;
 }
 
 /* the TOTEX_VERBOSE line of a call that ran @p how with global figures @p g (@p how: "how" chosen, @p note
@@ -731,7 +761,18 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
             st->v_known = 1;
-            return MPI_SUCCESS;
+            if (mode_of(st, size, net, declared) != M_UNIFORM)
+                return MPI_SUCCESS;
+            /* uniform counts on every rank: the next call runs totex_alltoall's schedule at once; its plan is
+               made now, as the first uniform call made it before (every rank is here, its counts uniform) */
+            totex_mpi_prepared pr;
+            totex_mpi_options o = *opt;
+            o.fallback = 0;
+            o.verbose = opt->verbose > 1 ? opt->verbose : 0;
+            o.prepare = &pr;
+            if ((rc = totex_mpi_alltoall(sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o)) != MPI_SUCCESS)
+                st->v_known = 0;
+            return rc;
         }
         if (mode == M_UNIFORM) {
             /* every rank expects uniform counts: totex_alltoall's schedule at once, checked on its data; a
@@ -748,6 +789,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                 const uint64_t B = f[F_BMAX], N = (uint64_t)size;
                 const uint64_t u[F_N] = {[F_ROW] = N * B, [F_COL] = N * B, [F_BMAX] = B, [F_BMIN_NEG] = UINT64_MAX - B,
                                          [F_SLOT] = B, [F_TOTAL] = N * N * B};
+                (void)choose(u, size, st, 0, net, declared, pred);
                 say_choice(opt, st, size, rank, V_UNIFORM, u, pred,
                            "as the last call: totex_alltoall's schedule, its cross-rank check on the data");
                 for (int k = 0; k < F_N; k++)
