@@ -304,18 +304,32 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
         g[k] = st->v_prev[k];
     double pred[4];
     const int how = choose(g, n, st, 0, net, declared, pred);
-    if (how == V_UNIFORM) /* (a failed call retires the duplicate: never while nonblocking calls use it) */
-        return !g[F_INPLACE] && !st->nb_calls ? M_UNIFORM : M_PLANNED;
+    const double m = (double)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), direct_lo = 2 * st->t_s + m * st->t_c;
+    if (how == V_UNIFORM) {
+        if (g[F_INPLACE] || st->nb_calls) /* (a failed call retires the duplicate: not while nonblocking calls use it) */
+            return M_PLANNED;
+        /* the uniform schedule cached for these blocks (the same plans on every rank), when the model predicts it
+           50% slower than direct with its start-ups overlapped (below): direct (SimGrid 4x4x4, flat factors, 1 KiB:
+           octr predicted 35.5 us, took 41.5; direct 13.3) */
+        const totex_mpi_plan *p = st->plans;
+        while (p && p->sig != (long long)g[F_BMAX])
+            p = p->next;
+        return p && p->predicted > 1.5 * direct_lo ? M_DIRECT : M_UNIFORM;
+    }
     /* padded or routed where they beat direct by choose()'s margin with the MPI_Allreduce's cost added to
        theirs: 2 ceil(log2 n) start-ups (recursive doubling, a message each way per round; 8 us of simulated
-       time on SimGrid's 4x4 torus with flat factors, t_s there about 1 us: docs/performance.md) */
+       time on SimGrid's 4x4 torus with flat factors, t_s there about 1 us: docs/performance.md). Direct's
+       start-ups overlap when every message is posted at once: (n - 1) t_s overstates it (SimGrid, flat
+       factors, 1 KiB blocks: 8.1 us on 4x4 against 16.7 predicted, 18.5 on 8x8 against 71.5, where padded
+       took 5 x direct); padded is weighed against direct's start-ups overlapped, 2 t_s + M t_c, as routed
+       against direct's on the torus (routed_predict) */
     int lg = 0;
     while ((1 << lg) < n)
         lg++;
     const double agree = 2.0 * lg * st->t_s;
     if (how == V_ROUTED && pred[2] + agree < 0.95 * pred[3])
         return M_PLANNED;
-    if (how == V_PADDED && pred[1] + agree < 0.9 * pred[0])
+    if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
         return M_PLANNED;
     return M_DIRECT;
 }
