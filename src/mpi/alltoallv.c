@@ -285,11 +285,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
 
 /* how a call runs, known on every rank before any data moves, from the last call's global figures (the same
    on every rank): M_DIRECT "direct" with the figures on the data (no collective operation: the first call,
-   after a failed one, and whenever the last call's figures choose direct or nothing to move); M_UNIFORM
-   totex_alltoall's schedule at once, its cross-rank check on the data (the last call was uniform, not in
-   place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and the
-   call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed were
-   the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
+   after a failed one, and whenever the last call's figures choose direct or nothing to move, or padded or
+   routed by less than the MPI_Allreduce's cost, or uniform where the cached uniform plan is predicted slow);
+   M_UNIFORM totex_alltoall's schedule at once, its cross-rank check on the data (the last call was uniform,
+   not in place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and
+   the call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed
+   were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
 enum { M_DIRECT, M_UNIFORM, M_PLANNED };
 
 static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
