@@ -309,13 +309,14 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     if (how == V_UNIFORM) {
         if (g[F_INPLACE] || st->nb_calls) /* (a failed call retires the duplicate: not while nonblocking calls use it) */
             return M_PLANNED;
-        /* the uniform schedule cached for these blocks (the same plans on every rank), when the model predicts it
-           50% slower than direct with its start-ups overlapped (below): direct (SimGrid 4x4x4, flat factors, 1 KiB:
-           octr predicted 35.5 us, took 41.5; direct 13.3) */
+        /* the uniform schedule cached for these blocks (the same plans on every rank): chosen by timed trials
+           (TOTEX_TUNE, its candidates including totex's direct), it runs; chosen by the model alone, where the
+           model predicts it 50% slower than direct with its start-ups overlapped (below), direct runs instead
+           (SimGrid 4x4x4, flat factors, TOTEX_TUNE=0, 1 KiB: octr predicted 35.5 us, took 41.5; direct 13.3) */
         const totex_mpi_plan *p = st->plans;
         while (p && p->sig != (long long)g[F_BMAX])
             p = p->next;
-        return p && p->predicted > 1.5 * direct_lo ? M_DIRECT : M_UNIFORM;
+        return p && p->measured < 0 && p->predicted > 1.5 * direct_lo ? M_DIRECT : M_UNIFORM;
     }
     /* padded or routed where they beat direct by choose()'s margin with the MPI_Allreduce's cost added to
        theirs: 2 ceil(log2 n) start-ups (recursive doubling, a message each way per round; 8 us of simulated
