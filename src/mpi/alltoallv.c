@@ -180,16 +180,30 @@ static const totex_network *routed_network(const totex_mpi_state *st, int size)
     return keep.net;
 }
 
-static int grow_requests(size_t n)
+/* grow the array *@p a of *@p have elements of @p elem bytes to @p n at least (contents kept); 0, or -1 */
+static int grow_array(void *a, size_t *have, size_t n, size_t elem)
 {
-    if (keep.nreq >= n)
+    void **p = a;
+    if (*have >= n)
         return 0;
-    MPI_Request *r = realloc(keep.req, n * sizeof *r);
+    void *r = realloc(*p, n * elem);
     if (!r)
         return -1;
-    keep.req = r;
-    keep.nreq = n;
+    *p = r;
+    *have = n;
     return 0;
+}
+
+static int grow_requests(size_t n) { return grow_array(&keep.req, &keep.nreq, n, sizeof *keep.req); }
+
+/* the first @p nr requests of keep.req after a failed post: cancelled and freed */
+static void cancel_posted(size_t nr)
+{
+    for (size_t q = 0; q < nr; q++)
+        if (keep.req[q] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&keep.req[q]);
+            MPI_Request_free(&keep.req[q]);
+        }
 }
 
 static char *grow_buffer(size_t bytes)
@@ -411,11 +425,7 @@ static int run_direct(const char *sbuf, const int *scounts, const int *sdispls, 
     if (rc == MPI_SUCCESS) {
         rc = MPI_Waitall((int)nr, keep.req, MPI_STATUSES_IGNORE);
     } else {
-        for (size_t q = 0; q < nr; q++) /* (a failed post: the rest are cancelled, MPI's error returned) */
-            if (keep.req[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&keep.req[q]);
-                MPI_Request_free(&keep.req[q]);
-            }
+        cancel_posted(nr); /* (a failed post: the rest are cancelled, MPI's error returned) */
     }
     free(packed);
     free(poff);
@@ -511,21 +521,10 @@ static int grow_carried(size_t bytes, size_t noff, size_t nstat)
             return -1;
         keep.cbytes = bytes;
     }
-    if (keep.noff < noff) {
-        size_t *o = realloc(keep.off, noff * sizeof *o);
-        if (!o)
-            return -1;
-        keep.off = o;
-        keep.noff = noff;
-    }
-    if (keep.nstat < nstat) {
-        MPI_Status *t = realloc(keep.stat, nstat * sizeof *t);
-        if (!t)
-            return -1;
-        keep.stat = t;
-        keep.nstat = nstat;
-    }
-    return 0;
+    return grow_array(&keep.off, &keep.noff, noff, sizeof *keep.off) ||
+                   grow_array(&keep.stat, &keep.nstat, nstat, sizeof *keep.stat)
+               ? -1
+               : 0;
 }
 
 /* "direct" with the figures on the data (no collective operation): to every other rank one message, this
@@ -588,11 +587,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
         rc = MPI_Isend(cb + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, j, TOTEX_MPI_V_TAG, dup, &keep.req[nr++]);
     }
     if (rc != MPI_SUCCESS) { /* (a failed post: an MPI failure, not a mismatch; the rest cancelled) */
-        for (size_t q = 0; q < nr; q++)
-            if (keep.req[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&keep.req[q]);
-                MPI_Request_free(&keep.req[q]);
-            }
+        cancel_posted(nr);
         return rc;
     }
     const int wrc = MPI_Waitall((int)nr, keep.req, keep.stat);
