@@ -12,8 +12,13 @@
  * reverse rank order with gaps (the gaps must keep their sentinel bytes);
  * MPI_IN_PLACE with symmetric counts; a mismatch (rank 1 expects one element
  * more from rank 0 than rank 0 sends): every rank must return an error
- * (MPI_ERR_COUNT or MPI_ERR_TRUNCATE) and no receive buffer byte may change;
- * then a correct call again. Exit status non-zero on any failure. */
+ * (MPI_ERR_COUNT or MPI_ERR_TRUNCATE) and no receive buffer byte may change
+ * (after a uniform call, with uniform counts: no byte outside the blocks);
+ * then a correct call again. totex chooses a call's way from the last call's
+ * figures, so the calls run in sequences: uniform after uniform, counts
+ * uniform on some ranks only (one pair differs) or on none after uniform, in
+ * place after uniform, a mismatch after a uniform call and after a call that
+ * ran direct. Exit status non-zero on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
