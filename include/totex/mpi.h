@@ -153,15 +153,20 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * data is taken from @p recvbuf with recvcounts/rdispls/recvtype) are taken.
  *
  * Each rank knows only its own row (sendcounts) and column (recvcounts) of
- * the demand; one MPI_Allreduce of a few figures (largest row, column and
- * block, smallest block, total, the count check) is the call's whole global
- * picture; no rank gathers the n x n counts. The choice (TOTEX_VERBOSE names
- * it; TOTEX_ALLTOALLV=direct|padded forces one): "uniform", every block of
- * the same bytes and displacements those of MPI_Alltoall: totex_alltoall()'s
- * schedule; "padded", blocks packed into slots of the largest block and
- * totex_alltoall()'s schedule run on them, when start-ups dominate; else
- * "direct", one message per pair with data, posted at once. Network, rank
- * mapping, private duplicate and plan cache: as totex_alltoall().
+ * the demand; a few figures (largest row, column and block, smallest block,
+ * total, the count check) are the call's whole global picture; no rank
+ * gathers the n x n counts. A call's way is chosen from the last call's
+ * global figures, the same on every rank (TOTEX_VERBOSE names it;
+ * TOTEX_ALLTOALLV=direct|padded|routed forces one): "direct", one message
+ * to every rank, posted at once, carrying its sender's figures in front of
+ * its block (no collective operation); "uniform", after a uniform call:
+ * totex_alltoall()'s schedule at once, checked on its data (a rank whose
+ * counts are not uniform makes every rank run the call as below); "padded"
+ * (blocks packed into slots of the largest block, totex_alltoall()'s
+ * schedule on them) and "routed" (on a declared torus), where they beat
+ * direct by more than the one MPI_Allreduce of the figures they need.
+ * Network, rank mapping, private duplicate and plan cache: as
+ * totex_alltoall().
  *
  * @param sendbuf    this rank's blocks, or MPI_IN_PLACE.
  * @param sendcounts [n] elements to each rank, >= 0.
@@ -173,13 +178,16 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * @param rdispls    [n] displacements in extents of @p recvtype.
  * @param recvtype   any datatype.
  * @param comm       an intracommunicator.
- * @return MPI_SUCCESS, or an error code, on every rank alike when found
- *         before data moves (named on stderr by the rank that found it,
- *         "totex_alltoallv:"); errors are returned, not raised:
- *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX bytes, or a pair
- *    of ranks whose send and receive bytes differ (found by a 64-bit hash of
- *    every pair's bytes summed over ranks, before any data moves: no byte of
- *    any receive buffer is written);
+ * @return MPI_SUCCESS, or an error code, on every rank alike for wrong
+ *         arguments and count mismatches (named on stderr by the rank that
+ *         found it, "totex_alltoallv:"); errors are returned, not raised:
+ *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX - 80 bytes, or a
+ *    pair of ranks whose send and receive bytes differ (found by a 64-bit
+ *    hash of every pair's bytes summed over ranks; MPI_ERR_TRUNCATE on a
+ *    rank that received a longer block than it expects): no byte of any
+ *    receive buffer is written, except after a uniform call with uniform
+ *    counts on the ranks that agree, where bytes of their receive blocks
+ *    may be (never a byte outside the blocks);
  *  - MPI_ERR_TYPE, MPI_ERR_BUFFER, MPI_ERR_COMM, MPI_ERR_ARG (NULL arrays),
  *    MPI_ERR_NO_MEM, or an error code of the MPI calls, as totex_alltoall().
  *

@@ -221,7 +221,7 @@ static int checked_call(const call *c, const totex_mpi_options *opt, totex_mpi_s
     const long long hslot = opt->unit ? -c->slot - 1 : c->slot + opt->form * TOTEX_MPI_FORM_UNIT;
     int rc = totex_mpi_guard_start(g, st, c->size, c->rank, c->sig, hslot, bad, carry && p->prog->carry_send != SIZE_MAX);
     if (rc == MPI_SUCCESS && bad)
-        rc = totex_mpi_guard_fail(g, fail(bad, c->rank, msg));
+        rc = totex_mpi_guard_fail(g, msg ? fail(bad, c->rank, msg) : bad); /* (no message: v_switch) */
     if (rc == MPI_SUCCESS && (c->sig == 0 || !p || opt->unit || opt->prepare))
         rc = totex_mpi_guard_agree(g);
     if (rc == MPI_SUCCESS && c->sig > 0)
@@ -370,6 +370,10 @@ int totex_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
             bad = MPI_ERR_COUNT;
             msg = "a block of more than INT_MAX bytes (MPI counts a message's bytes in an int): send it in parts";
         }
+    }
+    if (opt->v_switch) { /* (alltoallv.c: this rank's counts are not the uniform ones; every rank fails, silently) */
+        bad = TOTEX_MPI_V_SWITCH;
+        msg = NULL;
     }
     long long sig = bad ? 0 : (long long)sendcount * ssize, slot = bad ? 0 : pack;
     int check = size > 1 && cross_check_on();

@@ -5,8 +5,21 @@
  *             001 Theorem 2): see alltoall.c and plan.c.
  * Model:      the runtime's: t_s seconds per message start-up and t_c seconds per byte
  *             (measured by ping-pong, measure.c, or TOTEX_TS / TOTEX_TC).
- * Steps:      one MPI_Allreduce of 9 figures (the global picture of the call and the
- *             cross-rank count check), then one of
+ * Steps:      the call's global figures (the largest row, column and block, the smallest
+ *             block, the total, in place or not, "every rank has MPI_Alltoall's layout", the
+ *             largest local error, the count check) are known on every rank after a call,
+ *             and the next call's way is chosen from the last call's figures (mode_of(), the
+ *             same on every rank, before any data moves):
+ *             - after none, a failed call, or a call whose figures choose direct: "direct"
+ *               with every message carrying its sender's figures (run_carried(): every rank
+ *               receives from every rank, so each folds all of them; no collective
+ *               operation);
+ *             - after a uniform call (not in place): "uniform" at once, checked by
+ *               totex_alltoall's ring header on its data; a rank whose counts are not
+ *               uniform fails that call on every rank (a silent poison, agree.c) and the
+ *               call runs as below;
+ *             - after a call whose figures choose padded or routed (or TOTEX_ALLTOALLV=
+ *               padded|routed): one MPI_Allreduce of the figures, then one of
  *             - "uniform": every pair's block has the same bytes and every rank's
  *               displacements are those of MPI_Alltoall: totex_alltoall's cached
  *               schedule on the caller's buffers and datatypes;
@@ -28,28 +41,34 @@
  *             start-ups per dependent step, the busiest link's bytes over 2R links
  *             times a measured slack) is 5% below direct's on that torus and padded's.
  *             TOTEX_ALLTOALLV=direct|padded|routed forces one (uniform counts take "uniform"
- *             unless forced). TOTEX_CHECK=0: no Allreduce, no count check, "direct"
- *             (unless padded is forced).
+ *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
+ *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
  *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate,
  *             "routed" where the links' bytes do (see alltoallv_routed.c).
  *
  * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
- * demand matrix, and the Allreduce's figures: the largest row total, column total
- * and block, the smallest block, the sum of all bytes, whether every rank's counts
+ * demand matrix, and the global figures (the last call's, or the Allreduce's): the
+ * largest row total, column total and block, the smallest block, the sum of all bytes, whether every rank's counts
  * and displacements are those of MPI_Alltoall, and the count check below. No rank
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
- * the caller's buffers: O(n) (requests) for "direct"; 2 n B bytes of slots for
+ * the caller's buffers: the packed row and column and 2 n x 80 bytes of figures for
+ * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" the packed row
  * and column and the receives' room (alltoallv_routed.c).
  *
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
- * 64-bit mix, sums modulo 2^64); the Allreduce's sum is 0 when every pair agrees
- * and, when one differs, non-zero but for a 2^-64 chance. A mismatch is then
- * MPI_ERR_COUNT on every rank before any data moves (nothing is written to any
- * receive buffer). Planning a call costs one pass over the rank's 2n counts.
+ * 64-bit mix, sums modulo 2^64); the sum over all ranks (the Allreduce's, or
+ * "direct"'s fold of every rank's figures) is 0 when every pair agrees and, when
+ * one differs, non-zero but for a 2^-64 chance. A mismatch is then MPI_ERR_COUNT
+ * (or MPI_ERR_TRUNCATE on a receiver of a longer message) on every rank: with the
+ * Allreduce before any data moves, with "direct" before any byte is unpacked from
+ * its staging (nothing is written to any receive buffer either way); in a
+ * "uniform" call run at once, the ranks whose counts are uniform may have
+ * received some blocks before the call fails (bytes of their receive blocks,
+ * never outside them). Planning a call costs one pass over the rank's 2n counts.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -75,10 +94,26 @@ enum {
     F_BMIN_NEG, /* MAX: UINT64_MAX - smallest block, bytes */
     F_SLOT,     /* MAX: largest MPI_Pack_size of a block, bytes */
     F_IRREG,    /* MAX: 1 when this rank's counts or displacements are not MPI_Alltoall's */
+    F_INPLACE,  /* MAX: 1 when the call is in place (MPI_IN_PLACE: on every rank or none) */
     F_TOTAL,    /* SUM: bytes sent */
     F_HASH,     /* SUM (mod 2^64): the count check */
     F_N
 };
+_Static_assert(F_N == TOTEX_MPI_V_FIGURES, "internal.h's TOTEX_MPI_V_FIGURES is the number of figures");
+
+/* bytes of the figures in front of every message of "direct" */
+#define V_HDR ((uint64_t)(F_N * sizeof(uint64_t)))
+
+/* this rank's figures @p a folded into @p b (the Allreduce's operation, and "direct"'s fold of the headers) */
+static void fold(const uint64_t *a, uint64_t *b)
+{
+    for (int f = 0; f < F_N; f++) {
+        if (f >= F_TOTAL)
+            b[f] += a[f];
+        else if (a[f] > b[f])
+            b[f] = a[f];
+    }
+}
 
 static void v_reduce(void *in, void *inout, int *len, MPI_Datatype *t)
 {
@@ -86,12 +121,7 @@ static void v_reduce(void *in, void *inout, int *len, MPI_Datatype *t)
     const uint64_t *a = in;
     uint64_t *b = inout;
     for (int k = 0; k + F_N <= *len; k += F_N)
-        for (int f = 0; f < F_N; f++) {
-            if (f >= F_TOTAL)
-                b[k + f] += a[k + f];
-            else if (a[k + f] > b[k + f])
-                b[k + f] = a[k + f];
-        }
+        fold(a + k, b + k);
 }
 
 static uint64_t mix64(uint64_t x)
@@ -121,9 +151,14 @@ static struct {
     char *buf;
     size_t bytes;
     MPI_Op op;
+    char *cbuf; /* "direct"'s staging: every message's figures and packed block, sent and received */
+    size_t cbytes;
+    size_t *off; /* [2 (n + 1)]: where each message starts in cbuf (sent, then received) */
+    MPI_Status *stat;
+    size_t noff, nstat;
     totex_network *net; /* the network of the last communicator "routed" was considered on, and its spec */
     char spec[512];
-} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, ""};
+} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, ""};
 
 /* the network @p st's communicator (@p size ranks) stands for if "routed" applies to it (a torus: every factor a
    ring or K2), else NULL; parsed once per spec (spec.c, named.c) */
@@ -145,16 +180,30 @@ static const totex_network *routed_network(const totex_mpi_state *st, int size)
     return keep.net;
 }
 
-static int grow_requests(size_t n)
+/* grow the array *@p a of *@p have elements of @p elem bytes to @p n at least (contents kept); 0, or -1 */
+static int grow_array(void *a, size_t *have, size_t n, size_t elem)
 {
-    if (keep.nreq >= n)
+    void **p = a;
+    if (*have >= n)
         return 0;
-    MPI_Request *r = realloc(keep.req, n * sizeof *r);
+    void *r = realloc(*p, n * elem);
     if (!r)
         return -1;
-    keep.req = r;
-    keep.nreq = n;
+    *p = r;
+    *have = n;
     return 0;
+}
+
+static int grow_requests(size_t n) { return grow_array(&keep.req, &keep.nreq, n, sizeof *keep.req); }
+
+/* the first @p nr requests of keep.req after a failed post: cancelled and freed */
+static void cancel_posted(size_t nr)
+{
+    for (size_t q = 0; q < nr; q++)
+        if (keep.req[q] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&keep.req[q]);
+            MPI_Request_free(&keep.req[q]);
+        }
 }
 
 static char *grow_buffer(size_t bytes)
@@ -248,6 +297,75 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     return comb < 0.9 * pred[0] ? V_PADDED : V_DIRECT;
 }
 
+/* how a call runs, known on every rank before any data moves, from the last call's global figures (the same
+   on every rank): M_DIRECT "direct" with the figures on the data (no collective operation: the first call,
+   after a failed one, and whenever the last call's figures choose direct or nothing to move, or padded or
+   routed by less than the MPI_Allreduce's cost, or uniform where the cached uniform plan is predicted slow);
+   M_UNIFORM totex_alltoall's schedule at once, its cross-rank check on the data (the last call was uniform,
+   not in place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and
+   the call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed
+   were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
+enum { M_DIRECT, M_UNIFORM, M_PLANNED };
+
+static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
+{
+    const int forced = forced_choice();
+    if (forced >= 0)
+        return forced == V_DIRECT ? M_DIRECT : M_PLANNED;
+    if (!st->v_known)
+        return M_DIRECT;
+    uint64_t g[F_N];
+    for (int k = 0; k < F_N; k++)
+        g[k] = st->v_prev[k];
+    double pred[4];
+    const int how = choose(g, n, st, 0, net, declared, pred);
+    const double m = (double)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), direct_lo = 2 * st->t_s + m * st->t_c;
+    if (how == V_UNIFORM) {
+        if (g[F_INPLACE] || st->nb_calls) /* (a failed call retires the duplicate: not while nonblocking calls use it) */
+            return M_PLANNED;
+        /* the uniform schedule cached for these blocks (the same plans on every rank): chosen by timed trials
+           (TOTEX_TUNE, its candidates including totex's direct), it runs; chosen by the model alone, where the
+           model predicts it 50% slower than direct with its start-ups overlapped (below), direct runs instead
+           (SimGrid 4x4x4, flat factors, TOTEX_TUNE=0, 1 KiB: octr predicted 35.5 us, took 41.5; direct 13.3) */
+        const totex_mpi_plan *p = st->plans;
+        while (p && p->sig != (long long)g[F_BMAX])
+            p = p->next;
+        return p && p->measured < 0 && p->predicted > 1.5 * direct_lo ? M_DIRECT : M_UNIFORM;
+    }
+    /* padded or routed where they beat direct by choose()'s margin with the MPI_Allreduce's cost added to
+       theirs: 2 ceil(log2 n) start-ups (recursive doubling, a message each way per round; 8 us of simulated
+       time on SimGrid's 4x4 torus with flat factors, t_s there about 1 us: docs/performance.md). Direct's
+       start-ups overlap when every message is posted at once: (n - 1) t_s overstates it (SimGrid, flat
+       factors, 1 KiB blocks: 8.1 us on 4x4 against 16.7 predicted, 18.5 on 8x8 against 71.5, where padded
+       took 5 x direct); padded is weighed against direct's start-ups overlapped, 2 t_s + M t_c, as routed
+       against direct's on the torus (routed_predict) */
+    int lg = 0;
+    while ((1 << lg) < n)
+        lg++;
+    const double agree = 2.0 * lg * st->t_s;
+    if (how == V_ROUTED && pred[2] + agree < 0.95 * pred[3])
+        return M_PLANNED;
+    if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
+        return M_PLANNED;
+    return M_DIRECT;
+}
+
+/* the TOTEX_VERBOSE line of a call that ran @p how with global figures @p g (@p how: "how" chosen, @p note
+   what decided it) */
+static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, int size, int rank, int how,
+                       const uint64_t *g, const double *pred, const char *note)
+{
+    if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1))
+        fprintf(stderr,
+                "totex: %s on %d ranks: %s (%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
+                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us)\n",
+                opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note, (unsigned long long)g[F_BMAX],
+                (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
+                (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
+                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6);
+    st->v_said = how + 1;
+}
+
 /* "direct": every message posted at once on st->dup, the caller's datatypes given to MPI; in place,
    the row is packed first (MPI_PACKED messages, received with recvtype) */
 static int run_direct(const char *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype, char *rbuf,
@@ -307,11 +425,7 @@ static int run_direct(const char *sbuf, const int *scounts, const int *sdispls, 
     if (rc == MPI_SUCCESS) {
         rc = MPI_Waitall((int)nr, keep.req, MPI_STATUSES_IGNORE);
     } else {
-        for (size_t q = 0; q < nr; q++) /* (a failed post: the rest are cancelled, MPI's error returned) */
-            if (keep.req[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&keep.req[q]);
-                MPI_Request_free(&keep.req[q]);
-            }
+        cancel_posted(nr); /* (a failed post: the rest are cancelled, MPI's error returned) */
     }
     free(packed);
     free(poff);
@@ -397,6 +511,133 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
     return rc;
 }
 
+/* grow keep's staging of "direct" to @p bytes, its offsets to @p noff and its statuses to @p nstat; 0, or -1 */
+static int grow_carried(size_t bytes, size_t noff, size_t nstat)
+{
+    if (keep.cbytes < bytes) {
+        free(keep.cbuf);
+        keep.cbytes = 0;
+        if (!(keep.cbuf = malloc(bytes ? bytes : 1)))
+            return -1;
+        keep.cbytes = bytes;
+    }
+    return grow_array(&keep.off, &keep.noff, noff, sizeof *keep.off) ||
+                   grow_array(&keep.stat, &keep.nstat, nstat, sizeof *keep.stat)
+               ? -1
+               : 0;
+}
+
+/* "direct" with the figures on the data (no collective operation): to every other rank one message, this
+   rank's figures @p f (V_HDR bytes) then its packed block (none when @p bad, this rank's local error); from
+   every other rank one, received into staging with room for the figures and the block this rank expects.
+   Every rank receives every rank's figures, so each folds all of them into @p f (on return: the call's
+   global figures, the same on every rank) and knows the count check's sum: only when it is 0, no rank has a
+   local error and every message came with the length expected are the blocks unpacked into the receive
+   buffer (before, nothing is written there). A send longer than its receive: MPI's truncation on the
+   receiver, and the sum != 0 everywhere else; shorter: a short count there. So a mismatch is an error on
+   every rank (MPI_ERR_TRUNCATE or MPI_ERR_COUNT), no hang: every rank posts exactly one receive from and one
+   send to every other rank. Memory: the packed row and column and 2 n V_HDR bytes (kept across calls) */
+static int run_carried(const char *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype, int ssize,
+                       char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype, int rsize, int in_place,
+                       int n, int rank, int bad, uint64_t *f, MPI_Comm comm, MPI_Comm dup)
+{
+    const size_t N = (size_t)n;
+    if (grow_requests(2 * N) || grow_carried(0, 2 * (N + 1), 2 * N))
+        return MPI_ERR_NO_MEM;
+    size_t *soff = keep.off, *roff = keep.off + N + 1;
+    soff[0] = 0;
+    for (int j = 0; j < n; j++)
+        soff[j + 1] = soff[j] + V_HDR + (bad ? 0 : (size_t)scounts[j] * (size_t)ssize);
+    roff[0] = soff[n];
+    for (int i = 0; i < n; i++)
+        roff[i + 1] = roff[i] + V_HDR + (bad ? 0 : (size_t)rcounts[i] * (size_t)rsize);
+    if (grow_carried(roff[n], 0, 0))
+        return MPI_ERR_NO_MEM;
+    char *cb = keep.cbuf;
+    MPI_Aint lb, sext = 0, rext = 0;
+    if (!bad) {
+        MPI_Type_get_extent(stype, &lb, &sext);
+        MPI_Type_get_extent(rtype, &lb, &rext);
+    }
+    for (int j = 0; j < n && !bad; j++) { /* (in place: the row is packed before any byte comes) */
+        const int len = (int)(soff[j + 1] - soff[j] - V_HDR);
+        int pos = 0;
+        if (len && !(in_place && j == rank) &&
+            (MPI_Pack(sbuf + (MPI_Aint)sdispls[j] * sext, scounts[j], stype, cb + soff[j] + V_HDR, len, &pos, comm) !=
+                 MPI_SUCCESS ||
+             pos != len)) {
+            fprintf(stderr, "totex_alltoallv: rank %d: MPI_Pack of a block failed or gave other than "
+                            "count * size(sendtype) bytes\n", rank);
+            bad = MPI_ERR_TYPE; /* (its blocks then not sent: its receivers see short messages) */
+            f[F_BAD] = (uint64_t)bad;
+            for (int k = j; k < n; k++)
+                soff[k + 1] = soff[k] + V_HDR;
+        }
+    }
+    for (int j = 0; j < n; j++)
+        memcpy(cb + soff[j], f, V_HDR);
+    int rc = MPI_SUCCESS;
+    size_t nr = 0;
+    for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
+        const int i = (rank - k + n) % n;
+        rc = MPI_Irecv(cb + roff[i], (int)(roff[i + 1] - roff[i]), MPI_BYTE, i, TOTEX_MPI_V_TAG, dup, &keep.req[nr++]);
+    }
+    for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
+        const int j = (rank + k) % n;
+        rc = MPI_Isend(cb + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, j, TOTEX_MPI_V_TAG, dup, &keep.req[nr++]);
+    }
+    if (rc != MPI_SUCCESS) { /* (a failed post: an MPI failure, not a mismatch; the rest cancelled) */
+        cancel_posted(nr);
+        return rc;
+    }
+    const int wrc = MPI_Waitall((int)nr, keep.req, keep.stat);
+    if (wrc != MPI_SUCCESS && wrc != MPI_ERR_IN_STATUS)
+        return wrc;
+    int local = 0; /* this rank's receives: MPI_ERR_TRUNCATE, MPI_ERR_COUNT (a short one), or MPI's error */
+    uint64_t g[F_N];
+    memcpy(g, f, sizeof g);
+    for (int k = 1; k < n; k++) {
+        const int i = (rank - k + n) % n;
+        const MPI_Status *t = &keep.stat[k - 1];
+        int err = wrc == MPI_ERR_IN_STATUS ? t->MPI_ERROR : MPI_SUCCESS, cls = MPI_SUCCESS, got = -1;
+        if (err != MPI_SUCCESS && MPI_Error_class(err, &cls) != MPI_SUCCESS)
+            cls = MPI_ERR_OTHER;
+        if (cls == MPI_SUCCESS && MPI_Get_count(t, MPI_BYTE, &got) == MPI_SUCCESS && got >= (int)V_HDR) {
+            uint64_t h[F_N];
+            memcpy(h, cb + roff[i], sizeof h);
+            fold(h, g);
+        }
+        if (!local && cls != MPI_SUCCESS)
+            local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
+        else if (!local && (size_t)got != roff[i + 1] - roff[i])
+            local = MPI_ERR_COUNT;
+    }
+    for (int k = 1; k < n && wrc == MPI_ERR_IN_STATUS && !local; k++) /* (the sends) */
+        if (keep.stat[n - 1 + k - 1].MPI_ERROR != MPI_SUCCESS)
+            local = keep.stat[n - 1 + k - 1].MPI_ERROR;
+    memcpy(f, g, sizeof g);
+    if (bad)
+        return bad;
+    if (g[F_BAD])
+        return (int)g[F_BAD];
+    if (local || g[F_HASH]) {
+        if (rank == 0 || local)
+            fail(local == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT, rank,
+                 "send and receive counts disagree: some rank i's sendcounts[j] * size(sendtype) differs from rank "
+                 "j's recvcounts[i] * size(recvtype) (every rank returns MPI_ERR_COUNT or MPI_ERR_TRUNCATE; no byte "
+                 "written to a receive buffer)");
+        return local ? local : MPI_ERR_COUNT;
+    }
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        const int len = (int)(roff[i + 1] - roff[i] - V_HDR);
+        int pos = 0;
+        if (len && !(in_place && i == rank))
+            rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
+                            rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
+    }
+    return rc;
+}
+
 int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                         void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                         MPI_Comm comm, const totex_mpi_options *opt)
@@ -448,9 +689,10 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             break;
         }
         const uint64_t sb = (uint64_t)sc * (uint64_t)ssize, rb = (uint64_t)rcn * (uint64_t)rsize;
-        if (sb > INT_MAX || rb > INT_MAX) {
+        if (sb > INT_MAX - V_HDR || rb > INT_MAX - V_HDR) {
             bad = MPI_ERR_COUNT;
-            msg = "a block of more than INT_MAX bytes (MPI counts a message's bytes in an int): send it in parts";
+            msg = "a block of more than INT_MAX - 80 bytes (MPI counts a message's bytes in an int, and \"direct\" "
+                  "sends 80 bytes of figures with it): send it in parts";
             break;
         }
         if ((sb && !sendbuf) || (rb && !recvbuf)) {
@@ -489,6 +731,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
     f[F_BAD] = (uint64_t)bad;
     f[F_BMIN_NEG] = bad ? 0 : UINT64_MAX - bmin;
     f[F_IRREG] = irregular || bad;
+    f[F_INPLACE] = (uint64_t)in_place;
     f[F_HASH] = bad ? 0 : hash;
     totex_mpi_state *st = NULL;
     if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
@@ -509,7 +752,66 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
                           size, rank, comm, st->dup);
     }
+    const totex_network *net = NULL;
+    double pred[4] = {0, 0, -1, -1};
     if (size > 1) {
+        if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
+            return rc;
+        net = routed_network(st, size);
+        const int declared = net && totex_mpi_comm_spec_declared(st, st->dup), mode = mode_of(st, size, net, declared);
+        st->v_known = 0; /* (until this call succeeds) */
+        if (mode == M_DIRECT) {
+            memcpy(g, f, sizeof g);
+            rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls, recvtype,
+                             rsize, in_place, size, rank, bad, g, comm, st->dup);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            (void)choose(g, size, st, in_place, net, declared, pred);
+            say_choice(opt, st, size, rank, g[F_TOTAL] ? V_DIRECT : V_NONE, g, pred,
+                       "the figures and the count check carried on the data, no collective operation");
+            for (int k = 0; k < F_N; k++)
+                st->v_prev[k] = g[k];
+            st->v_known = 1;
+            if (mode_of(st, size, net, declared) != M_UNIFORM)
+                return MPI_SUCCESS;
+            /* uniform counts on every rank: the next call runs totex_alltoall's schedule at once; its plan is
+               made now, as the first uniform call made it before (every rank is here, its counts uniform) */
+            totex_mpi_prepared pr;
+            totex_mpi_options o = *opt;
+            o.fallback = 0;
+            o.verbose = opt->verbose > 1 ? opt->verbose : 0;
+            o.prepare = &pr;
+            if ((rc = totex_mpi_alltoall(sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o)) != MPI_SUCCESS)
+                st->v_known = 0;
+            return rc;
+        }
+        if (mode == M_UNIFORM) {
+            /* every rank expects uniform counts: totex_alltoall's schedule at once, checked on its data; a
+               rank whose counts are not uniform makes every rank's call fail (agree.c: the poison), and every
+               rank then runs the call as planned below */
+            const int mine = !bad && !in_place && f[F_BMAX] == bmin && !irregular;
+            totex_mpi_options o = *opt;
+            o.fallback = 0;
+            o.verbose = opt->verbose > 1 ? opt->verbose : 0;
+            o.v_switch = !mine;
+            rc = totex_mpi_alltoall(mine ? sendbuf : NULL, mine ? c0 : 0, mine ? sendtype : MPI_BYTE,
+                                    mine ? recvbuf : NULL, mine ? r0 : 0, mine ? recvtype : MPI_BYTE, comm, &o);
+            if (rc == MPI_SUCCESS) {
+                const uint64_t B = f[F_BMAX], N = (uint64_t)size;
+                const uint64_t u[F_N] = {[F_ROW] = N * B, [F_COL] = N * B, [F_BMAX] = B, [F_BMIN_NEG] = UINT64_MAX - B,
+                                         [F_SLOT] = B, [F_TOTAL] = N * N * B};
+                (void)choose(u, size, st, 0, net, declared, pred);
+                say_choice(opt, st, size, rank, V_UNIFORM, u, pred,
+                           "as the last call: totex_alltoall's schedule, its cross-rank check on the data");
+                for (int k = 0; k < F_N; k++)
+                    st->v_prev[k] = u[k];
+                st->v_known = 1;
+                return MPI_SUCCESS;
+            }
+            /* (the failed call retired the duplicate on every rank: a new one) */
+            if ((rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
+                return rc;
+        }
         if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
             return rc;
         if ((rc = MPI_Allreduce(f, g, F_N, MPI_UINT64_T, keep.op, st->dup)) != MPI_SUCCESS)
@@ -545,44 +847,43 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         free(tmp);
         return rc;
     }
-    double pred[4] = {0, 0, -1, -1};
-    if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
-        return rc;
-    const totex_network *net = routed_network(st, size);
     const int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
     totex_mpi_options o = *opt;
     o.fallback = 0;
-    if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1)) {
-        fprintf(stderr,
-                "totex: %s on %d ranks: %s (largest block %llu B, smallest %llu B, largest row or column %llu B, "
-                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us)\n",
-                opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], (unsigned long long)g[F_BMAX],
-                (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
-                (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6);
-    }
-    st->v_said = how + 1;
+    say_choice(opt, st, size, rank, how, g, pred, "the figures agreed by one MPI_Allreduce");
     switch (how) {
     case V_NONE:
-        return MPI_SUCCESS;
-    case V_UNIFORM: {
+        rc = MPI_SUCCESS;
+        break;
+    case V_UNIFORM:
         o.verbose = opt->verbose > 1 ? opt->verbose : 0; /* (its line said once above) */
-        return totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
-    }
+        rc = totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
+        break;
     case V_ROUTED:
-        if (net)
-            return run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                              size, rank, g[F_BMAX], g[F_ROW], comm, st);
-        return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
-                          size, rank, comm, st->dup);
+        if (net) {
+            rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
+                            rank, g[F_BMAX], g[F_ROW], comm, st);
+            break;
+        }
+        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
+                        rank, comm, st->dup);
+        break;
     case V_PADDED:
         o.verbose = opt->verbose > 1 ? opt->verbose : 0;
-        return run_padded(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
-                          (long long)g[F_SLOT], comm, &o);
+        rc = run_padded(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
+                        (long long)g[F_SLOT], comm, &o);
+        break;
     default:
-        return run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place,
-                          size, rank, comm, st->dup);
+        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
+                        rank, comm, st->dup);
+        break;
     }
+    if (rc == MPI_SUCCESS) { /* (the next call's choice: these figures, known to every rank) */
+        for (int k = 0; k < F_N; k++)
+            st->v_prev[k] = g[k];
+        st->v_known = 1;
+    }
+    return rc;
 }
 
 int totex_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,

@@ -24,6 +24,11 @@
 
 /* Returned by totex_mpi_alltoall() when totex does not apply and the caller asked to fall back. */
 #define TOTEX_MPI_FALLBACK (-1)
+/* the error class of a call of totex_mpi_alltoall() failed on purpose (totex_mpi_options.v_switch): its
+   poison names no error (agree.c says nothing); alltoallv.c then runs the call another way */
+#define TOTEX_MPI_V_SWITCH MPI_ERR_PENDING
+/* figures of an alltoallv call every rank knows after it (alltoallv.c: the choice of the next call) */
+#define TOTEX_MPI_V_FIGURES 10
 /* Tags on the private duplicate (all below 32767, MPI's least MPI_TAG_UB):
  * ping-pong measurement, the cross-rank check (agree.c: header, poison,
  * agreement rounds), trial runs of candidate plans, the cached plans (one tag
@@ -76,6 +81,9 @@ typedef struct totex_mpi_options {
     totex_mpi_prepared *prepare; /* non-NULL: no data moves; the call stops once its plan is known and fills
                                    *prepare (request.c). A nonblocking call whose plan is cached returns at once,
                                    unchecked (its run is checked); any other is checked and plans as usual */
+    int v_switch;               /* nonzero (alltoallv.c): this rank's call fails at once, silently, with
+                                   TOTEX_MPI_V_SWITCH, the cross-rank check failing it on every rank: a rank
+                                   whose alltoallv counts are not the uniform ones every rank expected */
     const char *entry;          /* the function the program called, named by the TOTEX_VERBOSE line:
                                    "totex_alltoall", "totex_alltoall_unit", "totex_ialltoall",
                                    "totex_alltoall_init" or "MPI_Alltoall" (the drop-in) */
@@ -204,6 +212,9 @@ typedef struct totex_mpi_state {
     int nretired;
     int verbose_done;        /* TOTEX_VERBOSE line already printed for this communicator */
     int v_said;              /* 1 + the alltoallv choice its last TOTEX_VERBOSE line named (alltoallv.c), 0: none */
+    int v_known;             /* v_prev holds the global figures of the last alltoallv call (the same on every
+                                rank; 0 after a failed call or none yet) */
+    unsigned long long v_prev[TOTEX_MPI_V_FIGURES];
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */

@@ -12,8 +12,13 @@
  * reverse rank order with gaps (the gaps must keep their sentinel bytes);
  * MPI_IN_PLACE with symmetric counts; a mismatch (rank 1 expects one element
  * more from rank 0 than rank 0 sends): every rank must return an error
- * (MPI_ERR_COUNT or MPI_ERR_TRUNCATE) and no receive buffer byte may change;
- * then a correct call again. Exit status non-zero on any failure. */
+ * (MPI_ERR_COUNT or MPI_ERR_TRUNCATE) and no receive buffer byte may change
+ * (after a uniform call, with uniform counts: no byte outside the blocks);
+ * then a correct call again. totex chooses a call's way from the last call's
+ * figures, so the calls run in sequences: uniform after uniform, counts
+ * uniform on some ranks only (one pair differs) or on none after uniform, in
+ * place after uniform, a mismatch after a uniform call and after a call that
+ * ran direct. Exit status non-zero on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +34,8 @@ static int failures, rank;
 
 #define SENTINEL 0xEE
 
-enum { C_UNIFORM, C_ZEROS, C_SKEW, C_HOT, C_LONG, C_NONE, C_SYM, C_N };
-static const char *const cname[] = {"uniform", "zeros", "skew", "hotspot", "long", "none", "symmetric"};
+enum { C_UNIFORM, C_ZEROS, C_SKEW, C_HOT, C_LONG, C_NONE, C_SYM, C_PAIR, C_N };
+static const char *const cname[] = {"uniform", "zeros", "skew", "hotspot", "long", "none", "symmetric", "one pair"};
 
 /* elements rank i sends rank j in case @p c on @p n ranks */
 static int cnt(int c, int i, int j, int n)
@@ -42,6 +47,7 @@ static int cnt(int c, int i, int j, int n)
     case C_HOT: return j == n - 1 ? 5000 : 3;
     case C_LONG: return (i + j) % 2 ? 40000 : 100;
     case C_NONE: return 0;
+    case C_PAIR: return i == 0 && j == 1 % n ? 200 : 100; /* (uniform on the ranks other than 0 and 1) */
     default: return 1 + ((i + j) * 13 + i * j) % 40; /* symmetric in i and j */
     }
 }
@@ -143,20 +149,24 @@ static void run_case(MPI_Comm comm, int c, int vec, int regular, int in_place, i
     free(a.sc), free(a.sd), free(a.rc), free(a.rd);
 }
 
-/* rank 1 (rank 0 on one rank) expects one byte more from rank 0 than rank 0 sends */
-static void mismatch_case(MPI_Comm comm)
+/* rank 1 (rank 0 on one rank) expects one byte more from rank 0 than rank 0 sends; the counts of case @p c
+   (C_ZEROS: in reverse order with gaps; C_UNIFORM: MPI_Alltoall's layout, uniform on every rank but 1). No
+   receive buffer byte may change, except, after a uniform call (@p c C_UNIFORM: totex runs the schedule of
+   the last call at once, its check on the data), bytes of the blocks of the ranks whose counts are uniform:
+   never a byte outside the blocks */
+static void mismatch_case(MPI_Comm comm, int c)
 {
     int n;
     MPI_Comm_size(comm, &n);
     int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int)), *rc = malloc(n * sizeof(int)),
         *rd = malloc(n * sizeof(int));
     for (int j = 0; j < n; j++) {
-        sc[j] = cnt(C_ZEROS, rank, j, n) + 1;
-        rc[j] = cnt(C_ZEROS, j, rank, n) + 1;
+        sc[j] = cnt(c, rank, j, n) + (c == C_ZEROS);
+        rc[j] = cnt(c, j, rank, n) + (c == C_ZEROS);
     }
     if (rank == (n > 1 ? 1 : 0))
         rc[0] += 1;
-    long se = layout(sc, n, 0, sd), re = layout(rc, n, 0, rd);
+    long se = layout(sc, n, c == C_UNIFORM, sd), re = layout(rc, n, c == C_UNIFORM, rd);
     unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
     memset(s, 1, (size_t)se + 1);
     memset(r, SENTINEL, (size_t)re + 1);
@@ -171,7 +181,7 @@ static void mismatch_case(MPI_Comm comm)
     CHECK(cls == MPI_ERR_COUNT || cls == MPI_ERR_TRUNCATE, "mismatch: returned %d (class %d), not MPI_ERR_COUNT "
           "or MPI_ERR_TRUNCATE", code, cls);
     int untouched = 1;
-    for (long k = 0; k <= re; k++)
+    for (long k = c == C_UNIFORM && rank != (n > 1 ? 1 : 0) ? re : 0; k <= re; k++)
         untouched &= r[k] == SENTINEL;
     CHECK(untouched, "mismatch: the receive buffer was written");
     free(s), free(r), free(sc), free(sd), free(rc), free(rd);
@@ -202,9 +212,27 @@ int main(int argc, char **argv)
                 }
     const char *chk = getenv("TOTEX_CHECK");
     if (!chk || strcmp(chk, "0")) /* (TOTEX_CHECK=0: a mismatch is MPI's, not checked by totex) */
-        mismatch_case(comm);
+        mismatch_case(comm, C_ZEROS);
     run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype); /* the communicator works after the error */
     run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+    /* totex chooses from the last call's figures: uniform after uniform runs totex_alltoall's schedule at once;
+       counts uniform on some ranks only, or in place, or not uniform on any, after uniform: every rank runs
+       the call another way */
+    const int after_uniform[] = {C_UNIFORM, C_PAIR, C_UNIFORM, C_UNIFORM, -1, C_UNIFORM, C_SKEW, C_UNIFORM,
+                                 C_UNIFORM, C_NONE, C_UNIFORM, C_UNIFORM};
+    for (size_t k = 0; k < sizeof after_uniform / sizeof *after_uniform; k++)
+        if (after_uniform[k] >= 0)
+            run_case(comm, after_uniform[k], 0, 1, 0, it++, vtype);
+        else
+            run_case(comm, C_UNIFORM, 0, 1, 1, it++, vtype); /* (in place) */
+    if (!chk || strcmp(chk, "0")) {
+        run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+        mismatch_case(comm, C_UNIFORM); /* (after a uniform call: see mismatch_case) */
+        run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+        run_case(comm, C_NONE, 0, 1, 0, it++, vtype);
+        mismatch_case(comm, C_ZEROS); /* (after a call with nothing to move: direct, the check on the data) */
+        run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+    }
     /* repeat calls of changing counts (the choice is made per call) */
     for (int k = 0; k < 20; k++)
         run_case(comm, k % C_N, k % 2, 0, 0, it++, vtype);
