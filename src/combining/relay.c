@@ -21,10 +21,11 @@
  * which on a torus of even sides is the cut bound on every link.
  *
  * Model (include/totex/combining.h): two logical steps. Step 1: every node r
- * sends to each relay t one transfer carrying its block (r, t) and the blocks
- * it relays through t (added first, so that they leave first), and every
- * other block not relayed straight to its destination, one block per
- * transfer. Step 2: every relay sends the relayed blocks on, one transfer per
+ * sends to each relay t one transfer of the blocks it relays through t (added
+ * first, so that they leave first), and every block not relayed straight to
+ * its destination, one block per transfer (the relay's own block too: a
+ * message of the relayed blocks alone arrives sooner where links share their
+ * bandwidth fairly among messages; docs/performance.md, "Middle sizes"). Step 2: every relay sends the relayed blocks on, one transfer per
  * destination. All-port (refused under one-port, like direct); where routes
  * share links a logical step is packed into contention-free sub-steps by the
  * greedy of src/combining/pack.h, so the measured start-ups show the
@@ -157,8 +158,9 @@ static totex_status relay_build(const totex_network *net, const totex_comb_cost 
     }
     if ((st = totex_pack_begin("direct-relay", net, cost, &s, &p, err)) != TOTEX_OK)
         goto done;
-    /* step 1: the transfers to relays of every node first (they carry more and their blocks go on), then
-       the one-block transfers */
+    /* step 1: the relayed blocks of every node first, one transfer per relay (their blocks go on), then
+       every block not relayed, one transfer each (a relay's own block too: a message of the relayed
+       blocks alone arrives sooner, and so the second leg leaves sooner) */
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t r = 0; r < n; r++) {
             for (uint32_t d = 0; d < n; d++)
@@ -167,15 +169,14 @@ static totex_status relay_build(const totex_network *net, const totex_comb_cost 
                 size_t c = 0;
                 if (t == r || first[t] != t)
                     continue;
-                blocks[c++] = (totex_block){r, t};
-                for (uint32_t d = 0; d < n; d++)
-                    if (d != t && first[d] == t)
+                if (pass == 1)
+                    blocks[c++] = (totex_block){r, t};
+                for (uint32_t d = 0; pass == 0 && d < n; d++)
+                    if (d != t && first[d] == t) {
+                        hops[nhops++] = (hop){t, d, r};
                         blocks[c++] = (totex_block){r, d};
-                if ((c > 1) != (pass == 0))
-                    continue;
-                for (size_t b = 1; pass == 0 && b < c; b++)
-                    hops[nhops++] = (hop){t, blocks[b].dst, r};
-                if ((st = totex_pack_add(p, r, t, blocks, c, err)) != TOTEX_OK)
+                    }
+                if (c && (st = totex_pack_add(p, r, t, blocks, c, err)) != TOTEX_OK)
                     goto done;
             }
         }

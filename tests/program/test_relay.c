@@ -7,9 +7,10 @@
  *   routes (ties in the + direction; the relayed legs never tie), on ring:4*ring:4, ring:8*ring:8 and
  *   ring:4*ring:4*ring:4 are exactly the cut bound status(0) / degree(0) (000 Section 3, bound (4)),
  *   where direct's busiest link carries 1.5 x (4x4) and 1.25 x (8x8) of it;
- * - every rank's program (as the runtime builds it): what each rank sends to each other equals what
- *   that one receives from it, message by message in order, and each rank's finals are the n - 1 blocks
- *   destined to it, once each;
+ * - every rank's program (as the runtime builds it, in its form: from 2 KiB blocks the relayed blocks in
+ *   chunks, the own ones whole): what each rank sends to each other equals what that one receives from
+ *   it, message by message in order, the bytes sent are the schedule's transfers' blocks, and each rank's
+ *   finals are the n - 1 blocks destined to it, once each;
  * - the choice model offers it on ring:4*ring:4 at 8 KiB under flat link costs, before direct, and not
  *   on ring:5*ring:5. */
 #include <stdio.h>
@@ -149,7 +150,25 @@ static void programs(const char *spec, long long slot)
     while (a && totex_comb_algorithm_get(idx) != a)
         idx++;
     const totex_comb_cost cost = all_port(slot);
-    const totex_prog_cand c = {0, (int)idx, 0, 1, 0, 0, 0, 0, 0};
+    totex_prog_cand c = {0, (int)idx, 0, 1, 0, 0, 0, 0, 0};
+    totex_prog_comb_form(slot, &c);
+    if ((slot >= 2 * TOTEX_PROG_MIN_CHUNK) != (c.chunks > 1 && c.stagger))
+        FAIL("direct-relay at %lld B: %d chunks, stagger %d: not its relayed-in-chunks form exactly from 2 KiB\n", slot,
+             c.chunks, c.stagger);
+    /* the bytes the schedule moves: every transfer's blocks, whole */
+    double want = 0, sent = 0;
+    {
+        totex_comb_schedule *s = NULL;
+        if (a && a->build(net, &cost, &s, &err) == TOTEX_OK)
+            for (uint64_t st = 0; st < totex_comb_steps(s); st++)
+                for (size_t t = 0; t < totex_comb_step_transfers(s, st); t++) {
+                    totex_transfer tr;
+                    totex_comb_get_transfer(s, st, t, &tr);
+                    want += (double)tr.count * (double)slot;
+                }
+        totex_comb_schedule_free(s);
+    }
+    size_t whole = 0, chunked = 0;
     totex_prog **p = calloc(n, sizeof *p);
     int built = 1;
     for (uint32_t r = 0; r < n; r++) {
@@ -177,14 +196,19 @@ static void programs(const char *spec, long long slot)
                 if (p[r]->sends[i].bytes != p[q]->recvs[j].bytes)
                     FAIL("%s: rank %u's message to %u of %d B received as %d B\n", spec, r, q, p[r]->sends[i].bytes,
                          p[q]->recvs[j].bytes);
+                sent += p[r]->sends[i].bytes;
+                if (p[q]->recvs[j].whole)
+                    whole++;
+                else if (c.chunks > 1)
+                    chunked++;
                 i++;
                 j++;
             }
         }
         /* the finals: every block (src, r), src != r, once */
         unsigned char *seen = calloc(n, 1);
-        for (size_t i = 0; i < p[r]->nrecv; i++)
-            for (uint32_t f = 0; f < p[r]->recvs[i].fin_count; f++) {
+        for (size_t i = 0; i < p[r]->nrecv; i++) /* a transfer's chunks share its finals: counted at chunk 0 */
+            for (uint32_t f = 0; p[r]->recvs[i].chunk == 0 && f < p[r]->recvs[i].fin_count; f++) {
                 const uint32_t src = p[r]->finals[p[r]->recvs[i].fin_first + f].src;
                 if (src >= n || src == r || seen[src]++)
                     FAIL("%s rank %u: final block from %u (twice, its own or out of range)\n", spec, r, src);
@@ -194,6 +218,11 @@ static void programs(const char *spec, long long slot)
                 FAIL("%s rank %u: no receive brings the block from %u\n", spec, r, s);
         free(seen);
     }
+    if (built && sent != want)
+        FAIL("%s, %lld B: the programs send %.0f bytes, the schedule's transfers %.0f\n", spec, slot, sent, want);
+    if (built && c.chunks > 1 && (!whole || !chunked))
+        FAIL("%s, %lld B: %zu whole and %zu chunked messages: not both (own blocks whole, relayed in chunks)\n", spec,
+             slot, whole, chunked);
     for (uint32_t r = 0; r < n; r++)
         totex_prog_free(p[r]);
     free(p);
@@ -245,6 +274,7 @@ int main(void)
     balanced("ring:4*ring:4*ring:4", 1.5);
     programs("ring:4*ring:4", 8192);
     programs("ring:4*k2", 1000);
+    programs("ring:4*k2", 4099);
     programs("ring:4*ring:4*ring:4", 16384);
     offered("ring:4*ring:4", 1);
     offered("ring:5*ring:5", 0);
