@@ -402,7 +402,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                      pp->stagger ? pp->sync_rounds ? ", lanes staggered after start rounds" : ", lanes staggered" : "", padw);
         else
             snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s%s)", pp->algorithm,
-                     (unsigned long long)pp->steps, pp->chunks > 1 ? ", every message in chunks: " : "",
+                     (unsigned long long)pp->steps,
+                     pp->chunks > 1 ? pp->own_whole ? ", its relayed blocks in chunks: " : ", every message in chunks: " : "",
                      pp->chunks > 1 ? pp->label : padw);
         const char *forced = totex_mpi_env_string("TOTEX_ALGORITHM");
         char first[64];

@@ -23,16 +23,6 @@ static int failures;
 
 #define FAIL(...) PROG_FAIL("FAIL " __VA_ARGS__)
 
-static totex_comb_cost all_port(long long slot)
-{
-    totex_comb_cost c;
-    totex_comb_cost_default(&c);
-    c.switching = TOTEX_SWITCH_WORMHOLE;
-    c.ports = TOTEX_PORTS_MULTI;
-    c.m = (double)slot;
-    return c;
-}
-
 /* step of a dimension-order route in factor i (a ring the short way, ties +; else towards b) */
 static uint32_t step_toward(uint32_t k, int ring, uint32_t a, uint32_t b)
 {
@@ -66,7 +56,7 @@ static int loads(const totex_network *net, const char *alg, uint64_t *most, uint
 {
     totex_error err;
     const totex_comb_algorithm *a = totex_comb_algorithm_find(alg, &err);
-    const totex_comb_cost cost = all_port(1024);
+    const totex_comb_cost cost = prog_test_plan_cost(1024);
     totex_comb_schedule *s = NULL;
     if (!a || a->build(net, &cost, &s, &err) != TOTEX_OK) {
         FAIL("%s on %s: %s\n", alg, totex_network_spec(net), err.msg);
@@ -106,7 +96,7 @@ static void simulated(const char *spec, int expect)
         return;
     }
     for (int ports = 0; ports < 2; ports++) {
-        totex_comb_cost cost = all_port(1024);
+        totex_comb_cost cost = prog_test_plan_cost(1024);
         cost.ports = ports ? TOTEX_PORTS_MULTI : TOTEX_PORTS_SINGLE;
         totex_comb_schedule *s = NULL;
         totex_comb_report rep;
@@ -149,7 +139,7 @@ static void programs(const char *spec, long long slot)
     const totex_comb_algorithm *a = totex_comb_algorithm_find("direct-relay", &err);
     while (a && totex_comb_algorithm_get(idx) != a)
         idx++;
-    const totex_comb_cost cost = all_port(slot);
+    const totex_comb_cost cost = prog_test_plan_cost(slot);
     totex_prog_cand c = {0, (int)idx, 0, 1, 0, 0, 0, 0, 0};
     totex_prog_comb_form(slot, &c);
     if ((slot >= 2 * TOTEX_PROG_MIN_CHUNK) != (c.chunks > 1 && c.stagger))
@@ -233,7 +223,7 @@ static void offered(const char *spec, int expect)
 {
     totex_error err;
     totex_network *net = totex_network_parse(spec, &err);
-    totex_comb_cost cost = all_port(8192);
+    totex_comb_cost cost = prog_test_plan_cost(8192);
     cost.t_s = 1.5e-6; /* flat factors on the bench's torus: 1 us links of 10 GB/s */
     cost.t_c = 1e-10;
     const totex_prog_linkcost lc = {cost.t_s, cost.t_c, 1e-10, 1e-10, 1e-10, 0, 0, 0, 0, 0, 0, 0, 0};
