@@ -23,12 +23,12 @@ static const totex_comb_algorithm ssy = {
 
 /* combining algorithms: add one line per algorithm file */
 extern const totex_comb_algorithm totex_comb_direct, totex_comb_pairwise, totex_comb_bruck, totex_comb_dimwise;
-extern const totex_comb_algorithm totex_comb_a2, totex_comb_a3;
+extern const totex_comb_algorithm totex_comb_a2, totex_comb_a3, totex_comb_relay;
 
 static const totex_comb_algorithm *const table[] = {
     &ssy,
     &totex_comb_direct, &totex_comb_pairwise, &totex_comb_bruck, &totex_comb_dimwise,
-    &totex_comb_a2, &totex_comb_a3,
+    &totex_comb_a2, &totex_comb_a3, &totex_comb_relay,
 };
 
 size_t totex_comb_algorithm_count(void) { return sizeof table / sizeof table[0]; }

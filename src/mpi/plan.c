@@ -87,8 +87,12 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
                      err.msg);
         }
         for (size_t i = 0; a && i < totex_comb_algorithm_count(); i++)
-            if (totex_comb_algorithm_get(i) == a)
-                c[k++] = (totex_prog_cand){0, (int)i, 0, fc ? fc : 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
+            if (totex_comb_algorithm_get(i) == a) {
+                c[k] = (totex_prog_cand){0, (int)i, 0, fc ? fc : 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
+                if (!fc && !lc->pad_forced) /* its own form (direct-relay: relayed blocks in chunks) */
+                    totex_prog_comb_form((long long)cost->m, &c[k]);
+                k++;
+            }
     } else {
         /* padded forms take extra places in the trial (only where padding may pay: lc->pad > 0) */
         const size_t places = !tuning_on() ? 1
@@ -398,7 +402,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
                      pp->stagger ? pp->sync_rounds ? ", lanes staggered after start rounds" : ", lanes staggered" : "", padw);
         else
             snprintf(what, sizeof what, "algorithm %s (message combining, %llu steps%s%s)", pp->algorithm,
-                     (unsigned long long)pp->steps, pp->chunks > 1 ? ", every message in chunks: " : "",
+                     (unsigned long long)pp->steps,
+                     pp->chunks > 1 ? pp->own_whole ? ", its relayed blocks in chunks: " : ", every message in chunks: " : "",
                      pp->chunks > 1 ? pp->label : padw);
         const char *forced = totex_mpi_env_string("TOTEX_ALGORITHM");
         char first[64];

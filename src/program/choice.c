@@ -193,6 +193,18 @@ int totex_prog_split_chunks(long long msg, const totex_prog_linkcost *lc, double
     return (int)c;
 }
 
+void totex_prog_comb_form(long long slot, totex_prog_cand *c)
+{
+    const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
+    long long most = slot / TOTEX_PROG_MIN_CHUNK;
+    c->chunks = 1;
+    c->stagger = 0;
+    if (!a || strcmp(a->name, "direct-relay") != 0 || most < 2)
+        return;
+    c->chunks = most < TOTEX_PROG_RELAY_CHUNKS ? (int)most : TOTEX_PROG_RELAY_CHUNKS;
+    c->stagger = 1;
+}
+
 static int by_time(const void *a, const void *b)
 {
     const totex_prog_cand *x = a, *y = b;
@@ -264,6 +276,8 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
         }
         double t = forced && pad ? totex_prog_padded_time(&row->report, cost, lc) : row->report.predicted_time;
         all[k] = (totex_prog_cand){0, (int)i, 0, 1, t > floor_t ? t : floor_t, 0, (int)k, forced, 0};
+        if (!forced)
+            totex_prog_comb_form(slot, &all[k]);
         k++;
     }
     /* the padded forms of the model's best combining candidates */
@@ -356,7 +370,8 @@ void totex_prog_cand_name(const totex_prog_cand *c, char *out, size_t cap)
 {
     int len;
     if (!c->unit && c->chunks > 1)
-        len = snprintf(out, cap, "%s/%d chunks", totex_comb_algorithm_get((size_t)c->idx)->name, c->chunks);
+        len = snprintf(out, cap, "%s/%d chunks%s", totex_comb_algorithm_get((size_t)c->idx)->name, c->chunks,
+                       c->stagger ? " relayed" : "");
     else if (!c->unit)
         len = snprintf(out, cap, "%s", totex_comb_algorithm_get((size_t)c->idx)->name);
     else {

@@ -32,7 +32,9 @@ typedef struct totex_prog_cand {
     int order;        /* tie-break */
     int pad;          /* messages shorter than this many bytes padded to it (0: none) */
     int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0; 2: and
-                         every rank starts its data after as many kick rounds as the network's diameter */
+                         every rank starts its data after as many kick rounds as the network's diameter.
+                         Combining with chunks > 1: 1 = only the messages of relayed blocks in chunks, the
+                         sender's own blocks to their destination whole (totex_prog.own_whole, compile.c) */
 } totex_prog_cand;
 /* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_PROG_COST_CHUNK bytes */
 typedef struct totex_prog_linkcost {
@@ -68,6 +70,14 @@ int totex_prog_start_rounds_pay(uint64_t steps, long long slot, int chunks, uint
 int totex_prog_model_chunks(long long slot, int stagger, const totex_prog_linkcost *lc);
 /* link-load floor of any total exchange: status(0) * slot * t_l / degree(0), seconds */
 double totex_prog_link_floor(const totex_network *net, long long slot, const totex_prog_linkcost *lc);
+#define TOTEX_PROG_RELAY_CHUNKS 4 /* chunks of direct-relay's relayed blocks (totex_prog_comb_form) */
+/* the form in which combining candidate @p c (c->idx set, c->unit 0) runs for blocks of @p slot bytes: its
+   chunks and c->stagger. direct-relay (src/combining/relay.c) sends its relayed blocks in
+   TOTEX_PROG_RELAY_CHUNKS chunks (fewer when a chunk would be under TOTEX_PROG_MIN_CHUNK bytes) and its own
+   blocks whole (stagger 1: under fair sharing of links the relayed blocks arrive sooner and go on while the
+   direct messages move; docs/performance.md); every other one in one message per transfer. No errors.
+   Source: this project */
+void totex_prog_comb_form(long long slot, totex_prog_cand *c);
 /* the unit-step candidate named @p name and its port model, or NULL (not a candidate) */
 const totex_algorithm *totex_prog_unit_algorithm(const char *name, totex_ports *ports);
 /* every candidate that applies to @p net (cost->m = slot bytes, cost->t_s, cost->t_c; link t_l;

@@ -22,6 +22,16 @@
  * ready competing for the link at once (the rank's own blocks of all steps
  * from the start).
  *
+ * Relayed blocks ahead (p->own_whole, a combining program in c > 1 chunks):
+ * only the transfers that carry relayed blocks (a block the sender received,
+ * or one the receiver sends on) travel in c chunks; a transfer of the
+ * sender's own blocks, all destined to the receiver, travels whole, one
+ * message. Where links share their bandwidth fairly among the messages that
+ * cross them (SimGrid SMPI, TCP), a relayed block in c messages gets c shares
+ * against a direct block's one, so it reaches its relay sooner and goes on
+ * while the direct messages still move (direct-relay, src/combining/relay.c;
+ * docs/performance.md).
+ *
  * Padding: with p->pad > 0, a message shorter than p->pad bytes travels as
  * p->pad bytes (staged, its tail zero; received into the arena, never in
  * place), where a larger message arrives sooner than a short one (choice.c). */
@@ -34,6 +44,18 @@
 #include "blockmap.h"
 #include "compile.h"
 #include "totex/common.h"
+
+/* p->own_whole: a transfer of the sender's own blocks, all destined to the receiver, travels whole (one
+   message, its blocks' bytes [0, slot)) while the others travel in chunks */
+static int whole_xfer(const totex_prog *p, const totex_prog_xfer *tr, const totex_block *bl)
+{
+    if (p->chunks < 2 || !p->own_whole)
+        return 0;
+    for (size_t k = 0; k < tr->count; k++)
+        if (bl[k].src != tr->from || bl[k].dst != tr->to)
+            return 0;
+    return 1;
+}
 
 /* a block this rank holds (received, not final): receive of chunk 0, position in it */
 typedef struct held {
@@ -138,13 +160,14 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 rc1 = TOTEX_EOVERFLOW;
             break;
             }
+            const size_t cx = whole_xfer(p, tr, bl) ? 1 : (size_t)c;
             if (tr->to == me) {
-                nr += (size_t)c;
+                nr += cx;
                 nheld += tr->count;
             }
             if (tr->from == me) {
-                ns += (size_t)c;
-                nblocks += tr->count * (size_t)c;
+                ns += cx;
+                nblocks += tr->count * cx;
             }
             for (int e = 0; e < 2; e++) {
                 if (decided[e] || tr->from != ends[e][0])
@@ -159,7 +182,8 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     own_so_far[e] = 0;
                 if (tr->to == ends[e][1]) {
                     decided[e] = 1;
-                    carry[e] = own_so_far[e] && (long long)(tr->count * len[0]) <= TOTEX_PROG_CARRY_MAX;
+                    carry[e] = own_so_far[e] &&
+                               (long long)(tr->count * (whole_xfer(p, tr, bl) ? slot : len[0])) <= TOTEX_PROG_CARRY_MAX;
                 }
             }
         }
@@ -321,6 +345,10 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 const totex_block *bl = l->b + tr->first;
                 if (!tr->count || tr->from != me)
                     continue;
+                const int wh = whole_xfer(p, tr, bl);
+                if (wh && ci > 0)
+                    continue;
+                const size_t Lc = wh ? slot : len[ci], Oc = wh ? 0 : lo[ci];
                 size_t *ln = NULL;
                 if (p->window) { /* counted once per transfer, at its chunk 0 */
                     const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1, w = (size_t)p->window;
@@ -329,7 +357,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 totex_prog_send *sd = &p->sends[is];
                 sd->recv_before = ir;
                 sd->peer = (int)tr->to;
-                sd->bytes = (int)(tr->count * len[ci]);
+                sd->bytes = (int)(tr->count * Lc);
                 const int padded = sd->bytes < p->pad;
                 if (padded)
                     sd->bytes = p->pad;
@@ -351,7 +379,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 is++;
                 for (size_t k = 0; k < tr->count; k++) {
                     uint32_t base = TOTEX_PROG_SEND;
-                    size_t off = (size_t)bl[k].dst * slot + lo[ci], recv = SIZE_MAX, idx;
+                    size_t off = (size_t)bl[k].dst * slot + Oc, recv = SIZE_MAX, idx;
                     if (bl[k].src != me) {
                         if (!totex_prog_blockmap_get(&where, (uint64_t)bl[k].src * n + bl[k].dst, &idx) ||
                             hv[idx].sent++ != (size_t)ci) {
@@ -371,9 +399,9 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     }
                     totex_prog_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
                     if (last && last->base == base && last->off + last->len == off)
-                        last->len += len[ci];
+                        last->len += (uint32_t)Lc;
                     else
-                        p->pieces[npieces++] = (totex_prog_piece){.base = base, .len = (uint32_t)len[ci], .off = off};
+                        p->pieces[npieces++] = (totex_prog_piece){.base = base, .len = (uint32_t)Lc, .off = off};
                     if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
                         p->deps[ndeps++] = recv;
                     if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
@@ -466,17 +494,19 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             const int carried = carry[0] && tr->from == (uint32_t)pred && p->carry_recv == SIZE_MAX;
             if (carried)
                 p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (run.c) */
-            for (int ci = 0; ci < c && rc == TOTEX_OK; ci++) {
+            const int wh = whole_xfer(p, tr, bl);
+            for (int ci = 0; ci < (wh ? 1 : c) && rc == TOTEX_OK; ci++) {
                 totex_prog_recv *rv = &p->recvs[ir];
                 rv->peer = (int)tr->from;
-                rv->bytes = (int)(tr->count * len[ci]);
+                rv->whole = (uint32_t)wh & 1u;
+                rv->bytes = (int)(tr->count * (wh ? slot : len[ci]));
                 const int padded = rv->bytes < p->pad;
                 if (padded)
                     rv->bytes = p->pad;
                 rv->chunk = ci;
-                rv->in_place_ok = consecutive && (c == 1 || tr->count == 1) && !padded;
+                rv->in_place_ok = consecutive && (c == 1 || wh || tr->count == 1) && !padded;
                 if (rv->in_place_ok) /* (else arena_off, below: they share their bytes) */
-                    rv->place_off = (size_t)bl[0].src * slot + lo[ci];
+                    rv->place_off = (size_t)bl[0].src * slot + (wh ? 0 : lo[ci]);
                 rv->fin_first = (uint32_t)f0;
                 rv->fin_count = (uint32_t)(nfin - f0) & (TOTEX_PROG_FIN_MAX - 1); /* (< it: checked above) */
                 const int behind_hdr = carried && ci == 0;
@@ -494,13 +524,13 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 }
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
+                const size_t Lr = wh ? slot : len[ci];
                 for (size_t f = f0; f < nfin && rc == TOTEX_OK && !rv->in_place_ok && !behind_hdr; f++)
-                    if (totex_prog_arena_give(&arena, rv->arena_off + p->finals[f].pos * len[ci], len[ci], step, 0,
-                                             ir + 1))
+                    if (totex_prog_arena_give(&arena, rv->arena_off + p->finals[f].pos * Lr, Lr, step, 0, ir + 1))
                         rc = TOTEX_ENOMEM;
                 if (padded && rc == TOTEX_OK && !behind_hdr && /* the padding's bytes, once it has arrived */
-                    totex_prog_arena_give(&arena, rv->arena_off + tr->count * len[ci],
-                                         (size_t)rv->bytes - tr->count * len[ci], step, 0, ir + 1))
+                    totex_prog_arena_give(&arena, rv->arena_off + tr->count * Lr, (size_t)rv->bytes - tr->count * Lr,
+                                         step, 0, ir + 1))
                     rc = TOTEX_ENOMEM;
                 if (rc != TOTEX_OK)
                     snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");

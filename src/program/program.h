@@ -56,6 +56,7 @@ typedef struct totex_prog_recv {
     uint32_t in_place_ok : 1;
     uint32_t chunk : 5;              /* which chunk of its transfer it carries (< TOTEX_PROG_MAX_CHUNKS) */
     uint32_t kick : 1;               /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
+    uint32_t whole : 1;              /* its blocks whole (bytes [0, slot) of each), not chunk `chunk` of them */
 } totex_prog_recv;
 
 typedef struct totex_prog_send {
@@ -85,6 +86,9 @@ typedef struct totex_prog {
     int unit;                    /* 0: a combining schedule; else a unit-step one (multiport: 0 ports) */
     uint32_t ports;              /* port model of a unit-step schedule */
     int chunks;                  /* messages per transfer (compile.c), >= 1 */
+    int own_whole;               /* set by the caller before compiling: with chunks > 1, a transfer of the sender's own
+                                    blocks, all destined to the receiver, travels whole, one message; only the
+                                    others are chunked (compile.c, "Relayed blocks ahead") */
     int window;                  /* transfers in flight per link and lane (compile.c), 0: no limit */
     int pad;                     /* set by the caller before compiling: a message shorter than this many bytes
                                     travels as pad bytes (its tail zero), 0: none (compile.c) */

@@ -15,6 +15,16 @@ int prog_test_compile(totex_prog *p, const totex_prog_share *l, int chunks, int 
     return (int)ts;
 }
 
+totex_comb_cost prog_test_plan_cost(long long slot)
+{
+    totex_comb_cost cost;
+    totex_comb_cost_default(&cost);
+    cost.switching = TOTEX_SWITCH_WORMHOLE;
+    cost.ports = TOTEX_COMB_ALL_PORT;
+    cost.m = (double)slot;
+    return cost;
+}
+
 int prog_test_build(const totex_network *net, const totex_comb_cost *cost, const totex_prog_cand *c, uint32_t size,
                     uint32_t rank, long long slot, totex_prog **out, char *why, size_t cap)
 {

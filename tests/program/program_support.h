@@ -32,6 +32,8 @@ totex_prog *prog_test_compile_unit(const totex_network *net, const totex_algorit
 /* totex_prog_compile() with the reason in @p why: 0 on success, else the status */
 int prog_test_compile(totex_prog *p, const totex_prog_share *l, int chunks, int window, int stagger, char *why,
                       size_t cap);
+/* the combining cost of totex_alltoall's plans (wormhole, all-port, the default times) for blocks of @p slot bytes */
+totex_comb_cost prog_test_plan_cost(long long slot);
 /* totex_prog_build() with the default options and the reason in @p why: 0 on success, else the status */
 int prog_test_build(const totex_network *net, const totex_comb_cost *cost, const totex_prog_cand *c, uint32_t size,
                     uint32_t rank, long long slot, totex_prog **out, char *why, size_t cap);

@@ -38,16 +38,6 @@ static int failures;
         }                                                                                                              \
     } while (0)
 
-/* the combining cost of totex_alltoall's plans (wormhole, all-port) for blocks of @p slot bytes */
-static totex_comb_cost plan_cost(long long slot)
-{
-    totex_comb_cost cost;
-    totex_comb_cost_default(&cost);
-    cost.switching = TOTEX_SWITCH_WORMHOLE;
-    cost.ports = TOTEX_COMB_ALL_PORT;
-    cost.m = (double)slot;
-    return cost;
-}
 
 /* registry index of combining algorithm @p a */
 static size_t comb_index(const totex_comb_algorithm *a)
@@ -74,7 +64,7 @@ static void ranking(const char *spec, long long slot, double t_pad)
         CHECK(0, "%s: %s", spec, err.msg);
         return;
     }
-    totex_comb_cost cost = plan_cost(slot);
+    totex_comb_cost cost = prog_test_plan_cost(slot);
     cost.t_s = 2.02e-6; /* SimGrid SMPI's default factors on the bench's torus (bench/smpi/run.sh) */
     cost.t_c = 2.53e-10;
     const totex_prog_linkcost lc = {cost.t_s, cost.t_c, 1.43e-10, 1.13e-10, 9.74e-11, 2048, t_pad, 0, 0, 0, 0, 0, 0};
@@ -137,7 +127,7 @@ static void compiled(const char *spec, const char *alg, uint32_t rank, long long
         return;
     }
     const size_t idx = comb_index(a);
-    totex_comb_cost cost = plan_cost(slot);
+    totex_comb_cost cost = prog_test_plan_cost(slot);
     const uint32_t n = totex_network_nodes(net);
     totex_prog *p[2] = {NULL, NULL};
     char why[600] = "";
@@ -215,7 +205,7 @@ static void splitting(void)
     for (size_t s = 0; s < 2; s++) {
         totex_error err;
         totex_network *nw = totex_network_parse(specs[s], &err);
-        totex_comb_cost cost = plan_cost(8192);
+        totex_comb_cost cost = prog_test_plan_cost(8192);
         cost.t_s = ompi.t_s;
         cost.t_c = ompi.t_c;
         totex_prog_cand c[16];
@@ -251,7 +241,7 @@ static void splitting(void)
     totex_error err;
     totex_network *nw = totex_network_parse("k2*k2", &err);
     const totex_comb_algorithm *a = totex_comb_algorithm_find("direct", &err);
-    const totex_comb_cost cost = plan_cost(8192);
+    const totex_comb_cost cost = prog_test_plan_cost(8192);
     totex_prog_cand cd = {0, (int)comb_index(a), 0, 4, 0, 0, 0, 0, 0};
     totex_prog *p = NULL;
     char why[600] = "";
