@@ -206,7 +206,7 @@ done:
 
 const totex_comb_algorithm totex_comb_relay = {
     .name = "direct-relay",
-    .title = "direct-relay: direct, the antipodal blocks of even rings relayed once through a neighbour, half each way",
+    .title = "direct, the antipodal blocks of even rings relayed once through a neighbour, half each way",
     .source = "this project (src/combining/relay.c: the cut bound of 000 Section 3 on every link of a torus of even sides)",
     .cost = "S t_s + (sum over sub-steps of the largest transfer) m t_c, S measured sub-steps of 2 logical steps",
     .build = relay_build,

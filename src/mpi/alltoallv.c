@@ -180,8 +180,7 @@ static const totex_network *routed_network(const totex_mpi_state *st, int size)
     return keep.net;
 }
 
-/* grow the array *@p a of *@p have elements of @p elem bytes to @p n at least (contents kept); 0, or -1 */
-static int grow_array(void *a, size_t *have, size_t n, size_t elem)
+int totex_mpi_grow(void *a, size_t *have, size_t n, size_t elem)
 {
     void **p = a;
     if (*have >= n)
@@ -194,7 +193,7 @@ static int grow_array(void *a, size_t *have, size_t n, size_t elem)
     return 0;
 }
 
-static int grow_requests(size_t n) { return grow_array(&keep.req, &keep.nreq, n, sizeof *keep.req); }
+static int grow_requests(size_t n) { return totex_mpi_grow(&keep.req, &keep.nreq, n, sizeof *keep.req); }
 
 /* the first @p nr requests of keep.req after a failed post: cancelled and freed */
 static void cancel_posted(size_t nr)
@@ -521,8 +520,8 @@ static int grow_carried(size_t bytes, size_t noff, size_t nstat)
             return -1;
         keep.cbytes = bytes;
     }
-    return grow_array(&keep.off, &keep.noff, noff, sizeof *keep.off) ||
-                   grow_array(&keep.stat, &keep.nstat, nstat, sizeof *keep.stat)
+    return totex_mpi_grow(&keep.off, &keep.noff, noff, sizeof *keep.off) ||
+                   totex_mpi_grow(&keep.stat, &keep.nstat, nstat, sizeof *keep.stat)
                ? -1
                : 0;
 }

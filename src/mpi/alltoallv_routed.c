@@ -127,14 +127,8 @@ static void mem_free(ctx *c)
 
 static int post_send(ctx *c, const void *buf, size_t bytes, uint32_t peer, int tag)
 {
-    if (c->nsreq == c->capsreq) {
-        size_t cap = c->capsreq ? 2 * c->capsreq : 64;
-        MPI_Request *r = realloc(c->sreq, cap * sizeof *r);
-        if (!r)
-            return MPI_ERR_NO_MEM;
-        c->sreq = r;
-        c->capsreq = cap;
-    }
+    if (c->nsreq == c->capsreq && totex_mpi_grow(&c->sreq, &c->capsreq, c->capsreq ? 2 * c->capsreq : 64, sizeof *c->sreq))
+        return MPI_ERR_NO_MEM;
     return MPI_Isend(buf, (int)bytes, MPI_BYTE, (int)peer, tag, c->comm, &c->sreq[c->nsreq++]);
 }
 

@@ -526,6 +526,11 @@ int totex_mpi_run_buffers(totex_prog *p, int recv_raw);
    blocks): made while the messages travel, after every send and before the last waits */
 void totex_mpi_own_block(const totex_prog *p, const char *send, char *out, int recv_raw);
 
+/* grow the array *@p a (a pointer to any element type, passed as its address) of *@p have elements of
+   @p elem bytes to @p n elements at least, its contents kept (alltoallv.c); 0, or -1 when out of memory
+   (the array as it was) */
+int totex_mpi_grow(void *a, size_t *have, size_t n, size_t elem);
+
 /* ---- a persistent request's flat program, all posted at its start (fixed.c) ---- */
 typedef struct totex_mpi_fixed {
     totex_mpi_run run; /* its requests, buffers and places (totex_mpi_run_start() without a guard) */
