@@ -18,6 +18,7 @@
 #include "totex/combining.h"
 #include "build.h"
 #include "choice.h"
+#include "code.h"
 #include "program.h"
 #include "ring.h"
 #include "totex/network.h"
@@ -470,6 +471,13 @@ typedef struct totex_mpi_run {
     size_t rdone, sdone;     /* receives [0, rdone) complete and copied out; sends [0, sdone) complete */
     size_t reaped;           /* the data receives among [0, reaped) complete (recvs_reap) */
     size_t i, dep;           /* the send under way and its next dependency */
+    /* cursors of the packed program (code.h): at receive posted, rdone, reaped; after send sd_i (decoded
+       in sd, its dependencies from dep on in dit, its pieces in pit) */
+    totex_prog_rcur rpost, rdonec, reapc;
+    totex_prog_scur scur;
+    totex_prog_send sd;
+    totex_prog_body dit, pit;
+    size_t sd_i;
     int issued, own_done;    /* send i made; this rank's own block copied */
     size_t wdone;            /* the tail's requests [0, wdone) complete (without may_wait) */
     int ahead;               /* sends may be made ahead of program order (a nonblocking run: issue_ahead) */

@@ -138,10 +138,13 @@ static int recvs_done(totex_mpi_run *x, size_t upto)
     const size_t slot = (size_t)p->slot;
     for (; x->rdone < upto; x->rdone++) {
         const size_t r = x->rdone;
-        const totex_prog_recv *rv = &p->recvs[r];
+        totex_prog_rcur c = x->rdonec;
+        totex_prog_recv rvv, *rv = &rvv;
+        totex_prog_recv_next(p->rcode, &c, rv);
         int rc = await(x, recv_req(x, r));
         if (rc != MPI_SUCCESS)
             return rc;
+        x->rdonec = c;
         if (rv->in_place_ok)
             continue;
         const size_t lo = rv->whole ? 0 : totex_prog_chunk_lo(p, rv->chunk),
@@ -159,13 +162,19 @@ static int recvs_done(totex_mpi_run *x, size_t upto)
 static int recvs_reap(totex_mpi_run *x, size_t upto)
 {
     const totex_prog *p = x->p;
-    if (x->reaped < x->rdone)
+    if (x->reaped < x->rdone) {
         x->reaped = x->rdone;
+        x->reapc = x->rdonec;
+    }
     for (; x->reaped < upto; x->reaped++) {
         const size_t r = x->reaped;
-        int rc = p->recvs[r].kick ? MPI_SUCCESS : await(x, recv_req(x, r));
+        totex_prog_rcur c = x->reapc;
+        totex_prog_recv rv;
+        totex_prog_recv_next(p->rcode, &c, &rv);
+        int rc = rv.kick ? MPI_SUCCESS : await(x, recv_req(x, r));
         if (rc != MPI_SUCCESS)
             return rc;
+        x->reapc = c;
     }
     return MPI_SUCCESS;
 }
@@ -182,7 +191,9 @@ static int post_recvs(totex_mpi_run *x, size_t must)
     const size_t w = p->recv_window, lim = w && p->nrecv - x->forced > w ? x->forced + w : p->nrecv;
     while (x->posted < p->nrecv && rc == MPI_SUCCESS) {
         const size_t r = x->posted;
-        const totex_prog_recv *rv = &p->recvs[r];
+        totex_prog_rcur c = x->rpost;
+        totex_prog_recv rvv, *rv = &rvv;
+        totex_prog_recv_next(p->rcode, &c, rv);
         if (r >= must && (r >= lim || rv->wait_sends > x->sdone || rv->wait_recvs > x->rdone))
             break;
         if ((rc = sends_done(x, rv->wait_sends)) != MPI_SUCCESS || (rc = recvs_done(x, rv->wait_recvs)) != MPI_SUCCESS)
@@ -191,6 +202,7 @@ static int post_recvs(totex_mpi_run *x, size_t must)
         if (!(x->carry && r == p->carry_recv)) /* (behind the predecessor's header: registered at the start) */
             rc = MPI_Irecv(dst, rv->bytes, MPI_BYTE, rv->peer, rv->kick ? x->kick_tag : x->tag,
                            x->comm, &x->req[r]);
+        x->rpost = c;
         x->posted++;
     }
     if (x->posted > x->forced && x->posted - x->forced > p->recv_ahead_max)
@@ -198,15 +210,17 @@ static int post_recvs(totex_mpi_run *x, size_t must)
     return rc;
 }
 
-/* send @p sd's pieces gathered into its staging bytes, a padded message's tail zero (compile.c; a kick's
-   bytes are zero from the start); returns where they start */
-static const char *stage_send(const totex_prog *p, const totex_prog_send *sd, const char *const *base)
+/* send @p sd's pieces (@p pit) gathered into its staging bytes, a padded message's tail zero (compile.c; a
+   kick's bytes are zero from the start); returns where they start */
+static const char *stage_send(const totex_prog *p, const totex_prog_send *sd, totex_prog_body pit,
+                              const char *const *base)
 {
-    const totex_prog_piece *pc = &p->pieces[sd->piece_first];
     char *buf = p->stage + sd->stage_off, *to = buf;
     for (size_t k = 0; k < sd->piece_count; k++) {
-        memcpy(to, base[pc[k].base] + pc[k].off, pc[k].len);
-        to += pc[k].len;
+        totex_prog_piece pc;
+        totex_prog_piece_next(p->scode, &pit, &pc);
+        memcpy(to, base[pc.base] + pc.off, pc.len);
+        to += pc.len;
     }
     if (!sd->kick && (size_t)(to - buf) < (size_t)sd->bytes)
         memset(to, 0, (size_t)sd->bytes - (size_t)(to - buf));
@@ -215,27 +229,47 @@ static const char *stage_send(const totex_prog *p, const totex_prog_send *sd, co
 
 /* the send carrying this rank's header (p->carry_send): the header in front of its staged bytes (a kick
    is the header alone: compile.c), request *rq (totex_mpi_guard_send_carried()) */
-static int send_carried(const totex_prog *p, const totex_prog_send *sd, const char *const *base,
-                        totex_mpi_guard *g, MPI_Request *rq)
+static int send_carried(const totex_prog *p, const totex_prog_send *sd, totex_prog_body pit,
+                        const char *const *base, totex_mpi_guard *g, MPI_Request *rq)
 {
-    char *h = (char *)stage_send(p, sd, base) - TOTEX_PROG_HDR_BYTES;
+    char *h = (char *)stage_send(p, sd, pit, base) - TOTEX_PROG_HDR_BYTES;
     return totex_mpi_guard_send_carried(g, h, sd->kick ? 0 : sd->bytes, sd->peer, rq);
 }
 
-/* make send i (its waits done): gathered or padded into its staging bytes, or sent from where it lies */
-static int issue(totex_mpi_run *x, size_t i)
+/* make send i, @p sd with its pieces @p pit (its waits done): gathered or padded into its staging bytes,
+   or sent from where it lies */
+static int issue(totex_mpi_run *x, size_t i, const totex_prog_send *sd, totex_prog_body pit)
 {
     totex_prog *p = x->p;
-    const totex_prog_send *sd = &p->sends[i];
-    const totex_prog_piece *pc = &p->pieces[sd->piece_first];
     MPI_Request *rq = &x->req[p->nrecv + i];
     if (x->carry && i == p->carry_send)
-        return send_carried(p, sd, x->base, x->g, rq);
-    const char *buf = sd->piece_count == 1 && pc->len == (size_t)sd->bytes ? x->base[pc->base] + pc->off
-                                                                           : stage_send(p, sd, x->base);
+        return send_carried(p, sd, pit, x->base, x->g, rq);
+    totex_prog_piece pc = {0, 0, 0};
+    if (sd->piece_count == 1) {
+        totex_prog_body it = pit;
+        totex_prog_piece_next(p->scode, &it, &pc);
+    }
+    const char *buf = sd->piece_count == 1 && pc.len == (size_t)sd->bytes ? x->base[pc.base] + pc.off
+                                                                          : stage_send(p, sd, pit, x->base);
     return sd->sync ? MPI_Issend(buf, sd->bytes, MPI_BYTE, sd->peer, x->tag, x->comm, rq)
                     : MPI_Isend(buf, sd->bytes, MPI_BYTE, sd->peer, sd->kick ? x->kick_tag : x->tag,
                                 x->comm, rq);
+}
+
+/* send carry_send of @p p decoded into @p sd, its pieces in @p pit */
+static void carried_send(const totex_prog *p, totex_prog_send *sd, totex_prog_body *pit)
+{
+    totex_prog_scur c = p->carry_scur;
+    totex_prog_send_next(p->scode, &c, sd, NULL, pit);
+}
+
+/* decode send x->i into x->sd (its dependencies and pieces) unless done */
+static void send_at_i(totex_mpi_run *x)
+{
+    if (x->sd_i != x->i) {
+        totex_prog_send_next(x->p->scode, &x->scur, &x->sd, &x->dit, &x->pit);
+        x->sd_i = x->i;
+    }
 }
 
 /* Sends made ahead of program order, by a nonblocking run only (x->ahead): while send x->i waits, each
@@ -258,8 +292,14 @@ static int issue_ahead(totex_mpi_run *x)
     int held[TOTEX_MPI_AHEAD]; /* the peers of the sends in [x->i, j) not made */
     int nheld = 0, rc;
     const size_t end = p->nsend - x->i > TOTEX_MPI_AHEAD ? x->i + TOTEX_MPI_AHEAD : p->nsend;
+    if (x->i < p->nsend)
+        send_at_i(x);
+    totex_prog_scur c = x->scur; /* (after send x->i) */
     for (size_t j = x->i; j < end; j++) {
-        const totex_prog_send *sd = &p->sends[j];
+        totex_prog_send sdv = x->sd, *sd = &sdv;
+        totex_prog_body dit = x->dit, pit = x->pit;
+        if (j > x->i)
+            totex_prog_send_next(p->scode, &c, sd, &dit, &pit);
         if (early[j] || (j == x->i && x->issued))
             continue;
         int ok = j > x->i && sd->recv_before <= x->posted && sd->wait_sends <= x->i;
@@ -272,7 +312,7 @@ static int issue_ahead(totex_mpi_run *x)
                 return rc;
         }
         for (size_t k = 0; ok && k < sd->dep_count; k++) {
-            const size_t d = p->deps[sd->dep_first + k];
+            const size_t d = totex_prog_dep_next(p->scode, &dit);
             if (d < p->nrecv ? d >= x->posted : d - p->nrecv >= x->i && !early[d - p->nrecv])
                 ok = 0;
             else if ((rc = await(x, &x->req[d])) == TOTEX_MPI_PENDING)
@@ -284,7 +324,7 @@ static int issue_ahead(totex_mpi_run *x)
             held[nheld++] = sd->peer;
             continue;
         }
-        if ((rc = issue(x, j)) != MPI_SUCCESS)
+        if ((rc = issue(x, j, sd, pit)) != MPI_SUCCESS)
             return rc;
         early[j] = 1;
     }
@@ -304,8 +344,11 @@ int totex_mpi_exec_pair(totex_mpi_plan *pl, totex_mpi_guard *g, const char *send
 {
     totex_prog *p = pl->prog;
     const char *base[3] = {send, p->arena, out};
-    totex_mpi_guard_carry(g, out + p->recvs[0].place_off, p->recvs[0].bytes);
-    int rc = send_carried(p, &p->sends[0], base, g, &pl->req[1]);
+    totex_mpi_guard_carry(g, out + p->carry_rv.place_off, p->carry_rv.bytes); /* (receive 0: p->pair) */
+    totex_prog_send sd;
+    totex_prog_body pit;
+    carried_send(p, &sd, &pit); /* (send 0) */
+    int rc = send_carried(p, &sd, pit, base, g, &pl->req[1]);
     if (rc != MPI_SUCCESS)
         return rc;
     totex_mpi_own_block(p, send, out, recv_raw);
@@ -315,18 +358,24 @@ int totex_mpi_exec_pair(totex_mpi_plan *pl, totex_mpi_guard *g, const char *send
 int totex_mpi_exec_pair_raw(totex_mpi_plan *pl, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out)
 {
     totex_prog *p = pl->prog;
-    const totex_prog_send *sd = &p->sends[0];
-    const totex_prog_piece *pc = &p->pieces[sd->piece_first];
+    totex_prog_send sdv, *sd = &sdv;
+    totex_prog_body pit;
+    carried_send(p, sd, &pit); /* (send 0: p->pair) */
+    totex_prog_piece pc = {0, 0, 0};
+    if (sd->piece_count == 1) {
+        totex_prog_body it = pit;
+        totex_prog_piece_next(p->scode, &it, &pc);
+    }
     char *msg = p->stage + sd->stage_off - TOTEX_PROG_HDR_BYTES;
-    if (sd->piece_count == 1 && pc->len == (size_t)sd->bytes) { /* one run of blocks, unpadded (pieces from SEND) */
-        memcpy(msg + TOTEX_PROG_HDR_BYTES, send + pc->off, pc->len);
+    if (sd->piece_count == 1 && pc.len == (size_t)sd->bytes) { /* one run of blocks, unpadded (pieces from SEND) */
+        memcpy(msg + TOTEX_PROG_HDR_BYTES, send + pc.off, pc.len);
     } else {
         const char *base[3] = {send, p->arena, out};
-        stage_send(p, sd, base);
+        stage_send(p, sd, pit, base);
     }
     const size_t own = (size_t)p->me * (size_t)p->slot;
-    return totex_mpi_guard_pair_run(st, g, pl->sig, p->slot, msg, sd->bytes, sd->peer, out + p->recvs[0].place_off,
-                                    p->recvs[0].bytes, out + own, send + own, (size_t)p->slot);
+    return totex_mpi_guard_pair_run(st, g, pl->sig, p->slot, msg, sd->bytes, sd->peer, out + p->carry_rv.place_off,
+                                    p->carry_rv.bytes, out + own, send + own, (size_t)p->slot);
 }
 
 int totex_mpi_run_flat_post(totex_mpi_run *x)
@@ -335,13 +384,23 @@ int totex_mpi_run_flat_post(totex_mpi_run *x)
     MPI_Request *req = x->req;
     const int carry_first = x->carry && p->carry_send != SIZE_MAX;
     int rc = MPI_SUCCESS; /* (the send carrying the header: made by totex_mpi_run_start()) */
-    for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++)
+    totex_prog_rcur rc_;
+    totex_prog_rcur_init(&rc_);
+    for (size_t r = 0; r < p->nrecv && rc == MPI_SUCCESS; r++) {
+        totex_prog_recv rv;
+        totex_prog_recv_next(p->rcode, &rc_, &rv);
         if (!(x->carry && r == p->carry_recv)) /* (behind the predecessor's header: registered above) */
-            rc = MPI_Irecv(x->out + p->recvs[r].place_off, p->recvs[r].bytes, MPI_BYTE, p->recvs[r].peer, x->tag,
-                           x->comm, &req[r]);
-    for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++)
+            rc = MPI_Irecv(x->out + rv.place_off, rv.bytes, MPI_BYTE, rv.peer, x->tag, x->comm, &req[r]);
+    }
+    totex_prog_scur sc;
+    totex_prog_scur_init(&sc);
+    for (size_t i = 0; i < p->nsend && rc == MPI_SUCCESS; i++) {
+        totex_prog_send sd;
+        totex_prog_body pit;
+        totex_prog_send_next(p->scode, &sc, &sd, NULL, &pit);
         if (!(carry_first && i == p->carry_send))
-            rc = issue(x, i);
+            rc = issue(x, i, &sd, pit);
+    }
     if (rc == MPI_SUCCESS) {
         totex_mpi_own_block(p, x->send, x->out, x->recv_raw);
         return rc;
@@ -425,6 +484,7 @@ int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int
     x->send = send;
     x->recv_raw = recv_raw;
     x->phase = TOTEX_MPI_RUN_DONE;
+    x->sd_i = SIZE_MAX; /* (the cursors: at the first entries, zero) */
     int rc = totex_mpi_run_buffers(p, recv_raw);
     if (rc != MPI_SUCCESS)
         return x->rc = g ? totex_mpi_guard_fail(g, rc) : rc;
@@ -439,15 +499,20 @@ int totex_mpi_run_start(totex_mpi_run *x, totex_mpi_plan *pl, MPI_Comm comm, int
        its place (in run->out when its blocks are all final and consecutive, as for any receive;
        else arena bytes of its own, never reused: compile.c) is registered before any */
     if (x->carry && p->carry_recv != SIZE_MAX) {
-        const totex_prog_recv *cr = &p->recvs[p->carry_recv];
+        const totex_prog_recv *cr = &p->carry_rv;
         totex_mpi_guard_carry(g, cr->in_place_ok ? x->out + cr->place_off : p->arena + cr->arena_off,
                               cr->kick ? 0 : cr->bytes); /* (a kick carries the header alone) */
     }
     /* the send carrying this rank's header first, before any wait: its blocks are this rank's own and
        its staging bytes its own (compile.c); its tag is not the plan's, so it overtakes no message */
     x->carry_first = x->carry && p->carry_send != SIZE_MAX;
-    if (x->carry_first && (rc = issue(x, p->carry_send)) != MPI_SUCCESS)
-        return run_failed(x, rc, 0);
+    if (x->carry_first) {
+        totex_prog_send sd;
+        totex_prog_body pit;
+        carried_send(p, &sd, &pit);
+        if ((rc = issue(x, p->carry_send, &sd, pit)) != MPI_SUCCESS)
+            return run_failed(x, rc, 0);
+    }
     x->phase = TOTEX_MPI_RUN_SENDS;
     return x->rc = TOTEX_MPI_PENDING;
 }
@@ -464,20 +529,23 @@ int totex_mpi_run_progress(totex_mpi_run *x, int may_wait)
         if ((rc = post_recvs(x, 0)) != MPI_SUCCESS)
             goto out;
         for (; x->i < p->nsend; x->i++, x->dep = 0, x->issued = 0) {
-            const totex_prog_send *sd = &p->sends[x->i];
+            send_at_i(x);
+            const totex_prog_send *sd = &x->sd;
             if ((x->carry_first && x->i == p->carry_send) || (x->ahead && x->pl->early[x->i]))
                 continue; /* made at the start, or ahead */
             if ((rc = post_recvs(x, sd->recv_before)) != MPI_SUCCESS)
                 goto out;
             for (; x->dep < sd->dep_count; x->dep++) {
-                const size_t d = p->deps[sd->dep_first + x->dep];
+                totex_prog_body it = x->dit;
+                const size_t d = totex_prog_dep_next(p->scode, &it);
                 if ((rc = await(x, x->carry && d == p->carry_recv ? g->in : &x->req[d])) != MPI_SUCCESS)
                     goto out;
+                x->dit = it;
             }
             if ((rc = sends_done(x, sd->wait_sends)) != MPI_SUCCESS) /* its staging bytes are free */
                 goto out;
             if (!x->issued) {
-                if ((rc = issue(x, x->i)) != MPI_SUCCESS)
+                if ((rc = issue(x, x->i, sd, x->pit)) != MPI_SUCCESS)
                     goto out;
                 x->issued = 1;
             }

@@ -42,6 +42,7 @@
 
 #include "arena.h"
 #include "blockmap.h"
+#include "code.h"
 #include "compile.h"
 #include "totex/common.h"
 
@@ -126,6 +127,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
        together, and lanes one latency apart alternate (choice.c). */
     size_t *kick = p->stagger ? calloc(n, sizeof *kick) : NULL; /* peer -> its kick 1 receive + 1 (kick i: + i - 1) */
     size_t *kick_to = p->stagger ? calloc(n, sizeof *kick_to) : NULL; /* peer -> sends data to it */
+    uint32_t *kpeer = p->stagger ? calloc(n, sizeof *kpeer) : NULL; /* the peers of the kicks' receives, in order */
     size_t nkr = 0, nks = 0, nfrom = 0, nto = 0;
     /* kick rounds before the data (p->sync_rounds, D): round 1 to every peer of a link at once, round k + 1
        once round k has come from every peer, and the first data of every link's lane 0 once round D has.
@@ -139,9 +141,10 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
        octr in 2 staggered chunks took 503 us after a barrier against 442 us in a call that followed
        another (all ranks ended it together), 450 us with 8 rounds first (docs/performance.md). */
     const size_t D = p->stagger ? p->sync_rounds : 0, nk = D + (size_t)c - 1;
-    if (p->stagger && (!kick || !kick_to)) {
+    if (p->stagger && (!kick || !kick_to || !kpeer)) {
         free(kick);
         free(kick_to);
+        free(kpeer);
         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
         return TOTEX_ENOMEM;
     }
@@ -192,7 +195,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             if (tr->count && tr->to == me && !kick[tr->from]) {
                 kick[tr->from] = nkr + 1;
                 nkr += nk;
-                nfrom++;
+                kpeer[nfrom++] = tr->from;
             }
             if (tr->count && tr->from == me && !kick_to[tr->to]) {
                 kick_to[tr->to] = 1;
@@ -206,6 +209,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
     if (rc1 != TOTEX_OK) {
         free(kick);
         free(kick_to);
+        free(kpeer);
         return rc1;
     }
     p->steps = l->steps;
@@ -215,6 +219,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
         /* the entries' indexes are 32-bit (program.h): dependencies count to nrecv + nsend, pieces to nblocks */
         free(kick);
         free(kick_to);
+        free(kpeer);
         snprintf(err->msg, sizeof err->msg,
                  "rank %u's program would have %zu receives and %zu sends of %zu blocks: 2^32 or more, over what a "
                  "program can index (fewer ranks or chunks per transfer)",
@@ -223,29 +228,43 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
     }
     p->nrecv = nr;
     p->nsend = ns;
-    p->recvs = calloc(nr ? nr : 1, sizeof *p->recvs);
-    p->sends = calloc(ns ? ns : 1, sizeof *p->sends);
-    p->pieces = calloc(nblocks ? nblocks : 1, sizeof *p->pieces);
-    /* (a round's kicks and the first data of every link wait for the last round from every peer) */
-    p->deps = calloc(nblocks + ns + (D + 1) * nto * nfrom + 1, sizeof *p->deps);
     p->finals = calloc(n, sizeof *p->finals);
+    /* the entries are packed as they are made (code.h): a receive or a send is written once all its
+       fields are known, against the one before it; only a send's sync flag is set later, in place */
+    totex_prog_code rcode = {0}, scode = {0};
+    totex_prog_recv rprev = {0};
+    totex_prog_scur scur;
+    totex_prog_scur_init(&scur);
+    /* the send being made: its pieces and dependencies (grown to what a send needs) */
+    size_t pcap = 64, dcap = 64 + (size_t)nfrom;
+    totex_prog_piece *pbuf = malloc(pcap * sizeof *pbuf);
+    uint32_t *dbuf = malloc(dcap * sizeof *dbuf);
     /* held blocks: a slot per block held at once (a block's slot and key are dropped once its last chunk
        has been sent on), so that the map and the slots stay as large as what the rank holds at a time,
-       not as every block it relays (at most nheld) */
+       not as every block it relays (at most nheld); hoff[slot * c + chunk]: where the receive of that
+       chunk put it in the arena (the receive's arena_off) */
     size_t caph = nheld < 64 ? (nheld ? nheld : 1) : 64, freeh = SIZE_MAX;
     held *hv = malloc(sizeof *hv * caph);
+    size_t *hoff = malloc(sizeof *hoff * caph * (size_t)c);
+    size_t *xslot = NULL, xcap = 0; /* the held slots of the transfer being received */
     uint8_t *got = calloc(n, 1);
-    /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer */
+    /* window: lane[(peer * window + q % window) * c + chunk] = the send (+ 1) of the q-th transfer to peer,
+       lane_at[...] = where that send's flags are in scode */
     size_t *lane = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane) : NULL;
+    size_t *lane_at = p->window ? calloc((size_t)n * (size_t)p->window * (size_t)c, sizeof *lane_at) : NULL;
     uint32_t *sent = p->window ? calloc(n, sizeof *sent) : NULL;
-    if (!p->recvs || !p->sends || !p->pieces || !p->deps || !p->finals || !hv || !got ||
-        (p->window && (!lane || !sent))) {
+    if (!p->finals || !hv || !hoff || !got || !pbuf || !dbuf || (p->window && (!lane || !lane_at || !sent))) {
         free(kick);
         free(kick_to);
+        free(kpeer);
         free(hv);
+        free(hoff);
         free(got);
         free(lane);
+        free(lane_at);
         free(sent);
+        free(pbuf);
+        free(dbuf);
         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
         return TOTEX_ENOMEM;
     }
@@ -256,10 +275,46 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
     totex_prog_arena arena, stage;
     totex_prog_arena_init(&arena, p->arena_cap);
     totex_prog_arena_init(&stage, p->arena_cap);
-    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0, nfin = 0;
+    size_t ir = 0, is = 0, npieces = 0, ndeps = 0, ih = 0, nfin = 0, at = 0;
     const int pred = (int)pred_rank, succ = (int)succ_rank;
     p->carry_recv = p->carry_send = SIZE_MAX;
+    /* a flat program (below): every send from this rank's own blocks with no waits, every receive in place;
+       the pair form needs the first send's pieces from SEND */
+    int flat = 1, first_own = 1;
+    totex_prog_recv first_rv = {0};
+    totex_prog_send first_sd = {0};
     totex_status rc = TOTEX_OK;
+/* append receive rv (the next, ir) / send sd with ndeps of dbuf and npieces of pbuf (the next, is) */
+#define EMIT_RECV(rv)                                                                                                  \
+    do {                                                                                                               \
+        if (totex_prog_code_recv(&rcode, &rprev, &(rv)))                                                               \
+            rc = TOTEX_ENOMEM;                                                                                         \
+        rprev = (rv);                                                                                                  \
+        if (ir == p->carry_recv)                                                                                       \
+            p->carry_rv = (rv);                                                                                        \
+        if (ir == 0)                                                                                                   \
+            first_rv = (rv);                                                                                           \
+        flat &= !(rv).wait_sends && !(rv).wait_recvs && !(rv).kick && (rv).in_place_ok;                                \
+        ir++;                                                                                                          \
+    } while (0)
+#define EMIT_SEND(sd)                                                                                                  \
+    do {                                                                                                               \
+        (sd).piece_count = (uint32_t)npieces;                                                                          \
+        (sd).dep_count = (uint32_t)ndeps;                                                                              \
+        if (is == p->carry_send)                                                                                       \
+            p->carry_scur = scur;                                                                                      \
+        if (totex_prog_code_send(&scode, &scur, &(sd), dbuf, pbuf, &at))                                               \
+            rc = TOTEX_ENOMEM;                                                                                         \
+        flat &= !(sd).dep_count && !(sd).wait_sends && !(sd).kick;                                                     \
+        for (size_t k_ = 0; k_ < npieces; k_++) {                                                                      \
+            flat &= pbuf[k_].base == TOTEX_PROG_SEND;                                                                  \
+            if (is == 0)                                                                                               \
+                first_own &= pbuf[k_].base == TOTEX_PROG_SEND;                                                         \
+        }                                                                                                              \
+        if (is == 0)                                                                                                   \
+            first_sd = (sd);                                                                                           \
+        npieces = ndeps = 0;                                                                                           \
+    } while (0)
     /* staggered: the header rides on kick 1 of the links pred -> me and me -> succ
        when data flows on them (both ends know it from the transfer between them):
        a message sent at once, with no dependency, so the check adds no message of
@@ -282,38 +337,41 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
         arena.top += nkr * TOTEX_PROG_KICK_BYTES;
         stage.top += TOTEX_PROG_KICK_BYTES;
     }
-    for (uint32_t r = 0; p->stagger && r < n; r++) { /* the kicks' receives and every link's kick 1 */
-        for (size_t i = 0; kick[r] && i < nk; i++) {
+    for (size_t f = 0; p->stagger && f < nfrom && rc == TOTEX_OK; f++) { /* the kicks' receives, in order */
+        const uint32_t r = kpeer[f];
+        for (size_t i = 0; i < nk; i++) {
             const size_t k = kick[r] - 1 + (size_t)i;
-            p->recvs[k] = (totex_prog_recv){.peer = (int)r,
-                                           .kick = 1,
-                                           .bytes = TOTEX_PROG_KICK_BYTES,
-                                           .arena_off = kick_arena + k * TOTEX_PROG_KICK_BYTES};
+            totex_prog_recv kr = {.peer = (int)r,
+                                  .kick = 1,
+                                  .bytes = TOTEX_PROG_KICK_BYTES,
+                                  .arena_off = kick_arena + k * TOTEX_PROG_KICK_BYTES};
+            EMIT_RECV(kr);
         }
+    }
+    for (uint32_t r = 0; p->stagger && r < n && rc == TOTEX_OK; r++) { /* every link's kick 1 */
         if (kick_to[r]) {
-            p->sends[is] = (totex_prog_send){
-                .peer = (int)r, .dep_first = ndeps, .kick = 1, .bytes = TOTEX_PROG_KICK_BYTES, .stage_off = kick_stage};
+            totex_prog_send ks = {.peer = (int)r, .kick = 1, .bytes = TOTEX_PROG_KICK_BYTES, .stage_off = kick_stage};
             if (r == succ_rank) { /* the header in front: staging bytes of its own, never reused */
                 p->carry_send = is;
-                p->sends[is].stage_off = stage.top + TOTEX_PROG_HDR_BYTES;
+                ks.stage_off = stage.top + TOTEX_PROG_HDR_BYTES;
                 stage.top += TOTEX_PROG_HDR_BYTES + TOTEX_PROG_KICK_BYTES;
             }
+            EMIT_SEND(ks);
             is++;
         }
     }
-    for (size_t k = 1; k <= D && k + 1 <= nk; k++) /* rounds 2 .. D, then lane kick 1: round k from every peer */
+    for (size_t k = 1; k <= D && k + 1 <= nk && rc == TOTEX_OK; k++) /* rounds 2 .. D, then lane kick 1: round k from every peer */
         for (uint32_t r = 0; r < n; r++)
             if (kick_to[r]) {
-                p->sends[is] = (totex_prog_send){.peer = (int)r, .dep_first = ndeps, .recv_before = nkr, .kick = 1,
-                                                .bytes = TOTEX_PROG_KICK_BYTES, .stage_off = kick_stage};
+                totex_prog_send ks = {.peer = (int)r, .recv_before = (uint32_t)nkr, .kick = 1,
+                                      .bytes = TOTEX_PROG_KICK_BYTES, .stage_off = kick_stage};
                 for (uint32_t q = 0; q < n; q++)
                     if (kick[q])
-                        p->deps[ndeps++] = kick[q] - 1 + k - 1;
-                p->sends[is].dep_count = ndeps - p->sends[is].dep_first;
+                        dbuf[ndeps++] = (uint32_t)(kick[q] - 1 + k - 1);
+                EMIT_SEND(ks);
                 is++;
             }
     int kicked = 0; /* kicks 2 .. c - 1 made (in the first step, before its lanes 1 .. c - 2) */
-    ir = nkr;
     totex_prog_share_src_rewind(src);
     while (rc == TOTEX_OK && (more = totex_prog_share_src_next(src, &sst, err)) > 0)
     for (size_t x0 = 0; x0 < l->nx && rc == TOTEX_OK;) {
@@ -329,15 +387,14 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
         for (int ci = 0; ci < c && rc == TOTEX_OK; ci++) {
             for (uint32_t r = 0; p->stagger && !kicked && ci > 0 && ci < c - 1 && r < n; r++)
                 if (kick_to[r]) { /* kick ci + 1 to r: when kick ci from r has arrived */
-                    p->sends[is] = (totex_prog_send){.peer = (int)r,
-                                                    .dep_first = ndeps,
-                                                    .recv_before = ir,
-                                                    .kick = 1,
-                                                    .bytes = TOTEX_PROG_KICK_BYTES,
-                                                    .stage_off = kick_stage};
+                    totex_prog_send ks = {.peer = (int)r,
+                                          .recv_before = (uint32_t)ir,
+                                          .kick = 1,
+                                          .bytes = TOTEX_PROG_KICK_BYTES,
+                                          .stage_off = kick_stage};
                     if (kick[r])
-                        p->deps[ndeps++] = kick[r] - 1 + D + (size_t)ci - 1;
-                    p->sends[is].dep_count = ndeps - p->sends[is].dep_first;
+                        dbuf[ndeps++] = (uint32_t)(kick[r] - 1 + D + (size_t)ci - 1);
+                    EMIT_SEND(ks);
                     is++;
                 }
             for (size_t x = x0; x < x1 && rc == TOTEX_OK; x++) {
@@ -348,34 +405,47 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 const int wh = whole_xfer(p, tr, bl);
                 if (wh && ci > 0)
                     continue;
+                if (tr->count > pcap || tr->count + nfrom + 2 > dcap) { /* room for its pieces and dependencies */
+                    const size_t np = tr->count > pcap ? tr->count : pcap, nd = tr->count + nfrom + 2 > dcap ? tr->count + nfrom + 2 : dcap;
+                    totex_prog_piece *pq = realloc(pbuf, np * sizeof *pq);
+                    if (pq)
+                        pbuf = pq, pcap = np;
+                    uint32_t *dq = realloc(dbuf, nd * sizeof *dq);
+                    if (dq)
+                        dbuf = dq, dcap = nd;
+                    if (!pq || !dq) {
+                        snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                        rc = TOTEX_ENOMEM;
+                        break;
+                    }
+                }
                 const size_t Lc = wh ? slot : len[ci], Oc = wh ? 0 : lo[ci];
-                size_t *ln = NULL;
+                size_t *ln = NULL, *lat = NULL;
                 if (p->window) { /* counted once per transfer, at its chunk 0 */
                     const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1, w = (size_t)p->window;
                     ln = lane + ((size_t)tr->to * w + q % w) * (size_t)c;
+                    lat = lane_at + ((size_t)tr->to * w + q % w) * (size_t)c;
                 }
-                totex_prog_send *sd = &p->sends[is];
-                sd->recv_before = ir;
+                totex_prog_send sdv = {0}, *sd = &sdv;
+                sd->recv_before = (uint32_t)ir;
                 sd->peer = (int)tr->to;
                 sd->bytes = (int)(tr->count * Lc);
                 const int padded = sd->bytes < p->pad;
                 if (padded)
                     sd->bytes = p->pad;
-                sd->piece_first = npieces;
-                sd->dep_first = ndeps;
                 if (ln && ln[ci]) { /* the window's earlier transfer on this link and lane has been received */
-                    p->deps[ndeps++] = nr + ln[ci] - 1;
-                    p->sends[ln[ci] - 1].sync = 1;
+                    dbuf[ndeps++] = (uint32_t)(nr + ln[ci] - 1);
+                    totex_prog_code_set_sync(&scode, lat[ci]);
+                    flat = 0;
                 } else if (kick && ci > 0 && kick[tr->to]) { /* a lane's first transfer on this link: kick ci */
-                    p->deps[ndeps++] = kick[tr->to] - 1 + D + (size_t)ci - 1;
+                    dbuf[ndeps++] = (uint32_t)(kick[tr->to] - 1 + D + (size_t)ci - 1);
                 } else if (D && ci == 0 && kick_to[tr->to] == 1) { /* lane 0's first: round D from every peer */
                     for (uint32_t q = 0; q < n; q++)
                         if (kick[q])
-                            p->deps[ndeps++] = kick[q] - 1 + D - 1;
+                            dbuf[ndeps++] = (uint32_t)(kick[q] - 1 + D - 1);
                     kick_to[tr->to] = 2;
                 }
-                if (ln)
-                    ln[ci] = is + 1;
+                const size_t this_send = is;
                 is++;
                 for (size_t k = 0; k < tr->count; k++) {
                     uint32_t base = TOTEX_PROG_SEND;
@@ -390,20 +460,20 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                         }
                         base = TOTEX_PROG_ARENA;
                         recv = hv[idx].recv + (size_t)ci;
-                        off = p->recvs[recv].arena_off + hv[idx].pos * len[ci];
+                        off = hoff[idx * (size_t)c + (size_t)ci] + hv[idx].pos * len[ci];
                         if (hv[idx].sent == (size_t)c) { /* all its chunks sent on: slot and key free again */
                             totex_prog_blockmap_del(&where, (uint64_t)bl[k].src * n + bl[k].dst);
                             hv[idx].recv = freeh;
                             freeh = idx;
                         }
                     }
-                    totex_prog_piece *last = npieces > sd->piece_first ? &p->pieces[npieces - 1] : NULL;
+                    totex_prog_piece *last = npieces ? &pbuf[npieces - 1] : NULL;
                     if (last && last->base == base && last->off + last->len == off)
                         last->len += (uint32_t)Lc;
                     else
-                        p->pieces[npieces++] = (totex_prog_piece){.base = base, .len = (uint32_t)Lc, .off = off};
-                    if (recv != SIZE_MAX && (ndeps == sd->dep_first || p->deps[ndeps - 1] != recv))
-                        p->deps[ndeps++] = recv;
+                        pbuf[npieces++] = (totex_prog_piece){.base = base, .len = (uint32_t)Lc, .off = off};
+                    if (recv != SIZE_MAX && (!ndeps || dbuf[ndeps - 1] != recv))
+                        dbuf[ndeps++] = (uint32_t)recv;
                     if (recv != SIZE_MAX && recv != p->carry_recv && /* free once this send has completed */
                         totex_prog_arena_give(&arena, off, len[ci], step, is, recv + 1)) {
                         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
@@ -411,22 +481,20 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                         break;
                     }
                 }
-                if (rc == TOTEX_OK && npieces - sd->piece_first >= TOTEX_PROG_PIECES_MAX) {
+                if (rc == TOTEX_OK && npieces >= TOTEX_PROG_PIECES_MAX) {
                     snprintf(err->msg, sizeof err->msg, "step %llu: a message of rank %u gathers %zu pieces: 2^30 or more, "
-                             "over what a program can count", st, me, npieces - sd->piece_first);
+                             "over what a program can count", st, me, npieces);
                     rc = TOTEX_EOVERFLOW;
                     break;
                 }
-                sd->piece_count = (uint32_t)(npieces - sd->piece_first);
-                sd->dep_count = ndeps - sd->dep_first;
                 int carried = carry[1] && sd->peer == succ && p->carry_send == SIZE_MAX;
                 if (carried) /* staged after the header, whatever its pieces */
-                    p->carry_send = is - 1;
+                    p->carry_send = this_send;
                 if (rc == TOTEX_OK && carried) { /* staging bytes of its own, never reused: run.c sends it
                                                        first, before any wait (the header always leaves) */
                     sd->stage_off = stage.top + TOTEX_PROG_HDR_BYTES;
                     stage.top += (size_t)sd->bytes + TOTEX_PROG_HDR_BYTES;
-                } else if (rc == TOTEX_OK && (sd->piece_count > 1 || padded)) {
+                } else if (rc == TOTEX_OK && (npieces > 1 || padded)) {
                     const size_t need = (size_t)sd->bytes;
                     size_t off, ws, wr;
                     if (totex_prog_arena_take(&stage, need, step, &off, &ws, &wr) ||
@@ -437,6 +505,18 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     sd->stage_off = off;
                     sd->wait_sends = (uint32_t)ws; /* < nsend < 2^32 (checked above) */
                 }
+                if (rc != TOTEX_OK)
+                    break;
+                const size_t save = is;
+                is = this_send; /* (EMIT_SEND compares is with carry_send and 0) */
+                EMIT_SEND(sdv);
+                is = save;
+                if (rc != TOTEX_OK)
+                    snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                if (ln) {
+                    ln[ci] = this_send + 1;
+                    lat[ci] = at;
+                }
             }
         }
         kicked = 1;
@@ -446,6 +526,17 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             if (!tr->count || tr->to != me)
                 continue;
             const size_t r0 = ir, f0 = nfin;
+            size_t nx = 0; /* held slots of this transfer (xslot) */
+            if (tr->count > xcap) {
+                size_t *q = realloc(xslot, tr->count * sizeof *q);
+                if (!q) {
+                    snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
+                    rc = TOTEX_ENOMEM;
+                    break;
+                }
+                xslot = q;
+                xcap = tr->count;
+            }
             int consecutive = 1;
             for (size_t k = 0; k < tr->count; k++)
                 if (bl[k].dst != me || bl[k].src != bl[0].src + k)
@@ -468,17 +559,22 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                         if (ih == caph) {
                             const size_t nc = 2 * caph;
                             held *q = realloc(hv, sizeof *q * nc);
-                            if (!q) {
+                            if (q)
+                                hv = q;
+                            size_t *qo = q ? realloc(hoff, sizeof *qo * nc * (size_t)c) : NULL;
+                            if (qo)
+                                hoff = qo;
+                            if (!q || !qo) {
                                 snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                                 rc = TOTEX_ENOMEM;
                                 break;
                             }
-                            hv = q;
                             caph = nc;
                         }
                         slot_h = ih++;
                     }
                     hv[slot_h] = (held){r0, k, 0};
+                    xslot[nx++] = slot_h;
                     if (totex_prog_blockmap_put(&where, (uint64_t)bl[k].src * n + bl[k].dst, slot_h)) {
                         snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
                         rc = TOTEX_ENOMEM;
@@ -496,14 +592,14 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (run.c) */
             const int wh = whole_xfer(p, tr, bl);
             for (int ci = 0; ci < (wh ? 1 : c) && rc == TOTEX_OK; ci++) {
-                totex_prog_recv *rv = &p->recvs[ir];
+                totex_prog_recv rvv = {0}, *rv = &rvv;
                 rv->peer = (int)tr->from;
                 rv->whole = (uint32_t)wh & 1u;
                 rv->bytes = (int)(tr->count * (wh ? slot : len[ci]));
                 const int padded = rv->bytes < p->pad;
                 if (padded)
                     rv->bytes = p->pad;
-                rv->chunk = ci;
+                rv->chunk = (uint32_t)ci & 31u;
                 rv->in_place_ok = consecutive && (c == 1 || wh || tr->count == 1) && !padded;
                 if (rv->in_place_ok) /* (else arena_off, below: they share their bytes) */
                     rv->place_off = (size_t)bl[0].src * slot + (wh ? 0 : lo[ci]);
@@ -522,6 +618,8 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     rv->wait_sends = (uint32_t)ws; /* prefixes of the program: < 2^32 (checked above) */
                     rv->wait_recvs = (uint32_t)wr;
                 }
+                for (size_t h = 0; h < nx; h++) /* where its held blocks' chunk ci lies */
+                    hoff[xslot[h] * (size_t)c + (size_t)ci] = rv->arena_off;
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
                 const size_t Lr = wh ? slot : len[ci];
@@ -532,13 +630,16 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     totex_prog_arena_give(&arena, rv->arena_off + tr->count * Lr, (size_t)rv->bytes - tr->count * Lr,
                                          step, 0, ir + 1))
                     rc = TOTEX_ENOMEM;
+                if (rc == TOTEX_OK)
+                    EMIT_RECV(rvv);
                 if (rc != TOTEX_OK)
                     snprintf(err->msg, sizeof err->msg, "out of memory compiling the schedule");
-                ir++;
             }
         }
         x0 = x1;
     }
+#undef EMIT_RECV
+#undef EMIT_SEND
     if (rc == TOTEX_OK && more < 0)
         rc = sst;
     for (uint32_t i = 0; i < n && rc == TOTEX_OK; i++)
@@ -547,42 +648,38 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             rc = TOTEX_EVIOLATION;
         }
     totex_prog_blockmap_clear(&where);
-    /* pieces and dependencies were sized for one per block sent; runs of blocks merged into one
-       piece leave most of that unused: give it back (a per-rank program of O(messages + runs)) */
+    /* the streams trimmed to their bytes (a per-rank program of O(messages + runs) bytes) */
     if (rc == TOTEX_OK) {
-        totex_prog_piece *pq = realloc(p->pieces, (npieces ? npieces : 1) * sizeof *pq);
-        uint32_t *dq = realloc(p->deps, (ndeps ? ndeps : 1) * sizeof *dq);
-        if (pq)
-            p->pieces = pq;
-        if (dq)
-            p->deps = dq;
+        uint8_t *rq = realloc(rcode.b, rcode.len ? rcode.len : 1), *sq = realloc(scode.b, scode.len ? scode.len : 1);
+        if (rq)
+            rcode.b = rq;
+        if (sq)
+            scode.b = sq;
     }
+    p->rcode = rcode.b;
+    p->rcode_bytes = rcode.len;
+    p->scode = scode.b;
+    p->scode_bytes = scode.len;
     p->pair = rc == TOTEX_OK && p->nsend == 1 && p->nrecv == 1 && p->carry_send == 0 && p->carry_recv == 0 &&
-              !p->sends[0].kick && !p->recvs[0].kick && p->recvs[0].in_place_ok;
-    for (size_t k = 0; p->pair && k < p->sends[0].piece_count; k++)
-        p->pair = p->pieces[p->sends[0].piece_first + k].base == TOTEX_PROG_SEND;
+              !first_sd.kick && !first_rv.kick && first_rv.in_place_ok && first_own;
     /* every message leaves at once from this rank's own blocks and lands in its place, nothing waits
        for anything: a flat program (direct, pairwise; run.c runs it without the dependency loop) */
-    p->flat = rc == TOTEX_OK;
-    for (size_t i = 0; p->flat && i < p->nsend; i++) {
-        const totex_prog_send *sd = &p->sends[i];
-        p->flat = !sd->dep_count && !sd->wait_sends && !sd->sync && !sd->kick;
-        for (size_t k = 0; p->flat && k < sd->piece_count; k++)
-            p->flat = p->pieces[sd->piece_first + k].base == TOTEX_PROG_SEND;
-    }
-    for (size_t r = 0; p->flat && r < p->nrecv; r++) {
-        const totex_prog_recv *rv = &p->recvs[r];
-        p->flat = !rv->wait_sends && !rv->wait_recvs && !rv->kick && rv->in_place_ok;
-    }
+    p->flat = rc == TOTEX_OK && flat;
     p->arena_bytes = arena.top;
     p->stage_bytes = stage.top;
     totex_prog_arena_free(&arena);
     totex_prog_arena_free(&stage);
     free(hv);
+    free(hoff);
+    free(xslot);
     free(got);
     free(lane);
+    free(lane_at);
     free(sent);
     free(kick);
     free(kick_to);
+    free(kpeer);
+    free(pbuf);
+    free(dbuf);
     return rc; /* the arena and the staging area are allocated by the first run */
 }

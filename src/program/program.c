@@ -8,6 +8,8 @@ void totex_prog_free(totex_prog *p)
 {
     if (!p)
         return;
+    free(p->rcode);
+    free(p->scode);
     free(p->recvs);
     free(p->sends);
     free(p->pieces);
@@ -44,13 +46,7 @@ size_t totex_prog_entries(const totex_prog *p)
 
 size_t totex_prog_bytes(const totex_prog *p)
 {
-    size_t pieces = 0, deps = 0;
-    for (size_t i = 0; i < p->nsend; i++) {
-        pieces += p->sends[i].piece_count;
-        deps += p->sends[i].dep_count;
-    }
-    return p->nrecv * sizeof *p->recvs + p->nsend * sizeof *p->sends + pieces * sizeof *p->pieces +
-           deps * sizeof *p->deps + p->n * sizeof *p->finals;
+    return p->rcode_bytes + p->scode_bytes + p->n * sizeof *p->finals;
 }
 
 /* a copy of the @p n elements of @p size bytes at @p from (NULL when n is 0); *ok cleared when out of memory */
@@ -72,18 +68,13 @@ totex_prog *totex_prog_copy(const totex_prog *p)
     if (!c)
         return NULL;
     *c = *p;
-    size_t pieces = 0, deps = 0;
-    for (size_t i = 0; i < p->nsend; i++) {
-        if (p->sends[i].piece_count && p->sends[i].piece_first + p->sends[i].piece_count > pieces)
-            pieces = p->sends[i].piece_first + p->sends[i].piece_count;
-        if (p->sends[i].dep_count && p->sends[i].dep_first + p->sends[i].dep_count > deps)
-            deps = p->sends[i].dep_first + p->sends[i].dep_count;
-    }
     int ok = 1;
-    c->recvs = copy_array(p->recvs, p->nrecv, sizeof *p->recvs, &ok);
-    c->sends = copy_array(p->sends, p->nsend, sizeof *p->sends, &ok);
-    c->pieces = copy_array(p->pieces, pieces, sizeof *p->pieces, &ok);
-    c->deps = copy_array(p->deps, deps, sizeof *p->deps, &ok);
+    c->rcode = copy_array(p->rcode, p->rcode_bytes, 1, &ok);
+    c->scode = copy_array(p->scode, p->scode_bytes, 1, &ok);
+    c->recvs = NULL; /* (the expanded view is not copied: totex_prog_expand() makes it again) */
+    c->sends = NULL;
+    c->pieces = NULL;
+    c->deps = NULL;
     c->finals = copy_array(p->finals, p->n, sizeof *p->finals, &ok);
     c->arena = c->stage = c->fin = NULL;
     c->recv_ahead_max = 0;

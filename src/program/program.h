@@ -77,6 +77,19 @@ typedef struct totex_prog_final { /* a block (src, me) a receive brings */
     uint32_t pos;                /* its position among that transfer's blocks */
 } totex_prog_final;
 
+/* cursors of the packed entries (code.h): where the next receive / send is read from in rcode / scode,
+   and the entry (piece, dependency) before it, which its fields are written against */
+typedef struct totex_prog_rcur {
+    size_t pos;
+    totex_prog_recv prev;
+} totex_prog_rcur;
+
+typedef struct totex_prog_scur {
+    size_t pos;
+    totex_prog_send prev;
+    totex_prog_piece piece;
+    uint32_t dep;
+} totex_prog_scur;
 
 typedef struct totex_prog {
     long long slot;              /* bytes per block the program was made for */
@@ -97,8 +110,13 @@ typedef struct totex_prog {
     int stagger;                 /* lane i of a link starts behind the i-th of a chain of short kicks (compile.c) */
     uint32_t sync_rounds;        /* staggered: rounds of kicks to and from every link peer before the first data
                                     (set by the caller before compiling: the network's diameter; compile.c) */
-    totex_prog_recv *recvs;       /* in step order */
-    totex_prog_send *sends;       /* in step order */
+    uint8_t *rcode, *scode;      /* the receives and the sends (each with its dependencies and pieces) in step
+                                    order, packed (code.h): what the run reads, through cursors */
+    size_t rcode_bytes, scode_bytes;
+    totex_prog_recv carry_rv;    /* receive carry_recv, decoded (when carry_recv != SIZE_MAX) */
+    totex_prog_scur carry_scur;  /* a cursor at send carry_send (when carry_send != SIZE_MAX) */
+    totex_prog_recv *recvs;       /* the expanded view (totex_prog_expand(), code.h), NULL until then: */
+    totex_prog_send *sends;       /* for tests and tools that index entries; the run never reads it */
     totex_prog_piece *pieces;
     uint32_t *deps;
     totex_prog_final *finals;     /* [n - 1], by receive (totex_prog_recv.fin_first) */
@@ -136,7 +154,8 @@ void totex_prog_release(totex_prog *p);
 size_t totex_prog_chunk_lo(const totex_prog *p, int i);
 /* where block (i, me) is after a run that left the blocks in the program (p->fin; valid until the next run) */
 const char *totex_prog_final_block(const totex_prog *p, uint32_t i);
-/* the program's own arrays (receives, sends, pieces, dependencies, finals), bytes: what planning keeps */
+/* the program's own arrays (the packed receives and sends with their pieces and dependencies, finals),
+   bytes: what planning keeps */
 size_t totex_prog_bytes(const totex_prog *p);
 /* program entries: receives + sends */
 size_t totex_prog_entries(const totex_prog *p);

@@ -10,6 +10,8 @@ int prog_test_compile(totex_prog *p, const totex_prog_share *l, int chunks, int 
     totex_error err;
     err.msg[0] = '\0';
     totex_status ts = totex_prog_compile(p, l, chunks, window, stagger, &err);
+    if (ts == TOTEX_OK && (ts = totex_prog_expand(p)) != TOTEX_OK) /* (the entries as arrays: code.h) */
+        snprintf(err.msg, sizeof err.msg, "out of memory expanding the program");
     if (ts != TOTEX_OK)
         snprintf(why, cap, "%s", err.msg);
     return (int)ts;
@@ -31,6 +33,8 @@ int prog_test_build(const totex_network *net, const totex_comb_cost *cost, const
     totex_error err;
     err.msg[0] = '\0';
     totex_status ts = totex_prog_build(net, cost, c, size, rank, slot, NULL, out, &err);
+    if (ts == TOTEX_OK && (ts = totex_prog_expand(*out)) != TOTEX_OK) /* (the entries as arrays: code.h) */
+        snprintf(err.msg, sizeof err.msg, "out of memory expanding the program");
     if (ts != TOTEX_OK)
         snprintf(why, cap, "%s", err.msg);
     return (int)ts;

@@ -10,6 +10,7 @@
 #include "arena.h"
 #include "build.h"
 #include "choice.h"
+#include "code.h"
 #include "compile.h"
 #include "program.h"
 #include "ring.h"

@@ -41,6 +41,18 @@ static void check(const char *what, const totex_prog *p)
     }
     size_t pieces, deps;
     used(p, &pieces, &deps);
+    if (c->recvs || c->sends || c->pieces || c->deps)
+        FAIL("FAIL %s rank %u: the copy has the original's expanded view\n", what, p->me);
+    if ((p->rcode_bytes && (c->rcode == p->rcode || c->rcode_bytes != p->rcode_bytes ||
+                            memcmp(c->rcode, p->rcode, p->rcode_bytes))) ||
+        (p->scode_bytes && (c->scode == p->scode || c->scode_bytes != p->scode_bytes ||
+                            memcmp(c->scode, p->scode, p->scode_bytes))))
+        FAIL("FAIL %s rank %u: the copy's packed entries are shared or differ\n", what, p->me);
+    if (totex_prog_expand(c) != TOTEX_OK) { /* the copy's entries, decoded from its own bytes */
+        FAIL("FAIL %s rank %u: no expansion of the copy\n", what, p->me);
+        totex_prog_free(c);
+        return;
+    }
     if (c->n != p->n || c->me != p->me || c->slot != p->slot || c->nrecv != p->nrecv || c->nsend != p->nsend ||
         c->steps != p->steps || c->chunks != p->chunks || c->carry_send != p->carry_send ||
         c->carry_recv != p->carry_recv || c->arena_bytes != p->arena_bytes || c->stage_bytes != p->stage_bytes ||
@@ -57,11 +69,11 @@ static void check(const char *what, const totex_prog *p)
     if (totex_prog_bytes(c) != totex_prog_bytes(p))
         FAIL("FAIL %s rank %u: totex_prog_bytes %zu, original's %zu\n", what, p->me, totex_prog_bytes(c),
              totex_prog_bytes(p));
-    /* the copy's arrays are its own: overwriting them leaves the original's */
-    if (p->nsend) {
-        const int peer = p->sends[0].peer;
-        c->sends[0].peer = -7;
-        if (p->sends[0].peer != peer)
+    /* the copy's bytes are its own: overwriting them leaves the original's */
+    if (p->scode_bytes) {
+        const uint8_t b = p->scode[0];
+        c->scode[0] = (uint8_t)~b;
+        if (p->scode[0] != b)
             FAIL("FAIL %s rank %u: writing the copy's sends changed the original's\n", what, p->me);
     }
     totex_prog_free(c);

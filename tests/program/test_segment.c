@@ -93,6 +93,8 @@ static int segmented(const totex_network *net, const totex_algorithm *a, uint32_
         ts = TOTEX_ENOMEM;
     if (ts == TOTEX_OK)
         ts = totex_prog_compile_src(p, &src, chunks, 1, stagger, &err);
+    if (ts == TOTEX_OK && (ts = totex_prog_expand(p)) != TOTEX_OK)
+        snprintf(err.msg, sizeof err.msg, "out of memory expanding the program");
     if (ts != TOTEX_OK)
         snprintf(why, cap, "%s", err.msg);
     totex_prog_trans_free(src.trans);
