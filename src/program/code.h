@@ -5,9 +5,8 @@
  * and read back in program order by cursors. A send's dependencies and pieces
  * follow it in the stream, each against the one before. The entries decoded
  * are exactly those the compiler made (totex_prog_recv, totex_prog_send,
- * totex_prog_piece; tests/program/test_code.c compares them field by field),
- * in 9-25 bytes an entry on octr's tori instead of 32-56 plus the pieces and
- * dependencies (docs/performance.md). Needs no MPI. Not installed. */
+ * totex_prog_piece; tests/program/test_code.c compares them field by field);
+ * what they take is in docs/performance.md. Needs no MPI. Not installed. */
 #ifndef TOTEX_PROG_CODE_H
 #define TOTEX_PROG_CODE_H
 

@@ -32,9 +32,10 @@
  * (the user's receive buffer, block from rank i at i * slot). */
 enum { TOTEX_PROG_SEND = 0, TOTEX_PROG_ARENA = 1, TOTEX_PROG_RECV = 2 };
 
-/* Entries are kept small (a rank of a 128x128 torus has 2^21 of them): indexes into the program's arrays are
+/* The entries as the compiler makes them and totex_prog_expand() gives them back (the program keeps them packed
+   in byte streams, code.h: a rank of a 128x128 torus has 2^21 of them): indexes into the program's entries are
    32-bit (totex_prog_compile refuses a program of 2^32 entries or more, TOTEX_EOVERFLOW), flags are bits of a
-   count's word, and a receive keeps one offset, in the arena or in place (receive 32 bytes, send 40 on LP64). */
+   count's word, and a receive keeps one offset, in the arena or in place. */
 #define TOTEX_PROG_FIN_MAX (1u << 24)    /* a receive brings fewer final blocks than this (compile.c refuses more) */
 #define TOTEX_PROG_PIECES_MAX (1u << 30) /* a send gathers fewer pieces than this (compile.c refuses more) */
 typedef struct totex_prog_piece { /* a run of bytes to gather */
