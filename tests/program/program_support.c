@@ -79,3 +79,11 @@ totex_prog *prog_test_compile_unit(const totex_network *net, const totex_algorit
     totex_prog_share_free(&l);
     return p;
 }
+
+uint64_t prog_test_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}

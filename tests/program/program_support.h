@@ -23,6 +23,9 @@
             fprintf(stderr, __VA_ARGS__);                                                                              \
     } while (0)
 
+/* the next of a xorshift64 sequence of state @p s (not 0): random draws a test can repeat */
+uint64_t prog_test_next(uint64_t *s);
+
 /* Rank @p me's program of unit-step algorithm @p a under @p ports on @p net (rank = node), blocks of
    @p slot bytes, @p chunks per transfer, lanes staggered or not, the default arena of
    TOTEX_PROG_ARENA_BLOCKS_PER_RANK blocks per rank or (@p tight) bytes reused as soon as free, messages

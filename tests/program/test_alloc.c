@@ -25,10 +25,7 @@ static int failures;
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return prog_test_next(&rng);
 }
 
 static void blockmap(uint64_t universe, int rounds)

@@ -15,23 +15,17 @@
 #include "program_support.h"
 
 static int failures;
+/* (each message ends in a new line) */
 #define CHECK(c, ...)                                                                                                  \
     do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                                        \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fprintf(stderr, "\n");                                                                                     \
-            failures++;                                                                                                \
-        }                                                                                                              \
+        if (!(c))                                                                                                      \
+            PROG_FAIL(__VA_ARGS__);                                                                                    \
     } while (0)
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return prog_test_next(&rng);
 }
 
 /* a value of at most @p bits bits: often 0, often the previous one's neighbour, sometimes anything */
@@ -78,7 +72,7 @@ static void trial(size_t nr, size_t ns)
     size_t *at = calloc(ns + 1, sizeof *at);
     totex_prog_code rcode = {0}, scode = {0};
     if (!rv || !sd || !pc || !dp || !at) {
-        CHECK(0, "out of memory");
+        CHECK(0, "FAIL out of memory\n");
         goto done;
     }
     /* receives: drawn, written one after another */
@@ -98,7 +92,7 @@ static void trial(size_t nr, size_t ns)
         v->kick = (uint32_t)next() & 1u;
         v->whole = (uint32_t)next() & 1u;
         fin = v->fin_first + v->fin_count;
-        CHECK(totex_prog_code_recv(&rcode, &prev, v) == 0, "receive %zu not written", r);
+        CHECK(totex_prog_code_recv(&rcode, &prev, v) == 0, "FAIL receive %zu not written\n", r);
         prev = *v;
     }
     /* sends with their dependencies and pieces; sync set on earlier ones afterwards */
@@ -126,7 +120,7 @@ static void trial(size_t nr, size_t ns)
             pc[np].off = (size_t)draw(sizeof(size_t) * 8, pp->off);
         }
         CHECK(totex_prog_code_send(&scode, &c, s, dp + s->dep_first, pc + s->piece_first, &at[i]) == 0,
-              "send %zu not written", i);
+              "FAIL send %zu not written\n", i);
         if (i && next() % 3 == 0) { /* an earlier send becomes synchronous (the window's, compile.c) */
             const size_t j = (size_t)(next() % i);
             sd[j].sync = 1;
@@ -139,30 +133,30 @@ static void trial(size_t nr, size_t ns)
     for (size_t r = 0; r < nr; r++) {
         totex_prog_recv v;
         totex_prog_recv_next(rcode.b, &rc, &v);
-        CHECK(recv_eq(&v, &rv[r]), "receive %zu of %zu read back differs", r, nr);
+        CHECK(recv_eq(&v, &rv[r]), "FAIL receive %zu of %zu read back differs\n", r, nr);
     }
-    CHECK(rc.pos == rcode.len, "receives read %zu bytes of %zu", rc.pos, rcode.len);
+    CHECK(rc.pos == rcode.len, "FAIL receives read %zu bytes of %zu\n", rc.pos, rcode.len);
     totex_prog_scur sc;
     totex_prog_scur_init(&sc);
     for (size_t i = 0; i < ns; i++) {
         totex_prog_send s;
         totex_prog_body dit, pit;
         totex_prog_send_next(scode.b, &sc, &s, &dit, &pit);
-        CHECK(send_eq(&s, &sd[i]), "send %zu of %zu read back differs", i, ns);
+        CHECK(send_eq(&s, &sd[i]), "FAIL send %zu of %zu read back differs\n", i, ns);
         for (uint32_t k = 0; k < s.dep_count && k < sd[i].dep_count; k++)
-            CHECK(totex_prog_dep_next(scode.b, &dit) == dp[sd[i].dep_first + k], "send %zu dependency %u differs", i, k);
+            CHECK(totex_prog_dep_next(scode.b, &dit) == dp[sd[i].dep_first + k], "FAIL send %zu dependency %u differs\n", i, k);
         for (uint32_t k = 0; k < s.piece_count && k < sd[i].piece_count; k++) {
             totex_prog_piece p;
             totex_prog_piece_next(scode.b, &pit, &p);
             const totex_prog_piece *e = &pc[sd[i].piece_first + k];
-            CHECK(p.base == e->base && p.len == e->len && p.off == e->off, "send %zu piece %u differs", i, k);
+            CHECK(p.base == e->base && p.len == e->len && p.off == e->off, "FAIL send %zu piece %u differs\n", i, k);
         }
     }
-    CHECK(sc.pos == scode.len, "sends read %zu bytes of %zu", sc.pos, scode.len);
+    CHECK(sc.pos == scode.len, "FAIL sends read %zu bytes of %zu\n", sc.pos, scode.len);
     /* and as arrays (the tests' view) */
     totex_prog *p = calloc(1, sizeof *p);
     if (!p) {
-        CHECK(0, "out of memory");
+        CHECK(0, "FAIL out of memory\n");
         goto done;
     }
     p->nrecv = nr;
@@ -170,15 +164,15 @@ static void trial(size_t nr, size_t ns)
     p->rcode = rcode.b;
     p->scode = scode.b;
     rcode.b = scode.b = NULL;
-    CHECK(totex_prog_expand(p) == TOTEX_OK, "no expansion");
+    CHECK(totex_prog_expand(p) == TOTEX_OK, "FAIL no expansion\n");
     for (size_t r = 0; p->recvs && r < nr; r++)
-        CHECK(recv_eq(&p->recvs[r], &rv[r]), "expanded receive %zu differs", r);
+        CHECK(recv_eq(&p->recvs[r], &rv[r]), "FAIL expanded receive %zu differs\n", r);
     for (size_t i = 0; p->sends && i < ns; i++)
-        CHECK(send_eq(&p->sends[i], &sd[i]), "expanded send %zu differs", i);
-    CHECK(p->deps && !memcmp(p->deps, dp, nd * sizeof *dp), "expanded dependencies differ");
+        CHECK(send_eq(&p->sends[i], &sd[i]), "FAIL expanded send %zu differs\n", i);
+    CHECK(p->deps && !memcmp(p->deps, dp, nd * sizeof *dp), "FAIL expanded dependencies differ\n");
     for (size_t k = 0; p->pieces && k < np; k++)
         CHECK(p->pieces[k].base == pc[k].base && p->pieces[k].len == pc[k].len && p->pieces[k].off == pc[k].off,
-              "expanded piece %zu differs", k);
+              "FAIL expanded piece %zu differs\n", k);
     totex_prog_free(p);
 done:
     free(rcode.b);
