@@ -177,6 +177,8 @@ done:
     free(recvs_from);
 out:
     for (int sg = 0; sg < 2; sg++) {
+        free(p[sg].rcode);
+        free(p[sg].scode);
         free(p[sg].recvs);
         free(p[sg].sends);
         free(p[sg].pieces);
