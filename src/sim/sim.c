@@ -904,60 +904,6 @@ static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
  * the step in the two passes, which name the violation. The peak queue and
  * the counts after the loop as links_fast() and msgs_one_pass_in() take them.
  */
-/* the prefetches of fused_in() at a hop at least PREFETCH_AHEAD before the step's end: the hop
-   HOP_PREFETCH_AHEAD on and the state of the hop PREFETCH_AHEAD on, with no test of the index or of the ids:
-   a prefetch is a hint that never faults, so an address past the hops or the state (ids out of range, which
-   the hop's own checks reject when it is reached) costs nothing; integer arithmetic, no pointer beyond an array */
-static inline __attribute__((always_inline)) void prefetch_ahead_inner(const totex_hop *hops, size_t x,
-                                                                       const msg_state *state, uint32_t n,
-                                                                       const int BD)
-{
-    __builtin_prefetch((const void *)((uintptr_t)hops + (x + HOP_PREFETCH_AHEAD) * sizeof *hops), 0, 3);
-    const totex_hop *p = &hops[x + PREFETCH_AHEAD];
-    __builtin_prefetch((const void *)((uintptr_t)state + state_index(n, p->src, p->dst, BD) * sizeof *state), 1, 3);
-}
-
-/* One hop of fused_in(): its checks, all before any of its writes, then its writes; 0 (nothing written)
-   when a check fails */
-static inline __attribute__((always_inline)) int fused_hop(const totex_hop *h, msg_state *state, uint32_t n,
-                                                           uint32_t mask, uint32_t tag, uint64_t *nw,
-                                                           const uint32_t *nbr, uint32_t *queue, uint32_t stamp,
-                                                           uint64_t now, uint64_t kp, uint32_t peak0,
-                                                           uint64_t *arrivals, uint32_t *over, const unsigned PM,
-                                                           const uint32_t NS, const int BD)
-{
-    const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
-    if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
-        return 0;
-    msg_state *ms = state + state_index(n, src, dst, BD);
-    const uint32_t w = *ms;
-    const uint64_t wf0 = nw[from];
-    const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-    if ((slot == UINT32_MAX) | (((w & mask) ^ src) != from) | ((w & ~mask) == tag))
-        return 0;
-    if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
-        return 0;
-    *ms = (to ^ src) | tag;
-    *arrivals += to == dst;
-    *over |= queue_move(queue, from, to, dst, peak0, PM);
-    return 1;
-}
-
-/*
- * Both parts of step @p step in one loop over the hops (the serial replay,
- * networks with the neighbour table): each hop's checks of msgs_one_pass_in()
- * and links_fast(), all before any of its writes, then its writes (fused_hop);
- * so a hop is read and its ids checked once, and the state's cache misses
- * overlap the links' instructions. The loop is split where the hop
- * PREFETCH_AHEAD on is the step's last: before, its prefetches take no test
- * (prefetch_ahead_inner); after, none. At the first hop that fails a check it
- * undoes the hops before it, exactly as the two loops do (the messages in
- * reverse, back at h->from with stamp 0; queue[from] back up, and under
- * multiport queue[to] down; the node words written set to 0), and returns 0:
- * the caller replays the step in the two passes, which name the violation.
- * The peak queue and the counts after the loop as links_fast() and
- * msgs_one_pass_in() take them.
- */
 static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const totex_hop *hops, size_t count,
                                                           uint64_t step, const unsigned PM, const uint32_t NS,
                                                           const int BD)
@@ -978,18 +924,24 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
     uint32_t over = 0;
     uint64_t arrivals = 0;
     size_t x = 0;
-    const size_t inner = count > PREFETCH_AHEAD ? count - PREFETCH_AHEAD : 0;
-    for (; x < inner; x++) {
-        prefetch_ahead_inner(hops, x, state, n, BD);
-        if (!fused_hop(&hops[x], state, n, mask, tag, nw, nbr, queue, stamp, now, kp, peak0, &arrivals, &over, PM,
-                       NS, BD))
+    for (; x < count; x++) {
+        const totex_hop *h = &hops[x];
+        prefetch_ahead(hops, x, count, state, n, BD);
+        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
+        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
             break;
+        msg_state *ms = state + state_index(n, src, dst, BD);
+        const uint32_t w = *ms;
+        const uint64_t wf0 = nw[from];
+        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        if ((slot == UINT32_MAX) | (((w & mask) ^ src) != from) | ((w & ~mask) == tag))
+            break;
+        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
+            break;
+        *ms = (to ^ src) | tag;
+        arrivals += to == dst;
+        over |= queue_move(queue, from, to, dst, peak0, PM);
     }
-    if (x == inner)
-        for (; x < count; x++)
-            if (!fused_hop(&hops[x], state, n, mask, tag, nw, nbr, queue, stamp, now, kp, peak0, &arrivals, &over,
-                           PM, NS, BD))
-                break;
     if (x < count) {
         while (x-- > 0) {
             const totex_hop *h = &hops[x];
