@@ -10,7 +10,8 @@
  *   serial 1 BLOCK     the CUT blocks one message after another (each sent when the one before arrived)
  *   one    1 CUT*BLOCK the CUT blocks in one message
  *   flows  F CUT*BLOCK/F  the bytes in F messages posted at once (F from FLOWS; default CUT, 2 CUT, 4 CUT:
- *                         whole blocks, halves, quarters, as a schedule in chunks sends them)
+ *                         whole blocks, halves, quarters, as a schedule in chunks sends them, and messages
+ *                         of 8 KiB and 4 KiB where those are not among them)
  * Output, one line per form: "floor FORM FLOWS MESSAGE_BYTES SECONDS" (rank 0). No totex code runs here:
  * it measures what SimGrid's network model (its factors, its cross-traffic) allows any schedule.
  */
@@ -82,8 +83,17 @@ int main(int argc, char **argv)
     t = run(peer, sbuf, rbuf, 1, total, 0);
     if (rank == 0)
         printf("floor one %ld %ld %.9e\n", 1L, total, t);
-    long deflt[3] = {cut, 2 * cut, 4 * cut};
+    /* default: messages of a block, half and a quarter of one, and of 8 and 4 KiB (SMPI's default factors
+       give messages of 5776 .. 9375 bytes their best bandwidth), each count once */
+    long deflt[5] = {cut, 2 * cut, 4 * cut, 0, 0};
     int nf = argc > 3 ? argc - 3 : 3;
+    for (long m = 8192; argc <= 3 && m >= 4096; m /= 2) {
+        int seen = total % m != 0 || total / m > 4096;
+        for (int i = 0; i < nf; i++)
+            seen |= deflt[i] == total / m;
+        if (!seen)
+            deflt[nf++] = total / m;
+    }
     for (int i = 0; i < nf; i++) {
         long f = argc > 3 ? atol(argv[3 + i]) : deflt[i];
         if (f < 1 || f > 4096 || total % f) {

@@ -3,7 +3,7 @@
 # (bench/smpi/link_floor.c): the busiest link's bytes, the multiport cut bound in steps (from
 # `totex bounds --ports multi`) times BLOCK, between two neighbouring hosts (node-0 and node-1), both
 # directions at once, one message after another, in one message, and in FLOWS messages at once (default:
-# as many as the cut's blocks, their halves and their quarters). The floor is the fastest of these forms:
+# as many as the cut's blocks, their halves and their quarters, and messages of 8 and 4 KiB). The floor is the fastest of these forms:
 # what no schedule moving whole blocks (or their chunks) over that link beats in SimGrid, its factors and
 # its reverse-link cross-traffic included, against L(m) = cut x BLOCK / 10 GB/s + 1 us.
 #
