@@ -193,6 +193,19 @@ int totex_prog_split_chunks(long long msg, const totex_prog_linkcost *lc, double
     return (int)c;
 }
 
+int totex_prog_flow_chunks(long long msg, const totex_prog_linkcost *lc, double *ratio)
+{
+    if (ratio)
+        *ratio = 1;
+    if (msg < 2 * TOTEX_PROG_COST_CHUNK || !(lc->t_l > 0) || !(lc->t_l_chunk > 0) ||
+        !(lc->t_l_chunk <= TOTEX_PROG_FLOW_SPLIT_GAIN * lc->t_l))
+        return 1;
+    const long long c = msg / TOTEX_PROG_COST_CHUNK;
+    if (ratio)
+        *ratio = lc->t_l_chunk / lc->t_l;
+    return c > TOTEX_PROG_MAX_CHUNKS ? TOTEX_PROG_MAX_CHUNKS : (int)c;
+}
+
 void totex_prog_comb_form(long long slot, totex_prog_cand *c)
 {
     const totex_comb_algorithm *a = totex_comb_algorithm_get((size_t)c->idx);
@@ -291,8 +304,16 @@ size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cos
        lc->split bytes, where the measured one-way times say a message of a block's bytes is slower than
        that many smaller ones (padding and splitting exclude each other: blocks below 4096 / above) */
     double ratio = 1;
-    const int split = pad || forced ? 1 : totex_prog_split_chunks(slot, lc, &ratio);
-    for (size_t b = 0, kc = k; split > 1 && b < kc && b < TOTEX_PROG_PAD_VARIANTS; b++) {
+    int split = pad || forced ? 1 : totex_prog_split_chunks(slot, lc, &ratio);
+    size_t variants = TOTEX_PROG_PAD_VARIANTS;
+    /* or, where the link measurement's concurrent 8 KiB messages moved bytes faster than 64 KiB ones, in
+       chunks of that size (SimGrid's default factors: 4x4 at 32 KiB, direct in 4 chunks 43.22 us against
+       octr's 45.57; docs/performance.md), the link time scaled by what the measurement saw */
+    if (split <= 1 && !pad && !forced) {
+        split = totex_prog_flow_chunks(slot, lc, &ratio);
+        variants = TOTEX_PROG_FLOW_SPLIT_VARIANTS;
+    }
+    for (size_t b = 0, kc = k; split > 1 && b < kc && b < variants; b++) {
         double t = all[b].predicted * ratio;
         all[k] = (totex_prog_cand){0, all[b].idx, 0, split, t > floor_t ? t : floor_t, 0, (int)k, 0, 0};
         k++;

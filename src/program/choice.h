@@ -54,6 +54,17 @@ typedef struct totex_prog_linkcost {
    (2 ranks, raw MPI). No MPI, no allocation, no errors. Source: no paper (002's start-up/transmission
    model has one message per transfer); the rule: chunks chosen from the measured costs of the links */
 int totex_prog_split_chunks(long long msg, const totex_prog_linkcost *lc, double *ratio);
+/* chunks of TOTEX_PROG_COST_CHUNK bytes in which a transfer of @p msg-byte blocks may travel when concurrent
+   messages of that size move bytes faster over a link than 64 KiB ones (the link measurement's flows):
+   c = msg / TOTEX_PROG_COST_CHUNK when msg >= 2 TOTEX_PROG_COST_CHUNK and lc->t_l_chunk <=
+   TOTEX_PROG_FLOW_SPLIT_GAIN x lc->t_l (both measured and positive), else 1; at most
+   TOTEX_PROG_MAX_CHUNKS. *ratio (may be NULL): t_l_chunk / t_l when c > 1, else 1. SimGrid SMPI's default
+   factors give 8 KiB messages 1.09 x a link's bandwidth and 64 KiB ones 0.94 x: measured t_l 1.43e-10
+   against t_l_chunk 9.71e-11 s/byte on 4x4 (docs/performance.md, "The floor of a link"). No MPI, no
+   allocation, no errors. Source: no paper; the rule: chunks chosen from the measured costs of the links */
+int totex_prog_flow_chunks(long long msg, const totex_prog_linkcost *lc, double *ratio);
+#define TOTEX_PROG_FLOW_SPLIT_GAIN 0.9 /* t_l_chunk / t_l at or below which totex_prog_flow_chunks splits */
+#define TOTEX_PROG_FLOW_SPLIT_VARIANTS 2 /* of the model's best this many combining candidates offered so split */
 #define TOTEX_PROG_CHUNK_OVERHEAD 0.05 /* start-ups each extra chunk of a transfer costs */
 /* predicted seconds of a unit-step schedule of @p steps steps with blocks of @p slot bytes in
    @p chunks chunks, lanes staggered (@p stagger nonzero, chunks > 1) or not */

@@ -19,7 +19,11 @@
  * - the ranking then offers the split form of the best combining candidates
  *   (each beside its own form, predicted at that ratio of it), none otherwise;
  * - a direct plan compiled in such chunks is flat, every message at most
- *   split bytes, every receive in its place. */
+ *   split bytes, every receive in its place.
+ * Splitting by the link measurement (choice.c totex_prog_flow_chunks): chunks of
+ * 8 KiB exactly when concurrent 8 KiB messages moved a link's bytes at most 0.9
+ * of the time 64 KiB ones took (recomputed here), and the ranking then offers the
+ * best combining candidates so split, none under flat costs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,9 +262,67 @@ static void splitting(void)
     totex_network_free(nw);
 }
 
+/* splitting by the link measurement (choice.c totex_prog_flow_chunks): with SimGrid SMPI's default factors
+   concurrent 8 KiB messages moved a link's bytes at 9.71e-11 s/byte, 64 KiB ones at 1.43e-10 (4x4); with
+   flat factors both 1e-10 */
+static void flow_splitting(void)
+{
+    const totex_prog_linkcost smpi = {2.02e-6, 2.53e-10, 1.43e-10, 1.13e-10, 9.71e-11, 0, 0, 0, 0, 0, 0, 0, 0};
+    const totex_prog_linkcost flat = {1.01e-6, 1e-10, 1e-10, 1e-10, 0.999e-10, 0, 0, 0, 0, 0, 0, 0, 0};
+    const long long sizes[] = {8192, 16383, 16384, 20000, 32768, 65536, 1 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const long long m = sizes[i];
+        /* the rule, recomputed: whole 8 KiB chunks from 2 of them on, at most 16, when 8 KiB flows gain 10% */
+        const int want = m < 16384 ? 1 : m / 8192 > 16 ? 16 : (int)(m / 8192);
+        double r = 0;
+        int c = totex_prog_flow_chunks(m, &smpi, &r);
+        CHECK(c == want && fabs(r - (want > 1 ? 9.71e-11 / 1.43e-10 : 1)) <= 1e-12,
+              "SMPI-like link costs, %lld B: %d chunks (ratio %.4f), want %d", m, c, r, want);
+        c = totex_prog_flow_chunks(m, &flat, &r);
+        CHECK(c == 1 && r == 1, "flat link costs, %lld B: split in %d", m, c);
+    }
+    /* the ranking on 4x4 at 32 KiB: the best two combining candidates also in 4 chunks of 8 KiB, every
+       message so (not relayed only), predicted at the ratio of their own form, floored at the link load */
+    totex_error err;
+    totex_network *nw = totex_network_parse("ring:4*ring:4", &err);
+    totex_comb_cost cost = prog_test_plan_cost(32768);
+    cost.t_s = smpi.t_s;
+    cost.t_c = smpi.t_c;
+    totex_prog_cand c[16];
+    char why[600] = "";
+    size_t k = totex_prog_rank_candidates(nw, &cost, &smpi, c, 12, why, sizeof why), split = 0;
+    const double fl = totex_prog_link_floor(nw, 32768, &smpi), ratio = 9.71e-11 / 1.43e-10;
+    for (size_t i = 0; i < k; i++) {
+        if (c[i].unit || c[i].chunks == 1 || c[i].stagger)
+            continue;
+        split++;
+        CHECK(c[i].chunks == 4, "4x4, 32 KiB: a combining candidate split in %d chunks, not 4", c[i].chunks);
+        int own = 0;
+        for (size_t j = 0; j < k; j++)
+            if (!c[j].unit && j != i && c[j].idx == c[i].idx && (c[j].chunks == 1 || c[j].stagger)) {
+                own = 1;
+                double want = c[j].predicted * ratio;
+                want = want > fl * ratio ? want : fl * ratio;
+                want = want > fl ? want : fl;
+                CHECK(fabs(c[i].predicted - want) <= 1e-9 * want, "4x4: split %s predicted %.6g s, not %.6g s",
+                      totex_comb_algorithm_get((size_t)c[i].idx)->name, c[i].predicted, want);
+            }
+        CHECK(own, "4x4: split %s without its own form among the candidates",
+              totex_comb_algorithm_get((size_t)c[i].idx)->name);
+    }
+    CHECK(split >= 1 && split <= TOTEX_PROG_FLOW_SPLIT_VARIANTS, "4x4, 32 KiB, SMPI-like: %zu split candidates", split);
+    cost.t_s = flat.t_s;
+    cost.t_c = flat.t_c;
+    k = totex_prog_rank_candidates(nw, &cost, &flat, c, 12, why, sizeof why);
+    for (size_t i = 0; i < k; i++)
+        CHECK(c[i].unit || c[i].chunks == 1 || c[i].stagger, "4x4, 32 KiB: a combining candidate split under flat costs");
+    totex_network_free(nw);
+}
+
 int main(void)
 {
     splitting();
+    flow_splitting();
     static const char *specs[] = {"ring:4*ring:4", "ring:8*ring:8", "ring:4*ring:4*ring:4", "ring:7", "k2*ring:3"};
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++)
         for (long long slot = 8; slot <= 4096; slot *= 8) {
