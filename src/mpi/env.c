@@ -113,6 +113,13 @@ void totex_mpi_env_prog_opts(totex_prog_opts *o)
         o->recv_window = v;
 }
 
+double totex_mpi_env_test_interval(void)
+{
+    long long v = TOTEX_MPI_TEST_INTERVAL_US;
+    totex_mpi_env_int("TOTEX_TEST_INTERVAL", 0, 1000000, &v);
+    return (double)v * 1e-6;
+}
+
 int totex_mpi_env_nonblocking(void)
 {
     static int v = -1;

@@ -141,22 +141,29 @@ typedef struct totex_mpi_plan {
     int has_cand;                /* cand and cost below are what it was built from (a plan of the choice) */
     totex_prog_cand cand;
     totex_comb_cost cost;
-    struct totex_mpi_plan *unstaggered; /* what nonblocking calls run when cand is a unit-step schedule in
-                                     staggered lanes: the same, lanes unstaggered (totex_mpi_plan_unstaggered);
-                                     NULL: not built yet */
+    int has_nb;                  /* nb below is the candidate nonblocking calls run (the trial's candidate of the
+                                    least predicted nonblocking time, totex_prog_nonblocking_time, when not cand);
+                                    0: cand */
+    totex_prog_cand nb;
+    double nb_predicted, nb_choice_predicted; /* seconds: nb's and cand's predicted nonblocking times (has_nb) */
+    double nb_interval;          /* seconds: the test interval they were predicted with (has_nb) */
+    struct totex_mpi_plan *nonblocking; /* what nonblocking calls run when it is not this plan: nb, or cand with
+                                     its lanes unstaggered (totex_mpi_plan_nonblocking); NULL: not built yet */
 } totex_mpi_plan;
 
 /* a new plan owning @p prog (its requests allocated); NULL when out of memory (prog then freed) */
 totex_mpi_plan *totex_mpi_plan_new(totex_prog *prog, long long slot);
-/* The plan nonblocking calls of @p pl's block size run (*out): @p pl itself, or, when pl is a unit-step
-   schedule in staggered lanes, the same schedule in the same chunks with its lanes unstaggered, built
-   here at the first such call (no MPI call: every rank builds it from the same candidate) and kept in
-   pl->unstaggered. A nonblocking run moves on only inside the caller's tests, so each dependent step costs at
-   least the caller's test interval; staggered lanes start one behind another, each waiting for a
-   message of the lane before (compile.c's kicks), which adds dependent steps (docs/mpi.md,
-   "Nonblocking and persistent"). MPI code (MPI_ERR_NO_MEM...), one stderr line on failure */
-int totex_mpi_plan_unstaggered(struct totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
-                         totex_mpi_plan **out);
+/* The plan nonblocking calls of @p pl's block size run (*out): @p pl itself, or another built here at the first
+   such call (no MPI call: every rank builds it from the same candidate) and kept in pl->nonblocking: the
+   candidate pl->nb when the choice found one whose nonblocking run is predicted faster (pl->has_nb: a
+   nonblocking run moves on only inside the caller's tests, so each dependent step costs about half the
+   caller's test interval more, totex_prog_nonblocking_time; TOTEX_TEST_INTERVAL), else, when pl is a
+   unit-step schedule in staggered lanes, the same schedule in the same chunks with its lanes unstaggered
+   (staggered lanes start one behind another, each waiting for a message of the lane before: compile.c's
+   kicks, more dependent steps). A staggered nb is unstaggered too (docs/mpi.md, "Nonblocking and
+   persistent"). MPI code (MPI_ERR_NO_MEM...), one stderr line on failure */
+int totex_mpi_plan_nonblocking(struct totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
+                               totex_mpi_plan **out);
 /* free @p p, its program, its requests and its spare copies; a plan with users (requests running copies of it)
    is only marked dropped, and its last user frees it (request.c) */
 void totex_mpi_plan_free(totex_mpi_plan *p);
@@ -187,6 +194,8 @@ typedef struct totex_mpi_state {
                                 receive below is posted on dup */
     int size_classes;        /* a size class's choice is reused (TOTEX_SIZE_CLASSES of rank 0, shared with check) */
     totex_prog_opts prog_opts; /* the program layer's knobs of rank 0 (shared with the candidates; plan.c) */
+    double test_interval;    /* seconds between the caller's tests assumed by the nonblocking choice (rank 0's
+                                TOTEX_TEST_INTERVAL, shared with the candidates; plan.c) */
     MPI_Request poison;      /* MPI_Irecv(ANY_SOURCE, TOTEX_MPI_POISON_TAG) pending while dup lives */
     long long poison_buf[7];
     char hdr_buf[TOTEX_PROG_HDR_BYTES + TOTEX_PROG_CARRY_MAX]; /* the header from the ring's predecessor (and what it carries) */
@@ -238,6 +247,9 @@ typedef struct totex_mpi_state {
         uint64_t steps;
         double predicted;
         double t_s, t_c;       /* the costs it was built with */
+        int has_nb;            /* its nonblocking candidate (totex_mpi_plan.has_nb, nb, ...) */
+        totex_prog_cand nb;
+        double nb_predicted, nb_choice_predicted, nb_interval;
     } size_class[64];
     /* the arguments of the last call that ran a cached plan with predefined datatypes, and what
        followed from them (alltoall.c): a call with the same ones on this communicator skips the
@@ -272,6 +284,11 @@ const char *totex_mpi_env_string(const char *name);
 /* the program layer's knobs (TOTEX_WINDOW 0 .. 64, TOTEX_ARENA_BLOCKS, TOTEX_RECV_WINDOW) into @p o, the
    defaults of totex_prog_opts_default() where unset or not taken */
 void totex_mpi_env_prog_opts(totex_prog_opts *o);
+/* TOTEX_TEST_INTERVAL (microseconds, 0 .. 1000000; default TOTEX_MPI_TEST_INTERVAL_US) in seconds: the interval
+   between the caller's tests of a nonblocking call that the nonblocking choice prices (plan.c); 0: none (nonblocking
+   calls run the blocking choice) */
+double totex_mpi_env_test_interval(void);
+#define TOTEX_MPI_TEST_INTERVAL_US 10
 /* TOTEX_NONBLOCKING (0 or 1, read once per process): 1 makes every blocking run drive itself as a
    nonblocking call does, by progress steps that never block (the 2-rank short path and the flat loop
    not taken), so that the test suite runs the resumable run's nonblocking form; default 0 */

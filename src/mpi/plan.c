@@ -21,8 +21,9 @@
 #define TRIAL_ROUND_SECONDS 100e-6 /* short calls: runs per round up to this long (predicted), at most TRIAL_RUNS_MAX */
 #define TRIAL_KEEP_BYTES (1 << 20) /* n blocks up to this size: a candidate keeps its buffers between rounds */
 #define CAND_DOUBLES 8 /* unit, idx, ports, chunks, predicted, steps, pad, stagger */
-#define OPT_AT (4 + CAND_DOUBLES * MAX_CANDIDATES) /* rank 0's program knobs: window, arena blocks, receive window */
-#define MSG_DOUBLES (OPT_AT + 3)
+#define OPT_AT (4 + CAND_DOUBLES * MAX_CANDIDATES) /* rank 0's program knobs: window, arena blocks, receive window,
+                                                      then its test interval (TOTEX_TEST_INTERVAL) */
+#define MSG_DOUBLES (OPT_AT + 4)
 
 /* TOTEX_TUNE=0: no trials, the model's first choice runs */
 static int tuning_on(void)
@@ -247,8 +248,49 @@ static int reuse_class_choice(MPI_Comm comm, const totex_network *net, const tot
     p->cand = c;
     p->cost = cost;
     p->reused = 1;
+    p->has_nb = st->size_class[cls].has_nb;
+    p->nb = st->size_class[cls].nb;
+    p->nb_predicted = st->size_class[cls].nb_predicted;
+    p->nb_choice_predicted = st->size_class[cls].nb_choice_predicted;
+    p->nb_interval = st->size_class[cls].nb_interval;
     *out = p;
     return 1;
+}
+
+/*
+ * The nonblocking choice: among the candidates the trial timed (@p t: seconds per blocking call, the slowest
+ * rank's, the same on every rank), the one whose nonblocking run is predicted fastest when the caller tests
+ * every @p interval seconds (totex_prog_nonblocking_time: each dependent step after the first waits half an
+ * interval), with each candidate's dependent steps the largest over ranks (totex_prog_dependent_steps).
+ * *nbpick = -1 when none is predicted faster than the blocking choice @p pick (ties keep it), when the
+ * interval is 0 or a rank could not count some candidate's steps; else its index, with every timed
+ * candidate's prediction in @p nbt. Collective (one MPI_Allreduce); MPI error code.
+ */
+static int nonblocking_choice(MPI_Comm comm, totex_mpi_plan *const *cand, int nc, const double *t, int pick,
+                              double interval, int *nbpick, double *nbt)
+{
+    *nbpick = -1;
+    if (!(interval > 0) || pick < 0)
+        return MPI_SUCCESS;
+    long long dep[MAX_CANDIDATES] = {0};
+    uint64_t dmax[MAX_CANDIDATES] = {0};
+    for (int c = 0; c < nc; c++) /* 0: not built, or out of memory (unknown) */
+        dep[c] = cand[c] ? (long long)totex_prog_dependent_steps(cand[c]->prog) : 0;
+    long long both[2 * MAX_CANDIDATES], red[2 * MAX_CANDIDATES];
+    for (int c = 0; c < nc; c++) {
+        both[c] = dep[c];
+        both[nc + c] = dep[c] > 0 ? 0 : 1; /* 1 when some rank has no count */
+    }
+    int rc = MPI_Allreduce(both, red, 2 * nc, MPI_LONG_LONG, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    double tt[MAX_CANDIDATES];
+    for (int c = 0; c < nc; c++) {
+        dmax[c] = red[nc + c] > 0 ? 0 : (uint64_t)red[c];
+        tt[c] = cand[c] ? t[c] : -1;
+    }
+    *nbpick = totex_prog_nonblocking_pick(nc, tt, dmax, pick, interval, nbt);
+    return MPI_SUCCESS;
 }
 
 int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const char *send, int verbose,
@@ -299,6 +341,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         msg[OPT_AT] = o.window;
         msg[OPT_AT + 1] = (double)o.arena_blocks;
         msg[OPT_AT + 2] = (double)o.recv_window;
+        msg[OPT_AT + 3] = totex_mpi_env_test_interval();
     }
     if ((rc = MPI_Bcast(msg, MSG_DOUBLES, MPI_DOUBLE, 0, comm)) != MPI_SUCCESS) {
         totex_network_free(net);
@@ -307,6 +350,7 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     cost.t_s = msg[1];
     cost.t_c = msg[2];
     st->prog_opts = (totex_prog_opts){(int)msg[OPT_AT], (long long)msg[OPT_AT + 1], (long long)msg[OPT_AT + 2]};
+    st->test_interval = msg[OPT_AT + 3];
     int nc = (int)msg[0];
     totex_prog_cand cd[MAX_CANDIDATES];
     totex_mpi_plan *cand[MAX_CANDIDATES] = {0};
@@ -351,8 +395,8 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
             fprintf(stderr, "totex_alltoall: rank %d: %s\n", rank, why);
         return code;
     }
-    double t[MAX_CANDIDATES];
-    int pick = -1;
+    double t[MAX_CANDIDATES], nbt[MAX_CANDIDATES];
+    int pick = -1, nbpick = -1;
     if (left > 1) {
         /* TRIAL_RUNS runs per round; where the model predicts calls so short that a round would last under
            TRIAL_ROUND_SECONDS, more (the same on every rank: from the broadcast predictions). Rounds of 3 calls
@@ -377,6 +421,11 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         for (int c = 0; c < nc; c++)
             if (cand[c] && (pick < 0 || t[c] < t[pick]))
                 pick = c;
+        if ((rc = nonblocking_choice(comm, cand, nc, t, pick, st->test_interval, &nbpick, nbt)) != MPI_SUCCESS) {
+            for (int c = 0; c < nc; c++)
+                totex_mpi_plan_free(cand[c]);
+            return rc;
+        }
     } else {
         for (int c = 0; c < nc; c++)
             if (cand[c])
@@ -434,6 +483,13 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
         st->size_class[cls].predicted = cd[pick].predicted;
         st->size_class[cls].t_s = cost.t_s;
         st->size_class[cls].t_c = cost.t_c;
+        st->size_class[cls].has_nb = nbpick >= 0 && nbpick != pick;
+        if (st->size_class[cls].has_nb) {
+            st->size_class[cls].nb = cd[nbpick];
+            st->size_class[cls].nb_predicted = nbt[nbpick];
+            st->size_class[cls].nb_choice_predicted = nbt[pick];
+            st->size_class[cls].nb_interval = st->test_interval;
+        }
     }
     for (int c = 0; c < nc; c++)
         if (c != pick)
@@ -447,18 +503,25 @@ int totex_mpi_plan_make(MPI_Comm comm, int size, int rank, long long slot, const
     cand[pick]->has_cand = 1;
     cand[pick]->cand = cd[pick];
     cand[pick]->cost = cost;
+    cand[pick]->has_nb = nbpick >= 0 && nbpick != pick;
+    if (cand[pick]->has_nb) {
+        cand[pick]->nb = cd[nbpick];
+        cand[pick]->nb_predicted = nbt[nbpick];
+        cand[pick]->nb_choice_predicted = nbt[pick];
+        cand[pick]->nb_interval = st->test_interval;
+    }
     *out = cand[pick];
     return MPI_SUCCESS;
 }
 
-int totex_mpi_plan_unstaggered(totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
-                         totex_mpi_plan **out)
+int totex_mpi_plan_nonblocking(totex_mpi_state *st, MPI_Comm comm, int size, int rank, totex_mpi_plan *pl, int verbose,
+                               totex_mpi_plan **out)
 {
     *out = pl;
-    if (!pl->has_cand || !pl->cand.unit || !pl->cand.stagger)
+    if (!pl->has_cand || (!pl->has_nb && (!pl->cand.unit || !pl->cand.stagger)))
         return MPI_SUCCESS;
-    if (pl->unstaggered) {
-        *out = pl->unstaggered;
+    if (pl->nonblocking) {
+        *out = pl->nonblocking;
         return MPI_SUCCESS;
     }
     char spec[512], why[600] = "";
@@ -468,17 +531,20 @@ int totex_mpi_plan_unstaggered(totex_mpi_state *st, MPI_Comm comm, int size, int
     totex_error err;
     err.msg[0] = '\0';
     totex_network *net = totex_network_parse(spec, &err);
-    totex_prog_cand c = pl->cand;
-    c.stagger = 0;
+    totex_prog_cand c = pl->has_nb ? pl->nb : pl->cand;
+    if (c.unit) /* (a combining candidate's stagger is its form: relayed blocks in chunks) */
+        c.stagger = 0;
     totex_mpi_plan *w = NULL;
     rc = net ? build_plan(net, &pl->cost, &c, size, rank, pl->slot, &st->prog_opts, &w, why, sizeof why)
              : MPI_ERR_OTHER;
     totex_network_free(net);
     if (rc == MPI_SUCCESS)
         rc = totex_mpi_run_prepare(w);
+    char lab[64];
+    totex_prog_cand_name(&c, lab, sizeof lab);
     if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "totex_ialltoall: the program with unstaggered lanes for %lld-byte blocks could not be built: %s\n",
-                pl->slot, why[0] ? why : net ? "out of memory" : err.msg);
+        fprintf(stderr, "totex_ialltoall: the program %s%s for %lld-byte blocks could not be built: %s\n", lab,
+                c.unit ? " with unstaggered lanes" : "", pl->slot, why[0] ? why : net ? "out of memory" : err.msg);
         totex_mpi_plan_free(w);
         return rc;
     }
@@ -489,11 +555,20 @@ int totex_mpi_plan_unstaggered(totex_mpi_state *st, MPI_Comm comm, int size, int
     w->has_cand = 1;
     w->cand = c;
     w->cost = pl->cost;
-    pl->unstaggered = w;
+    pl->nonblocking = w;
     *out = w;
-    if (verbose > 1 && rank == 0)
-        fprintf(stderr, "totex: totex_ialltoall on %d ranks, %lld-byte blocks: nonblocking calls run %s "
-                        "(the choice %s with its lanes unstaggered: a lane's start waits for no other)\n",
-                size, pl->slot, w->prog->label, pl->prog->label);
+    if (verbose > 1 && rank == 0) {
+        if (pl->has_nb)
+            fprintf(stderr,
+                    "totex: totex_ialltoall on %d ranks, %lld-byte blocks: nonblocking calls run %s%s, not the "
+                    "choice %s (with a test every %.3g us, TOTEX_TEST_INTERVAL: predicted %.3g s against %.3g s; "
+                    "each dependent step costs about half a test interval more)\n",
+                    size, pl->slot, w->prog->label, pl->nb.unit && pl->nb.stagger ? " with its lanes unstaggered" : "",
+                    pl->prog->label, pl->nb_interval * 1e6, pl->nb_predicted, pl->nb_choice_predicted);
+        else
+            fprintf(stderr, "totex: totex_ialltoall on %d ranks, %lld-byte blocks: nonblocking calls run %s "
+                            "(the choice %s with its lanes unstaggered: a lane's start waits for no other)\n",
+                    size, pl->slot, w->prog->label, pl->prog->label);
+    }
     return MPI_SUCCESS;
 }

@@ -117,7 +117,7 @@ static int own_plan(struct totex_request_s *r)
     totex_mpi_plan *src = r->pr.plan;
     int rc;
     if (r->kind == KIND_NONBLOCKING &&
-        (rc = totex_mpi_plan_unstaggered(r->pr.st, r->pr.st->dup, r->pr.size, r->pr.rank, src, totex_mpi_verbose_level(), &src)) !=
+        (rc = totex_mpi_plan_nonblocking(r->pr.st, r->pr.st->dup, r->pr.size, r->pr.rank, src, totex_mpi_verbose_level(), &src)) !=
             MPI_SUCCESS)
         return rc;
     if (src->spares) { /* a copy an earlier call left, its buffers made */

@@ -318,8 +318,8 @@ void totex_mpi_plan_free(totex_mpi_plan *p)
         p->dropped = 1;
         return;
     }
-    totex_mpi_plan_free(p->unstaggered); /* (its last user frees it when it has users) */
-    p->unstaggered = NULL;
+    totex_mpi_plan_free(p->nonblocking); /* (its last user frees it when it has users) */
+    p->nonblocking = NULL;
     while (p->spares) {
         totex_mpi_plan *c = p->spares;
         p->spares = c->next;

@@ -28,6 +28,7 @@ typedef struct mca_coll_totex_component_t {
     char *size_classes;  /* coll_totex_size_classes: TOTEX_SIZE_CLASSES */
     char *network;       /* coll_totex_network: TOTEX_NETWORK */
     char *rankmap;       /* coll_totex_rankmap: TOTEX_RANKMAP */
+    int test_interval;   /* coll_totex_test_interval: TOTEX_TEST_INTERVAL, microseconds (-1: default) */
 } mca_coll_totex_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_totex_component_t mca_coll_totex_component;

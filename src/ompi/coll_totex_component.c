@@ -2,7 +2,7 @@
  *
  * Parameters (ompi_info --param coll totex --level 9), each the MCA form of a
  * TOTEX_* variable of the runtime (docs/mpi.md, "Knobs"): priority, verbose,
- * algorithm, chunks, tune, check, size_classes, network, rankmap. One given on the command line
+ * algorithm, chunks, tune, check, size_classes, network, rankmap, test_interval. One given on the command line
  * or as OMPI_MCA_coll_totex_* is put into the process's environment before
  * the first call, and wins over the TOTEX_* variable. */
 #include <stdio.h>
@@ -34,6 +34,7 @@ mca_coll_totex_component_t mca_coll_totex_component = {
     .chunks = 0,
     .tune = -1,
     .check = -1,
+    .test_interval = -1,
 };
 
 /* the Open MPI this process runs ("4.1.4"), from MPI_Get_library_version (callable before MPI_Init) */
@@ -104,6 +105,11 @@ static int totex_register(void)
          "A file with one line per rank of MPI_COMM_WORLD, in rank order: its coordinates on coll_totex_network, one "
          "per factor (TOTEX_RANKMAP; default: rank r at node r)",
          MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_4, &mca_coll_totex_component.rankmap},
+        {"test_interval",
+         "Microseconds between the program's MPI_Test calls on an MPI_Ialltoall that the nonblocking choice assumes "
+         "(0 .. 1000000): a schedule whose blocks are forwarded at many dependent steps pays about half of it per "
+         "step; 0: nonblocking calls run the blocking choice; -1: default (10) (TOTEX_TEST_INTERVAL)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_6, &mca_coll_totex_component.test_interval},
     };
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
         if (params[i].type == MCA_BASE_VAR_TYPE_STRING)
@@ -158,4 +164,5 @@ void mca_coll_totex_apply_params(void)
     put("TOTEX_SIZE_CLASSES", c->size_classes);
     put("TOTEX_NETWORK", c->network);
     put("TOTEX_RANKMAP", c->rankmap);
+    put_int("TOTEX_TEST_INTERVAL", c->test_interval, -1);
 }

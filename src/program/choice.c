@@ -404,3 +404,28 @@ void totex_prog_cand_name(const totex_prog_cand *c, char *out, size_t cap)
     if (c->pad && len >= 0 && (size_t)len < cap)
         snprintf(out + len, cap - (size_t)len, "/padded to %d B", c->pad);
 }
+
+double totex_prog_nonblocking_time(double blocking_s, uint64_t dependent_steps, double interval_s)
+{
+    if (dependent_steps <= 1 || !(interval_s > 0))
+        return blocking_s;
+    return blocking_s + (double)(dependent_steps - 1) * interval_s / 2;
+}
+
+int totex_prog_nonblocking_pick(int nc, const double *blocking_s, const uint64_t *dep, int pick, double interval_s,
+                                double *nbt)
+{
+    if (pick < 0 || pick >= nc)
+        return -1;
+    for (int c = 0; c < nc; c++)
+        nbt[c] = blocking_s[c] >= 0 && dep[c] > 0 ? totex_prog_nonblocking_time(blocking_s[c], dep[c], interval_s) : -1;
+    if (nbt[pick] < 0)
+        return -1;
+    if (!(interval_s > 0))
+        return pick;
+    int best = pick;
+    for (int c = 0; c < nc; c++)
+        if (nbt[c] >= 0 && nbt[c] < nbt[best])
+            best = c;
+    return best;
+}

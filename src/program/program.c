@@ -44,6 +44,64 @@ size_t totex_prog_entries(const totex_prog *p)
     return p->nrecv + p->nsend;
 }
 
+uint64_t totex_prog_dependent_steps(const totex_prog *p)
+{
+    if (!p->nsend)
+        return 0;
+    /* step_of[r]: the group (distinct recv_before, in send order) whose sends receive r precedes: the last
+       group with recv_before <= r; lvl[g]: the highest level of group g's sends so far */
+    size_t *first = malloc(p->nsend * sizeof *first); /* first receive index of group g */
+    uint64_t *lvl = calloc(p->nsend, sizeof *lvl), *slvl = calloc(p->nsend, sizeof *slvl);
+    size_t *group = malloc(p->nsend * sizeof *group);
+    uint64_t best = 0;
+    if (!first || !lvl || !slvl || !group)
+        goto out;
+    size_t ng = 0;
+    for (size_t s = 0; s < p->nsend; s++) {
+        if (!ng || p->sends[s].recv_before != first[ng - 1])
+            first[ng++] = p->sends[s].recv_before;
+        group[s] = ng - 1;
+    }
+    for (size_t s = 0; s < p->nsend; s++) {
+        const totex_prog_send *sd = &p->sends[s];
+        uint64_t l = 1;
+        for (uint32_t k = 0; k < sd->dep_count; k++) {
+            const size_t d = p->deps[sd->dep_first + k];
+            uint64_t from = 0;
+            if (d >= p->nrecv) { /* an earlier send on its link */
+                if (d - p->nrecv < s)
+                    from = slvl[d - p->nrecv];
+            } else { /* a receive: the level of its step's sends (groups before this send's only) */
+                size_t lo = 0, hi = group[s] + 1; /* the last g < hi with first[g] <= d */
+                while (hi - lo > 1) {
+                    const size_t mid = lo + (hi - lo) / 2;
+                    if (first[mid] <= d)
+                        lo = mid;
+                    else
+                        hi = mid;
+                }
+                if (first[lo] <= d && lo < group[s])
+                    from = lvl[lo];
+                else if (first[lo] <= d || lo == 0)
+                    from = 1; /* a receive of its own step or before any send (a kick): one level */
+            }
+            if (from + 1 > l)
+                l = from + 1;
+        }
+        slvl[s] = l;
+        if (l > lvl[group[s]])
+            lvl[group[s]] = l;
+        if (l > best)
+            best = l;
+    }
+out:
+    free(first);
+    free(lvl);
+    free(slvl);
+    free(group);
+    return best;
+}
+
 size_t totex_prog_bytes(const totex_prog *p)
 {
     return p->rcode_bytes + p->scode_bytes + p->n * sizeof *p->finals;

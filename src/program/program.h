@@ -160,5 +160,17 @@ const char *totex_prog_final_block(const totex_prog *p, uint32_t i);
 size_t totex_prog_bytes(const totex_prog *p);
 /* program entries: receives + sends */
 size_t totex_prog_entries(const totex_prog *p);
+/* The program's dependent steps as a nonblocking run sees them: the longest chain of sends each of which
+   can go only once something earlier has completed (a receive that brings its blocks, an earlier send on
+   its link, a kick), counting the first send as 1. A send of a step is placed after the receives of its
+   step's predecessors (recv_before), so a receive belongs to the step of the sends that follow it there; a
+   receive is taken to come from a send of the same level as this rank's sends of its step (every rank runs
+   the same steps: exact for the translated schedules of tori, an estimate elsewhere: the runtime takes the
+   largest over ranks). Direct and pairwise: 1 (no send waits); direct-relay: 2 (its relays' second legs);
+   a unit-step schedule: its steps. 0 for a program without sends. Kicks count as sends. Time O(sends +
+   dependencies), memory O(sends); 0 also when out of memory (the caller then keeps the blocking
+   choice). Source: no paper; the rule the runtime's nonblocking choice
+   prices (src/mpi/plan.c, docs/mpi.md "Nonblocking and persistent") */
+uint64_t totex_prog_dependent_steps(const totex_prog *p);
 
 #endif
