@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "code.h"
 #include "program.h"
 
 void totex_prog_free(totex_prog *p)
@@ -57,16 +58,22 @@ uint64_t totex_prog_dependent_steps(const totex_prog *p)
     if (!first || !lvl || !slvl || !group)
         goto out;
     size_t ng = 0;
+    totex_prog_scur cur;
+    totex_prog_send sd;
+    totex_prog_scur_init(&cur);
     for (size_t s = 0; s < p->nsend; s++) {
-        if (!ng || p->sends[s].recv_before != first[ng - 1])
-            first[ng++] = p->sends[s].recv_before;
+        totex_prog_send_next(p->scode, &cur, &sd, NULL, NULL);
+        if (!ng || sd.recv_before != first[ng - 1])
+            first[ng++] = sd.recv_before;
         group[s] = ng - 1;
     }
+    totex_prog_scur_init(&cur);
     for (size_t s = 0; s < p->nsend; s++) {
-        const totex_prog_send *sd = &p->sends[s];
+        totex_prog_body deps;
+        totex_prog_send_next(p->scode, &cur, &sd, &deps, NULL);
         uint64_t l = 1;
-        for (uint32_t k = 0; k < sd->dep_count; k++) {
-            const size_t d = p->deps[sd->dep_first + k];
+        for (uint32_t k = 0; k < sd.dep_count; k++) {
+            const size_t d = totex_prog_dep_next(p->scode, &deps);
             uint64_t from = 0;
             if (d >= p->nrecv) { /* an earlier send on its link */
                 if (d - p->nrecv < s)
