@@ -563,6 +563,10 @@ typedef struct totex_mpi_fixed {
     int ready;         /* the run as the last start, which went well, left it: a restart only posts */
     MPI_Request *spare; /* the request array the next restart uses: own, or the plan's (totex_mpi_fixed_restart) */
     MPI_Request *own;   /* the second request array beside the plan's, or NULL */
+    /* the start's receives and sends decoded once from the packed program (fixed.c, fixed_table), each a
+       buffer, count and peer, [nrecv + nsend]; NULL when a send is gathered or padded into staging bytes
+       (those are decoded at every start, totex_mpi_run_flat_post()) */
+    struct totex_mpi_fixed_post *posts;
 } totex_mpi_fixed;
 /* 1 when @p p can run so: flat (program.h: every send from the send blocks with no wait before it, every
    receive in its place, no kicks), no receive window short of all receives, and TOTEX_NONBLOCKING unset
