@@ -10,6 +10,9 @@
 # TOTEX_ALGORITHM (set in the environment) reaches both forms: every launch then runs the same algorithm,
 # so the ratios compare the call paths, not the launches' timed choices (which differ from launch to
 # launch on a shared machine: pairwise in one, direct in the next). MPIRUN_ARGS adds mpirun options.
+# BENCH_PREFIX runs each rank under a command, e.g. BENCH_PREFIX="chrt -r 10" with
+# MPIRUN_ARGS="--bind-to core": the ranks at real-time priority (round-robin, so that ranks sharing a core
+# still take turns; as root), which keeps other work on a shared machine from cutting into the timed calls.
 #
 # A third launch of each round (form=both) preloads the drop-in with the component selected: there the
 # program's MPI_Alltoall is the drop-in's and its PMPI_Alltoall the component's, timed in turn in one
@@ -34,11 +37,11 @@ trap 'rm -f "$out"' EXIT
 i=0
 while [ "$i" -lt "$launches" ]; do
     mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" --mca mca_component_path "$pkglibdir:$component_dir" --mca coll_totex_priority 100 \
-        "$bench" "$reps" "$iters" | sed 's/^/form=component /' | tee -a "$out"
-    mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" |
+        ${BENCH_PREFIX:-} "$bench" "$reps" "$iters" | sed 's/^/form=component /' | tee -a "$out"
+    mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" ${BENCH_PREFIX:-} env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" |
         sed 's/^/form=dropin /' | tee -a "$out"
     mpirun --oversubscribe ${MPIRUN_ARGS:-} ${TOTEX_ALGORITHM:+-x TOTEX_ALGORITHM} -np "$np" --mca mca_component_path "$pkglibdir:$component_dir" --mca coll_totex_priority 100 \
-        env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" | sed 's/^/form=both /' | tee -a "$out"
+        ${BENCH_PREFIX:-} env LD_PRELOAD="$build/libtotex_pmpi.so" "$bench" "$reps" "$iters" | sed 's/^/form=both /' | tee -a "$out"
     i=$((i + 1))
 done
 echo "# medians over $launches launches of each, $np ranks, $(date -u +%Y-%m-%d)"
