@@ -185,6 +185,20 @@ static int go_mixed(totex_prog_arena *a)
     return 0;
 }
 
+/* room for one more element of @p size bytes in array *p of n used and *cap allocated (doubled); 0, or -1 */
+static int room(void **p, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    const size_t c = *cap ? 2 * *cap : 64;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
 static uint64_t key_of(size_t sends, size_t u)
 {
     return (uint64_t)sends << 32 | (uint64_t)u;
@@ -236,14 +250,8 @@ static int heap_push(totex_prog_arena *a, size_t u)
         for (size_t i = m / 2; i-- > 0;)
             heap_down(a->heap, a->nheap, i);
     }
-    if (a->nheap == a->capheap) {
-        const size_t c = a->capheap ? 2 * a->capheap : 64;
-        uint64_t *q = realloc(a->heap, c * sizeof *q);
-        if (!q)
-            return -1;
-        a->heap = q;
-        a->capheap = c;
-    }
+    if (room((void **)&a->heap, a->nheap, &a->capheap, sizeof *a->heap))
+        return -1;
     a->heap[a->nheap] = key_of(a->at[u].sends, u);
     heap_up(a->heap, a->nheap++);
     return 0;
@@ -291,14 +299,8 @@ static int give_uniform(totex_prog_arena *a, size_t off, size_t bytes, uint64_t 
                 a->pend[m++] = a->pend[i];
         a->npend = m;
     }
-    if (a->npend == a->cappend) {
-        const size_t c = a->cappend ? 2 * a->cappend : 64;
-        uint32_t *q = realloc(a->pend, c * sizeof *q);
-        if (!q)
-            return -1;
-        a->pend = q;
-        a->cappend = c;
-    }
+    if (room((void **)&a->pend, a->npend, &a->cappend, sizeof *a->pend))
+        return -1;
     const uint64_t avail = step + 1;
     /* neighbours freed for the same step merge (their prefixes combined) */
     const size_t f = b > 0 ? a->at[b - 1].first : 0;
