@@ -13,14 +13,15 @@
  *    after a point is found in a few word operations; under k-port a global
  *    two-level bitmap of the colours that already hold k edges;
  *  - cnt[c] = edges of colour c;
- *  - rf[c % RF_BUCKETS] = slots of the row being coloured (cur) with a colour
- *    in that bucket, rs[] the sum of those colours: a colour whose bucket
- *    is empty is not at that row, and one whose bucket holds one colour is
- *    there when it is that one, so most of the "is colour c at row r"
- *    questions of the first-fit search are answered without scanning the
- *    row's slots (the scan was 80% of the colouring's time on a 128x128
- *    torus, whose rows have up to 128 slots); the answers, and so the
- *    colouring, are the scan's.
+ *  - rb = a bitmap of the colours of the row being coloured (cur), kept by
+ *    put and take while it is cur: "is colour c at row cur" is a bit test,
+ *    and the first-fit search takes the smallest colour clear in the
+ *    column's bitmap, the row's and (k-port) the full colours' at once, a
+ *    word at a time (the scan of the row's slots per candidate colour was
+ *    80% of the colouring's time on a 128x128 torus, whose rows have up to
+ *    128 slots; a filter by colour buckets then left the candidates' loop
+ *    at 16% of one rank's planning); the answers, and so the colouring, are
+ *    the scan's.
  */
 #include "algorithms/edge_colour.h"
 
@@ -30,7 +31,6 @@
 #include "common/error.h"
 
 #define NONE UINT32_MAX
-#define RF_BUCKETS 4096u /* a power of two */
 
 typedef struct path_edge {
     uint32_t row; /* local row */
@@ -57,8 +57,7 @@ typedef struct ec {
     uint64_t *full, *full_s; /* nw, ns (k-port) */
     uint32_t *lw;            /* per column: every colour below lw[j] is used at j */
     uint32_t *cnt;           /* S */
-    uint32_t *rf;            /* RF_BUCKETS: the row cur's colours by bucket (head) ... */
-    uint64_t *rs;            /* ... and their sum */
+    uint64_t *rb;            /* nw: the colours of row cur */
     uint32_t cur;            /* the local row being coloured, or NONE */
     size_t nw, ns;
     walker w1, w2;
@@ -93,14 +92,15 @@ static void bm_init(uint64_t *w, uint64_t *s, uint32_t S, size_t nw, size_t ns)
         s[wi >> 6] |= UINT64_C(1) << (wi & 63);
 }
 
-/* Smallest colour >= c clear in w (and in f when f != NULL), or NONE. */
+/* Smallest colour >= c clear in w (and in f when f != NULL, and in g, a bitmap without a summary, when g != NULL),
+   or NONE. */
 static uint32_t next_free(const ec *e, const uint64_t *w, const uint64_t *s, const uint64_t *f, const uint64_t *fs,
-                          uint64_t c)
+                          const uint64_t *g, uint64_t c)
 {
     size_t wi = (size_t)(c >> 6);
     if (wi >= e->nw)
         return NONE;
-    uint64_t bits = w[wi] | (f ? f[wi] : 0) | ((UINT64_C(1) << (c & 63)) - 1);
+    uint64_t bits = w[wi] | (f ? f[wi] : 0) | (g ? g[wi] : 0) | ((UINT64_C(1) << (c & 63)) - 1);
     for (;;) {
         if (bits != ~UINT64_C(0))
             return (uint32_t)(wi * 64 + (size_t)__builtin_ctzll(~bits));
@@ -117,7 +117,7 @@ static uint32_t next_free(const ec *e, const uint64_t *w, const uint64_t *s, con
         wi = si * 64 + (size_t)__builtin_ctzll(~sb);
         if (wi >= e->nw)
             return NONE;
-        bits = w[wi] | (f ? f[wi] : 0);
+        bits = w[wi] | (f ? f[wi] : 0) | (g ? g[wi] : 0);
     }
 }
 
@@ -138,29 +138,22 @@ static inline size_t row_slot(const ec *e, uint32_t r, uint32_t c)
 /* Whether local row r has an edge of colour c (row_slot(e, r, c) != SIZE_MAX). */
 static inline int row_has(const ec *e, uint32_t r, uint32_t c)
 {
-    if (r == e->cur) {
-        const uint32_t b = c & (RF_BUCKETS - 1);
-        if (e->rf[b] <= 1)
-            return e->rf[b] == 1 && e->rs[b] == c;
-    }
+    if (r == e->cur)
+        return (int)(e->rb[c >> 6] >> (c & 63) & 1);
     return row_slot(e, r, c) != SIZE_MAX;
 }
 
-/* the filter of the row being coloured (head): colour c in or out at slot of row r */
+/* the bitmap of the row being coloured (cur): colour c in or out at a slot of row r */
 static inline void rf_add(ec *e, uint32_t r, uint32_t c)
 {
-    if (r == e->cur) {
-        e->rf[c & (RF_BUCKETS - 1)]++;
-        e->rs[c & (RF_BUCKETS - 1)] += c;
-    }
+    if (r == e->cur)
+        e->rb[c >> 6] |= UINT64_C(1) << (c & 63);
 }
 
 static inline void rf_sub(ec *e, uint32_t r, uint32_t c)
 {
-    if (r == e->cur) {
-        e->rf[c & (RF_BUCKETS - 1)]--;
-        e->rs[c & (RF_BUCKETS - 1)] -= c;
-    }
+    if (r == e->cur)
+        e->rb[c >> 6] &= ~(UINT64_C(1) << (c & 63));
 }
 
 /* ---- colour bookkeeping ---------------------------------------------------- */
@@ -285,13 +278,15 @@ static uint32_t common_free(ec *e, uint32_t r, uint32_t j, int use_full)
 {
     const uint64_t *w = col_used(e, j), *s = col_used_s(e, j);
     const uint64_t *f = use_full ? e->full : NULL, *fs = use_full ? e->full_s : NULL;
-    uint32_t lw = next_free(e, w, s, NULL, NULL, e->lw[j]);
+    uint32_t lw = next_free(e, w, s, NULL, NULL, NULL, e->lw[j]);
     e->lw[j] = lw == NONE ? e->S : lw;
     if (lw == NONE)
         return NONE;
-    uint32_t c = f ? next_free(e, w, s, f, fs, lw) : lw;
+    if (r == e->cur) /* the row's colours by its bitmap, with the column's */
+        return next_free(e, w, s, f, fs, e->rb, lw);
+    uint32_t c = f ? next_free(e, w, s, f, fs, NULL, lw) : lw;
     while (c != NONE && row_has(e, r, c))
-        c = next_free(e, w, s, f, fs, (uint64_t)c + 1);
+        c = next_free(e, w, s, f, fs, NULL, (uint64_t)c + 1);
     return c;
 }
 
@@ -314,7 +309,7 @@ static totex_status colour_slot(ec *e, uint32_t r, size_t slot, totex_error *err
         c = common_free(e, r, j, 0);
     if (c == NONE) {
         /* Konig: alpha free at r, beta free at j; alpha is used at j and beta at r. */
-        uint32_t alpha = row_free(e, r), beta = next_free(e, col_used(e, j), col_used_s(e, j), NULL, NULL, e->lw[j]);
+        uint32_t alpha = row_free(e, r), beta = next_free(e, col_used(e, j), col_used_s(e, j), NULL, NULL, NULL, e->lw[j]);
         if (alpha >= e->S || beta == NONE)
             return totex_fail(err, TOTEX_EVIOLATION,
                               "edge colouring: no free colour at row %u or column %u (internal error)",
@@ -416,8 +411,7 @@ static void ec_free(ec *e)
     free(e->full_s);
     free(e->lw);
     free(e->cnt);
-    free(e->rf);
-    free(e->rs);
+    free(e->rb);
     free(e->w1.buf);
     free(e->w2.buf);
     memset(e, 0, sizeof *e);
@@ -558,14 +552,13 @@ totex_status tx_edge_colour(uint32_t rows, uint32_t cols, const tx_ec_entry *ent
     e.used_s = malloc(sizeof *e.used_s * e.ns * e.C);
     e.lw = calloc(e.C, sizeof *e.lw);
     e.cnt = calloc((size_t)e.S + 1, sizeof *e.cnt);
-    e.rf = calloc(RF_BUCKETS, sizeof *e.rf);
-    e.rs = calloc(RF_BUCKETS, sizeof *e.rs);
+    e.rb = calloc(e.nw, sizeof *e.rb);
     e.cur = NONE;
     if (e.k) {
         e.full = malloc(sizeof *e.full * e.nw);
         e.full_s = malloc(sizeof *e.full_s * e.ns);
     }
-    if (!e.col_at || !e.used || !e.used_s || !e.lw || !e.cnt || !e.rf || !e.rs || (e.k && (!e.full || !e.full_s))) {
+    if (!e.col_at || !e.used || !e.used_s || !e.lw || !e.cnt || !e.rb || (e.k && (!e.full || !e.full_s))) {
         st = totex_fail(err, TOTEX_ENOMEM, "out of memory for %u columns x %u colours of an edge colouring", e.C,
                         e.S);
         goto fail;

@@ -1,6 +1,8 @@
 /* Reuse of the arena's and the staging area's byte ranges (arena.h): a
  * first-fit allocator over the free ranges, each tagged with the step from
- * which it may be used and the requests to complete before it is written. */
+ * which it may be used and the requests to complete before it is written.
+ * Under uniform use (arena.h) the free ranges are kept by their first unit
+ * and the choice comes from a heap; otherwise from a scan of a sorted list. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +14,21 @@ void totex_prog_arena_init(totex_prog_arena *a, size_t cap)
     a->cap = cap;
 }
 
+static void free_uniform(totex_prog_arena *a)
+{
+    free(a->at);
+    free(a->heap);
+    free(a->pend);
+    a->at = NULL;
+    a->heap = NULL;
+    a->pend = NULL;
+    a->nat = a->nheap = a->capheap = a->npend = a->cappend = a->live = 0;
+}
+
 void totex_prog_arena_free(totex_prog_arena *a)
 {
     free(a->free);
-    free(a->heap);
+    free_uniform(a);
     totex_prog_arena_init(a, a->cap);
 }
 
@@ -24,91 +37,13 @@ static size_t max_z(size_t x, size_t y)
     return x > y ? x : y;
 }
 
+/* ---- mixed sizes: the sorted list of free ranges and its scan ---- */
+
 /* remove free ranges [i, j) */
 static void drop(totex_prog_arena *a, size_t i, size_t j)
 {
     memmove(a->free + i, a->free + j, (a->nfree - j) * sizeof *a->free);
     a->nfree -= j - i;
-}
-
-/* ---- the heap of uniform use (arena.h) ---- */
-
-static int heap_less(const totex_prog_heap_entry *x, const totex_prog_heap_entry *y)
-{
-    return x->sends < y->sends || (x->sends == y->sends && x->lo < y->lo);
-}
-
-/* stop using the heap: sizes are mixed from now on (the scan decides) */
-static void go_mixed(totex_prog_arena *a)
-{
-    a->unit = SIZE_MAX;
-    free(a->heap);
-    a->heap = NULL;
-    a->nheap = a->capheap = 0;
-}
-
-static void heap_up(totex_prog_heap_entry *h, size_t i)
-{
-    while (i > 0 && heap_less(&h[i], &h[(i - 1) / 2])) {
-        const totex_prog_heap_entry t = h[i];
-        h[i] = h[(i - 1) / 2];
-        h[(i - 1) / 2] = t;
-        i = (i - 1) / 2;
-    }
-}
-
-static void heap_down(totex_prog_heap_entry *h, size_t nh, size_t i)
-{
-    for (;;) {
-        size_t m = i, l = 2 * i + 1, r = l + 1;
-        if (l < nh && heap_less(&h[l], &h[m]))
-            m = l;
-        if (r < nh && heap_less(&h[r], &h[m]))
-            m = r;
-        if (m == i)
-            return;
-        const totex_prog_heap_entry t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
-}
-
-static totex_prog_heap_entry entry_of(const totex_prog_free_range *r)
-{
-    return (totex_prog_heap_entry){r->sends, r->lo, r->hi, r->avail, r->recvs};
-}
-
-/* push range @p r (uniform use only); out of memory: the scan decides from now on */
-static void heap_push(totex_prog_arena *a, const totex_prog_free_range *r)
-{
-    if (a->unit == 0 || a->unit == SIZE_MAX)
-        return;
-    if (a->nheap > 2 * a->nfree + 64) { /* mostly stale: rebuilt from the free ranges */
-        a->nheap = 0;
-        for (size_t i = 0; i < a->nfree; i++) {
-            a->heap[a->nheap] = entry_of(&a->free[i]);
-            heap_up(a->heap, a->nheap++);
-        }
-    }
-    if (a->nheap == a->capheap) {
-        const size_t c = a->capheap ? 2 * a->capheap : 64;
-        totex_prog_heap_entry *q = realloc(a->heap, c * sizeof *q);
-        if (!q) {
-            go_mixed(a);
-            return;
-        }
-        a->heap = q;
-        a->capheap = c;
-    }
-    a->heap[a->nheap] = entry_of(r);
-    heap_up(a->heap, a->nheap++);
-}
-
-static void heap_pop(totex_prog_arena *a)
-{
-    a->heap[0] = a->heap[--a->nheap];
-    heap_down(a->heap, a->nheap, 0);
 }
 
 /* index of the first free range that starts at @p lo or above (nfree: none) */
@@ -125,49 +60,9 @@ static size_t first_at(const totex_prog_arena *a, size_t lo)
     return l;
 }
 
-/* index of the free range that starts at @p lo, or SIZE_MAX */
-static size_t find_lo(const totex_prog_arena *a, size_t lo)
-{
-    const size_t l = first_at(a, lo);
-    return l < a->nfree && a->free[l].lo == lo ? l : SIZE_MAX;
-}
-
-/* the usable range of smallest (sends, lo) by the heap (every free range fits alone), or SIZE_MAX */
-static size_t heap_best(totex_prog_arena *a, uint64_t step, int *at_top)
-{
-    totex_prog_heap_entry later[16]; /* ranges freed in this step (not usable yet), pushed back */
-    size_t nlater = 0, best = SIZE_MAX;
-    while (a->nheap) {
-        const totex_prog_heap_entry e = a->heap[0];
-        const size_t i = find_lo(a, e.lo);
-        const totex_prog_free_range *r = i == SIZE_MAX ? NULL : &a->free[i];
-        if (!r || r->hi != e.hi || r->sends != e.sends || r->recvs != e.recvs || r->avail != e.avail) {
-            heap_pop(a); /* stale */
-            continue;
-        }
-        if (e.avail <= step) {
-            best = i;
-            if (nlater) /* the ranges put back below may go above it: out of the heap (its rest is pushed) */
-                heap_pop(a);
-            break;
-        }
-        if (nlater == sizeof later / sizeof later[0])
-            break; /* too many not yet usable: the caller scans */
-        later[nlater++] = e;
-        heap_pop(a);
-    }
-    const int full = nlater == sizeof later / sizeof later[0] && best == SIZE_MAX && a->nheap;
-    *at_top = best != SIZE_MAX && !nlater;
-    for (size_t k = 0; k < nlater; k++) { /* capacity: they were in the heap */
-        a->heap[a->nheap] = later[k];
-        heap_up(a->heap, a->nheap++);
-    }
-    return full ? SIZE_MAX - 1 : best;
-}
-
 /* take [lo, lo + bytes) from the run of usable ranges i, i + 1, ... that starts at lo
    (it covers them, or reaches the top); the prefixes of every range it touches */
-static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends, size_t *recvs, int at_top)
+static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends, size_t *recvs)
 {
     const size_t lo = a->free[i].lo, end = lo + bytes;
     size_t j = i;
@@ -182,49 +77,12 @@ static void take_run(totex_prog_arena *a, size_t i, size_t bytes, size_t *sends,
         j++;
     }
     drop(a, i, j);
-    const int rest = i < a->nfree && a->free[i].lo == end;
-    if (at_top && a->unit != SIZE_MAX) { /* the heap's top was range i: now its rest, or gone */
-        if (rest) {
-            a->heap[0] = entry_of(&a->free[i]);
-            heap_down(a->heap, a->nheap, 0);
-        } else {
-            heap_pop(a);
-        }
-    } else if (rest) {
-        heap_push(a, &a->free[i]);
-    }
     if (end > a->top)
         a->top = end;
 }
 
-int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
+static void take_mixed(totex_prog_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
 {
-    *off = *sends = *recvs = 0;
-    if (!bytes)
-        return 0;
-    if (a->unit == 0)
-        a->unit = bytes;
-    else if (a->unit != SIZE_MAX && bytes != a->unit)
-        go_mixed(a);
-    if (a->top + bytes <= a->cap) {
-        *off = a->top;
-        a->top += bytes;
-        return 0;
-    }
-    if (a->unit != SIZE_MAX) { /* uniform: the scan's choice without the scan */
-        int at_top = 0;
-        const size_t i = heap_best(a, step, &at_top);
-        if (i == SIZE_MAX) { /* nothing usable fits (none is usable): new bytes at the top */
-            *off = a->top;
-            a->top += bytes;
-            return 0;
-        }
-        if (i != SIZE_MAX - 1) {
-            *off = a->free[i].lo;
-            take_run(a, i, bytes, sends, recvs, at_top);
-            return 0;
-        }
-    }
     /* among the runs of adjacent usable ranges that fit, the one freed earliest (its waits are
        for the oldest requests, most likely complete already; ties: lowest address); else a
        usable run that ends at the top, grown */
@@ -251,20 +109,15 @@ int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size
         best = at_top;
     if (best != SIZE_MAX) {
         *off = a->free[best].lo;
-        take_run(a, best, bytes, sends, recvs, 0);
-        return 0;
+        take_run(a, best, bytes, sends, recvs);
+        return;
     }
     *off = a->top;
     a->top += bytes;
-    return 0;
 }
 
-int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
+static int give_mixed(totex_prog_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
 {
-    if (!bytes)
-        return 0;
-    if (a->unit == 0 || (a->unit != SIZE_MAX && bytes % a->unit))
-        go_mixed(a);
     const totex_prog_free_range r = {off, off + bytes, step + 1, sends, recvs};
     const size_t lo = first_at(a, off); /* first range above off */
     /* neighbours freed for the same step merge (their prefixes combined) */
@@ -281,14 +134,12 @@ int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_
             left->recvs = max_z(left->recvs, right->recvs);
             drop(a, lo, lo + 1);
         }
-        heap_push(a, left);
         return 0;
     }
     if (to_right) {
         right->lo = r.lo;
         right->sends = max_z(right->sends, sends);
         right->recvs = max_z(right->recvs, recvs);
-        heap_push(a, right);
         return 0;
     }
     if (a->nfree == a->capfree) {
@@ -302,6 +153,258 @@ int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_
     memmove(a->free + lo + 1, a->free + lo, (a->nfree - lo) * sizeof *a->free);
     a->free[lo] = r;
     a->nfree++;
-    heap_push(a, &a->free[lo]);
     return 0;
+}
+
+/* ---- uniform use (arena.h): free ranges by their first unit, the usable ones in a heap ---- */
+
+/* sizes are mixed from now on: the free ranges into the sorted list (the scan decides); 0, or -1 out of memory */
+static int go_mixed(totex_prog_arena *a)
+{
+    if (a->unit == SIZE_MAX)
+        return 0;
+    size_t n = 0;
+    for (size_t u = 0; u < a->nat; u = a->at[u].end ? a->at[u].end : u + 1)
+        n += a->at[u].end != 0;
+    if (n > a->capfree) {
+        totex_prog_free_range *q = realloc(a->free, n * sizeof *q);
+        if (!q)
+            return -1;
+        a->free = q;
+        a->capfree = n;
+    }
+    a->nfree = 0;
+    for (size_t u = 0; u < a->nat; u = a->at[u].end ? a->at[u].end : u + 1)
+        if (a->at[u].end) {
+            const totex_prog_unit_range *r = &a->at[u];
+            a->free[a->nfree++] = (totex_prog_free_range){a->base + u * a->unit, a->base + r->end * a->unit, r->avail,
+                                                          r->sends, r->recvs};
+        }
+    free_uniform(a);
+    a->unit = SIZE_MAX;
+    return 0;
+}
+
+/* room for one more element of @p size bytes in array *p of n used and *cap allocated (doubled); 0, or -1 */
+static int room(void **p, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    const size_t c = *cap ? 2 * *cap : 64;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static uint64_t key_of(size_t sends, size_t u)
+{
+    return (uint64_t)sends << 32 | (uint64_t)u;
+}
+
+static void heap_up(uint64_t *h, size_t i)
+{
+    const uint64_t k = h[i];
+    while (i > 0 && k < h[(i - 1) / 2]) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = k;
+}
+
+static void heap_down(uint64_t *h, size_t nh, size_t i)
+{
+    const uint64_t k = h[i];
+    for (;;) {
+        size_t m = 2 * i + 1;
+        if (m >= nh)
+            break;
+        if (m + 1 < nh && h[m + 1] < h[m])
+            m++;
+        if (h[m] >= k)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = k;
+}
+
+/* heap key @p k still names a free range, of its prefix */
+static int key_live(const totex_prog_arena *a, uint64_t k)
+{
+    const totex_prog_unit_range *r = &a->at[k & 0xffffffffu];
+    return r->end && r->sends == (size_t)(k >> 32);
+}
+
+/* push the usable range at unit @p u; 0, or -1 out of memory */
+static int heap_push(totex_prog_arena *a, size_t u)
+{
+    if (a->nheap > 2 * a->live + 64) { /* mostly stale: the live keys kept, the heap rebuilt */
+        size_t m = 0;
+        for (size_t i = 0; i < a->nheap; i++)
+            if (key_live(a, a->heap[i]))
+                a->heap[m++] = a->heap[i];
+        a->nheap = m;
+        for (size_t i = m / 2; i-- > 0;)
+            heap_down(a->heap, a->nheap, i);
+    }
+    if (room((void **)&a->heap, a->nheap, &a->capheap, sizeof *a->heap))
+        return -1;
+    a->heap[a->nheap] = key_of(a->at[u].sends, u);
+    heap_up(a->heap, a->nheap++);
+    return 0;
+}
+
+/* the ranges freed for steps up to @p step into the heap (usable now); 0, or -1 out of memory */
+static int flush_pending(totex_prog_arena *a, uint64_t step)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < a->npend; i++) {
+        const uint32_t u = a->pend[i];
+        if (!a->at[u].end)
+            continue; /* gone (merged into its left neighbour, or taken: it was usable then) */
+        if (a->at[u].avail > step)
+            a->pend[m++] = u;
+        else if (heap_push(a, u))
+            return -1;
+    }
+    a->npend = m;
+    return 0;
+}
+
+/* [off, off + bytes) given back under uniform use; 1: not on whole units (the caller goes mixed), 0, or -1 */
+static int give_uniform(totex_prog_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
+{
+    if (off < a->base || off + bytes > a->top || (off - a->base) % a->unit || bytes % a->unit || sends > UINT32_MAX ||
+        (off - a->base) / a->unit >= UINT32_MAX - 1 || bytes / a->unit >= UINT32_MAX - 1 - (off - a->base) / a->unit)
+        return 1;
+    const size_t b = (off - a->base) / a->unit, e = b + bytes / a->unit;
+    if (e >= a->nat) { /* room up to unit e (a right neighbour's first unit) */
+        size_t c = a->nat ? 2 * a->nat : 64;
+        while (c <= e)
+            c *= 2;
+        totex_prog_unit_range *q = realloc(a->at, c * sizeof *q);
+        if (!q)
+            return -1;
+        memset(q + a->nat, 0, (c - a->nat) * sizeof *q);
+        a->at = q;
+        a->nat = c;
+    }
+    if (a->npend == a->cappend && a->npend > 2 * a->live + 64) { /* mostly gone: the live ones kept */
+        size_t m = 0;
+        for (size_t i = 0; i < a->npend; i++)
+            if (a->at[a->pend[i]].end)
+                a->pend[m++] = a->pend[i];
+        a->npend = m;
+    }
+    if (room((void **)&a->pend, a->npend, &a->cappend, sizeof *a->pend))
+        return -1;
+    const uint64_t avail = step + 1;
+    /* neighbours freed for the same step merge (their prefixes combined) */
+    const size_t f = b > 0 ? a->at[b - 1].first : 0;
+    totex_prog_unit_range *left = b > 0 && f < b && a->at[f].end == b ? &a->at[f] : NULL,
+                          *right = a->at[e].end ? &a->at[e] : NULL;
+    const int to_left = left && left->avail == avail, to_right = right && right->avail == avail;
+    size_t u;
+    if (to_left) {
+        u = f;
+        left->end = (uint32_t)e;
+        left->sends = max_z(left->sends, sends);
+        left->recvs = max_z(left->recvs, recvs);
+        if (to_right) {
+            left->end = right->end;
+            left->sends = max_z(left->sends, right->sends);
+            left->recvs = max_z(left->recvs, right->recvs);
+            right->end = 0;
+            a->live--;
+        }
+    } else if (to_right) {
+        u = b;
+        a->at[b] = (totex_prog_unit_range){avail, max_z(right->sends, sends), max_z(right->recvs, recvs), right->end, 0};
+        right->end = 0;
+    } else {
+        u = b;
+        a->at[b] = (totex_prog_unit_range){avail, sends, recvs, (uint32_t)e, 0};
+        a->live++;
+    }
+    a->at[a->at[u].end - 1].first = (uint32_t)u;
+    a->pend[a->npend++] = (uint32_t)u;
+    return 0;
+}
+
+/* a take of one unit past the soft limit under uniform use; 0, or -1 out of memory */
+static int take_uniform(totex_prog_arena *a, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
+{
+    while (a->nheap) {
+        const uint64_t k = a->heap[0];
+        const size_t u = (size_t)(k & 0xffffffffu);
+        totex_prog_unit_range *r = &a->at[u];
+        if (!key_live(a, k) || r->avail > step) { /* stale (or a later range at its unit, pending) */
+            a->heap[0] = a->heap[--a->nheap];
+            heap_down(a->heap, a->nheap, 0);
+            continue;
+        }
+        *off = a->base + u * a->unit;
+        *sends = r->sends;
+        *recvs = r->recvs;
+        if (r->end == u + 1) { /* taken whole */
+            r->end = 0;
+            a->live--;
+            a->heap[0] = a->heap[--a->nheap];
+        } else { /* its rest starts a unit on: a key just above, in the heap's top */
+            a->at[u + 1] = *r;
+            a->at[r->end - 1].first = (uint32_t)(u + 1);
+            r->end = 0;
+            a->heap[0] = k + 1;
+        }
+        heap_down(a->heap, a->nheap, 0);
+        return 0;
+    }
+    *off = a->top; /* none usable: new bytes at the top */
+    a->top += a->unit;
+    return 0;
+}
+
+int totex_prog_arena_take(totex_prog_arena *a, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
+{
+    *off = *sends = *recvs = 0;
+    if (!bytes)
+        return 0;
+    if (a->unit == 0) {
+        a->unit = bytes;
+        a->base = a->top;
+        a->last_step = step;
+    } else if (a->unit != SIZE_MAX && (bytes != a->unit || step < a->last_step) && go_mixed(a)) {
+        return -1;
+    }
+    if (a->unit != SIZE_MAX) { /* (flushed at every take: the pending list stays short) */
+        a->last_step = step;
+        if (a->npend && flush_pending(a, step))
+            return -1;
+    }
+    if (a->top + bytes <= a->cap) {
+        *off = a->top;
+        a->top += bytes;
+        return 0;
+    }
+    if (a->unit != SIZE_MAX)
+        return take_uniform(a, step, off, sends, recvs);
+    take_mixed(a, bytes, step, off, sends, recvs);
+    return 0;
+}
+
+int totex_prog_arena_give(totex_prog_arena *a, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
+{
+    if (!bytes)
+        return 0;
+    if (a->unit != 0 && a->unit != SIZE_MAX) {
+        const int rc = give_uniform(a, off, bytes, step, sends, recvs);
+        if (rc <= 0)
+            return rc;
+    }
+    if (go_mixed(a))
+        return -1;
+    return give_mixed(a, off, bytes, step, sends, recvs);
 }

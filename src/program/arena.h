@@ -23,21 +23,35 @@ typedef struct totex_prog_free_range {
     size_t sends, recvs; /* requests to complete first: sends [0, sends), receives [0, recvs) */
 } totex_prog_free_range;
 
-typedef struct totex_prog_heap_entry { /* a free range as it was when pushed (stale once it changed) */
-    size_t sends, lo, hi;
-    uint64_t avail;
-    size_t recvs;
-} totex_prog_heap_entry;
+/* uniform use: the free range that starts at this unit of the area, if any (indexed by unit past @c base) */
+typedef struct totex_prog_unit_range {
+    uint64_t avail;      /* first step that may use it */
+    size_t sends, recvs; /* requests to complete first */
+    uint32_t end;        /* its end, exclusive, in units; 0: no free range starts here */
+    uint32_t first;      /* at a free range's last unit: its first unit (its left neighbour's, for a give) */
+} totex_prog_unit_range;
 
 typedef struct totex_prog_arena {
-    totex_prog_free_range *free; /* by increasing lo, disjoint */
+    /* mixed sizes: the free ranges by increasing lo, disjoint; the take scans them */
+    totex_prog_free_range *free;
     size_t nfree, capfree;
-    /* uniform use: while every take is of @c unit bytes and every give a multiple of it, every free
-       range fits a take alone, and the earliest-freed choice is the smallest (sends, lo) among the usable
-       ranges: a min-heap of the ranges (stale entries dropped when met) finds it without a scan */
-    size_t unit;                 /* 0: not yet known; SIZE_MAX: mixed sizes (scan) */
-    totex_prog_heap_entry *heap;
+    /* uniform use: while every take is of @c unit bytes and every give a whole number of units at a whole
+       number of units past @c base (the top when the unit was fixed), every free range fits a take alone and
+       the choice is the usable range of smallest (sends, lo): the free ranges are kept by their first unit
+       (no sorted array to shift; neighbours found in O(1)), the usable ones in a min-heap of keys
+       sends << 32 | first unit (stale keys dropped when met), the ranges freed since the last take's step
+       on a pending list until a take's step reaches them. Anything else (a take of another size, a give off
+       the units, a step going back, a prefix or a unit past 2^32) turns to the scan, the free ranges converted. */
+    size_t unit; /* 0: not yet known; SIZE_MAX: mixed sizes (scan) */
+    size_t base;
+    totex_prog_unit_range *at; /* by unit: at[u] */
+    size_t nat;
+    uint64_t *heap;
     size_t nheap, capheap;
+    uint32_t *pend;
+    size_t npend, cappend;
+    size_t live;         /* free ranges (uniform use) */
+    uint64_t last_step;  /* the last take's step (uniform use) */
     size_t top; /* bytes handed out from the top so far: the area's size */
     size_t cap; /* soft limit of top, bytes */
 } totex_prog_arena;

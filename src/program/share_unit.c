@@ -27,15 +27,19 @@ static void coords(const geo *g, uint32_t v, uint32_t *c)
         c[i] = (v / g->stride[i]) % g->m[i];
 }
 
-/* the hop of row r (progress p, destination offsets dc) leaving node v (coordinates cv) over link type lt */
+/* the hop of row r (progress p, destination offsets dc) leaving node v (coordinates cv) over link type lt
+   (every coordinate, progress and offset below its factor's size: sums reduced by one subtraction) */
 static totex_hop hop_from(const geo *g, uint32_t v, const uint32_t *cv, const uint16_t *p, const uint32_t *dc,
                           totex_link_type lt)
 {
     uint32_t src = 0, dst = 0;
     for (uint32_t i = 0; i < g->k; i++) {
-        uint32_t sc = (cv[i] + g->m[i] - p[i]) % g->m[i];
+        uint32_t sc = cv[i] + g->m[i] - p[i];
+        sc = sc >= g->m[i] ? sc - g->m[i] : sc;
+        uint32_t dd = sc + dc[i];
+        dd = dd >= g->m[i] ? dd - g->m[i] : dd;
         src += sc * g->stride[i];
-        dst += ((sc + dc[i]) % g->m[i]) * g->stride[i];
+        dst += dd * g->stride[i];
     }
     uint32_t c = cv[lt.dim], nc = (c + lt.delta) % g->m[lt.dim];
     return (totex_hop){v, v - c * g->stride[lt.dim] + nc * g->stride[lt.dim], src, dst};
@@ -48,6 +52,7 @@ struct totex_prog_trans {
     geo g;
     uint32_t rows, cols, pdim;
     uint16_t *pos;  /* rows x dimensions: each row's progress along each dimension */
+    uint32_t *dco;  /* rows x dimensions: each row's destination offset's coordinates */
     uint64_t step;  /* next step to translate */
     totex_hop *hops;
     size_t cap;
@@ -70,10 +75,15 @@ totex_prog_trans *totex_prog_trans_new(const totex_task *t, const totex_sym_sche
     tr->cols = totex_task_cols(t);
     tr->pdim = totex_task_period_dim(t);
     tr->pos = calloc((size_t)tr->rows * tr->g.k + 1, sizeof *tr->pos);
-    if (!tr->pos) {
+    tr->dco = malloc(((size_t)tr->rows * tr->g.k + 1) * sizeof *tr->dco);
+    if (!tr->pos || !tr->dco) {
+        free(tr->pos);
+        free(tr->dco);
         free(tr);
         return NULL;
     }
+    for (uint32_t r = 0; r < tr->rows; r++)
+        coords(&tr->g, totex_task_destination(t, r), tr->dco + (size_t)r * tr->g.k);
     return tr;
 }
 
@@ -82,6 +92,7 @@ void totex_prog_trans_free(totex_prog_trans *tr)
     if (!tr)
         return;
     free(tr->pos);
+    free(tr->dco);
     free(tr->hops);
     free(tr);
 }
@@ -108,8 +119,7 @@ totex_status totex_prog_trans_run(totex_prog_trans *tr, totex_prog_share *l, uin
     const totex_task *t = tr->t;
     const uint32_t rows = tr->rows, cols = tr->cols, pdim = tr->pdim;
     const uint32_t me = l->me, pred = l->pred;
-    uint32_t cme[TOTEX_MAX_DIMS], cpred[TOTEX_MAX_DIMS], cu[TOTEX_MAX_DIMS], dc[TOTEX_MAX_DIMS],
-        csrc[TOTEX_MAX_DIMS];
+    uint32_t cme[TOTEX_MAX_DIMS], cpred[TOTEX_MAX_DIMS], cu[TOTEX_MAX_DIMS], csrc[TOTEX_MAX_DIMS];
     coords(g, me, cme);
     coords(g, pred, cpred);
     if (upto > totex_sym_steps(tr->s))
@@ -139,7 +149,7 @@ totex_status totex_prog_trans_run(totex_prog_trans *tr, totex_prog_share *l, uin
             }
             const totex_link_type lt = totex_task_column(t, j);
             const uint16_t *p = tr->pos + (size_t)r * g->k;
-            coords(g, totex_task_destination(t, r), dc);
+            const uint32_t *dc = tr->dco + (size_t)r * g->k;
             /* period 2: the parity along pdim of the nodes that hold (and move) the packet */
             uint32_t cl = 0;
             if (pdim != UINT32_MAX) {

@@ -4,13 +4,15 @@
  *    against a direct-indexed array of every key, keys crowded into few home
  *    slots as well as spread;
  *  - the arena (arena.h) under uniform use (every take one unit, every give a
- *    whole number of units), where it finds its choice by a heap: each take
+ *    whole number of units), where it keeps its free ranges by unit and finds
+ *    its choice by a heap, and after it turns to mixed sizes or a step goes
+ *    back (its free ranges converted to the sorted list it scans): each take
  *    against the policy arena.h states, evaluated on a list of free ranges
- *    kept here: past the soft limit, among the ranges usable in this step
- *    (freed in an earlier one), the one freed earliest (smallest sends
- *    prefix, then lowest address), with its prefixes; new bytes at the top
- *    when none is usable. Neighbours freed for the same step merge (their
- *    prefixes combined), as arena.h says. Runs without mpirun. */
+ *    kept here: past the soft limit, among the runs of ranges usable in this
+ *    step (freed in an earlier one) that fit, the one freed earliest
+ *    (smallest sends prefix, then lowest address), with its prefixes; new
+ *    bytes at the top when none is usable. Neighbours freed for the same step
+ *    merge (their prefixes combined), as arena.h says. Runs without mpirun. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,34 +89,59 @@ static size_t maxz(size_t a, size_t b)
     return a > b ? a : b;
 }
 
-static void model_take(model *md, size_t unit, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
+/* the take's policy (arena.h, arena.c): below the soft limit new bytes at the top; past it, among the runs of
+   adjacent ranges usable in this step that fit, the one freed earliest (smallest sends prefix of its ranges,
+   then lowest address), with the largest prefixes of the ranges it touches; else a usable run that ends at
+   the top, grown; else new bytes at the top. With every take one unit and every give whole units, a run is
+   one range. */
+static void model_take(model *md, size_t bytes, uint64_t step, size_t *off, size_t *sends, size_t *recvs)
 {
     *sends = *recvs = 0;
-    if (md->top + unit <= md->cap) {
+    if (md->top + bytes <= md->cap) {
         *off = md->top;
-        md->top += unit;
+        md->top += bytes;
         return;
     }
-    size_t best = SIZE_MAX;
-    for (size_t i = 0; i < md->nr; i++)
-        if (md->r[i].avail <= step &&
-            (best == SIZE_MAX || md->r[i].sends < md->r[best].sends ||
-             (md->r[i].sends == md->r[best].sends && md->r[i].lo < md->r[best].lo)))
-            best = i;
+    size_t best = SIZE_MAX, best_wait = 0, at_top = SIZE_MAX;
+    for (size_t i = 0; i < md->nr; i++) {
+        if (md->r[i].avail > step)
+            continue;
+        size_t j = i, wait = md->r[i].sends;
+        while (md->r[j].hi - md->r[i].lo < bytes && j + 1 < md->nr && md->r[j + 1].lo == md->r[j].hi &&
+               md->r[j + 1].avail <= step)
+            wait = maxz(wait, md->r[++j].sends);
+        if (md->r[j].hi - md->r[i].lo >= bytes) {
+            if (best == SIZE_MAX || wait < best_wait) {
+                best = i;
+                best_wait = wait;
+            }
+        } else if (md->r[j].hi == md->top && at_top == SIZE_MAX) {
+            at_top = i;
+        }
+    }
+    if (best == SIZE_MAX)
+        best = at_top;
     if (best == SIZE_MAX) {
         *off = md->top;
-        md->top += unit;
+        md->top += bytes;
         return;
     }
-    mrange *b = &md->r[best];
-    *off = b->lo;
-    *sends = b->sends;
-    *recvs = b->recvs;
-    b->lo += unit;
-    if (b->lo == b->hi) {
-        memmove(b, b + 1, (md->nr - best - 1) * sizeof *b);
-        md->nr--;
+    const size_t lo = md->r[best].lo, end = lo + bytes;
+    *off = lo;
+    size_t j = best;
+    while (j < md->nr && md->r[j].lo < end) {
+        *sends = maxz(*sends, md->r[j].sends);
+        *recvs = maxz(*recvs, md->r[j].recvs);
+        if (md->r[j].hi > end) {
+            md->r[j].lo = end;
+            break;
+        }
+        j++;
     }
+    memmove(&md->r[best], &md->r[j], (md->nr - j) * sizeof md->r[0]);
+    md->nr -= j - best;
+    if (end > md->top)
+        md->top = end;
 }
 
 static void model_give(model *md, size_t off, size_t bytes, uint64_t step, size_t sends, size_t recvs)
@@ -148,9 +175,10 @@ static void model_give(model *md, size_t off, size_t bytes, uint64_t step, size_
     md->nr++;
 }
 
-/* @p steps steps of up to @p per takes each; taken units given back 1 .. 3 steps later, alone or
-   with the unit after them (two units at once) */
-static void arena(size_t unit, size_t cap_units, uint64_t steps, int per)
+/* @p steps steps of up to @p per takes each; taken ranges given back 1 .. 3 steps later, alone or with the
+   range after them (two at once). From step @p mixed_from on, takes of 1, 2 or 1.5 units (the arena turns
+   from its heap to its scan, its free ranges converted); at step @p back_at, one step back (the same). */
+static void arena(size_t unit, size_t cap_units, uint64_t steps, int per, uint64_t mixed_from, uint64_t back_at)
 {
     totex_prog_arena a;
     totex_prog_arena_init(&a, cap_units * unit);
@@ -158,36 +186,40 @@ static void arena(size_t unit, size_t cap_units, uint64_t steps, int per)
     memset(&md, 0, sizeof md);
     md.cap = cap_units * unit;
     size_t held_n = 0, counter = 0;
-    static size_t held_off[1 << 16];
+    static size_t held_off[1 << 16], held_len[1 << 16];
     static uint64_t held_due[1 << 16];
-    for (uint64_t step = 0; step < steps && !failures; step++) {
+    for (uint64_t i = 0; i < steps && !failures; i++) {
+        const uint64_t step = i >= back_at ? i - 1 : i;
         const int takes = 1 + (int)(next() % (uint64_t)per);
         for (int t = 0; t < takes && held_n < (1 << 16); t++) {
             size_t off, s, r, moff, ms, mr;
-            if (totex_prog_arena_take(&a, unit, step, &off, &s, &r)) {
+            const uint64_t k = next() % 3;
+            const size_t bytes = i < mixed_from || k == 0 ? unit : k == 1 ? 2 * unit : unit + unit / 2;
+            if (totex_prog_arena_take(&a, bytes, step, &off, &s, &r)) {
                 FAIL("arena: out of memory\n");
                 return;
             }
-            model_take(&md, unit, step, &moff, &ms, &mr);
+            model_take(&md, bytes, step, &moff, &ms, &mr);
             if (off != moff || s != ms || r != mr)
-                FAIL("arena (unit %zu, limit %zu units) step %llu: took %zu (waits %zu, %zu), the policy gives %zu "
-                     "(waits %zu, %zu)\n",
-                     unit, cap_units, (unsigned long long)step, off, s, r, moff, ms, mr);
+                FAIL("arena (unit %zu, limit %zu units) step %llu: took %zu bytes at %zu (waits %zu, %zu), the policy "
+                     "gives %zu (waits %zu, %zu)\n",
+                     unit, cap_units, (unsigned long long)step, bytes, off, s, r, moff, ms, mr);
             held_off[held_n] = off;
+            held_len[held_n] = bytes;
             held_due[held_n++] = step + 1 + next() % 3;
         }
-        /* give back what is due, sometimes two adjacent units as one range */
+        /* give back what is due, sometimes two adjacent ranges as one */
         for (size_t h = 0; h < held_n;) {
             if (held_due[h] > step) {
                 h++;
                 continue;
             }
-            size_t bytes = unit, partner = SIZE_MAX;
+            size_t bytes = held_len[h], partner = SIZE_MAX;
             for (size_t q = 0; q < held_n && next() % 2; q++)
-                if (q != h && held_off[q] == held_off[h] + unit && held_due[q] <= step)
+                if (q != h && held_off[q] == held_off[h] + held_len[h] && held_due[q] <= step)
                     partner = q;
             if (partner != SIZE_MAX)
-                bytes = 2 * unit;
+                bytes += held_len[partner];
             counter += 1 + next() % 4;
             const size_t s = next() % 5 ? counter : 0, r = counter / 2;
             if (totex_prog_arena_give(&a, held_off[h], bytes, step, s, r)) {
@@ -197,10 +229,12 @@ static void arena(size_t unit, size_t cap_units, uint64_t steps, int per)
             model_give(&md, held_off[h], bytes, step, s, r);
             const size_t drop2 = partner;
             held_off[h] = held_off[--held_n];
+            held_len[h] = held_len[held_n];
             held_due[h] = held_due[held_n];
             if (drop2 != SIZE_MAX) {
                 const size_t p2 = drop2 == held_n ? h : drop2; /* it may have moved into h */
                 held_off[p2] = held_off[--held_n];
+                held_len[p2] = held_len[held_n];
                 held_due[p2] = held_due[held_n];
             }
         }
@@ -214,9 +248,12 @@ int main(void)
 {
     blockmap(50, 20000);
     blockmap(5000, 200000);
-    arena(65536, 16, 3000, 6);
-    arena(1000, 4, 3000, 12);
-    arena(7, 0, 2000, 20);
+    arena(65536, 16, 3000, 6, UINT64_MAX, UINT64_MAX);
+    arena(1000, 4, 3000, 12, UINT64_MAX, UINT64_MAX);
+    arena(7, 0, 2000, 20, UINT64_MAX, UINT64_MAX);
+    arena(1000, 4, 3000, 12, 1500, UINT64_MAX); /* mixed sizes from the middle on */
+    arena(64, 0, 2000, 8, 1000, UINT64_MAX);
+    arena(1000, 4, 3000, 12, UINT64_MAX, 1500); /* a step back */
     if (failures) {
         fprintf(stderr, "program_alloc: %d failures\n", failures);
         return 1;
