@@ -30,7 +30,10 @@
  *             - "direct": one message per pair with data, all posted at once (what MPI
  *               libraries do), the caller's datatypes given to MPI;
  *             - "routed" (alltoallv_routed.c): on a torus, every block relayed along the
- *               rings with its real length (the lengths travel behind the pieces).
+ *               rings with its real length (the lengths travel behind the pieces);
+ *             - "relay" (alltoallv_relay.c): on a torus of even rings, direct with the half-way
+ *               blocks relayed once through a neighbour (direct-relay's rule), their lengths
+ *               behind them.
  * Choice:     predicted seconds, with M the largest row or column total in bytes and
  *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
  *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
@@ -39,13 +42,16 @@
  *             Routed, on a torus the user declared (Cartesian communicator or
  *             TOTEX_NETWORK), is taken first where its prediction (routed_predict:
  *             start-ups per dependent step, the busiest link's bytes over 2R links
- *             times a measured slack) is 5% below direct's on that torus and padded's.
- *             TOTEX_ALLTOALLV=direct|padded|routed forces one (uniform counts take "uniform"
+ *             times a measured slack) is 5% below direct's on that torus and padded's;
+ *             relay before it where relay's (3 start-ups, the larger of a column's share of R
+ *             links and 1.25 x the average link's bytes) is 5% below those and routed's.
+ *             TOTEX_ALLTOALLV=direct|padded|routed|relay forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
  *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate,
- *             "routed" where the links' bytes do (see alltoallv_routed.c).
+ *             "routed" where the links' bytes do (see alltoallv_routed.c), "relay" where the
+ *             demand is spread but uneven (random blocks: alltoallv_relay.c).
  *
  * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
  * demand matrix, and the global figures (the last call's, or the Allreduce's): the
@@ -55,8 +61,8 @@
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: the packed row and column and 2 n x 80 bytes of figures for
  * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
- * "padded"; the row's packed bytes for "direct" in place; for "routed" the packed row
- * and column and the receives' room (alltoallv_routed.c).
+ * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
+ * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
  *
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
