@@ -47,17 +47,6 @@
    96.6 us with 1 / 2 / 4 / 8 chunks, uniform 77.8 / 78.3 / 78.5 / 78.8; docs/performance.md) */
 #define V_CHUNKS 2
 
-/* the node at coordinates a + sign * b (each modulo its ring) */
-static uint32_t shift(const totex_network *net, uint32_t a, uint32_t b, int sign)
-{
-    uint32_t x = 0;
-    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
-        const uint32_t k = totex_factor_nodes(totex_network_factor(net, i));
-        const uint32_t ca = totex_network_coord(net, a, i), cb = totex_network_coord(net, b, i);
-        x += ((sign > 0 ? ca + cb : ca + k - cb) % k) * totex_network_stride(net, i);
-    }
-    return x;
-}
 
 /* bytes [c L / C, (c + 1) L / C) of a block of L bytes: chunk c */
 static uint64_t cut(uint64_t L, uint32_t c, uint32_t C) { return L * c / C; }
@@ -108,7 +97,7 @@ static int forward(up *u, const totex_network *net, const uint32_t *first, uint3
         if (first[o] == u->f && o != u->f) {
             uint32_t v;
             memcpy(&v, lens + (i++) * sizeof v, sizeof v);
-            const uint32_t d = shift(net, u->r, o, +1);
+            const uint32_t d = totex_network_shift(net, u->r, o, +1);
             rc = MPI_Isend(p, (int)v, MPI_BYTE, (int)d, RELAY_TAG_DOWN + (int)u->r, dup, &req[(*nr)++]);
             p += v;
         }
@@ -155,7 +144,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
         if (cnt[f]) {
             const uint64_t a = cnt[f] * ((bmax + C - 1) / C), b = (maxrow + C - 1) / C + cnt[f];
             const uint64_t bytes = (a < b ? a : b) + cnt[f] * sizeof(uint32_t);
-            const uint32_t r = shift(net, me, f, -1);
+            const uint32_t r = totex_network_shift(net, me, f, -1);
             for (uint32_t c = 0; c < C && rc == MPI_SUCCESS; c++) {
                 up *u = &ups[nu];
                 *u = (up){r, f, c, cnt[f], rroom + at, (size_t)bytes, -1, 0};
@@ -168,12 +157,12 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     for (uint32_t s = 0; rc == MPI_SUCCESS && s < n; s++) {
         if (s == me)
             continue;
-        const uint32_t o = shift(net, me, s, -1), L = (uint32_t)(roff[s + 1] - roff[s]);
+        const uint32_t o = totex_network_shift(net, me, s, -1), L = (uint32_t)(roff[s + 1] - roff[s]);
         if (first[o] == o) {
             rc = MPI_Irecv(precv + roff[s], (int)L, MPI_BYTE, (int)s, RELAY_TAG_DIRECT, dup, &req[nr++]);
             continue;
         }
-        const uint32_t t = shift(net, s, first[o], +1);
+        const uint32_t t = totex_network_shift(net, s, first[o], +1);
         for (uint32_t c = 0; c < C && rc == MPI_SUCCESS; c++) {
             const uint64_t a = cut(L, c, C), b = cut(L, c + 1, C);
             rc = MPI_Irecv(precv + roff[s] + a, (int)(b - a), MPI_BYTE, (int)t, RELAY_TAG_DOWN + (int)s, dup,
@@ -188,7 +177,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
             sb += C * (size_t)cnt[f] * sizeof(uint32_t);
     for (uint32_t o = 1; o < n; o++)
         if (first[o] != o) {
-            const uint32_t d = shift(net, me, o, +1);
+            const uint32_t d = totex_network_shift(net, me, o, +1);
             sb += soff[d + 1] - soff[d];
         }
     if (rc == MPI_SUCCESS && !(sbuf = malloc(sb ? sb : 1)))
@@ -197,19 +186,19 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     for (uint32_t f = 1; rc == MPI_SUCCESS && f < n; f++) {
         if (!cnt[f])
             continue;
-        const uint32_t t = shift(net, me, f, +1);
+        const uint32_t t = totex_network_shift(net, me, f, +1);
         for (uint32_t c = 0; c < C && rc == MPI_SUCCESS; c++) {
             char *m0 = w;
             for (uint32_t o = 1; o < n; o++) /* the chunks, by offset */
                 if (first[o] == f && o != f) {
-                    const uint32_t d = shift(net, me, o, +1);
+                    const uint32_t d = totex_network_shift(net, me, o, +1);
                     const uint64_t L = soff[d + 1] - soff[d], a = cut(L, c, C), b = cut(L, c + 1, C);
                     memcpy(w, psend + soff[d] + a, b - a);
                     w += b - a;
                 }
             for (uint32_t o = 1; o < n; o++) /* their lengths */
                 if (first[o] == f && o != f) {
-                    const uint32_t d = shift(net, me, o, +1);
+                    const uint32_t d = totex_network_shift(net, me, o, +1);
                     const uint64_t L = soff[d + 1] - soff[d];
                     const uint32_t len = (uint32_t)(cut(L, c + 1, C) - cut(L, c, C));
                     memcpy(w, &len, sizeof len);
@@ -223,7 +212,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     }
     for (uint32_t o = 1; rc == MPI_SUCCESS && o < n; o++)
         if (first[o] == o) {
-            const uint32_t d = shift(net, me, o, +1);
+            const uint32_t d = totex_network_shift(net, me, o, +1);
             rc = MPI_Isend(psend + soff[d], (int)(soff[d + 1] - soff[d]), MPI_BYTE, (int)d, RELAY_TAG_DIRECT, dup,
                            &req[nr++]);
         }

@@ -257,17 +257,6 @@ static uint32_t dist1(uint32_t k, int ring, uint32_t a, uint32_t b)
     return !ring ? (a > b ? a - b : b - a) : f < k - f ? f : k - f;
 }
 
-/* the node at the coordinates of @p a plus (@p sign > 0) or minus those of @p b, each modulo its factor */
-static uint32_t shift(const totex_network *net, uint32_t a, uint32_t b, int sign)
-{
-    uint32_t x = 0;
-    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
-        const uint32_t k = totex_factor_nodes(totex_network_factor(net, i));
-        const uint32_t ca = totex_network_coord(net, a, i), cb = totex_network_coord(net, b, i);
-        x += ((sign > 0 ? ca + cb : ca + k - cb) % k) * totex_network_stride(net, i);
-    }
-    return x;
-}
 
 static void first_hops(const char *spec, int expect)
 {
@@ -325,9 +314,9 @@ static void first_hops(const char *spec, int expect)
             if (t != hop[(size_t)r * n + d])
                 FAIL("%s: block (%u, %u) first to %u, the schedule's step 1 to %u\n", spec, r, d, t,
                      hop[(size_t)r * n + d]);
-            if (shift(net, t, r, -1) != first0[shift(net, d, r, -1)])
+            if (totex_network_shift(net, t, r, -1) != first0[totex_network_shift(net, d, r, -1)])
                 FAIL("%s: block (%u, %u): first hop %u is not node 0's of offset %u translated\n", spec, r, d, t,
-                     shift(net, d, r, -1));
+                     totex_network_shift(net, d, r, -1));
             uint32_t drt = 0, dtd = 0, drd = 0;
             for (uint32_t i = 0; i < dims; i++) {
                 const totex_factor *f = totex_network_factor(net, i);
