@@ -556,6 +556,25 @@ totex_status totex_comb_import_file_on(const char *path, const char *network, to
 /** Free what an import allocated and zero it. @param im an imported schedule, a zeroed one, or NULL. */
 void totex_comb_imported_free(totex_comb_imported *im);
 
+/**
+ * Where direct-relay (src/combining/relay.c; this project, no paper) sends
+ * each block of node @p r first: a block whose destination is half-way round
+ * a ring of even size >= 4 goes to a relay next to @p r (its route then
+ * crosses that ring in the direction that splits such blocks in halves),
+ * every other block straight to its destination. The same rule as the
+ * direct-relay schedule's; totex_alltoallv's "relay" way (src/mpi) uses it.
+ *
+ * @param net    the network (a torus with a ring of even size >= 4 and, for
+ *               every such ring, another factor of even size)
+ * @param r      the sending node (< nodes)
+ * @param first  [nodes] out: first[d] the node block (r, d) goes to first:
+ *               d itself when not relayed, first[r] = r; caller-owned
+ * @param err    filled on failure (may be NULL)
+ * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE (no such ring, or one without a
+ *         partner factor of even size: the reason in @p err)
+ */
+totex_status totex_comb_relay_first(const totex_network *net, uint32_t r, uint32_t *first, totex_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -126,6 +126,15 @@ uint32_t totex_network_stride(const totex_network *net, uint32_t i);
  * @return the coordinate c_i of @p node; UINT32_MAX if @p node >= n or @p i >= k.
  */
 uint32_t totex_network_coord(const totex_network *net, uint32_t node, uint32_t i);
+/**
+ * The node whose coordinates are those of @p u plus (@p sign > 0) or minus
+ * (@p sign <= 0) those of @p x, each modulo its factor's size: the
+ * translation of a product of rings (001 Theorem 2's map of node 0's
+ * schedule to node x).
+ * @param net a network. @param u a node (< n). @param x a node (< n), the
+ * offset. @param sign +1 to add, -1 to subtract. @return the node id.
+ */
+uint32_t totex_network_shift(const totex_network *net, uint32_t u, uint32_t x, int sign);
 /** @param net a network. @param node a node. @return its degree (the sum of its factor degrees); 0 if @p node >= n. */
 uint32_t totex_network_degree(const totex_network *net, uint32_t node);
 /** @param net a network. @return the smallest node degree (the sum of the factors' minimum degrees). */

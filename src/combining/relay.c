@@ -116,6 +116,18 @@ static uint32_t relay_of(const totex_network *net, const uint32_t *partner, uint
     return t == r ? d : t;
 }
 
+totex_status totex_comb_relay_first(const totex_network *net, uint32_t r, uint32_t *first, totex_error *err)
+{
+    uint32_t partner[TOTEX_MAX_DIMS];
+    const totex_status st = partners(net, partner, err);
+    if (st != TOTEX_OK)
+        return st;
+    const uint32_t n = totex_network_nodes(net);
+    for (uint32_t d = 0; d < n; d++)
+        first[d] = d == r ? r : relay_of(net, partner, r, d);
+    return TOTEX_OK;
+}
+
 typedef struct hop {
     uint32_t relay, dst, src;
 } hop;

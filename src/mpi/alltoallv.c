@@ -30,7 +30,10 @@
  *             - "direct": one message per pair with data, all posted at once (what MPI
  *               libraries do), the caller's datatypes given to MPI;
  *             - "routed" (alltoallv_routed.c): on a torus, every block relayed along the
- *               rings with its real length (the lengths travel behind the pieces).
+ *               rings with its real length (the lengths travel behind the pieces);
+ *             - "relay" (alltoallv_relay.c): on a torus of even rings, direct with the half-way
+ *               blocks relayed once through a neighbour (direct-relay's rule), their lengths
+ *               behind them.
  * Choice:     predicted seconds, with M the largest row or column total in bytes and
  *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
  *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
@@ -39,13 +42,16 @@
  *             Routed, on a torus the user declared (Cartesian communicator or
  *             TOTEX_NETWORK), is taken first where its prediction (routed_predict:
  *             start-ups per dependent step, the busiest link's bytes over 2R links
- *             times a measured slack) is 5% below direct's on that torus and padded's.
- *             TOTEX_ALLTOALLV=direct|padded|routed forces one (uniform counts take "uniform"
+ *             times a measured slack) is 5% below direct's on that torus and padded's;
+ *             relay before it where relay's (3 start-ups, the larger of a column's share of R
+ *             links and 1.25 x the average link's bytes) is 5% below those and routed's.
+ *             TOTEX_ALLTOALLV=direct|padded|routed|relay forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
  *             MPI libraries' linear algorithm, "padded" wins where start-ups dominate,
- *             "routed" where the links' bytes do (see alltoallv_routed.c).
+ *             "routed" where the links' bytes do (see alltoallv_routed.c), "relay" where the
+ *             demand is spread but uneven (random blocks: alltoallv_relay.c).
  *
  * What a rank knows: its own row (sendcounts) and column (recvcounts) of the
  * demand matrix, and the global figures (the last call's, or the Allreduce's): the
@@ -55,8 +61,8 @@
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: the packed row and column and 2 n x 80 bytes of figures for
  * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
- * "padded"; the row's packed bytes for "direct" in place; for "routed" the packed row
- * and column and the receives' room (alltoallv_routed.c).
+ * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
+ * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
  *
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
@@ -82,8 +88,8 @@
 /* tag of "direct" on the private duplicate (above the unit-step executor's tags, below 32767) */
 #define TOTEX_MPI_V_TAG 32700
 
-enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4 };
-static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed"};
+enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5 };
+static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay"};
 
 /* the figures every rank contributes to the call's Allreduce */
 enum {
@@ -222,9 +228,9 @@ static int forced_choice(void)
 {
     static int forced = -2;
     if (forced == -2) {
-        static const char *const words[] = {"auto", "direct", "padded", "routed"};
-        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 4);
-        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : w == 3 ? V_ROUTED : -1;
+        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay"};
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 5);
+        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : w == 3 ? V_ROUTED : w == 4 ? V_RELAY : -1;
     }
     return forced;
 }
@@ -239,7 +245,7 @@ static int forced_choice(void)
    comes in on about R of the links (the last dimension's), and a half-way message of an even ring goes one
    way: the average link's bytes times 1.5 when a ring is even */
 static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st, const totex_network *net,
-                             double *direct, double *room)
+                             double *direct, double *relay, double *room)
 {
     double dep = 0, R = 0, P = 0;
     int even = 0;
@@ -256,13 +262,19 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
     const double avg = (double)f[F_TOTAL] * totex_network_average_distance(net) / (2 * R * n);
     const double dl = rc / R > avg * (even ? 1.5 : 1) ? rc / R : avg * (even ? 1.5 : 1);
     *direct = 2 * st->t_s + dl * st->t_c;
+    /* relay (alltoallv_relay.c, where it applies): direct's routes with the half-way blocks split both ways, 2
+       legs: a row or column still comes in on about R links, and the busiest link carries about 1.25 x the
+       average's bytes where blocks differ (SimGrid 4x4, random demand, 64 KiB: 80 us on the busiest link of 51
+       on the average, docs/performance.md) */
+    const double al = rc / R > 1.25 * avg ? rc / R : 1.25 * avg;
+    *relay = totex_mpi_v_relay_applies(net) ? 3 * st->t_s + al * st->t_c : -1;
     return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
 /* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
    predicted seconds of direct [0] and padded [1] */
 static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, const totex_network *net,
-                  int declared, double pred[4])
+                  int declared, double pred[5])
 {
     const int forced = forced_choice();
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
@@ -274,10 +286,10 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     pred[0] = (n - 1) * ts + m * tc;
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
-    pred[2] = pred[3] = -1;
+    pred[2] = pred[3] = pred[4] = -1;
     double room = 0;
     if (net)
-        pred[2] = routed_predict(f, n, st, net, &pred[3], &room);
+        pred[2] = routed_predict(f, n, st, net, &pred[3], &pred[4], &room);
     (void)in_place;
     if (forced >= 0)
         return forced;
@@ -288,6 +300,11 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     /* routed: on a torus the user declared (a Cartesian communicator's or TOTEX_NETWORK's; on MPI_Dims_create's
        guess the ranks' links are unknown), where its prediction beats direct there and padded's by 5%, its
        receives' room at most 256 MiB per rank */
+    /* relay: likewise, where its prediction is 5% below routed's too; its receives' room (7 blocks per rank on
+       4x4) is less than routed's */
+    if (net && declared && pred[4] >= 0 && pred[4] < 0.95 * pred[3] && pred[4] < 0.95 * comb &&
+        pred[4] < 0.95 * pred[2] && room <= 268435456.0)
+        return V_RELAY;
     if (net && declared && pred[2] < 0.95 * pred[3] && pred[2] < 0.95 * comb && room <= 268435456.0)
         return V_ROUTED;
     /* padded slots for every pair: at most 256 MiB of slots per rank */
@@ -316,7 +333,7 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     uint64_t g[F_N];
     for (int k = 0; k < F_N; k++)
         g[k] = st->v_prev[k];
-    double pred[4];
+    double pred[5];
     const int how = choose(g, n, st, 0, net, declared, pred);
     const double m = (double)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), direct_lo = 2 * st->t_s + m * st->t_c;
     if (how == V_UNIFORM) {
@@ -344,6 +361,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     const double agree = 2.0 * lg * st->t_s;
     if (how == V_ROUTED && pred[2] + agree < 0.95 * pred[3])
         return M_PLANNED;
+    if (how == V_RELAY && pred[4] + agree < 0.95 * pred[3])
+        return M_PLANNED;
     if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
         return M_PLANNED;
     return M_DIRECT;
@@ -357,11 +376,12 @@ static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, int si
     if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1))
         fprintf(stderr,
                 "totex: %s on %d ranks: %s (%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
-                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us)\n",
+                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us, "
+                "relay %.1f us)\n",
                 opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note, (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6);
+                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6, pred[4] * 1e6);
     st->v_said = how + 1;
 }
 
@@ -468,7 +488,7 @@ static int run_padded(const char *sbuf, const int *scounts, const int *sdispls, 
 /* "routed": this rank's row packed by destination node, the blocks relayed along the torus with their real
    lengths (alltoallv_routed.c), each received block unpacked from its packed bytes. Memory beyond the caller's
    buffers: the packed row and column, the relayed bytes (alltoallv_routed.c), 2 (n + 1) offsets */
-static int run_routed(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
+static int run_routed(const totex_network *net, int relay, const char *sbuf, const int *scounts, const int *sdispls,
                       MPI_Datatype stype, char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
                       int n, int rank, uint64_t bmax, uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
 {
@@ -497,7 +517,8 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
             rc = MPI_ERR_TYPE; /* (a packed form longer than the type's size: not a homogeneous run) */
     }
     if (rc == MPI_SUCCESS)
-        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, bmax, maxrow, st->dup, st->node_of ? st->node_of[rank] : rank);
+        rc = (relay ? totex_mpi_v_relay : totex_mpi_v_routed)(net, ps, soff, pr, roff, bmax, maxrow, st->dup,
+                                                              st->node_of ? st->node_of[rank] : rank);
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(roff[t + 1] - roff[t]);
         int pos = 0;
@@ -752,7 +773,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                           size, rank, comm, st->dup);
     }
     const totex_network *net = NULL;
-    double pred[4] = {0, 0, -1, -1};
+    double pred[5] = {0, 0, -1, -1, -1};
     if (size > 1) {
         if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
             return rc;
@@ -859,8 +880,9 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         rc = totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
         break;
     case V_ROUTED:
-        if (net) {
-            rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
+    case V_RELAY:
+        if (net && (how == V_ROUTED || totex_mpi_v_relay_applies(net))) {
+            rc = run_routed(net, how == V_RELAY, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
                             rank, g[F_BMAX], g[F_ROW], comm, st);
             break;
         }

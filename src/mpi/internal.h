@@ -109,6 +109,12 @@ int totex_mpi_v_routed_applies(const totex_network *net);
    block came with another length than expected) */
 int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
                        const uint64_t *roff, uint64_t bmax, uint64_t maxrow, MPI_Comm dup, int node);
+/* the relay alltoallv (alltoallv_relay.c) applies to @p net: a torus (rings and K2) on which direct-relay
+   applies (totex_comb_relay_first), at most 1497 nodes */
+int totex_mpi_v_relay_applies(const totex_network *net);
+/* the relay alltoallv, arguments as totex_mpi_v_routed() */
+int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
+                      const uint64_t *roff, uint64_t bmax, uint64_t maxrow, MPI_Comm dup, int node);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
 double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;

@@ -41,6 +41,16 @@ uint32_t totex_network_coord(const totex_network *net, uint32_t node, uint32_t i
     return (node / net->stride[i]) % net->m[i];
 }
 
+uint32_t totex_network_shift(const totex_network *net, uint32_t u, uint32_t x, int sign)
+{
+    uint32_t id = 0;
+    for (uint32_t d = 0; d < net->k; d++) {
+        const uint32_t m = net->m[d], cu = (u / net->stride[d]) % m, cx = (x / net->stride[d]) % m;
+        id += ((sign > 0 ? cu + cx : cu + m - cx) % m) * net->stride[d];
+    }
+    return id;
+}
+
 uint64_t totex_network_links(const totex_network *net)
 {
     uint64_t links = 0;

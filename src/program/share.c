@@ -115,25 +115,14 @@ totex_status totex_prog_share_from_comb(totex_prog_share *l, const totex_comb_sc
     return TOTEX_OK;
 }
 
-/* node u shifted by node x: coordinates added modulo the factor sizes (sign -1: subtracted) */
-static uint32_t shift(const totex_network *net, uint32_t u, uint32_t x, int sign)
-{
-    uint32_t id = 0;
-    for (uint32_t d = 0; d < totex_network_dims(net); d++) {
-        const uint32_t m = totex_factor_nodes(totex_network_factor(net, d));
-        const uint32_t cu = totex_network_coord(net, u, d), cx = totex_network_coord(net, x, d);
-        id += ((sign > 0 ? cu + cx : cu + m - cx) % m) * totex_network_stride(net, d);
-    }
-    return id;
-}
 
 /* node 0's transfer t shifted by x, appended to step @p step */
 static int add_shifted(totex_prog_share *l, const totex_network *net, uint64_t step, const totex_transfer *t, uint32_t x,
                        totex_block *buf)
 {
     for (size_t b = 0; b < t->count; b++)
-        buf[b] = (totex_block){shift(net, t->blocks[b].src, x, 1), shift(net, t->blocks[b].dst, x, 1)};
-    return totex_prog_share_add(l, step, x, shift(net, t->to, x, 1), buf, t->count);
+        buf[b] = (totex_block){totex_network_shift(net, t->blocks[b].src, x, 1), totex_network_shift(net, t->blocks[b].dst, x, 1)};
+    return totex_prog_share_add(l, step, x, totex_network_shift(net, t->to, x, 1), buf, t->count);
 }
 
 totex_status totex_prog_share_from_node0(totex_prog_share *l, const totex_network *net, const totex_comb_schedule *node0,
@@ -158,7 +147,7 @@ totex_status totex_prog_share_from_node0(totex_prog_share *l, const totex_networ
                 cap = tr.count;
             }
             /* the one from this rank, the one from its ring predecessor, the one into this rank (from me - offset) */
-            const uint32_t into = shift(net, me, tr.to, -1);
+            const uint32_t into = totex_network_shift(net, me, tr.to, -1);
             if (add_shifted(l, net, st, &tr, me, buf) || (pred != me && add_shifted(l, net, st, &tr, pred, buf)) ||
                 (into != me && into != pred && add_shifted(l, net, st, &tr, into, buf)))
                 goto nomem;

@@ -12,7 +12,11 @@
  *   it, message by message in order, the bytes sent are the schedule's transfers' blocks, and each rank's
  *   finals are the n - 1 blocks destined to it, once each;
  * - the choice model offers it on ring:4*ring:4 at 8 KiB under flat link costs, before direct, and not
- *   on ring:5*ring:5. */
+ *   on ring:5*ring:5;
+ * - totex_comb_relay_first (the first hops totex_alltoallv's "relay" uses): each block's first hop is
+ *   where the schedule's step 1 carries it; it depends on the offset d - r only (the runtime finds a
+ *   relay's sources by translation); a relay is on a shortest route, each leg shorter than half of every
+ *   ring; refused where direct-relay does not apply. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,8 +250,109 @@ static void offered(const char *spec, int expect)
     totex_network_free(net);
 }
 
+/* ring distance of coordinates a, b on a ring of k (a path's for a path) */
+static uint32_t dist1(uint32_t k, int ring, uint32_t a, uint32_t b)
+{
+    const uint32_t f = (b + k - a) % k;
+    return !ring ? (a > b ? a - b : b - a) : f < k - f ? f : k - f;
+}
+
+
+static void first_hops(const char *spec, int expect)
+{
+    totex_error err;
+    totex_network *net = totex_network_parse(spec, &err);
+    if (!net) {
+        FAIL("%s: %s\n", spec, err.msg);
+        return;
+    }
+    const uint32_t n = totex_network_nodes(net), dims = totex_network_dims(net);
+    uint32_t *first = malloc((size_t)n * sizeof *first), *first0 = malloc((size_t)n * sizeof *first0);
+    const totex_status st = totex_comb_relay_first(net, 0, first0, &err);
+    if (!expect) {
+        if (st != TOTEX_ENOTAPPLICABLE)
+            FAIL("%s: relay_first gave %d where direct-relay does not apply\n", spec, (int)st);
+        goto done;
+    }
+    if (st != TOTEX_OK) {
+        FAIL("%s: relay_first refused: %s\n", spec, err.msg);
+        goto done;
+    }
+    /* the schedule's step 1: block (r, d) in a transfer r -> t: t is its first hop */
+    const totex_comb_algorithm *a = totex_comb_algorithm_find("direct-relay", &err);
+    const totex_comb_cost cost = prog_test_plan_cost(1024);
+    totex_comb_schedule *s = NULL;
+    uint32_t *hop = malloc((size_t)n * n * sizeof *hop);
+    if (!a || a->build(net, &cost, &s, &err) != TOTEX_OK) {
+        FAIL("%s: direct-relay not built\n", spec);
+        free(hop);
+        goto done;
+    }
+    for (size_t q = 0; q < (size_t)n * n; q++)
+        hop[q] = UINT32_MAX;
+    /* step 1 is packed into sub-steps: every block's first transfer leaves from its source */
+    for (uint64_t k = 0; k < totex_comb_steps(s); k++)
+        for (size_t x = 0; x < totex_comb_step_transfers(s, k); x++) {
+            totex_transfer t;
+            totex_comb_get_transfer(s, k, x, &t);
+            for (size_t b = 0; b < t.count; b++)
+                if (t.blocks[b].src == t.from && hop[(size_t)t.from * n + t.blocks[b].dst] == UINT32_MAX)
+                    hop[(size_t)t.from * n + t.blocks[b].dst] = t.to;
+        }
+    for (uint32_t r = 0; r < n; r++) {
+        if (totex_comb_relay_first(net, r, first, &err) != TOTEX_OK) {
+            FAIL("%s: relay_first refused for node %u\n", spec, r);
+            break;
+        }
+        for (uint32_t d = 0; d < n; d++) {
+            const uint32_t t = first[d];
+            if (d == r) {
+                if (t != r)
+                    FAIL("%s: first[%u] of node %u is %u, not itself\n", spec, d, r, t);
+                continue;
+            }
+            if (t != hop[(size_t)r * n + d])
+                FAIL("%s: block (%u, %u) first to %u, the schedule's step 1 to %u\n", spec, r, d, t,
+                     hop[(size_t)r * n + d]);
+            if (totex_network_shift(net, t, r, -1) != first0[totex_network_shift(net, d, r, -1)])
+                FAIL("%s: block (%u, %u): first hop %u is not node 0's of offset %u translated\n", spec, r, d, t,
+                     totex_network_shift(net, d, r, -1));
+            uint32_t drt = 0, dtd = 0, drd = 0;
+            for (uint32_t i = 0; i < dims; i++) {
+                const totex_factor *f = totex_network_factor(net, i);
+                const uint32_t k = totex_factor_nodes(f);
+                const int ring = totex_factor_get_kind(f) == TOTEX_FACTOR_RING;
+                const uint32_t a1 = dist1(k, ring, totex_network_coord(net, r, i), totex_network_coord(net, t, i)),
+                               a2 = dist1(k, ring, totex_network_coord(net, t, i), totex_network_coord(net, d, i));
+                if (ring && k > 2 && t != d && (2 * a1 >= k || 2 * a2 >= k))
+                    FAIL("%s: block (%u, %u) via %u: a leg of half ring %u or more (its route not unique)\n", spec, r,
+                         d, t, i);
+                drt += a1;
+                dtd += a2;
+                drd += dist1(k, ring, totex_network_coord(net, r, i), totex_network_coord(net, d, i));
+            }
+            if (t != d && drt + dtd != drd)
+                FAIL("%s: block (%u, %u) via %u: %u + %u hops, not a shortest route (%u)\n", spec, r, d, t, drt, dtd,
+                     drd);
+        }
+    }
+    totex_comb_schedule_free(s);
+    free(hop);
+done:
+    free(first);
+    free(first0);
+    totex_network_free(net);
+}
+
 int main(void)
 {
+    first_hops("ring:4*ring:4", 1);
+    first_hops("ring:8*ring:8", 1);
+    first_hops("ring:4*ring:4*ring:4", 1);
+    first_hops("ring:4*k2", 1);
+    first_hops("ring:6*ring:4", 1);
+    first_hops("ring:5*ring:5", 0);
+    first_hops("ring:4*ring:3", 0);
     simulated("ring:4*ring:4", 1);
     simulated("ring:8*ring:8", 1);
     simulated("ring:4*ring:4*ring:4", 1);
