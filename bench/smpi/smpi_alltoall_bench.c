@@ -107,9 +107,11 @@ int main(int argc, char **argv)
                       : MPI_Alltoall(send, (int)block, MPI_BYTE, recv, (int)block, MPI_BYTE, cart);
         double t = (MPI_Wtime() - t0) / iters, worst = 0;
         MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, cart);
-        if (rank == 0)
+        if (rank == 0) { /* flushed per size: a run stopped early keeps the sizes it finished */
             printf("%s %ld %.9e %s %.9e\n", impl, block, worst, !all ? "WRONG" : shared ? "unverified" : "ok",
                    first_worst);
+            fflush(stdout);
+        }
         status |= !all;
     }
 #ifdef SMPI_H
