@@ -43,8 +43,8 @@
 #define RELAY_TAG_DOWN 31102
 #define RELAY_TAGS 1500
 
-/* chunks of a relayed block (SimGrid 4x4, flat factors, 64 KiB, relay forced: random 97.1 / 94.9 / 96.3 /
-   96.6 us with 1 / 2 / 4 / 8 chunks, uniform 77.8 / 78.3 / 78.5 / 78.8; docs/performance.md) */
+/* chunks of a relayed block: the fastest of 1, 2, 4 and 8 on SimGrid's 4x4 with random demand
+   (docs/performance.md, "Relay: direct-relay carrying real lengths") */
 #define V_CHUNKS 2
 
 
