@@ -570,8 +570,9 @@ void totex_comb_imported_free(totex_comb_imported *im);
  * @param first  [nodes] out: first[d] the node block (r, d) goes to first:
  *               d itself when not relayed, first[r] = r; caller-owned
  * @param err    filled on failure (may be NULL)
- * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE (no such ring, or one without a
- *         partner factor of even size: the reason in @p err)
+ * @return TOTEX_OK; TOTEX_EINVAL (@p net or @p first NULL, or @p r not a
+ *         node; @p first untouched); TOTEX_ENOTAPPLICABLE (no such ring, or
+ *         one without a partner factor of even size: the reason in @p err)
  */
 totex_status totex_comb_relay_first(const totex_network *net, uint32_t r, uint32_t *first, totex_error *err);
 

@@ -132,7 +132,8 @@ uint32_t totex_network_coord(const totex_network *net, uint32_t node, uint32_t i
  * translation of a product of rings (001 Theorem 2's map of node 0's
  * schedule to node x).
  * @param net a network. @param u a node (< n). @param x a node (< n), the
- * offset. @param sign +1 to add, -1 to subtract. @return the node id.
+ * offset. @param sign +1 to add, -1 to subtract. @return the node id;
+ * UINT32_MAX if @p u or @p x >= n.
  */
 uint32_t totex_network_shift(const totex_network *net, uint32_t u, uint32_t x, int sign);
 /** @param net a network. @param node a node. @return its degree (the sum of its factor degrees); 0 if @p node >= n. */

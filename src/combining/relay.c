@@ -119,10 +119,15 @@ static uint32_t relay_of(const totex_network *net, const uint32_t *partner, uint
 totex_status totex_comb_relay_first(const totex_network *net, uint32_t r, uint32_t *first, totex_error *err)
 {
     uint32_t partner[TOTEX_MAX_DIMS];
+    if (!net || !first)
+        return totex_fail(err, TOTEX_EINVAL, "direct-relay's first hops: no network or no output array given");
+    const uint32_t n = totex_network_nodes(net);
+    if (r >= n)
+        return totex_fail(err, TOTEX_EINVAL, "direct-relay's first hops: node %u is not a node of %s (0 .. %u)", r,
+                          totex_network_spec(net), n - 1);
     const totex_status st = partners(net, partner, err);
     if (st != TOTEX_OK)
         return st;
-    const uint32_t n = totex_network_nodes(net);
     for (uint32_t d = 0; d < n; d++)
         first[d] = d == r ? r : relay_of(net, partner, r, d);
     return TOTEX_OK;

@@ -43,6 +43,8 @@ uint32_t totex_network_coord(const totex_network *net, uint32_t node, uint32_t i
 
 uint32_t totex_network_shift(const totex_network *net, uint32_t u, uint32_t x, int sign)
 {
+    if (u >= net->n || x >= net->n)
+        return UINT32_MAX;
     uint32_t id = 0;
     for (uint32_t d = 0; d < net->k; d++) {
         const uint32_t m = net->m[d], cu = (u / net->stride[d]) % m, cx = (x / net->stride[d]) % m;

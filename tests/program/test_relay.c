@@ -269,6 +269,11 @@ static void first_hops(const char *spec, int expect)
     const uint32_t n = totex_network_nodes(net), dims = totex_network_dims(net);
     uint32_t *first = malloc((size_t)n * sizeof *first), *first0 = malloc((size_t)n * sizeof *first0);
     const totex_status st = totex_comb_relay_first(net, 0, first0, &err);
+    /* out-of-range input: refused, not read or written past the network */
+    if (totex_comb_relay_first(net, n, first, &err) != TOTEX_EINVAL)
+        FAIL("%s: relay_first of node %u (not a node) not refused\n", spec, n);
+    if (totex_network_shift(net, n, 0, 1) != UINT32_MAX || totex_network_shift(net, 0, n, -1) != UINT32_MAX)
+        FAIL("%s: totex_network_shift of a node >= n did not give UINT32_MAX\n", spec);
     if (!expect) {
         if (st != TOTEX_ENOTAPPLICABLE)
             FAIL("%s: relay_first gave %d where direct-relay does not apply\n", spec, (int)st);
