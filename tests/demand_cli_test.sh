@@ -1,5 +1,5 @@
 #!/bin/sh
-# totex bounds|plan|compare SPEC --demand D (issue 30 items 1-3) from the CLI:
+# totex bounds|plan|compare SPEC --demand D from the CLI:
 #  - every bad demand file (malformed, negative, non-square, too large, the
 #    wrong size for the network) and bad generator: one line naming what is
 #    wrong, exit 2, no output;

@@ -9,7 +9,7 @@
  *  - beat A2 (000 Section 4) and load-greedy, both planned and simulated here;
  *  - stay within 1.05 of the best bound on touchstone-delta (16 x 32; by
  *    source alone it took 9200 steps, 1.068 x the forwarding bound 8611:
- *    the mixed routing is what meets 1.05, issue 32) and within 1.04 on
+ *    the mixed routing is what meets 1.05) and within 1.04 on
  *    mesh:16x16 (by source alone 2932, 1.041 x 2817);
  * and the automatic choice must pick a schedule that good on 3x3, 3x4 and
  * touchstone-delta.

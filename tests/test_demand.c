@@ -1,5 +1,5 @@
 /*
- * Non-uniform total exchange (issue 30 items 1-3) against independent computations:
+ * Non-uniform total exchange against independent computations:
  *  - the generators: uniform exactly M, random within [0, 2M] and fixed by its
  *    seed, hotspot's K columns 8M, zipf's rows M (n-1) up to rounding;
  *  - the analytic bounds: injection and ejection by scanning rows and columns;

@@ -1,5 +1,5 @@
 /*
- * totex bounds|plan|compare SPEC --demand D (issue 30 items 1-3): the bounds
+ * totex bounds|plan|compare SPEC --demand D: the bounds
  * of a demand matrix with their witnesses, the byte-weighted schedules
  * verified by the byte-weighted simulator, the automatic choice and its
  * ratio to the best bound, the bytes per link as a picture. Thin: parses,

@@ -1,4 +1,4 @@
-/* totex bounds|plan|compare SPEC --demand D: non-uniform total exchange (issue 30), internal to tools/. */
+/* totex bounds|plan|compare SPEC --demand D: non-uniform total exchange, internal to tools/. */
 #ifndef TOTEX_TOOLS_DEMAND_CMD_H
 #define TOTEX_TOOLS_DEMAND_CMD_H
 #include <stdio.h>

@@ -523,7 +523,7 @@ static int run_command(int argc, char **argv)
         return cmd_algorithms(argc - 2, argv + 2);
     if ((!strcmp(cmd, "bounds") || !strcmp(cmd, "plan") || !strcmp(cmd, "compare")) &&
         totex_cmd_wants_demand(argc - 2, argv + 2))
-        return totex_cmd_demand(cmd, argc - 2, argv + 2); /* non-uniform total exchange (issue 30) */
+        return totex_cmd_demand(cmd, argc - 2, argv + 2); /* non-uniform total exchange */
     if (!strcmp(cmd, "bounds"))
         return cmd_bounds(argc - 2, argv + 2);
     if (!strcmp(cmd, "plan"))

@@ -6,7 +6,7 @@
  * total exchange moves W[i][j] bytes from every node i to every node j != i
  * (the diagonal is a local copy: it is read, kept at 0 and never moved). It
  * comes from a file (CSV or JSON, docs/demand.md) or from a seeded generator
- * (uniform, zipf, hotspot, random; issue 30 item 1). Entries are 64-bit
+ * (uniform, zipf, hotspot, random). Entries are 64-bit
  * byte counts, each at most TOTEX_DEMAND_MAX_ENTRY, so that every sum over
  * the matrix fits in 64 bits.
  */
@@ -46,7 +46,7 @@ totex_demand *totex_demand_new(uint32_t n, totex_error *err);
 void totex_demand_free(totex_demand *d);
 
 /**
- * A demand from a generator or a file (issue 30 item 1; docs/demand.md).
+ * A demand from a generator or a file (docs/demand.md).
  * Generators (M mean bytes per pair, an integer 1 .. 2^32; S > 0 a Zipf exponent;
  * K 1 .. n hot nodes), seeded with @p seed (same seed, same matrix):
  * - `uniform:M`: every pair i != j carries M bytes;

@@ -2,7 +2,7 @@
  * @file totex/demand_bounds.h
  * @brief Lower bounds on non-uniform total exchange (a demand W, totex/demand.h), each with its witness.
  *
- * Model (issue 30 item 2): every directed link carries B bytes per second;
+ * Model: every directed link carries B bytes per second;
  * a schedule is a sequence of steps, a step costs t_s + (the most bytes one
  * link carries in it) / B. Over the whole schedule some link carries at
  * least L bytes for each L below, so every schedule takes at least

@@ -1,6 +1,6 @@
 /**
  * @file totex/demand_plan.h
- * @brief Schedules of non-uniform total exchange, their verification and the automatic choice (issue 30 item 3).
+ * @brief Schedules of non-uniform total exchange, their verification and the automatic choice.
  *
  * Each schedule is a byte-weighted schedule (totex/wschedule.h) that the
  * driver replays in the byte-weighted simulator before it reports it; the

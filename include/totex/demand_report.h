@@ -1,6 +1,6 @@
 /**
  * @file totex/demand_report.h
- * @brief Text and JSON of what totex_demand_plan() found (issue 30): formats only.
+ * @brief Text and JSON of what totex_demand_plan() found: formats only.
  */
 #ifndef TOTEX_DEMAND_REPORT_H
 #define TOTEX_DEMAND_REPORT_H

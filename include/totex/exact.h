@@ -29,7 +29,7 @@ extern "C" {
 #define TOTEX_EXACT_MAX_NODES 64u
 /** Largest integer program the exact search builds, in variables (n x (directed links + n) x T). */
 #define TOTEX_EXACT_MAX_VARIABLES 400000u
-/** Before issue 32, the automatic choice tried the algorithm "exact" only up to this many nodes; it now
+/** Formerly, the automatic choice tried the algorithm "exact" only up to this many nodes; it now
     tries it on every network the search accepts, within the budget of totex_exact_set_auto_budget()
     (kept for source compatibility; no longer used by the library). */
 #define TOTEX_EXACT_AUTO_MAX_NODES 6u
@@ -47,12 +47,12 @@ typedef struct totex_exact_options {
     int bound_proof_only; /**< 1: when the optimum equals the analytic bound, take the bound as the certificate
                                (0, the default: the solver also proves bound - 1 steps infeasible) */
     int cpu_time;         /**< 1: time_limit counts CPU seconds (this thread's and the solver processes'),
-                               not wall time, so that a loaded machine does not change the outcome (issue 32) */
+                               not wall time, so that a loaded machine does not change the outcome */
     int descending;       /**< 1: search down from the best other algorithm's steps U: U - 1 first, each
                                feasible horizon a better schedule, the first infeasible one the proof of the
                                optimum (0: up from the best lower bound, the first feasible horizon the
                                optimum). Finds a better schedule before proving anything: the automatic
-                               choice's order (issue 32). Without an upper bound (no_upper) it searches up. */
+                               choice's order. Without an upper bound (no_upper) it searches up. */
 } totex_exact_options;
 
 /** How the lower bound of the result was proved. */

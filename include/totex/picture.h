@@ -169,7 +169,7 @@ totex_status totex_picture_heatmap(const char *path, const totex_network *net, c
 
 /**
  * Heat map of the bytes each directed link carried (a byte-weighted schedule
- * replayed by totex_wsim_run(), issue 30 item 3) on a 2-D network, drawn as
+ * replayed by totex_wsim_run()) on a 2-D network, drawn as
  * totex_picture_heatmap() draws messages.
  * @param path   the file to write: its extension (".png", ".svg") picks the format.
  * @param net    the network drawn. @param links its numbered directed links (totex_wlinks_build()).

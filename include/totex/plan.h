@@ -47,7 +47,7 @@ typedef struct totex_plan_result {
     uint64_t not_tried_hops;         /**< ... the network's total status S_G, in hops, when one was not tried */
     uint64_t not_tried_budget;       /**< ... and the budget it exceeded, in hops */
     int exact_reported;              /**< automatic choice: 1 when the exact_ fields say what its exact search did
-                                          (issue 32 item 4; totex_exact_set_auto_budget(), totex/exact.h) */
+                                          (totex_exact_set_auto_budget(), totex/exact.h) */
     double exact_budget;             /**< ... its budget, in CPU seconds (0: off) */
     int exact_ran;                   /**< ... 1: the search ran (then exact_steps .. exact_cpu_seconds are set) */
     uint64_t exact_steps;            /**< ... the fewest steps it found or kept (the others' when it found none fewer) */

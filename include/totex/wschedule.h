@@ -1,6 +1,6 @@
 /**
  * @file totex/wschedule.h
- * @brief Byte-weighted schedules of non-uniform total exchange and their simulator (issue 30 item 3).
+ * @brief Byte-weighted schedules of non-uniform total exchange and their simulator.
  *
  * A weighted schedule is a sequence of steps; a step is a set of transfers;
  * a transfer moves @c bytes of the pair (src -> dst) from the first node of its

@@ -16,7 +16,7 @@
  *          of least marginal cost under the loads so far (dynamic programming
  *          over the box between source and destination), a hop u -> x
  *          costing (2 sends(u) + 1) + (2 receives(x) + 1), i.e. the growth of
- *          the sum of squared loads. Two routings (issue 32), each tried
+ *          the sum of squared loads. Two routings, each tried
  *          with every seed, the schedule with fewer steps kept: by source
  *          (up to BG_BOTH_NODES = 128 nodes; messages by source, then
  *          BG_ROUNDS = 3 passes of rip-up and reroute, each message removed
@@ -73,7 +73,7 @@
 #define BG_MIRROR_DIMS 6 /* mixed routing: the reflections of the first 6 dimensions, at most 64 images a message */
 #define BG_BOTH_NODES 128u /* up to 128 nodes bg_best tries both routings, above only the mixed one */
 
-/* The routings (bg_setup's @p routing): by source (the first, issue 13) and mixed (issue 32). */
+/* The routings (bg_setup's @p routing): by source (the first) and mixed. */
 enum { BG_BY_SOURCE, BG_MIXED, BG_ROUTINGS };
 
 typedef bal_offer bg_offer;
@@ -617,7 +617,7 @@ static totex_status bg_plan(const totex_network *net, totex_ports ports, totex_s
 const totex_algorithm totex_algorithm_balanced_greedy = {
     .name = "balanced-greedy",
     .title = "Single-port meshes: shortest routes balanced by rip-up and reroute, sends matched critical-first",
-    .source = "issue 13; src/bounds/forwarding.c, band.c (why the middle is the bottleneck); 003 Section 3, 001 Section 5 (furthest first)",
+    .source = "this project (docs/bounds-and-algorithms.md); src/bounds/forwarding.c, band.c (why the middle is the bottleneck); 003 Section 3, 001 Section 5 (furthest first)",
     .applies = bg_applies,
     .predict = bg_predict,
     .plan = bg_plan,

@@ -944,8 +944,8 @@ const totex_algorithm totex_algorithm_balanced_ports = {
     .name = "balanced-ports",
     .title = "k-port (and single-port) products with a path: routes balanced per port and link, sends b-matched "
              "busiest-port first",
-    .source = "issue 32; 001 Section 7 (k-port); src/bounds/forwarding.c (why the middle is the bottleneck); "
-              "balanced-greedy (issue 13)",
+    .source = "this project (docs/algorithms/balanced-ports.md); 001 Section 7 (k-port); src/bounds/forwarding.c (why the middle is the bottleneck); "
+              "balanced-greedy",
     .applies = bp_applies,
     .predict = bp_predict,
     .plan = bp_plan,

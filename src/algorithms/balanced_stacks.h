@@ -1,6 +1,6 @@
 /*
  * Private to src/algorithms/: what balanced-greedy (balanced_greedy.c) and
- * balanced-ports (balanced_ports.c) share (issue 32: one copy, not two).
+ * balanced-ports (balanced_ports.c) share (one copy, not two).
  * Both run a schedule over fixed shortest routes, one
  * byte per hop naming the link slot the message takes next, and keep the
  * messages a node holds in stacks per (node, link slot, hops left), so that

@@ -196,7 +196,7 @@ static totex_status exact_plan(const totex_network *net, totex_ports ports, tote
 const totex_algorithm totex_algorithm_exact = {
     "exact",
     "Exact optimum by integer programming (time-expanded, one commodity per destination; CBC or GLPK)",
-    "000 Sections 1, 3 and 001 Section 7 (model); issue 14 (program)",
+    "000 Sections 1, 3 and 001 Section 7 (model); docs/algorithms/exact.md (program)",
     exact_applies,
     exact_predict,
     exact_plan,

@@ -459,7 +459,7 @@ static totex_status lg_plan(const totex_network *net, totex_ports ports, totex_s
 const totex_algorithm totex_algorithm_load_greedy = {
     .name = "load-greedy",
     .title = "Load-aware single-port greedy on meshes (matching weighted by the sends and receives left)",
-    .source = "issue 13; 003 Section 3, 001 Section 5 (furthest first); path_single.c's load-aware matching",
+    .source = "this project (docs/bounds-and-algorithms.md); 003 Section 3, 001 Section 5 (furthest first); path_single.c's load-aware matching",
     .applies = lg_applies,
     .predict = lg_predict,
     .plan = lg_plan,

@@ -559,7 +559,7 @@ static totex_status pl_plan(const totex_network *net, totex_ports ports, totex_s
 const totex_algorithm totex_algorithm_pipeline = {
     .name = "pipeline",
     .title = "Pipelined dimension order (multiport meshes R x C: critical dimension as back-to-back factor rounds, the other pipelined under it)",
-    .source = "issue 13; 003 Sections 3-4, 000 eq. (4) and Theorem 5 (cut bound), 001 Section 5",
+    .source = "this project (docs/bounds-and-algorithms.md); 003 Sections 3-4, 000 eq. (4) and Theorem 5 (cut bound), 001 Section 5",
     .applies = pl_applies,
     .predict = pl_predict,
     .plan = pl_plan,

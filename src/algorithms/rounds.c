@@ -584,7 +584,7 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
 const totex_algorithm totex_algorithm_rounds = {
     .name = "rounds",
     .title = "Factor rounds in every dimension at once, messages assigned to rounds by bipartite edge colouring (A3 for any number of dimensions and sides)",
-    .source = "issue 13; 000 Section 5 (A3), eq. (4), Theorem 5; 001 Theorem 4 (Konig); 003 Sections 3-4",
+    .source = "this project (docs/algorithms/rounds.md); 000 Section 5 (A3), eq. (4), Theorem 5; 001 Theorem 4 (Konig); 003 Sections 3-4",
     .applies = rd_applies,
     .predict = rd_predict,
     .plan = rd_plan,

@@ -1,5 +1,5 @@
 /*
- * Birkhoff-von Neumann decomposition of a demand into weighted permutations (issue 30 item 3).
+ * Birkhoff-von Neumann decomposition of a demand into weighted permutations.
  * Source: 001 Section 4 (a task matrix decomposed into permutation matrices,
  *         each routed as the torus routes a permutation, Theorems 3-5),
  *         weighted by bytes: W plus slack on the diagonal and off it is a

@@ -1,5 +1,5 @@
 /*
- * Direct non-uniform total exchange (issue 30 item 3).
+ * Direct non-uniform total exchange.
  * Source: what MPI libraries' linear / pairwise alltoallv amounts to on a
  *         network: every pair at once on its dimension-ordered route.
  * Model:  byte-weighted, multiport (a step costs t_s + most bytes on one link / B).

@@ -1,5 +1,5 @@
 /*
- * The fluid LP's routing as one step (issue 30 item 3).
+ * The fluid LP's routing as one step.
  * Source: the maximum concurrent flow of src/exact/fluid.c (TE-CCL's LP,
  *         source-aggregated); each source's flow decomposed into paths to
  *         its destinations (breadth-first paths through the arcs still

@@ -1,5 +1,5 @@
 /*
- * Dimension-ordered routes for byte-weighted schedules (issue 30 item 3):
+ * Dimension-ordered routes for byte-weighted schedules:
  * the route every pair takes in the direct schedule (what MPI libraries'
  * linear alltoallv does on a torus) and that a permutation takes in the
  * Birkhoff-von Neumann schedule (001 Section 4: a permutation routed

@@ -1,5 +1,5 @@
 /*
- * The uniform optimal schedule carrying each block's real length (issue 30 item 3).
+ * The uniform optimal schedule carrying each block's real length.
  * Source: the multiport unit-step algorithm the registry predicts fewest
  *         steps for (A3, 000 Theorem 5; OCTR, 001 Section 4; message shift,
  *         003 ...), its store-and-forward hops kept, each message (i, j)

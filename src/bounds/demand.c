@@ -1,5 +1,5 @@
 /*
- * Lower bounds on non-uniform total exchange (issue 30 item 2), in bytes on
+ * Lower bounds on non-uniform total exchange, in bytes on
  * the busiest directed link (L) and in seconds (t_s + L / B), each with its
  * witness:
  *  - injection / ejection: a node's row (column) of W leaves (enters) over

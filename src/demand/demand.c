@@ -1,5 +1,5 @@
 /*
- * Demand matrices of non-uniform total exchange (issue 30 item 1): the seeded
+ * Demand matrices of non-uniform total exchange: the seeded
  * generators uniform, zipf, hotspot and random; the file readers are in
  * demand_file.c. A demand is 001's task matrix (Section 2) weighted by bytes.
  */

@@ -1,5 +1,5 @@
 /*
- * Demand files (issue 30 item 1; docs/demand.md): CSV (n lines of n
+ * Demand files (docs/demand.md): CSV (n lines of n
  * comma-separated byte counts) and JSON ({"nodes": n, "bytes": [[...], ...]},
  * read with json-c). Everything the matrix's allocation depends on (file size,
  * the number of columns and rows) is checked before the matrix is allocated;

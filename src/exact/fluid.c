@@ -1,5 +1,5 @@
 /*
- * The exact fluid optimum of non-uniform total exchange (issue 30 item 2):
+ * The exact fluid optimum of non-uniform total exchange:
  * maximum concurrent multicommodity flow, commodities aggregated by source.
  *
  *   minimise L

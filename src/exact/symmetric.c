@@ -1,5 +1,5 @@
 /*
- * The integer program restricted to mirror-symmetric schedules (issue 32).
+ * The integer program restricted to mirror-symmetric schedules (docs/algorithms/exact.md).
  *
  * A reflection of a factor of even length (path:2m or k2: coordinate i ->
  * m - 1 - i) is an automorphism of the product that fixes no node and no

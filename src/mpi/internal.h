@@ -245,7 +245,7 @@ typedef struct totex_mpi_state {
                                 split into (choice.c totex_prog_split_chunks); 0: not measured */
     double t_split, t_4k, t_8k, t_64k; /* seconds: one-way times of split, 4096, 8192 and 65536-byte messages */
     /* the choice per size class (blocks of 2^c .. 2^(c+1) - 1 bytes): a new block size of a known
-       class compiles the class's candidate without ranking or timing again (issue 15; plan.c) */
+       class compiles the class's candidate without ranking or timing again (plan.c) */
     struct {
         int known;
         int unit, idx, chunks, pad, stagger; /* the totex_prog_cand chosen (below) */
@@ -420,7 +420,7 @@ int totex_mpi_guard_send_carried(totex_mpi_guard *g, char *msg, int bytes, int p
    same place); then totex_mpi_guard_pair_wait()'s end, the message behind an equal header to @p to
    (@p to_bytes). MPI_SUCCESS with *g untouched when all went as expected; else the call's outcome with
    *g made as totex_mpi_guard_init() makes it (g->st set; failed calls: poison sent). Sizes in bytes;
-   the protocol of agree.c's head comment (docs/mpi.md, "The cross-rank check"); issue 11 */
+   the protocol of agree.c's head comment (docs/mpi.md, "The cross-rank check") */
 int totex_mpi_guard_pair_run(totex_mpi_state *st, totex_mpi_guard *g, long long sig, long long slot, char *msg,
                              int bytes, int peer, char *to, int to_bytes, char *own_to, const char *own_from,
                              size_t own_bytes);
@@ -625,7 +625,7 @@ int totex_mpi_guard_pair_wait(totex_mpi_guard *g, MPI_Request *send);
    if something goes another way than expected: its message staged, then totex_mpi_guard_pair_run(). Blocks
    at @p send, results into @p out (this rank's receive buffer). MPI_SUCCESS with *g untouched, or the
    call's outcome with *g made as totex_mpi_guard_init() makes it (then g->st is set: end the call with
-   it, as any checked call ends). p->pair and p->arena set, no poison kept (st->npoisons 0). Source: issue 11 (Open MPI
+   it, as any checked call ends). p->pair and p->arena set, no poison kept (st->npoisons 0). Source: measured (Open MPI
    per-call cost); instructions per 2-rank call of 8 B about 400 -> 271 (callgrind) */
 int totex_mpi_exec_pair_raw(totex_mpi_plan *p, totex_mpi_state *st, totex_mpi_guard *g, const char *send, char *out);
 

@@ -203,7 +203,7 @@ static int size_class_of(long long slot)
 }
 
 /*
- * A block size of a class already planned (issue 15): compile the class's
+ * A block size of a class already planned: compile the class's
  * choice for @p slot without ranking or timing the candidates again (a program
  * with 1000 distinct block sizes planned and timed 1000 times). Collective: every
  * rank has the same classes (same calls, same choices). 1 with *out when every

@@ -84,7 +84,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     calls++;
     if (comm == MPI_COMM_NULL) {
         /* no communicator to raise the error on: the MPI library raises it where the standard says
-           (its MPI_COMM_WORLD / MPI_COMM_SELF handler), as without the drop-in (issue 15) */
+           (its MPI_COMM_WORLD / MPI_COMM_SELF handler), as without the drop-in */
         fell_back++;
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }

@@ -1,5 +1,5 @@
 /*
- * The driver of non-uniform total exchange (issue 30 items 2 and 3): the
+ * The driver of non-uniform total exchange: the
  * bounds of a demand (analytic, and the fluid LP up to 64 nodes), every
  * byte-weighted schedule planned and replayed in the byte-weighted
  * simulator, the fastest verified one chosen and its ratio to the best bound.

@@ -400,7 +400,7 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
     }
     /* the hops of every shortest-path schedule (000 Theorem 1): the work of a costly prediction */
     uint64_t hops = 0, not_tried = 0;
-    /* what the automatic exact search did (issue 32 item 4): reported with the choice */
+    /* what the automatic exact search did: reported with the choice */
     char exact_note[192] = "";
     int exact_ran = 0;
     if (totex_network_status_sum(net, &hops, NULL) != TOTEX_OK)

@@ -1,4 +1,4 @@
-/* Reports of non-uniform total exchange (issue 30): text for people, JSON (json-c) for programs. Formats only. */
+/* Reports of non-uniform total exchange: text for people, JSON (json-c) for programs. Formats only. */
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <stdlib.h>

@@ -83,7 +83,7 @@ char *totex_report_plan_json(const totex_plan_result *r)
         if (r->not_tried >> i & 1)
             json_object_array_add(nt, json_object_new_string(totex_algorithm_get(i)->name));
     json_object_object_add(o, "candidates_not_tried", nt);
-    if (r->exact_reported) { /* the automatic choice's exact search (issue 32 item 4) */
+    if (r->exact_reported) { /* the automatic choice's exact search */
         json_object *x = json_object_new_object();
         json_object_object_add(x, "budget_cpu_seconds", json_object_new_double(r->exact_budget));
         json_object_object_add(x, "ran", json_object_new_boolean(r->exact_ran));

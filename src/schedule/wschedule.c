@@ -1,5 +1,5 @@
 /*
- * Byte-weighted schedules (issue 30 item 3): steps of transfers, each moving
+ * Byte-weighted schedules: steps of transfers, each moving
  * bytes of one pair along a path of links; and the numbering of the
  * directed links every byte-weighted module shares (totex_wlinks).
  */

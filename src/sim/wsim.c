@@ -1,5 +1,5 @@
 /*
- * The byte-weighted simulator (issue 30 item 3). Replays a weighted schedule
+ * The byte-weighted simulator. Replays a weighted schedule
  * (totex/wschedule.h) for a demand W and trusts nothing:
  *  - every path follows directed links of the network;
  *  - a transfer takes only bytes its first node holds at the start of the

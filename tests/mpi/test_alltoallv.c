@@ -1,4 +1,4 @@
-/* MPI_Alltoallv through totex (issue 30 item 4). Built twice:
+/* MPI_Alltoallv through totex. Built twice:
  * - test_alltoallv (TOTEX_LIB): calls totex_alltoallv() and, on the same
  *   arguments, PMPI_Alltoallv (the MPI library's): both receive buffers must
  *   be byte-identical, gaps included, and equal to what the fill formula says;
