@@ -3,8 +3,12 @@
  *
  * Source:  000 Section 4 (Fig. 4); 004 Section 4, Fig. 4; step count by
  *          004 Theorem 2 / Corollary 2; optimality by 004 Theorem 3.
- * Model:   single-port (the paper's model); also valid under multiport with
- *          multiport factor schedules (copies of a dimension are disjoint).
+ * Model:   single-port (the paper's model); also valid under multiport and
+ *          k-port with factor schedules of that model (copies of a dimension
+ *          are disjoint): under k-port (k >= 2) paths and rings take their
+ *          multiport schedules (two links a node), complete graphs k rounds a
+ *          step (factor_schedule.c), so k-port A2 on a mesh or torus takes
+ *          the multiport A2's steps, about half the single-port ones.
  * Steps:   T = n1*T_B + n2*T_A for G = A x B, i.e. T = n * sum_i T_i/|V_i|
  *          (Corollary 2), T_i the steps of the factor algorithm of dimension i.
  * Optimal: single-port, whenever every factor algorithm meets the average-

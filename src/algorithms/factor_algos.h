@@ -22,9 +22,13 @@ totex_status totex_fa_k2(const totex_factor *f, totex_schedule **out, totex_erro
 totex_status totex_fa_complete_multiport(const totex_factor *f, totex_schedule **out, totex_error *err);
 /* Complete graph, single-port: m-1 rounds, round r: i -> i+r mod m (complete_single.c). */
 totex_status totex_fa_complete_single(const totex_factor *f, totex_schedule **out, totex_error *err);
-/* Linear array, multiport: furthest-first, ceil((m^2-1)/4) steps (003 Section 3) (path_furthest_first.c). */
+/* Complete graph, k-port (@p ports = k >= 1): the single-port rounds k at a time, ceil((m-1)/k) steps
+   (complete_single.c). */
+totex_status totex_fa_complete_rounds(const totex_factor *f, totex_ports ports, totex_schedule **out,
+                                      totex_error *err);
+/* Linear array, multiport and k-port (k >= 2): furthest-first, ceil((m^2-1)/4) steps (003 Section 3) (path_furthest_first.c). */
 totex_status totex_fa_path_furthest_first(const totex_factor *f, totex_schedule **out, totex_error *err);
-/* Ring, multiport: message-shift (odd m) and modified message-shift (even m), ceil((m^2-1)/8) (003 Section 4) (ring_message_shift.c). */
+/* Ring, multiport and k-port (k >= 2): message-shift (odd m) and modified message-shift (even m), ceil((m^2-1)/8) (003 Section 4) (ring_message_shift.c). */
 totex_status totex_fa_ring_message_shift(const totex_factor *f, totex_schedule **out, totex_error *err);
 /* Ring, single-port: clockwise phase then counterclockwise phase, node-invariant, floor(m^2/4) steps (ring_single_phases.c). */
 totex_status totex_fa_ring_single_phases(const totex_factor *f, totex_schedule **out, totex_error *err);
