@@ -15,6 +15,18 @@
  *          src/algorithms/edge_colour.c). The bound it meets is the cut bound
  *          of 000 eq. (4) lifted as in 000 Theorem 5 (src/bounds/cut.c).
  * Model:   multiport (every directed link carries one message per step).
+ *          k-port (001 Section 7), on products of paths, rings and K2 with
+ *          k >= d: a path or ring dimension runs its multiport round (two
+ *          links a node: two sends and two receives a step) or that round with
+ *          each step split in two, the moves in the + direction, then those in
+ *          the - direction (one link a node a step); the dimensions' links a
+ *          node add up to at most k. Of the splits that fit, the one with the
+ *          fewest K * L (below). Under k-port it applies only where that is
+ *          below A2's steps under k-port (a2.c: the multiport factor rounds one
+ *          dimension after the other), which it would otherwise only tie and
+ *          cost a second full replay. mesh:32x64 3-port: the path:64 rounds
+ *          whole, the path:32 ones split (512 steps each, 64 of them): 32,768
+ *          steps, the cut bound (a2 49,152; greedy 37,933).
  * Idea:    label the nodes of factor D by Z_(m_D) and a message by its offset
  *          w = dst - src (mod m, per coordinate). A factor total exchange in
  *          every copy of D moves, from every node, one message for each
@@ -62,7 +74,8 @@
  * Applies: multiport, >= 2 dimensions, n <= 16384, at least one path or file
  *          graph factor (tori, hypercubes, GHC: octr meets the bound and is
  *          certified at one node; the tie would cost a full replay), not
- *          where a3 applies (the same steps).
+ *          where a3 applies (the same steps). k-port: the same, with paths,
+ *          rings and K2 only, k >= d, and fewer steps than A2 (above).
  *
  * Data: the colouring (n*d edges, K colours), K * columns assigned offsets,
  * n * d slots; per step the hops of every dimension's current round:
@@ -87,6 +100,7 @@ typedef struct rd {
     uint32_t n, d;
     uint32_t m[TOTEX_MAX_DIMS], str[TOTEX_MAX_DIMS];
     uint64_t T[TOTEX_MAX_DIMS];     /* factor total-exchange steps */
+    uint8_t half[TOTEX_MAX_DIMS];   /* k-port: D's factor steps split by direction (one link a node a step) */
     uint32_t c[TOTEX_MAX_DIMS];     /* rounds of D per slot */
     uint32_t cbase[TOTEX_MAX_DIMS]; /* first column of D: column cbase + (a-1) * c_D + j */
     uint64_t L, K;                  /* slot length (steps), slots (colours) */
@@ -112,16 +126,32 @@ static void rd_free(rd *R)
     }
 }
 
+static totex_status rd_kport_choose(const totex_network *net, totex_ports ports, uint64_t T[], uint8_t half[],
+                                    uint64_t *KL, totex_error *err);
+
 static totex_status rd_applies(const totex_network *net, totex_ports ports, totex_error *err)
 {
     const uint32_t d = totex_network_dims(net);
-    if (ports != TOTEX_PORTS_MULTI)
+    if (ports == TOTEX_PORTS_SINGLE)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
-                          "rounds is a multiport algorithm (its dimensions work at once); use --ports multi, or a2 / greedy for single-port and k-port");
+                          "rounds needs its dimensions to work at once (multiport, or k-port with k >= the dimensions); use a2 / greedy for single-port");
     if (d < 2)
         return totex_fail(err, TOTEX_ENOTAPPLICABLE, "rounds needs at least 2 dimensions; %s has 1 (use dimension)",
                           totex_network_spec(net));
-    if (totex_network_homogeneous(net) && !(d & (d - 1)))
+    if (ports != TOTEX_PORTS_MULTI) {
+        if (ports < d)
+            return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                              "rounds under k-port needs k >= the dimensions (a link a node in each); %s has %u (use a2 or greedy)",
+                              totex_network_spec(net), d);
+        for (uint32_t i = 0; i < d; i++) {
+            const totex_factor_kind k = totex_factor_get_kind(totex_network_factor(net, i));
+            if (k != TOTEX_FACTOR_PATH && k != TOTEX_FACTOR_RING && k != TOTEX_FACTOR_K2)
+                return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                                  "rounds under k-port is for products of paths, rings and K2; dimension %u is %s (use a2 or greedy)",
+                                  i, totex_factor_name(totex_network_factor(net, i)));
+        }
+    }
+    if (ports == TOTEX_PORTS_MULTI && totex_network_homogeneous(net) && !(d & (d - 1)))
         return totex_fail(err, TOTEX_ENOTAPPLICABLE,
                           "rounds would rebuild A3 on %s (homogeneous, 2^k dimensions: the same |H|^(d-1) T_H steps); use a3",
                           totex_network_spec(net));
@@ -148,6 +178,19 @@ static totex_status rd_applies(const totex_network *net, totex_ports ports, tote
                               "rounds keeps each factor's schedule in memory, at most 2^24 hops; dimension %u (%s) needs %llu (use a2 or greedy)",
                               i, totex_factor_name(f), (unsigned long long)totex_factor_status_sum(f));
     }
+    if (ports != TOTEX_PORTS_MULTI) {
+        uint64_t T[TOTEX_MAX_DIMS], KL, a2;
+        uint8_t half[TOTEX_MAX_DIMS];
+        totex_status st = rd_kport_choose(net, ports, T, half, &KL, err);
+        if (st != TOTEX_OK)
+            return st;
+        if ((st = totex_algorithm_a2.predict(net, ports, &a2, err)) != TOTEX_OK)
+            return st;
+        if (KL >= a2)
+            return totex_fail(err, TOTEX_ENOTAPPLICABLE,
+                              "rounds under %u-port on %s: its slots take K * L = %llu steps, no fewer than a2's %llu (use a2)",
+                              (unsigned)ports, totex_network_spec(net), (unsigned long long)KL, (unsigned long long)a2);
+    }
     return TOTEX_OK;
 }
 
@@ -155,6 +198,7 @@ static totex_status rd_applies(const totex_network *net, totex_ports ports, tote
 static void choose_slots(rd *R)
 {
     uint64_t best = UINT64_MAX;
+    R->L = R->K = 0;
     for (uint32_t D = 0; D < R->d; D++) {
         const uint64_t rounds = R->n / R->m[D];
         for (uint64_t cnt = 1; cnt <= rounds; cnt++) {
@@ -302,18 +346,136 @@ static void order_positions(rd *R)
         }
 }
 
+/*
+ * @p in with each step split by direction (k-port): the moves from c to c + 1
+ * (mod m), then the others, empty halves left out. A node sends over one link
+ * and receives over one in each half; a message moves at most once in a step
+ * of @p in, so at most once in a half, in the same order.
+ */
+static totex_status split_by_direction(const totex_schedule *in, uint32_t m, totex_schedule **out, totex_error *err)
+{
+    totex_schedule *s = totex_schedule_new();
+    totex_hop *buf = NULL;
+    size_t cap = 0;
+    totex_status st = s ? TOTEX_OK : totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
+    for (uint64_t t = 0; t < totex_schedule_steps(in) && st == TOTEX_OK; t++) {
+        size_t cnt;
+        const totex_hop *h = totex_schedule_step(in, t, &cnt);
+        if (cnt > cap) {
+            totex_hop *b = realloc(buf, sizeof *b * cnt);
+            if (!b) {
+                st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
+                break;
+            }
+            buf = b;
+            cap = cnt;
+        }
+        for (int fwd = 1; fwd >= 0 && st == TOTEX_OK; fwd--) {
+            size_t c = 0;
+            for (size_t x = 0; x < cnt; x++)
+                if ((h[x].to == (h[x].from + 1) % m) == fwd)
+                    buf[c++] = h[x];
+            if (c)
+                st = totex_schedule_add_step(s, buf, c, err);
+        }
+    }
+    free(buf);
+    if (st != TOTEX_OK) {
+        totex_schedule_free(s);
+        return st;
+    }
+    *out = s;
+    return TOTEX_OK;
+}
+
+/* The factor schedule of dimension @p D: multiport, split by direction when @p half */
+static totex_status rd_factor(const totex_network *net, uint32_t D, int half, totex_schedule **out, totex_error *err)
+{
+    const totex_factor *f = totex_network_factor(net, D);
+    totex_schedule *whole = NULL;
+    totex_status st = totex_factor_schedule(f, TOTEX_PORTS_MULTI, &whole, NULL, err);
+    if (st != TOTEX_OK || !half) {
+        *out = whole;
+        return st;
+    }
+    st = split_by_direction(whole, totex_factor_nodes(f), out, err);
+    totex_schedule_free(whole);
+    return st;
+}
+
+/*
+ * k-port: which dimensions split their rounds (@p half), so that the links a
+ * node uses (2 for a whole path or ring round of at least 3 nodes, else 1) add
+ * up to at most k, with the fewest K * L (@p KL); @p T the factor steps so.
+ */
+static totex_status rd_kport_choose(const totex_network *net, totex_ports ports, uint64_t T[], uint8_t half[],
+                                    uint64_t *KL, totex_error *err)
+{
+    rd R;
+    memset(&R, 0, sizeof R);
+    R.n = totex_network_nodes(net);
+    R.d = totex_network_dims(net);
+    uint64_t Tw[TOTEX_MAX_DIMS], Th[TOTEX_MAX_DIMS];
+    uint32_t two = 0; /* dimensions whose whole round uses two links a node */
+    for (uint32_t D = 0; D < R.d; D++) {
+        const totex_factor *f = totex_network_factor(net, D);
+        totex_schedule *s = NULL;
+        R.m[D] = totex_factor_nodes(f);
+        totex_status st = rd_factor(net, D, 0, &s, err);
+        if (st != TOTEX_OK)
+            return st;
+        Tw[D] = Th[D] = totex_schedule_steps(s);
+        totex_schedule_free(s);
+        if (totex_factor_max_degree(f) >= 2) {
+            two |= 1u << D;
+            if ((st = rd_factor(net, D, 1, &s, err)) != TOTEX_OK)
+                return st;
+            Th[D] = totex_schedule_steps(s);
+            totex_schedule_free(s);
+        }
+        if (!Tw[D] || !Th[D])
+            return totex_fail(err, TOTEX_EVIOLATION, "rounds: the factor schedule of dimension %u has no step", D);
+    }
+    uint64_t best = UINT64_MAX;
+    for (uint32_t mask = 0; mask < (1u << R.d); mask++) {
+        if (mask & ~two)
+            continue; /* mask: the dimensions that run their rounds whole */
+        if (R.d + (uint32_t)__builtin_popcount(mask) > (uint32_t)ports)
+            continue;
+        for (uint32_t D = 0; D < R.d; D++)
+            R.T[D] = (mask >> D & 1) || !(two >> D & 1) ? Tw[D] : Th[D];
+        choose_slots(&R);
+        if (R.K && R.K * R.L < best) {
+            best = R.K * R.L;
+            for (uint32_t D = 0; D < R.d; D++) {
+                T[D] = R.T[D];
+                half[D] = (two >> D & 1) && !(mask >> D & 1);
+            }
+        }
+    }
+    if (best == UINT64_MAX)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE, "rounds: no split of the dimensions fits %u-port", (unsigned)ports);
+    *KL = best;
+    return TOTEX_OK;
+}
+
 /* Factor schedules, slot lengths, the colouring, and the exact step count. */
-static totex_status rd_setup(rd *R, const totex_network *net, totex_error *err)
+static totex_status rd_setup(rd *R, const totex_network *net, totex_ports ports, totex_error *err)
 {
     memset(R, 0, sizeof *R);
     R->n = totex_network_nodes(net);
     R->d = totex_network_dims(net);
     totex_status st = TOTEX_OK;
+    if (ports != TOTEX_PORTS_MULTI) {
+        uint64_t T[TOTEX_MAX_DIMS], KL;
+        if ((st = rd_kport_choose(net, ports, T, R->half, &KL, err)) != TOTEX_OK)
+            return st;
+    }
     for (uint32_t D = 0; D < R->d && st == TOTEX_OK; D++) {
         const totex_factor *f = totex_network_factor(net, D);
         R->m[D] = totex_factor_nodes(f);
         R->str[D] = totex_network_stride(net, D);
-        if ((st = totex_factor_schedule(f, TOTEX_PORTS_MULTI, &R->fs[D], NULL, err)) != TOTEX_OK)
+        if ((st = rd_factor(net, D, R->half[D], &R->fs[D], err)) != TOTEX_OK)
             break;
         R->T[D] = totex_schedule_steps(R->fs[D]);
         if (!R->T[D]) {
@@ -421,7 +583,7 @@ static totex_status rd_predict(const totex_network *net, totex_ports ports, uint
     totex_status st = rd_applies(net, ports, err);
     if (st != TOTEX_OK)
         return st;
-    if ((st = rd_setup(&R, net, err)) == TOTEX_OK)
+    if ((st = rd_setup(&R, net, ports, err)) == TOTEX_OK)
         *steps = R.steps;
     rd_free(&R);
     return st;
@@ -495,7 +657,7 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
     if (!sink.step)
         return totex_fail(err, TOTEX_EINVAL, "rounds: no sink to stream the schedule into");
     memset(X, 0, sizeof X);
-    if ((st = rd_setup(&R, net, err)) != TOTEX_OK) {
+    if ((st = rd_setup(&R, net, ports, err)) != TOTEX_OK) {
         rd_free(&R);
         return st;
     }
