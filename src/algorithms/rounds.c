@@ -1,5 +1,5 @@
 /*
- * Rounds: multiport total exchange on any cartesian product (meshes of any
+ * Rounds: multiport (and k-port) total exchange on any cartesian product (meshes of any
  * number of dimensions and sides, mixed mesh/torus products): every
  * dimension runs rounds of its own factor total exchange at once, on its own
  * links, and which message crosses in which round is a bipartite edge
