@@ -154,7 +154,13 @@ static void run_case(MPI_Comm comm, int c, int vec, int regular, int in_place, i
    receive buffer byte may change, except, after a uniform call (@p c C_UNIFORM: totex runs the schedule of
    the last call at once, its check on the data), bytes of the blocks of the ranks whose counts are uniform:
    never a byte outside the blocks */
-static void mismatch_case(MPI_Comm comm, int c)
+static void mismatch_pair(MPI_Comm comm, int c, int to, int delta);
+static void mismatch_case(MPI_Comm comm, int c) { mismatch_pair(comm, c, -1, 1); }
+
+/* as mismatch_case(), but rank @p to (-1: rank 1, or 0 on one rank) expects @p delta bytes more (or fewer) from
+   rank 0 than rank 0 sends (on a 4x4 torus rank n / 2 is half-way round a ring from rank 0: "relay" carries
+   that block through a relay, in chunks) */
+static void mismatch_pair(MPI_Comm comm, int c, int to, int delta)
 {
     int n;
     MPI_Comm_size(comm, &n);
@@ -164,8 +170,10 @@ static void mismatch_case(MPI_Comm comm, int c)
         sc[j] = cnt(c, rank, j, n) + (c == C_ZEROS);
         rc[j] = cnt(c, j, rank, n) + (c == C_ZEROS);
     }
-    if (rank == (n > 1 ? 1 : 0))
-        rc[0] += 1;
+    if (to < 0)
+        to = n > 1 ? 1 : 0;
+    if (rank == to)
+        rc[0] += delta;
     long se = layout(sc, n, c == C_UNIFORM, sd), re = layout(rc, n, c == C_UNIFORM, rd);
     unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
     memset(s, 1, (size_t)se + 1);
@@ -232,7 +240,20 @@ int main(int argc, char **argv)
         run_case(comm, C_NONE, 0, 1, 0, it++, vtype);
         mismatch_case(comm, C_ZEROS); /* (after a call with nothing to move: direct, the check on the data) */
         run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+        /* a receiver half-way round (relay: through a relay, in chunks) expecting more, then fewer, each after
+           a correct non-uniform call */
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+        mismatch_pair(comm, C_ZEROS, n / 2, 1);
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+        mismatch_pair(comm, C_ZEROS, n / 2, -1);
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
     }
+    /* blocks far longer than the last call's (relay: its relays' rooms, sized by the last call's figures, too
+       small: the rest of each message in a second part), then short again */
+    run_case(comm, C_NONE, 0, 0, 0, it++, vtype);
+    run_case(comm, C_SYM, 0, 0, 0, it++, vtype);
+    run_case(comm, C_LONG, 1, 0, 0, it++, vtype);
+    run_case(comm, C_SYM, 0, 0, 0, it++, vtype);
     /* repeat calls of changing counts (the choice is made per call) */
     for (int k = 0; k < 20; k++)
         run_case(comm, k % C_N, k % 2, 0, 0, it++, vtype);
