@@ -14,6 +14,11 @@
  *               with every message carrying its sender's figures (run_carried(): every rank
  *               receives from every rank, so each folds all of them; no collective
  *               operation);
+ *             - after a call whose figures choose relay (or TOTEX_ALLTOALLV=relay): "relay"
+ *               with every block carrying its sender's figures (run_relay_carried(): in its
+ *               straight message or its first chunk; every rank receives a block from every
+ *               rank and folds all figures; the relays' rooms sized by the last call's
+ *               figures, a longer message in parts; no collective operation);
  *             - after a uniform call (not in place): "uniform" at once, checked by
  *               totex_alltoall's ring header on its data; a rank whose counts are not
  *               uniform fails that call on every rank (a silent poison, agree.c) and the
@@ -67,11 +72,11 @@
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
  * 64-bit mix, sums modulo 2^64); the sum over all ranks (the Allreduce's, or
- * "direct"'s fold of every rank's figures) is 0 when every pair agrees and, when
+ * "direct"'s or "relay"'s fold of every rank's figures) is 0 when every pair agrees and, when
  * one differs, non-zero but for a 2^-64 chance. A mismatch is then MPI_ERR_COUNT
  * (or MPI_ERR_TRUNCATE on a receiver of a longer message) on every rank: with the
- * Allreduce before any data moves, with "direct" before any byte is unpacked from
- * its staging (nothing is written to any receive buffer either way); in a
+ * Allreduce before any data moves, with "direct" or "relay" before any byte is unpacked
+ * from its staging (nothing is written to any receive buffer either way); in a
  * "uniform" call run at once, the ranks whose counts are uniform may have
  * received some blocks before the call fails (bytes of their receive blocks,
  * never outside them). Planning a call costs one pass over the rank's 2n counts.

@@ -9,23 +9,30 @@
  *             unique), byte-weighted: a link's time is its bytes.
  * Steps:      2 dependent: every block not relayed goes straight to its destination (one message);
  *             every block relayed goes to its relay (totex_comb_relay_first) in V_CHUNKS chunks, one
- *             message per relay and chunk carrying that chunk of each of its blocks through that relay
- *             and their lengths behind them; the relay sends each block's chunk on to its destination as
- *             soon as the chunk has come (the chunks pipeline the two legs).
+ *             message per relay and chunk carrying that chunk of each of its blocks through that relay,
+ *             its length and theirs in front of them; the relay sends each block's chunk on to its
+ *             destination as soon as the chunk has come whole (the chunks pipeline the two legs). Every
+ *             block's first h bytes (the sender's figures, alltoallv.c) travel whole in its straight
+ *             message or its first chunk: no collective operation.
  * Optimality: for uniform blocks on a torus of even rings every link carries the half-ring arc cut
  *             bound's bytes (as direct-relay); for a demand W each block takes its one route (no
  *             rerouting round a hot link), a receiver's bytes come in on the links of the last dimension
  *             its sources differ in. Start-ups: 2 on a relayed block's path.
  *
  * What a rank knows: its row and column of W. A relay learns the lengths of what it forwards from the
- * message: its chunks' bytes, then their lengths (uint32 each) in the order of their destinations; a
- * destination knows the length of every chunk it receives from its column. The relays of a source and the
- * sources of a relay are found by translation (relay_of depends on the offset d - r only): one table of n
- * first hops, planning a call is one pass over the rank's 2n counts. Memory per rank beyond the packed row
- * and column: the relayed chunks' receives, each with room for its blocks at the largest block B (the call's
- * global maximum) or the row's share, whichever is less (at most B times the blocks relayed through a node:
- * 7 B on 4x4, 15 B on 8x8, 37 B on 4x4x4), what this node sends (its relayed blocks staged), and O(n)
- * requests; freed when the call ends.
+ * message: the message's length (uint64), then its chunks' lengths (uint32 each) in the order of their
+ * destinations, then their bytes; a destination knows the length of every chunk it receives from its column
+ * (a chunk of another length: MPI's truncation or a short count there, the call's error on every rank, see
+ * alltoallv.c). A relay's receive for a message has room for its blocks at a largest block B and row M the
+ * same on every rank (the last call's global figures, passed in): a message longer than that room comes as
+ * its first part, which fills the room and says the whole length, then the rest (parts of at most 1 GiB),
+ * which the relay receives into a buffer of the whole length; so no figure of this call is needed before
+ * data moves. The relays of a source and the sources of a relay are found by translation (relay_of depends
+ * on the offset d - r only): one table of n first hops, planning a call is one pass over the rank's 2n counts.
+ * Memory per rank beyond the packed row and column: the relayed chunks' rooms, each at B or the row's share,
+ * whichever is less (at most B times the blocks relayed through a node: 7 B on 4x4, 15 B on 8x8, 37 B on
+ * 4x4x4; at most 64 MiB each), a longer message's whole length, what this node sends (its relayed blocks
+ * staged), and O(n) requests; freed when the call ends.
  */
 #include <limits.h>
 #include <stdint.h>
