@@ -195,6 +195,43 @@ static void mismatch_pair(MPI_Comm comm, int c, int to, int delta)
     free(s), free(r), free(sc), free(sd), free(rc), free(rd);
 }
 
+#ifdef TOTEX_LIB
+/* rank n - 1 gives a negative send count (a local error): every rank must return MPI_ERR_COUNT (the figures carry
+   it to the others, or the MPI_Allreduce does), and no receive buffer byte may change */
+static void negative_case(MPI_Comm comm)
+{
+    int n;
+    MPI_Comm_size(comm, &n);
+    int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int)), *rc = malloc(n * sizeof(int)),
+        *rd = malloc(n * sizeof(int));
+    for (int j = 0; j < n; j++) {
+        sc[j] = cnt(C_ZEROS, rank, j, n) + 1;
+        rc[j] = cnt(C_ZEROS, j, rank, n) + 1;
+    }
+    long se = layout(sc, n, 1, sd), re = layout(rc, n, 1, rd);
+    if (rank == n - 1)
+        sc[0] = -1;
+    unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
+    memset(s, 1, (size_t)se + 1);
+    memset(r, SENTINEL, (size_t)re + 1);
+#ifdef TOTEX_LIB
+    int code = totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#else
+    int code = MPI_Alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#endif
+    int cls = -1;
+    if (code != MPI_SUCCESS)
+        MPI_Error_class(code, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "negative count on rank %d: returned %d (class %d), not MPI_ERR_COUNT", n - 1, code,
+          cls);
+    int untouched = 1;
+    for (long k = 0; k <= re; k++)
+        untouched &= r[k] == SENTINEL;
+    CHECK(untouched, "negative count: the receive buffer was written");
+    free(s), free(r), free(sc), free(sd), free(rc), free(rd);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -247,6 +284,10 @@ int main(int argc, char **argv)
         run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
         mismatch_pair(comm, C_ZEROS, n / 2, -1);
         run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+#ifdef TOTEX_LIB /* (through the Open MPI component, Open MPI's own argument check returns on that rank alone) */
+        negative_case(comm);
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+#endif
     }
     /* blocks far longer than the last call's (relay: its relays' rooms, sized by the last call's figures, too
        small: the rest of each message in a second part), then short again */
