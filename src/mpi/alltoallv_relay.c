@@ -8,7 +8,8 @@
  *             message, and each leg of a relayed one, shorter than half of every ring, so its route is
  *             unique), byte-weighted: a link's time is its bytes.
  * Steps:      2 dependent: every block not relayed goes straight to its destination (one message);
- *             every block relayed goes to its relay (totex_comb_relay_first) in V_CHUNKS chunks, one
+ *             every block relayed goes to its relay (totex_comb_relay_first) in C chunks (2, or 1 on a
+ *             torus with a ring of 8 or more nodes: relay_chunks()), one
  *             message per relay and chunk carrying that chunk of each of its blocks through that relay,
  *             its length and theirs in front of them; the relay sends each block's chunk on to its
  *             destination as soon as the chunk has come whole (the chunks pipeline the two legs). Every
@@ -52,9 +53,24 @@
 #define RELAY_TAG_DOWN 31110
 #define RELAY_TAGS 1490
 
-/* chunks of a relayed block: the fastest of 1, 2, 4 and 8 on SimGrid's 4x4 with random demand
-   (docs/performance.md, "Relay: direct-relay carrying real lengths") */
+/* chunks of a relayed block: 2 where every ring has fewer than 8 nodes, 1 where one has 8 or more; measured, not
+   derived: on SimGrid's tori with random demand at 64 KiB (flat factors) 2 was the fastest of 1, 2, 4 and 8 on
+   4x4 and took 317.09 us against 1's 325.67 on 4x4x4, 1 took 541.94 us against 2's 546.27 on 8x8
+   (docs/performance.md, "Relay: direct-relay carrying real lengths" and session 20) */
 #define V_CHUNKS 2
+#define V_CHUNKS_LONG_RING 1
+#define V_MAX_CHUNKS 8 /* (the tags of a message's rest: RELAY_TAG_MORE + chunk) */
+_Static_assert(V_CHUNKS <= V_MAX_CHUNKS && V_CHUNKS_LONG_RING <= V_MAX_CHUNKS &&
+                   RELAY_TAG_MORE + V_MAX_CHUNKS <= RELAY_TAG_DOWN,
+               "a chunk's tag of the rest stays below RELAY_TAG_DOWN");
+
+static uint32_t relay_chunks(const totex_network *net)
+{
+    for (uint32_t i = 0; i < totex_network_dims(net); i++)
+        if (totex_factor_nodes(totex_network_factor(net, i)) >= 8)
+            return V_CHUNKS_LONG_RING;
+    return V_CHUNKS;
+}
 
 /* an up message's first part is at most this room (bytes); the rest follows in parts of at most V_PART */
 #define V_ROOM_MAX ((uint64_t)1 << 26)
@@ -89,9 +105,8 @@ int totex_mpi_v_relay_applies(const totex_network *net)
 /* the room of the first part of an up message carrying @p cnt blocks' chunks (figures @p h bytes each) when
    no block of the call exceeds @p bmax bytes and no row @p maxrow (the same figures on the sender and the
    relay, so both compute the same room): its total (uint64), the lengths (uint32 each), the chunks */
-static uint64_t up_room(uint32_t cnt, uint64_t h, uint64_t bmax, uint64_t maxrow)
+static uint64_t up_room(uint32_t cnt, uint64_t h, uint64_t bmax, uint64_t maxrow, uint32_t C)
 {
-    const uint32_t C = V_CHUNKS;
     const uint64_t a = cnt * (h + (bmax + C - 1) / C), b = cnt * (h + 1) + (maxrow + C - 1) / C;
     uint64_t r = sizeof(uint64_t) + cnt * sizeof(uint32_t) + (a < b ? a : b);
     if (r > V_ROOM_MAX)
@@ -161,7 +176,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
                       const uint64_t *roff, uint64_t h, uint64_t bmax, uint64_t maxrow, unsigned char *hdr_ok,
                       int *local, MPI_Comm dup, int node)
 {
-    const uint32_t n = totex_network_nodes(net), me = (uint32_t)node, C = V_CHUNKS;
+    const uint32_t n = totex_network_nodes(net), me = (uint32_t)node, C = relay_chunks(net);
     uint32_t *first = malloc((size_t)n * sizeof *first), *cnt = calloc(n, sizeof *cnt);
     /* the receives of this node as a destination: their source node, bytes expected, and whether they carry
        the block's figures (a straight block, or chunk 0) */
@@ -191,7 +206,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     for (uint32_t f = 1; rc == MPI_SUCCESS && f < n; f++)
         if (cnt[f]) {
             nups += C;
-            room += C * (size_t)up_room(cnt[f], h, bmax, maxrow);
+            room += C * (size_t)up_room(cnt[f], h, bmax, maxrow, C);
         }
     if (rc == MPI_SUCCESS) {
         ups = calloc(nups + 1, sizeof *ups);
@@ -205,7 +220,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     size_t at = 0;
     for (uint32_t f = 1; rc == MPI_SUCCESS && f < n; f++)
         if (cnt[f]) {
-            const uint64_t bytes = up_room(cnt[f], h, bmax, maxrow);
+            const uint64_t bytes = up_room(cnt[f], h, bmax, maxrow, C);
             const uint32_t r = totex_network_shift(net, me, f, -1);
             for (uint32_t c = 0; c < C && rc == MPI_SUCCESS; c++) {
                 up *u = &ups[nu];
@@ -262,7 +277,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
         if (!cnt[f])
             continue;
         const uint32_t t = totex_network_shift(net, me, f, +1);
-        const uint64_t R = up_room(cnt[f], h, bmax, maxrow);
+        const uint64_t R = up_room(cnt[f], h, bmax, maxrow, C);
         for (uint32_t c = 0; c < C && rc == MPI_SUCCESS; c++) {
             char *m0 = w;
             w += sizeof(uint64_t);
