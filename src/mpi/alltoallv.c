@@ -14,6 +14,11 @@
  *               with every message carrying its sender's figures (run_carried(): every rank
  *               receives from every rank, so each folds all of them; no collective
  *               operation);
+ *             - after a call whose figures choose relay (or TOTEX_ALLTOALLV=relay): "relay"
+ *               with every block carrying its sender's figures (run_relay_carried(): in its
+ *               straight message or its first chunk; every rank receives a block from every
+ *               rank and folds all figures; the relays' rooms sized by the last call's
+ *               figures, a longer message in parts; no collective operation);
  *             - after a uniform call (not in place): "uniform" at once, checked by
  *               totex_alltoall's ring header on its data; a rank whose counts are not
  *               uniform fails that call on every rank (a silent poison, agree.c) and the
@@ -44,7 +49,8 @@
  *             start-ups per dependent step, the busiest link's bytes over 2R links
  *             times a measured slack) is 5% below direct's on that torus and padded's;
  *             relay before it where relay's (3 start-ups, the larger of a column's share of R
- *             links and 1.25 x the average link's bytes) is 5% below those and routed's.
+ *             links and 1.25 x the average link's bytes) is 13% below direct's on the torus
+ *             (fitted) and 5% below padded's and routed's.
  *             TOTEX_ALLTOALLV=direct|padded|routed|relay forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
@@ -67,11 +73,11 @@
  * The count check: rank i's send to j must carry the bytes j expects from i. Each
  * rank adds h(i, j, bytes) over its row and subtracts it over its column (h a
  * 64-bit mix, sums modulo 2^64); the sum over all ranks (the Allreduce's, or
- * "direct"'s fold of every rank's figures) is 0 when every pair agrees and, when
+ * "direct"'s or "relay"'s fold of every rank's figures) is 0 when every pair agrees and, when
  * one differs, non-zero but for a 2^-64 chance. A mismatch is then MPI_ERR_COUNT
  * (or MPI_ERR_TRUNCATE on a receiver of a longer message) on every rank: with the
- * Allreduce before any data moves, with "direct" before any byte is unpacked from
- * its staging (nothing is written to any receive buffer either way); in a
+ * Allreduce before any data moves, with "direct" or "relay" before any byte is unpacked
+ * from its staging (nothing is written to any receive buffer either way); in a
  * "uniform" call run at once, the ranks whose counts are uniform may have
  * received some blocks before the call fails (bytes of their receive blocks,
  * never outside them). Planning a call costs one pass over the rank's 2n counts.
@@ -199,6 +205,17 @@ int totex_mpi_grow(void *a, size_t *have, size_t n, size_t elem)
     return 0;
 }
 
+int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat)
+{
+    const int rc = MPI_Waitall(n, req, stat);
+    if (rc != MPI_ERR_IN_STATUS)
+        return rc;
+    for (int k = 0; k < n; k++)
+        if (stat[k].MPI_ERROR == MPI_ERR_PENDING)
+            stat[k].MPI_ERROR = MPI_Wait(&req[k], &stat[k]);
+    return rc;
+}
+
 static int grow_requests(size_t n) { return totex_mpi_grow(&keep.req, &keep.nreq, n, sizeof *keep.req); }
 
 /* the first @p nr requests of keep.req after a failed post: cancelled and freed */
@@ -300,9 +317,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     /* routed: on a torus the user declared (a Cartesian communicator's or TOTEX_NETWORK's; on MPI_Dims_create's
        guess the ranks' links are unknown), where its prediction beats direct there and padded's by 5%, its
        receives' room at most 256 MiB per rank */
-    /* relay: likewise, where its prediction is 5% below routed's too; its receives' room (7 blocks per rank on
-       4x4) is less than routed's */
-    if (net && declared && pred[4] >= 0 && pred[4] < 0.95 * pred[3] && pred[4] < 0.95 * comb &&
+    /* relay: likewise, where its prediction is 13% below direct's on the torus and 5% below routed's; its
+       receives' room (7 blocks per rank on 4x4) is less than routed's. The 13% is fitted, not derived: on
+       SimGrid's 4x4 with random demand, 16 KiB, relay predicted 0.88-0.89 x direct on the torus ran 0.96 x
+       direct with flat factors and 1.03 x with SMPI's default ones (over SMPI's best by 3%); at 64 KiB, 0.83 to
+       0.85 x predicted on 4x4, 8x8 and 4x4x4, it ran 0.72 to 0.85 x (docs/performance.md, session 20) */
+    if (net && declared && pred[4] >= 0 && pred[4] < 0.87 * pred[3] && pred[4] < 0.95 * comb &&
         pred[4] < 0.95 * pred[2] && room <= 268435456.0)
         return V_RELAY;
     if (net && declared && pred[2] < 0.95 * pred[3] && pred[2] < 0.95 * comb && room <= 268435456.0)
@@ -321,11 +341,13 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
    not in place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and
    the call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed
    were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
-enum { M_DIRECT, M_UNIFORM, M_PLANNED };
+enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY };
 
 static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
 {
     const int forced = forced_choice();
+    if (forced == V_RELAY && net && totex_mpi_v_relay_applies(net))
+        return M_RELAY;
     if (forced >= 0)
         return forced == V_DIRECT ? M_DIRECT : M_PLANNED;
     if (!st->v_known)
@@ -361,8 +383,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     const double agree = 2.0 * lg * st->t_s;
     if (how == V_ROUTED && pred[2] + agree < 0.95 * pred[3])
         return M_PLANNED;
-    if (how == V_RELAY && pred[4] + agree < 0.95 * pred[3])
-        return M_PLANNED;
+    if (how == V_RELAY) /* (its figures and count check carried on its data: no MPI_Allreduce to pay) */
+        return M_RELAY;
     if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
         return M_PLANNED;
     return M_DIRECT;
@@ -488,7 +510,7 @@ static int run_padded(const char *sbuf, const int *scounts, const int *sdispls, 
 /* "routed": this rank's row packed by destination node, the blocks relayed along the torus with their real
    lengths (alltoallv_routed.c), each received block unpacked from its packed bytes. Memory beyond the caller's
    buffers: the packed row and column, the relayed bytes (alltoallv_routed.c), 2 (n + 1) offsets */
-static int run_routed(const totex_network *net, int relay, const char *sbuf, const int *scounts, const int *sdispls,
+static int run_routed(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                       MPI_Datatype stype, char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
                       int n, int rank, uint64_t bmax, uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
 {
@@ -517,8 +539,7 @@ static int run_routed(const totex_network *net, int relay, const char *sbuf, con
             rc = MPI_ERR_TYPE; /* (a packed form longer than the type's size: not a homogeneous run) */
     }
     if (rc == MPI_SUCCESS)
-        rc = (relay ? totex_mpi_v_relay : totex_mpi_v_routed)(net, ps, soff, pr, roff, bmax, maxrow, st->dup,
-                                                              st->node_of ? st->node_of[rank] : rank);
+        rc = totex_mpi_v_routed(net, ps, soff, pr, roff, bmax, maxrow, st->dup, st->node_of ? st->node_of[rank] : rank);
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(roff[t + 1] - roff[t]);
         int pos = 0;
@@ -527,6 +548,100 @@ static int run_routed(const totex_network *net, int relay, const char *sbuf, con
     }
     free(ps);
     free(pr);
+    free(soff);
+    return rc;
+}
+
+/* "relay" with the figures carried (no collective operation): this rank's row packed by destination node,
+   each block behind this rank's figures @p f (V_HDR bytes; no data when @p bad, this rank's local error, or
+   when a block's MPI_Pack fails), relayed by alltoallv_relay.c, whose relays learn every length from the
+   messages (their rooms sized by @p bmax and @p maxrow, the last call's global figures, the same on every
+   rank; a longer message comes in parts). Every rank receives one block from every rank, so each folds all
+   ranks' figures into @p f (on return the call's global figures, the same on every rank) and knows the count
+   check's sum: only when it is 0, no rank has a local error and every receive came with the bytes expected are
+   the blocks unpacked into the receive buffer (before, nothing is written there). A send longer than its
+   receive: MPI's truncation on that receiver (of the straight message or of a chunk from the relay), and the
+   sum != 0 everywhere else; shorter: a short count there. Every pair moves the same messages whatever the
+   counts (one straight message, or one chunk per relayed chunk), so a mismatch is an error on every rank
+   (MPI_ERR_TRUNCATE or MPI_ERR_COUNT), no hang. Memory: the packed row and column with V_HDR bytes per block,
+   the relays' rooms (alltoallv_relay.c), 2 (n + 1) offsets */
+static int run_relay_carried(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
+                             MPI_Datatype stype, int ssize, char *rbuf, const int *rcounts, const int *rdispls,
+                             MPI_Datatype rtype, int rsize, int n, int rank, int bad, uint64_t *f, uint64_t bmax,
+                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
+{
+    MPI_Aint lb, sext = 0, rext = 0;
+    if (!bad) {
+        MPI_Type_get_extent(stype, &lb, &sext);
+        MPI_Type_get_extent(rtype, &lb, &rext);
+    }
+    uint64_t *soff = malloc(2 * ((size_t)n + 1) * sizeof *soff), *roff = soff ? soff + n + 1 : NULL;
+    unsigned char *hdr_ok = malloc((size_t)n);
+    if (!soff || !hdr_ok) {
+        free(soff);
+        free(hdr_ok);
+        return MPI_ERR_NO_MEM;
+    }
+    soff[0] = roff[0] = 0;
+    for (int t = 0; t < n; t++) { /* (node t is rank rank_of[t] of comm) */
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        soff[t + 1] = soff[t] + V_HDR + (bad ? 0 : (uint64_t)scounts[j] * (uint64_t)ssize);
+        roff[t + 1] = roff[t] + V_HDR + (bad ? 0 : (uint64_t)rcounts[j] * (uint64_t)rsize);
+    }
+    char *ps = malloc(soff[n]), *pr = malloc(roff[n]);
+    int rc = ps && pr ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int t = 0; t < n && rc == MPI_SUCCESS && !bad; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(soff[t + 1] - soff[t] - V_HDR);
+        int pos = 0;
+        if (len && (MPI_Pack(sbuf + (MPI_Aint)sdispls[j] * sext, scounts[j], stype, ps + soff[t] + V_HDR, len, &pos,
+                             comm) != MPI_SUCCESS ||
+                    pos != len)) {
+            fprintf(stderr, "totex_alltoallv: rank %d: MPI_Pack of a block failed or gave other than "
+                            "count * size(sendtype) bytes\n", rank);
+            bad = MPI_ERR_TYPE; /* (then no block of its row carries data: its receivers see short ones) */
+            f[F_BAD] = (uint64_t)bad;
+            for (int k = 0; k < n; k++)
+                soff[k + 1] = soff[k] + V_HDR;
+        }
+    }
+    for (int t = 0; t < n && rc == MPI_SUCCESS; t++)
+        memcpy(ps + soff[t], f, V_HDR);
+    int local = MPI_SUCCESS;
+    const int me = st->node_of ? st->node_of[rank] : rank;
+    if (rc == MPI_SUCCESS)
+        rc = totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
+    if (rc == MPI_SUCCESS) {
+        uint64_t g[F_N], h[F_N];
+        memcpy(g, f, sizeof g);
+        for (int t = 0; t < n; t++)
+            if (t != me && hdr_ok[t]) {
+                memcpy(h, pr + roff[t], sizeof h);
+                fold(h, g);
+            }
+        memcpy(f, g, sizeof g);
+        if (bad)
+            rc = bad;
+        else if (g[F_BAD])
+            rc = (int)g[F_BAD];
+        else if (local || g[F_HASH]) {
+            if (rank == 0 || local)
+                fail(local == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT, rank,
+                     "send and receive counts disagree: some rank i's sendcounts[j] * size(sendtype) differs from "
+                     "rank j's recvcounts[i] * size(recvtype) (every rank returns MPI_ERR_COUNT or MPI_ERR_TRUNCATE; "
+                     "no byte written to a receive buffer)");
+            rc = local ? local : MPI_ERR_COUNT;
+        }
+    }
+    for (int t = 0; t < n && rc == MPI_SUCCESS; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t, len = (int)(roff[t + 1] - roff[t] - V_HDR);
+        int pos = 0;
+        if (len)
+            rc = MPI_Unpack(pr + roff[t] + V_HDR, len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype,
+                            comm);
+    }
+    free(ps);
+    free(pr);
+    free(hdr_ok);
     free(soff);
     return rc;
 }
@@ -610,7 +725,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
         cancel_posted(nr);
         return rc;
     }
-    const int wrc = MPI_Waitall((int)nr, keep.req, keep.stat);
+    const int wrc = totex_mpi_waitall_done((int)nr, keep.req, keep.stat);
     if (wrc != MPI_SUCCESS && wrc != MPI_ERR_IN_STATUS)
         return wrc;
     int local = 0; /* this rank's receives: MPI_ERR_TRUNCATE, MPI_ERR_COUNT (a short one), or MPI's error */
@@ -779,15 +894,22 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             return rc;
         net = routed_network(st, size);
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup), mode = mode_of(st, size, net, declared);
+        /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
+        const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
-        if (mode == M_DIRECT) {
+        if (mode == M_DIRECT || mode == M_RELAY) {
             memcpy(g, f, sizeof g);
-            rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls, recvtype,
-                             rsize, in_place, size, rank, bad, g, comm, st->dup);
+            if (mode == M_RELAY) /* (the relays' rooms sized by the last call's figures, or none before one) */
+                rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts,
+                                       rdispls, recvtype, rsize, size, rank, bad, g,
+                                       room_b, room_r, comm, st);
+            else
+                rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
+                                 recvtype, rsize, in_place, size, rank, bad, g, comm, st->dup);
             if (rc != MPI_SUCCESS)
                 return rc;
             (void)choose(g, size, st, in_place, net, declared, pred);
-            say_choice(opt, st, size, rank, g[F_TOTAL] ? V_DIRECT : V_NONE, g, pred,
+            say_choice(opt, st, size, rank, !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : V_DIRECT, g, pred,
                        "the figures and the count check carried on the data, no collective operation");
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
@@ -879,10 +1001,18 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         o.verbose = opt->verbose > 1 ? opt->verbose : 0; /* (its line said once above) */
         rc = totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
         break;
-    case V_ROUTED:
     case V_RELAY:
-        if (net && (how == V_ROUTED || totex_mpi_v_relay_applies(net))) {
-            rc = run_routed(net, how == V_RELAY, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
+        if (net && totex_mpi_v_relay_applies(net)) { /* (the figures carried again: the same g on return) */
+            rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
+                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st);
+            break;
+        }
+        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
+                        rank, comm, st->dup);
+        break;
+    case V_ROUTED:
+        if (net) {
+            rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
                             rank, g[F_BMAX], g[F_ROW], comm, st);
             break;
         }

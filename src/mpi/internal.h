@@ -112,9 +112,22 @@ int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64
 /* the relay alltoallv (alltoallv_relay.c) applies to @p net: a torus (rings and K2) on which direct-relay
    applies (totex_comb_relay_first), at most 1497 nodes */
 int totex_mpi_v_relay_applies(const totex_network *net);
-/* the relay alltoallv, arguments as totex_mpi_v_routed() */
+/* MPI_Waitall of @p n requests @p req with statuses @p stat, every request done on return: where MPI returns
+   MPI_ERR_IN_STATUS and marks some MPI_ERR_PENDING (Open MPI 4.1 after a truncated receive), those are waited
+   for one by one, each status's MPI_ERROR set to its MPI_Wait's code; returns MPI_SUCCESS, MPI_ERR_IN_STATUS
+   (see each status's MPI_ERROR) or MPI's other error */
+int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat);
+/* the relay alltoallv on @p dup, this rank node @p node of @p net, with no collective operation: @p psend and
+   @p precv as totex_mpi_v_routed()'s, every block starting with @p h bytes (the sender's figures) that travel
+   whole in its first chunk; @p bmax and @p maxrow: figures the same on every rank (the last call's global
+   ones) that size a relay's rooms (a message longer than its room comes in parts: any lengths are carried).
+   On return hdr_ok[t] (n entries) says the first @p h bytes of node t's block in @p precv are its figures
+   (its receive carrying them came without error, at least h bytes) and *local is this node's receive error
+   (MPI_ERR_TRUNCATE: a longer send, MPI_ERR_COUNT: a shorter one; MPI_SUCCESS: every receive had the bytes
+   expected); returns MPI_SUCCESS or an MPI failure (every message of the call done either way but on one) */
 int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
-                      const uint64_t *roff, uint64_t bmax, uint64_t maxrow, MPI_Comm dup, int node);
+                      const uint64_t *roff, uint64_t h, uint64_t bmax, uint64_t maxrow, unsigned char *hdr_ok,
+                      int *local, MPI_Comm dup, int node);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
 double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;

@@ -154,7 +154,13 @@ static void run_case(MPI_Comm comm, int c, int vec, int regular, int in_place, i
    receive buffer byte may change, except, after a uniform call (@p c C_UNIFORM: totex runs the schedule of
    the last call at once, its check on the data), bytes of the blocks of the ranks whose counts are uniform:
    never a byte outside the blocks */
-static void mismatch_case(MPI_Comm comm, int c)
+static void mismatch_pair(MPI_Comm comm, int c, int to, int delta);
+static void mismatch_case(MPI_Comm comm, int c) { mismatch_pair(comm, c, -1, 1); }
+
+/* as mismatch_case(), but rank @p to (-1: rank 1, or 0 on one rank) expects @p delta bytes more (or fewer) from
+   rank 0 than rank 0 sends (on a 4x4 torus rank n / 2 is half-way round a ring from rank 0: "relay" carries
+   that block through a relay, in chunks) */
+static void mismatch_pair(MPI_Comm comm, int c, int to, int delta)
 {
     int n;
     MPI_Comm_size(comm, &n);
@@ -164,8 +170,10 @@ static void mismatch_case(MPI_Comm comm, int c)
         sc[j] = cnt(c, rank, j, n) + (c == C_ZEROS);
         rc[j] = cnt(c, j, rank, n) + (c == C_ZEROS);
     }
-    if (rank == (n > 1 ? 1 : 0))
-        rc[0] += 1;
+    if (to < 0)
+        to = n > 1 ? 1 : 0;
+    if (rank == to)
+        rc[0] += delta;
     long se = layout(sc, n, c == C_UNIFORM, sd), re = layout(rc, n, c == C_UNIFORM, rd);
     unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
     memset(s, 1, (size_t)se + 1);
@@ -186,6 +194,43 @@ static void mismatch_case(MPI_Comm comm, int c)
     CHECK(untouched, "mismatch: the receive buffer was written");
     free(s), free(r), free(sc), free(sd), free(rc), free(rd);
 }
+
+#ifdef TOTEX_LIB
+/* rank n - 1 gives a negative send count (a local error): every rank must return MPI_ERR_COUNT (the figures carry
+   it to the others, or the MPI_Allreduce does), and no receive buffer byte may change */
+static void negative_case(MPI_Comm comm)
+{
+    int n;
+    MPI_Comm_size(comm, &n);
+    int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int)), *rc = malloc(n * sizeof(int)),
+        *rd = malloc(n * sizeof(int));
+    for (int j = 0; j < n; j++) {
+        sc[j] = cnt(C_ZEROS, rank, j, n) + 1;
+        rc[j] = cnt(C_ZEROS, j, rank, n) + 1;
+    }
+    long se = layout(sc, n, 1, sd), re = layout(rc, n, 1, rd);
+    if (rank == n - 1)
+        sc[0] = -1;
+    unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
+    memset(s, 1, (size_t)se + 1);
+    memset(r, SENTINEL, (size_t)re + 1);
+#ifdef TOTEX_LIB
+    int code = totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#else
+    int code = MPI_Alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#endif
+    int cls = -1;
+    if (code != MPI_SUCCESS)
+        MPI_Error_class(code, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "negative count on rank %d: returned %d (class %d), not MPI_ERR_COUNT", n - 1, code,
+          cls);
+    int untouched = 1;
+    for (long k = 0; k <= re; k++)
+        untouched &= r[k] == SENTINEL;
+    CHECK(untouched, "negative count: the receive buffer was written");
+    free(s), free(r), free(sc), free(sd), free(rc), free(rd);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -232,7 +277,24 @@ int main(int argc, char **argv)
         run_case(comm, C_NONE, 0, 1, 0, it++, vtype);
         mismatch_case(comm, C_ZEROS); /* (after a call with nothing to move: direct, the check on the data) */
         run_case(comm, C_UNIFORM, 0, 1, 0, it++, vtype);
+        /* a receiver half-way round (relay: through a relay, in chunks) expecting more, then fewer, each after
+           a correct non-uniform call */
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+        mismatch_pair(comm, C_ZEROS, n / 2, 1);
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+        mismatch_pair(comm, C_ZEROS, n / 2, -1);
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+#ifdef TOTEX_LIB /* (through the Open MPI component, Open MPI's own argument check returns on that rank alone) */
+        negative_case(comm);
+        run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+#endif
     }
+    /* blocks far longer than the last call's (relay: its relays' rooms, sized by the last call's figures, too
+       small: the rest of each message in a second part), then short again */
+    run_case(comm, C_NONE, 0, 0, 0, it++, vtype);
+    run_case(comm, C_SYM, 0, 0, 0, it++, vtype);
+    run_case(comm, C_LONG, 1, 0, 0, it++, vtype);
+    run_case(comm, C_SYM, 0, 0, 0, it++, vtype);
     /* repeat calls of changing counts (the choice is made per call) */
     for (int k = 0; k < 20; k++)
         run_case(comm, k % C_N, k % 2, 0, 0, it++, vtype);
