@@ -72,7 +72,7 @@ set -eu
 build=${1:-build}
 # ITERS, the calls whose mean the table gives, 10 by default (3 before 2026-11-29): the mean is each rank's
 # time from its own exit of the barrier before them, the slowest rank's, so it carries the barrier's exit
-# skew once (on 4x4 2.5 to 7.7 us, docs/performance.md "The bench's mean"); the more calls, the less of it
+# skew once (on 4x4 3.6 to 7.7 us: docs/performance.md, session 20, "The bench's mean"); the more calls, the less of it
 # per call, as in the OSU and IMB benchmarks' means of many calls. The "first" column is unchanged.
 iters=${2:-10}
 maxb=${3:-65536}
