@@ -26,7 +26,9 @@
  * only the transfers that carry relayed blocks (a block the sender received,
  * or one the receiver sends on) travel in c chunks; a transfer of the
  * sender's own blocks, all destined to the receiver, travels whole, one
- * message. Where links share their bandwidth fairly among the messages that
+ * message (or in p->own_whole > 1 messages of c / own_whole chunks each:
+ * under SimGrid's default factors 8 KiB messages get more of a link than
+ * 16 KiB ones). Where links share their bandwidth fairly among the messages that
  * cross them (SimGrid SMPI, TCP), a relayed block in c messages gets c shares
  * against a direct block's one, so it reaches its relay sooner and goes on
  * while the direct messages still move (direct-relay, src/combining/relay.c;
@@ -167,9 +169,11 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             if (!tr->count)
                 continue;
             const int wx = whole_xfer(p, tr, bl);
-            const size_t mlen = wx ? span_len(p, 0, wx) : len[0]; /* its first (and longest) message's bytes per block */
-            if ((long long)tr->count * (long long)mlen > INT_MAX) {
-                snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, mlen);
+            /* bytes per block of its first message (the one a header may ride on) and of its longest (the last:
+               chunk boundaries are rounded down) */
+            const size_t mlen = wx ? span_len(p, 0, wx) : len[0], mmax = wx ? span_len(p, c - wx, wx) : len[c - 1];
+            if ((long long)tr->count * (long long)mmax > INT_MAX) {
+                snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, mmax);
                 rc1 = TOTEX_EOVERFLOW;
             break;
             }
