@@ -39,6 +39,15 @@ static int forced_chunks(void)
     return totex_mpi_env_int("TOTEX_CHUNKS", 1, TOTEX_PROG_MAX_CHUNKS, &v) ? (int)v : 0;
 }
 
+/* TOTEX_OWN_MESSAGES=W (1 .. TOTEX_PROG_MAX_CHUNKS): a combining algorithm forced by TOTEX_ALGORITHM in its
+   relayed-in-chunks form (direct-relay) sends its own blocks in W messages per transfer (1: whole, the
+   default), when W divides its chunks; 0 when unset or invalid */
+static int forced_own_messages(void)
+{
+    long long v = 0;
+    return totex_mpi_env_int("TOTEX_OWN_MESSAGES", 1, TOTEX_PROG_MAX_CHUNKS, &v) ? (int)v : 0;
+}
+
 /* TOTEX_STAGGER=0|1|2 forces unstaggered lanes, staggered lanes, or staggered lanes after start rounds
    (compile.c) on unit-step candidates of more than one chunk; -1 when unset or invalid (the model's
    candidates, both kinds timed, start rounds where the model says they pay) */
@@ -92,6 +101,9 @@ static void choose_candidates(const totex_network *net, const char *spec, const 
                 c[k] = (totex_prog_cand){0, (int)i, 0, fc ? fc : 1, 0, 0, 0, lc->pad_forced ? lc->pad : 0, 0};
                 if (!fc && !lc->pad_forced) /* its own form (direct-relay: relayed blocks in chunks) */
                     totex_prog_comb_form((long long)cost->m, &c[k]);
+                const int own = forced_own_messages(); /* and its own blocks in that many messages */
+                if (own && c[k].stagger && c[k].chunks % own == 0)
+                    c[k].stagger = own;
                 k++;
             }
     } else {

@@ -147,8 +147,10 @@ static int recvs_done(totex_mpi_run *x, size_t upto)
         x->rdonec = c;
         if (rv->in_place_ok)
             continue;
-        const size_t lo = rv->whole ? 0 : totex_prog_chunk_lo(p, rv->chunk),
-                     len = rv->whole ? slot : totex_prog_chunk_lo(p, rv->chunk + 1) - lo;
+        /* a message of the sender's own blocks spans chunks / own_whole chunks (compile.c) */
+        const int span = rv->whole && p->own_whole > 0 ? p->chunks / p->own_whole : 1;
+        const size_t lo = totex_prog_chunk_lo(p, (int)rv->chunk),
+                     len = totex_prog_chunk_lo(p, (int)rv->chunk + span) - lo;
         for (size_t f = rv->fin_first; f < rv->fin_first + rv->fin_count; f++)
             memcpy(x->out + p->finals[f].src * slot + lo, p->arena + rv->arena_off + p->finals[f].pos * len, len);
     }

@@ -74,8 +74,9 @@ totex_status totex_prog_build(const totex_network *net, const totex_comb_cost *c
     p->unit = c->unit;
     p->ports = c->ports;
     p->pad = c->pad;
-    /* a combining candidate "in chunks, relayed only": the sender's own final blocks whole (compile.c) */
-    p->own_whole = !c->unit && c->chunks > 1 && c->stagger;
+    /* a combining candidate "in chunks, relayed only": the sender's own final blocks in c->stagger messages
+       (1: whole; compile.c) */
+    p->own_whole = !c->unit && c->chunks > 1 && c->stagger > 0 ? c->stagger : 0;
     /* the check's ring, as the runtime's state has it (from the same network) */
     totex_prog_check_ring(net, rank, &p->ring_pred, &p->ring_succ);
     p->ring_set = net != NULL;

@@ -33,8 +33,9 @@ typedef struct totex_prog_cand {
     int pad;          /* messages shorter than this many bytes padded to it (0: none) */
     int stagger;      /* unit-step with chunks > 1: lanes 1 .. chunks - 1 start a latency behind lane 0; 2: and
                          every rank starts its data after as many kick rounds as the network's diameter.
-                         Combining with chunks > 1: 1 = only the messages of relayed blocks in chunks, the
-                         sender's own blocks to their destination whole (totex_prog.own_whole, compile.c) */
+                         Combining with chunks > 1: W >= 1 = only the messages of relayed blocks in chunks, the
+                         sender's own blocks to their destination in W messages (1: whole; W divides chunks;
+                         totex_prog.own_whole, compile.c) */
 } totex_prog_cand;
 /* measured costs (seconds, seconds/byte): t_c, t_l at 64 KiB, *_chunk at TOTEX_PROG_COST_CHUNK bytes */
 typedef struct totex_prog_linkcost {
@@ -96,7 +97,10 @@ const totex_algorithm *totex_prog_unit_algorithm(const char *name, totex_ports *
    them, and at most 4, unit-step); 0 with why[] when none applies. Above TOTEX_PROG_SCALE_MAX ranks only
    candidates whose per-rank share is O(moves of one node) are offered (a unit-step schedule with a
    symmetric form, a combining one with a node-0 form): with some left out and k > 0, why[] names them
-   (the runtime's TOTEX_VERBOSE line says it) */
+   (the runtime's TOTEX_VERBOSE line says it). Of the best combining candidates, split forms (every message
+   in c chunks: totex_prog_split_chunks, else totex_prog_flow_chunks) are offered too, and a candidate in its
+   relayed-in-chunks form (direct-relay: C chunks, stagger 1) whose split c < C divides C also with its own
+   blocks in c messages (stagger c), both at the split form's prediction */
 size_t totex_prog_rank_candidates(const totex_network *net, const totex_comb_cost *cost,
                                  const totex_prog_linkcost *lc, totex_prog_cand *out, size_t cap, char *why, size_t wcap);
 /* predicted seconds of combining schedule @p r (002's model, cost @p cost) with every message shorter

@@ -26,7 +26,9 @@
  * only the transfers that carry relayed blocks (a block the sender received,
  * or one the receiver sends on) travel in c chunks; a transfer of the
  * sender's own blocks, all destined to the receiver, travels whole, one
- * message. Where links share their bandwidth fairly among the messages that
+ * message (or in p->own_whole > 1 messages of c / own_whole chunks each:
+ * under SimGrid's default factors 8 KiB messages get more of a link than
+ * 16 KiB ones). Where links share their bandwidth fairly among the messages that
  * cross them (SimGrid SMPI, TCP), a relayed block in c messages gets c shares
  * against a direct block's one, so it reaches its relay sooner and goes on
  * while the direct messages still move (direct-relay, src/combining/relay.c;
@@ -46,16 +48,24 @@
 #include "compile.h"
 #include "totex/common.h"
 
-/* p->own_whole: a transfer of the sender's own blocks, all destined to the receiver, travels whole (one
-   message, its blocks' bytes [0, slot)) while the others travel in chunks */
+/* p->own_whole = W >= 1: a transfer of the sender's own blocks, all destined to the receiver, travels in W
+   messages (W = 1: whole, bytes [0, slot) of its blocks; else message j its blocks' chunks j c / W ..
+   (j + 1) c / W - 1, c / W chunks each) while the others travel in c chunks; returns the chunks one of its
+   messages spans (c / W), or 0: the transfer travels in c chunks like the others */
 static int whole_xfer(const totex_prog *p, const totex_prog_xfer *tr, const totex_block *bl)
 {
-    if (p->chunks < 2 || !p->own_whole)
+    if (p->chunks < 2 || p->own_whole < 1 || p->chunks % p->own_whole)
         return 0;
     for (size_t k = 0; k < tr->count; k++)
         if (bl[k].src != tr->from || bl[k].dst != tr->to)
             return 0;
-    return 1;
+    return p->chunks / p->own_whole;
+}
+
+/* bytes of chunks ci .. ci + span - 1 of a block */
+static size_t span_len(const totex_prog *p, int ci, int span)
+{
+    return totex_prog_chunk_lo(p, ci + span) - totex_prog_chunk_lo(p, ci);
 }
 
 /* a block this rank holds (received, not final): receive of chunk 0, position in it */
@@ -158,12 +168,16 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             const totex_block *bl = l->b + tr->first;
             if (!tr->count)
                 continue;
-            if ((long long)tr->count * (long long)len[0] > INT_MAX) {
-                snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, len[0]);
+            const int wx = whole_xfer(p, tr, bl);
+            /* bytes per block of its first message (the one a header may ride on) and of its longest (the last:
+               chunk boundaries are rounded down) */
+            const size_t mlen = wx ? span_len(p, 0, wx) : len[0], mmax = wx ? span_len(p, c - wx, wx) : len[c - 1];
+            if ((long long)tr->count * (long long)mmax > INT_MAX) {
+                snprintf(err->msg, sizeof err->msg, "a message of %zu blocks of %zu bytes exceeds INT_MAX bytes", tr->count, mmax);
                 rc1 = TOTEX_EOVERFLOW;
             break;
             }
-            const size_t cx = whole_xfer(p, tr, bl) ? 1 : (size_t)c;
+            const size_t cx = wx ? (size_t)(c / wx) : (size_t)c;
             if (tr->to == me) {
                 nr += cx;
                 nheld += tr->count;
@@ -186,7 +200,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 if (tr->to == ends[e][1]) {
                     decided[e] = 1;
                     carry[e] = own_so_far[e] &&
-                               (long long)(tr->count * (whole_xfer(p, tr, bl) ? slot : len[0])) <= TOTEX_PROG_CARRY_MAX;
+                               (long long)(tr->count * mlen) <= TOTEX_PROG_CARRY_MAX;
                 }
             }
         }
@@ -403,7 +417,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                 if (!tr->count || tr->from != me)
                     continue;
                 const int wh = whole_xfer(p, tr, bl);
-                if (wh && ci > 0)
+                if (wh && ci % wh)
                     continue;
                 if (tr->count > pcap || tr->count + nfrom + 2 > dcap) { /* room for its pieces and dependencies */
                     const size_t np = tr->count > pcap ? tr->count : pcap, nd = tr->count + nfrom + 2 > dcap ? tr->count + nfrom + 2 : dcap;
@@ -419,7 +433,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                         break;
                     }
                 }
-                const size_t Lc = wh ? slot : len[ci], Oc = wh ? 0 : lo[ci];
+                const size_t Lc = wh ? span_len(p, ci, wh) : len[ci], Oc = lo[ci];
                 size_t *ln = NULL, *lat = NULL;
                 if (p->window) { /* counted once per transfer, at its chunk 0 */
                     const size_t q = ci == 0 ? sent[tr->to]++ : sent[tr->to] - 1, w = (size_t)p->window;
@@ -591,18 +605,18 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
             if (carried)
                 p->carry_recv = r0; /* arrives behind the header, copied to its place or the arena (run.c) */
             const int wh = whole_xfer(p, tr, bl);
-            for (int ci = 0; ci < (wh ? 1 : c) && rc == TOTEX_OK; ci++) {
+            for (int ci = 0; ci < c && rc == TOTEX_OK; ci += wh ? wh : 1) {
                 totex_prog_recv rvv = {0}, *rv = &rvv;
                 rv->peer = (int)tr->from;
-                rv->whole = (uint32_t)wh & 1u;
-                rv->bytes = (int)(tr->count * (wh ? slot : len[ci]));
+                rv->whole = wh ? 1u : 0u;
+                rv->bytes = (int)(tr->count * (wh ? span_len(p, ci, wh) : len[ci]));
                 const int padded = rv->bytes < p->pad;
                 if (padded)
                     rv->bytes = p->pad;
                 rv->chunk = (uint32_t)ci & 31u;
-                rv->in_place_ok = consecutive && (c == 1 || wh || tr->count == 1) && !padded;
+                rv->in_place_ok = consecutive && (c == 1 || wh == c || tr->count == 1) && !padded;
                 if (rv->in_place_ok) /* (else arena_off, below: they share their bytes) */
-                    rv->place_off = (size_t)bl[0].src * slot + (wh ? 0 : lo[ci]);
+                    rv->place_off = (size_t)bl[0].src * slot + lo[ci];
                 rv->fin_first = (uint32_t)f0;
                 rv->fin_count = (uint32_t)(nfin - f0) & (TOTEX_PROG_FIN_MAX - 1); /* (< it: checked above) */
                 const int behind_hdr = carried && ci == 0;
@@ -622,7 +636,7 @@ totex_status totex_prog_compile_src(totex_prog *p, totex_prog_share_src *src, in
                     hoff[xslot[h] * (size_t)c + (size_t)ci] = rv->arena_off;
                 /* the bytes of its final blocks are free once they are copied out (when it completes);
                    those of the others once the send that takes them on has completed (above) */
-                const size_t Lr = wh ? slot : len[ci];
+                const size_t Lr = wh ? span_len(p, ci, wh) : len[ci];
                 for (size_t f = f0; f < nfin && rc == TOTEX_OK && !rv->in_place_ok && !behind_hdr; f++)
                     if (totex_prog_arena_give(&arena, rv->arena_off + p->finals[f].pos * Lr, Lr, step, 0, ir + 1))
                         rc = TOTEX_ENOMEM;

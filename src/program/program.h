@@ -57,7 +57,9 @@ typedef struct totex_prog_recv {
     uint32_t in_place_ok : 1;
     uint32_t chunk : 5;              /* which chunk of its transfer it carries (< TOTEX_PROG_MAX_CHUNKS) */
     uint32_t kick : 1;               /* a kick of staggered lanes (TOTEX_PROG_KICK_BYTES, tag + TOTEX_MPI_KICK_TAG) */
-    uint32_t whole : 1;              /* its blocks whole (bytes [0, slot) of each), not chunk `chunk` of them */
+    uint32_t whole : 1;              /* a message of the sender's own blocks (own_whole): chunks `chunk` .. `chunk` +
+                                        chunks / own_whole - 1 of each (own_whole 1: the blocks whole, bytes
+                                        [0, slot)), not chunk `chunk` alone */
 } totex_prog_recv;
 
 typedef struct totex_prog_send {
@@ -101,8 +103,10 @@ typedef struct totex_prog {
     uint32_t ports;              /* port model of a unit-step schedule */
     int chunks;                  /* messages per transfer (compile.c), >= 1 */
     int own_whole;               /* set by the caller before compiling: with chunks > 1, a transfer of the sender's own
-                                    blocks, all destined to the receiver, travels whole, one message; only the
-                                    others are chunked (compile.c, "Relayed blocks ahead") */
+                                    blocks, all destined to the receiver, travels in own_whole messages (1: whole,
+                                    one message; a divisor of chunks, each message chunks / own_whole chunks of its
+                                    blocks; 0: chunked like the others); the others are chunked (compile.c,
+                                    "Relayed blocks ahead") */
     int window;                  /* transfers in flight per link and lane (compile.c), 0: no limit */
     int pad;                     /* set by the caller before compiling: a message shorter than this many bytes
                                     travels as pad bytes (its tail zero), 0: none (compile.c) */

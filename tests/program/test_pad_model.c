@@ -311,6 +311,42 @@ static void flow_splitting(void)
               totex_comb_algorithm_get((size_t)c[i].idx)->name);
     }
     CHECK(split >= 1 && split <= TOTEX_PROG_FLOW_SPLIT_VARIANTS, "4x4, 32 KiB, SMPI-like: %zu split candidates", split);
+    /* direct-relay with its own blocks split, its relayed ones in their chunks: offered where its relayed
+       chunks (4: 32 KiB / 4 and 16 KiB / 4 are over 1 KiB) are more than the split's chunks (32 KiB / 8 KiB = 4,
+       16 KiB / 8 KiB = 2) and a multiple of them: at 16 KiB in 2 messages, at 32 KiB not (both 4) */
+    const long long mixed_at[] = {16384, 32768, 65536};
+    for (size_t s = 0; s < sizeof mixed_at / sizeof mixed_at[0]; s++) {
+        const long long m = mixed_at[s];
+        const int fc = m / 8192 > 16 ? 16 : (int)(m / 8192), want_own = 4 > fc && 4 % fc == 0 ? fc : 0;
+        cost = prog_test_plan_cost(m);
+        cost.t_s = smpi.t_s;
+        cost.t_c = smpi.t_c;
+        k = totex_prog_rank_candidates(nw, &cost, &smpi, c, 12, why, sizeof why);
+        int mixed = 0, relay_split = -1;
+        for (size_t i = 0; i < k; i++) {
+            if (c[i].unit || strcmp(totex_comb_algorithm_get((size_t)c[i].idx)->name, "direct-relay"))
+                continue;
+            if (c[i].chunks == fc && !c[i].stagger)
+                relay_split = (int)i;
+            if (c[i].stagger > 1)
+                mixed = (int)i + 1;
+        }
+        if (want_own) {
+            CHECK(mixed && c[mixed - 1].chunks == 4 && c[mixed - 1].stagger == want_own,
+                  "4x4, %lld B, SMPI-like: direct-relay relayed in 4 chunks, own in %d messages not offered", m, want_own);
+            CHECK(mixed && relay_split >= 0 && c[mixed - 1].predicted == c[relay_split].predicted,
+                  "4x4, %lld B: direct-relay own in %d predicted not at its split form's time", m, want_own);
+        } else {
+            CHECK(!mixed, "4x4, %lld B: direct-relay with own blocks in %d messages offered (split %d chunks)", m,
+                  mixed ? c[mixed - 1].stagger : 0, fc);
+        }
+        cost.t_s = flat.t_s;
+        cost.t_c = flat.t_c;
+        k = totex_prog_rank_candidates(nw, &cost, &flat, c, 12, why, sizeof why);
+        for (size_t i = 0; i < k; i++)
+            CHECK(c[i].unit || c[i].stagger <= 1, "4x4, %lld B, flat: a combining candidate with own blocks split", m);
+    }
+    cost = prog_test_plan_cost(32768);
     cost.t_s = flat.t_s;
     cost.t_c = flat.t_c;
     k = totex_prog_rank_candidates(nw, &cost, &flat, c, 12, why, sizeof why);

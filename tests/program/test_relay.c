@@ -134,7 +134,23 @@ static void balanced(const char *spec, double direct_ratio)
     totex_network_free(net);
 }
 
-static void programs(const char *spec, long long slot)
+/* 1 when q - r is antipodal in a ring of even size >= 4 of @p net (a block direct-relay relays), computed
+   from the coordinates here */
+static int antipodal(const totex_network *net, uint32_t r, uint32_t q)
+{
+    for (uint32_t i = 0; i < totex_network_dims(net); i++) {
+        const totex_factor *f = totex_network_factor(net, i);
+        const uint32_t k = totex_factor_nodes(f);
+        if (totex_factor_get_kind(f) == TOTEX_FACTOR_RING && k >= 4 && k % 2 == 0 &&
+            (totex_network_coord(net, q, i) + k - totex_network_coord(net, r, i)) % k == k / 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* @p own > 1: the form with the sender's own blocks in @p own messages per transfer (the split form's, choice.c),
+   the relayed ones still in their chunks */
+static void programs(const char *spec, long long slot, int own)
 {
     totex_error err;
     totex_network *net = totex_network_parse(spec, &err);
@@ -149,6 +165,10 @@ static void programs(const char *spec, long long slot)
     if ((slot >= 2 * TOTEX_PROG_MIN_CHUNK) != (c.chunks > 1 && c.stagger))
         FAIL("direct-relay at %lld B: %d chunks, stagger %d: not its relayed-in-chunks form exactly from 2 KiB\n", slot,
              c.chunks, c.stagger);
+    if (own > 1 && c.chunks % own == 0)
+        c.stagger = own;
+    else if (own > 1)
+        FAIL("direct-relay at %lld B: %d chunks, not a multiple of %d (test too weak)\n", slot, c.chunks, own);
     /* the bytes the schedule moves: every transfer's blocks, whole */
     double want = 0, sent = 0;
     {
@@ -162,7 +182,7 @@ static void programs(const char *spec, long long slot)
                 }
         totex_comb_schedule_free(s);
     }
-    size_t whole = 0, chunked = 0;
+    size_t whole = 0, chunked = 0, own_pairs = 0, direct_pairs = 0;
     totex_prog **p = calloc(n, sizeof *p);
     int built = 1;
     for (uint32_t r = 0; r < n; r++) {
@@ -175,7 +195,9 @@ static void programs(const char *spec, long long slot)
     for (uint32_t r = 0; built && r < n; r++) {
         /* the messages r -> q in order equal q's receives from r in order */
         for (uint32_t q = 0; q < n; q++) {
-            size_t i = 0, j = 0;
+            size_t i = 0, j = 0, wn = 0;
+            long long wb = 0; /* the messages of r's own block for q (receives marked whole): count, bytes */
+            direct_pairs += q != r && !antipodal(net, r, q);
             for (;;) {
                 while (i < p[r]->nsend && (p[r]->sends[i].peer != (int)q || p[r]->sends[i].kick))
                     i++;
@@ -191,12 +213,27 @@ static void programs(const char *spec, long long slot)
                     FAIL("%s: rank %u's message to %u of %d B received as %d B\n", spec, r, q, p[r]->sends[i].bytes,
                          p[q]->recvs[j].bytes);
                 sent += p[r]->sends[i].bytes;
-                if (p[q]->recvs[j].whole)
+                if (p[q]->recvs[j].whole) {
                     whole++;
+                    wn++;
+                    wb += p[q]->recvs[j].bytes;
+                    /* message m of W spans bytes [slot m / W, slot (m + 1) / W) of the block */
+                    const long long lo = slot * (long long)(wn - 1) / (own > 1 ? own : 1),
+                                    hi = slot * (long long)wn / (own > 1 ? own : 1);
+                    if (p[q]->recvs[j].bytes != hi - lo || p[q]->recvs[j].fin_count != 1)
+                        FAIL("%s, %lld B: own message %zu of rank %u to %u: %d B and %u finals, not %lld B and 1\n",
+                             spec, slot, wn, r, q, p[q]->recvs[j].bytes, p[q]->recvs[j].fin_count, hi - lo);
+                }
                 else if (c.chunks > 1)
                     chunked++;
                 i++;
                 j++;
+            }
+            if (wn) {
+                own_pairs++;
+                if (wn != (size_t)(own > 1 ? own : 1) || wb != slot || antipodal(net, r, q))
+                    FAIL("%s, %lld B: rank %u's own block for %u in %zu messages of %lld B in all (antipodal %d), not "
+                         "%d of %lld\n", spec, slot, r, q, wn, wb, antipodal(net, r, q), own > 1 ? own : 1, slot);
             }
         }
         /* the finals: every block (src, r), src != r, once */
@@ -214,6 +251,9 @@ static void programs(const char *spec, long long slot)
     }
     if (built && sent != want)
         FAIL("%s, %lld B: the programs send %.0f bytes, the schedule's transfers %.0f\n", spec, slot, sent, want);
+    if (built && c.chunks > 1 && own_pairs != direct_pairs)
+        FAIL("%s, %lld B: %zu pairs send their own block in own messages, %zu pairs are not antipodal\n", spec, slot,
+             own_pairs, direct_pairs);
     if (built && c.chunks > 1 && (!whole || !chunked))
         FAIL("%s, %lld B: %zu whole and %zu chunked messages: not both (own blocks whole, relayed in chunks)\n", spec,
              slot, whole, chunked);
@@ -372,10 +412,14 @@ int main(void)
     balanced("ring:4*ring:4", 1.5);
     balanced("ring:8*ring:8", 1.25);
     balanced("ring:4*ring:4*ring:4", 1.5);
-    programs("ring:4*ring:4", 8192);
-    programs("ring:4*k2", 1000);
-    programs("ring:4*k2", 4099);
-    programs("ring:4*ring:4*ring:4", 16384);
+    programs("ring:4*ring:4", 8192, 0);
+    programs("ring:4*k2", 1000, 0);
+    programs("ring:4*k2", 4099, 0);
+    programs("ring:4*ring:4*ring:4", 16384, 0);
+    programs("ring:4*ring:4", 16384, 2);
+    programs("ring:4*k2", 4099, 2);
+    programs("ring:4*ring:4*ring:4", 16384, 2);
+    programs("ring:8*ring:8", 32768, 4);
     offered("ring:4*ring:4", 1);
     offered("ring:5*ring:5", 0);
     if (failures)
