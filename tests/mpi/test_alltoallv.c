@@ -154,6 +154,17 @@ static void run_case(MPI_Comm comm, int c, int vec, int regular, int in_place, i
    receive buffer byte may change, except, after a uniform call (@p c C_UNIFORM: totex runs the schedule of
    the last call at once, its check on the data), bytes of the blocks of the ranks whose counts are uniform:
    never a byte outside the blocks */
+/* the call under test on bytes (the library's entry point, or MPI_Alltoallv through the drop-in); its code */
+static int call_bytes(const unsigned char *s, const int *sc, const int *sd, unsigned char *r, const int *rc,
+                      const int *rd, MPI_Comm comm)
+{
+#ifdef TOTEX_LIB
+    return totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#else
+    return MPI_Alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
+#endif
+}
+
 static void mismatch_pair(MPI_Comm comm, int c, int to, int delta);
 static void mismatch_case(MPI_Comm comm, int c) { mismatch_pair(comm, c, -1, 1); }
 
@@ -178,12 +189,7 @@ static void mismatch_pair(MPI_Comm comm, int c, int to, int delta)
     unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
     memset(s, 1, (size_t)se + 1);
     memset(r, SENTINEL, (size_t)re + 1);
-#ifdef TOTEX_LIB
-    int code = totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
-#else
-    int code = MPI_Alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
-#endif
-    int cls = -1;
+    int code = call_bytes(s, sc, sd, r, rc, rd, comm), cls = -1;
     if (code != MPI_SUCCESS)
         MPI_Error_class(code, &cls);
     CHECK(cls == MPI_ERR_COUNT || cls == MPI_ERR_TRUNCATE, "mismatch: returned %d (class %d), not MPI_ERR_COUNT "
@@ -214,12 +220,7 @@ static void negative_case(MPI_Comm comm)
     unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
     memset(s, 1, (size_t)se + 1);
     memset(r, SENTINEL, (size_t)re + 1);
-#ifdef TOTEX_LIB
-    int code = totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
-#else
-    int code = MPI_Alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
-#endif
-    int cls = -1;
+    int code = call_bytes(s, sc, sd, r, rc, rd, comm), cls = -1;
     if (code != MPI_SUCCESS)
         MPI_Error_class(code, &cls);
     CHECK(cls == MPI_ERR_COUNT, "negative count on rank %d: returned %d (class %d), not MPI_ERR_COUNT", n - 1, code,
