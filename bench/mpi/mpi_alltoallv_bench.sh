@@ -1,5 +1,5 @@
 #!/bin/sh
-# MPI_Alltoallv under Open MPI (issue 30 item 5): totex_alltoallv against the MPI library's MPI_Alltoallv
+# MPI_Alltoallv under Open MPI: totex_alltoallv against the MPI library's MPI_Alltoallv
 # and totex_alltoall of the same uniform blocks, on NP ranks, the demand kinds and mean block sizes of
 # bench/smpi/smpi_alltoallv_bench.c (the same program, built with mpicc against libtotex_mpi), LAUNCHES
 # launches alternating the implementations; prints every launch's lines and the medians per case with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SimGrid SMPI benchmark of MPI_Alltoallv (issue 30 item 5): totex_alltoallv against every SMPI
+# SimGrid SMPI benchmark of MPI_Alltoallv: totex_alltoallv against every SMPI
 # alltoallv algorithm on the simulated tori of run.sh (platform.sh: 10 GB/s links, 1 us latency),
 # for the demand kinds and mean block sizes of smpi_alltoallv_bench.c (its seeded generator),
 # and totex_alltoall of the same uniform blocks ("a2a").

@@ -1,5 +1,5 @@
 /*
- * SimGrid SMPI benchmark of non-uniform total exchange (issue 30 item 5): times
+ * SimGrid SMPI benchmark of non-uniform total exchange: times
  * one MPI_Alltoallv implementation on a periodic Cartesian communicator laid over
  * the simulated torus, for every demand kind and mean block size asked.
  * Built with smpicc and run by bench/smpi/alltoallv.sh once per implementation:

@@ -1,6 +1,6 @@
 /*
  * bench_demand_bounds: how close the analytic bounds of a demand come to the
- * fluid LP optimum (issue 30 target "Bounds"), and how close the schedules
+ * fluid LP optimum, and how close the schedules
  * come to the best bound. Tori and meshes of at most 64 nodes, every demand
  * kind (uniform, zipf, hotspot, random) at a mean of 64 KiB per pair.
  * Baseline in the same run: the fluid LP optimum (GLPK), solved here.

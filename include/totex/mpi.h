@@ -191,7 +191,7 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  *  - MPI_ERR_TYPE, MPI_ERR_BUFFER, MPI_ERR_COMM, MPI_ERR_ARG (NULL arrays),
  *    MPI_ERR_NO_MEM, or an error code of the MPI calls, as totex_alltoall().
  *
- * Source: issue 30 items 4-5; src/mpi/alltoallv.c (the choice and its model);
+ * Source: this project (docs/mpi.md, "Non-uniform exchange"); src/mpi/alltoallv.c (the choice and its model);
  * the uniform schedules of totex_alltoall().
  */
 int totex_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,

@@ -1,6 +1,6 @@
 /*
  * Name:       totex_alltoallv (non-uniform total exchange, MPI_Alltoallv semantics)
- * Paper:      issue 30 items 4-5; the uniform schedules are those of totex_alltoall
+ * Paper:      this project (docs/mpi.md, "Non-uniform exchange"); the uniform schedules are those of totex_alltoall
  *             (002 Suh, Shin & Yalamanchili; 000 a2/a3; 001 octr, translated per rank by
  *             001 Theorem 2): see alltoall.c and plan.c.
  * Model:      the runtime's: t_s seconds per message start-up and t_c seconds per byte
