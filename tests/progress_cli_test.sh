@@ -3,7 +3,8 @@
 # than a second: TOTEX_PROGRESS=1 forces the progress line even though stderr
 # is a file here, TOTEX_PROGRESS=0 (first job) and the default with stderr
 # not a terminal (second job) keep stderr empty, and stdout is the same report
-# either way. Jobs:
+# either way. TOTEX_PROGRESS_DELAY=0 (no second of silence: every phase shows
+# at its first step), so that a fast machine does not finish a phase unseen. Jobs:
 #  - totex plan fugaku --algorithm greedy-sym (about 2 s): the symmetric
 #    greedy's planning (under a second on an idle machine, so its line is not
 #    required), then the one-node certification of its schedule, a phase that
@@ -46,7 +47,7 @@ check() {
         if [ "$mode" = unset ]; then
             (unset TOTEX_PROGRESS; $TIMEOUT "$TOTEX" "$@" >"$TMP/out.$mode" 2>"$TMP/err.$mode")
         else
-            TOTEX_PROGRESS=$mode $TIMEOUT "$TOTEX" "$@" >"$TMP/out.$mode" 2>"$TMP/err.$mode"
+            TOTEX_PROGRESS=$mode TOTEX_PROGRESS_DELAY=0 $TIMEOUT "$TOTEX" "$@" >"$TMP/out.$mode" 2>"$TMP/err.$mode"
         fi
         rc=$?
         [ "$rc" -eq 0 ] || fail "$name: TOTEX_PROGRESS=$mode: exit status $rc"

@@ -193,9 +193,65 @@ static void test_enable_and_env(void **state)
     totex_network_free(net);
 }
 
+/* a phase that starts within a quarter-second of the last line still shows at its first tick */
+static void test_phase_shows_at_once(void **state)
+{
+    (void)state;
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    fake_now = 50.0;
+    totex_progress *p = totex_progress_new(fp, "plan", 0, fake_clock, 1);
+    assert_non_null(p);
+    fake_now += 1.5;
+    totex_progress_tick(p, 3); /* a line: 1.5 s into the job */
+    fake_now += 0.1;
+    totex_progress_phase(p, "certify", 10);
+    fake_now += 0.05;
+    totex_progress_tick(p, 1); /* 0.15 s after that line: the new phase's first tick */
+    char *text = ts_file_contents(fp);
+    assert_non_null(strstr(text, "\rcertify: step 1/10 (10%), 20 steps/s"));
+    free(text);
+    totex_progress_free(p);
+    fclose(fp);
+}
+
+/* TOTEX_PROGRESS_DELAY on the real clock: 0 shows the first tick, 3600 keeps silent; the fake clock keeps 1 s */
+static void test_delay_env(void **state)
+{
+    (void)state;
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    setenv("TOTEX_PROGRESS_DELAY", "3600", 1);
+    totex_progress *p = totex_progress_new(fp, "quiet", 0, NULL, 1);
+    totex_progress_tick(p, 1);
+    totex_progress_free(p);
+    char *text = ts_file_contents(fp);
+    assert_string_equal(text, "");
+    free(text);
+    setenv("TOTEX_PROGRESS_DELAY", "0", 1);
+    p = totex_progress_new(fp, "now", 0, NULL, 1);
+    totex_progress_tick(p, 1);
+    text = ts_file_contents(fp);
+    assert_non_null(strstr(text, "\rnow: step 1,"));
+    free(text);
+    totex_progress_free(p);
+    fake_now = 0.0;
+    p = totex_progress_new(fp, "fake", 0, fake_clock, 1); /* (an injected clock: the default second) */
+    fake_now = 0.5;
+    totex_progress_tick(p, 1);
+    text = ts_file_contents(fp);
+    assert_null(strstr(text, "fake:"));
+    free(text);
+    totex_progress_free(p);
+    unsetenv("TOTEX_PROGRESS_DELAY");
+    fclose(fp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_phase_shows_at_once),
+        cmocka_unit_test(test_delay_env),
         cmocka_unit_test(test_format_and_rate),
         cmocka_unit_test(test_unknown_total),
         cmocka_unit_test(test_phases),

@@ -67,7 +67,8 @@ static void usage_main(FILE *fp)
             "schedules over MPI; TOTEX_VERBOSE=1 says which ran. See docs/mpi.md.\n"
             "\n"
             "Jobs of more than a second show progress on stderr when it is a terminal\n"
-            "(steps done, rate, time left); TOTEX_PROGRESS=1 forces it, =0 silences it.\n");
+            "(steps done, rate, time left); TOTEX_PROGRESS=1 forces it, =0 silences it;\n"
+            "TOTEX_PROGRESS_DELAY=S shows it after S seconds instead of 1.\n");
 }
 
 static void usage_bounds(FILE *fp)

@@ -25,7 +25,9 @@ extern "C" {
  * four times a second; totex_progress_free() clears the line. It writes
  * nothing unless forced or enabled: totex_progress_enable(1) (the CLI calls
  * it when stderr is a terminal) or TOTEX_PROGRESS=1 in the environment
- * (TOTEX_PROGRESS=0 forces it off). Users, all on stderr and only when
+ * (TOTEX_PROGRESS=0 forces it off). TOTEX_PROGRESS_DELAY=SECONDS (0 to
+ * 3600) sets the silence of a meter on the real clock (default 1 s; 0: the
+ * first step of every phase shows). Users, all on stderr and only when
  * enabled: totex_plan_and_verify() (replay, one-node certification of
  * symmetric schedules, as phases of one meter), the symmetric greedy's
  * planning, totex_comb_rank() and totex_comb_sweep() (one simulation per
@@ -69,7 +71,8 @@ void totex_progress_tick(totex_progress *p, uint64_t steps);
  * @p total_steps (0: unknown, then no percentage nor time left), and the rate
  * and time left are measured from now. The second of silence still counts
  * from totex_progress_new(), so a phase that starts after the job has run for
- * a second shows at its first tick. The last line stays until the next one
+ * a second shows at its first tick (the quarter-second between lines counts
+ * within a phase). The last line stays until the next one
  * overwrites it or totex_progress_free() clears it.
  * @param p a meter, or NULL (nothing happens). @param label the phase's label. @param total_steps its steps, 0 if unknown.
  */

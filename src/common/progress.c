@@ -8,18 +8,36 @@
  * second of silence counts from the start of the job. Off unless
  * totex_progress_enable(1) was called (the CLI does so when stderr is a
  * terminal) or TOTEX_PROGRESS=1 is set in the environment (TOTEX_PROGRESS=0
- * forces it off).
+ * forces it off). TOTEX_PROGRESS_DELAY=SECONDS (0 to 3600, default 1) sets
+ * the silence of a meter on the real clock (0: a line at the first step of
+ * every phase, as the CLI's tests use it); a value out of range or not a
+ * number keeps the default.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 #include "common/progress_scope.h"
 #include "totex/progress.h"
 
-/* seconds of silence before the first line, and between two updates */
+/* seconds of silence before the first line (default), and between two updates */
 #define PROGRESS_DELAY 1.0
 #define PROGRESS_PERIOD 0.25
+
+/* the silence of a meter on the real clock: TOTEX_PROGRESS_DELAY when it is a number of seconds in
+   [0, 3600], else PROGRESS_DELAY */
+static double delay_from_env(void)
+{
+    const char *env = getenv("TOTEX_PROGRESS_DELAY");
+    if (!env || !*env)
+        return PROGRESS_DELAY;
+    char *end = NULL;
+    const double d = strtod(env, &end);
+    if (!end || *end || !isfinite(d) || d < 0 || d > 3600)
+        return PROGRESS_DELAY;
+    return d;
+}
 
 static int progress_flag;
 
@@ -72,7 +90,8 @@ struct totex_progress {
     double (*clock)(void);
     double start;       /* start of the job: the second of silence counts from here */
     double phase_start; /* start of the phase: the rate counts from here */
-    double last;     /* time of the last line, < 0: none printed yet */
+    double last;     /* time of the last line in this phase, < 0: none printed yet */
+    double delay;    /* seconds of silence from the start of the job */
     int width;       /* length of the last line printed, to clear it */
     int enabled;
     totex_sink inner;
@@ -95,6 +114,7 @@ totex_progress *totex_progress_new(FILE *fp, const char *label, uint64_t total_s
     snprintf(p->label, sizeof p->label, "%s", label ? label : "progress");
     p->total = total_steps;
     p->clock = clock ? clock : monotonic_seconds;
+    p->delay = clock ? PROGRESS_DELAY : delay_from_env();
     p->start = p->clock();
     p->phase_start = p->start;
     p->last = -1.0;
@@ -109,6 +129,7 @@ void totex_progress_phase(totex_progress *p, const char *label, uint64_t total_s
     snprintf(p->label, sizeof p->label, "%s", label ? label : "progress");
     p->total = total_steps;
     p->done = 0;
+    p->last = -1.0; /* (its first tick after the silence shows at once) */
     if (p->enabled)
         p->phase_start = p->clock();
 }
@@ -145,7 +166,7 @@ void totex_progress_tick(totex_progress *p, uint64_t steps)
         return;
     now = p->clock();
     elapsed = now - p->start;
-    if (elapsed <= PROGRESS_DELAY || (p->last >= 0 && now - p->last < PROGRESS_PERIOD))
+    if ((p->delay > 0 && elapsed <= p->delay) || (p->last >= 0 && now - p->last < PROGRESS_PERIOD))
         return;
     len = format_line(p, now - p->phase_start, line, sizeof line);
     /* pad with spaces over a longer previous line */
