@@ -11,7 +11,7 @@
  * forces it off). TOTEX_PROGRESS_DELAY=SECONDS (0 to 3600, default 1) sets
  * the silence of a meter on the real clock (0: a line at the first step of
  * every phase, as the CLI's tests use it); a value out of range or not a
- * number keeps the default.
+ * number keeps the default and says so in one line on stderr.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +34,11 @@ static double delay_from_env(void)
         return PROGRESS_DELAY;
     char *end = NULL;
     const double d = strtod(env, &end);
-    if (!end || *end || !isfinite(d) || d < 0 || d > 3600)
+    if (!end || *end || !isfinite(d) || d < 0 || d > 3600) {
+        fprintf(stderr, "totex: TOTEX_PROGRESS_DELAY=%.40s is not a number of seconds from 0 to 3600; "
+                        "the default 1 s is kept\n", env);
         return PROGRESS_DELAY;
+    }
     return d;
 }
 
