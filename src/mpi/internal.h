@@ -166,6 +166,11 @@ typedef struct totex_mpi_plan {
     totex_prog_cand nb;
     double nb_predicted, nb_choice_predicted; /* seconds: nb's and cand's predicted nonblocking times (has_nb) */
     double nb_interval;          /* seconds: the test interval they were predicted with (has_nb) */
+    int pair_ready;              /* pair_sd, pair_pit and pair_pc below hold the program's carried send decoded
+                                    (totex_mpi_exec_pair_raw, at its first call: the program does not change) */
+    totex_prog_send pair_sd;
+    totex_prog_body pair_pit;
+    totex_prog_piece pair_pc;    /* the carried send's one piece when pair_sd.piece_count == 1, else zeros */
     struct totex_mpi_plan *nonblocking; /* what nonblocking calls run when it is not this plan: nb, or cand with
                                      its lanes unstaggered (totex_mpi_plan_nonblocking); NULL: not built yet */
 } totex_mpi_plan;
