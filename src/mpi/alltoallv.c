@@ -213,9 +213,12 @@ int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat)
        MPI_ERRORS_RETURN): under the default MPI_ERRORS_ARE_FATAL the job aborted where the receiver of a longer
        message should have MPI_ERR_TRUNCATE (docs/mpi.md, "The count check"). For these waits MPI_COMM_WORLD's
        handler is MPI_ERRORS_RETURN, the caller's put back after (not for calls from several threads at once,
-       as every totex call); Open MPI raises it on the request's communicator */
+       as every totex call; not where MPI_COMM_WORLD does not exist: MPI_Init never called, as with sessions
+       only); Open MPI raises it on the request's communicator */
     MPI_Errhandler world = MPI_ERRHANDLER_NULL;
-    const int swapped = MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
+    int init = 0;
+    const int swapped = MPI_Initialized(&init) == MPI_SUCCESS && init &&
+                        MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
                         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS;
 #endif
     const int rc = MPI_Waitall(n, req, stat);
