@@ -75,7 +75,8 @@
  * 64-bit mix, sums modulo 2^64); the sum over all ranks (the Allreduce's, or
  * "direct"'s or "relay"'s fold of every rank's figures) is 0 when every pair agrees and, when
  * one differs, non-zero but for a 2^-64 chance. A mismatch is then MPI_ERR_COUNT
- * (or MPI_ERR_TRUNCATE on a receiver of a longer message) on every rank: with the
+ * (or MPI_ERR_TRUNCATE on a receiver of a longer message; under MPICH too, whose
+ * completions raise it on MPI_COMM_WORLD's handler: totex_mpi_waitall_done()) on every rank: with the
  * Allreduce before any data moves, with "direct" or "relay" before any byte is unpacked
  * from its staging (nothing is written to any receive buffer either way); in a
  * "uniform" call run at once, the ranks whose counts are uniform may have
