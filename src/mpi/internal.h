@@ -115,7 +115,9 @@ int totex_mpi_v_relay_applies(const totex_network *net);
 /* MPI_Waitall of @p n requests @p req with statuses @p stat, every request done on return: where MPI returns
    MPI_ERR_IN_STATUS and marks some MPI_ERR_PENDING (Open MPI 4.1 after a truncated receive), those are waited
    for one by one, each status's MPI_ERROR set to its MPI_Wait's code; returns MPI_SUCCESS, MPI_ERR_IN_STATUS
-   (see each status's MPI_ERROR) or MPI's other error */
+   (see each status's MPI_ERROR) or MPI's other error. Under MPICH, which raises a completion's error on
+   MPI_COMM_WORLD's handler (a truncated receive aborted the job), MPI_COMM_WORLD's handler is MPI_ERRORS_RETURN
+   during these waits and the caller's after */
 int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat);
 /* the relay alltoallv on @p dup, this rank node @p node of @p net, with no collective operation: @p psend and
    @p precv as totex_mpi_v_routed()'s, every block starting with @p h bytes (the sender's figures) that travel
