@@ -12,7 +12,11 @@
  * replay ran in 0.55 of the time of the layout by destination); A2 moves
  * messages of consecutive sources to one destination, so the layout is chosen
  * after the first 64 steps: by destination when that puts their messages in
- * at most an eighth of the cache lines (msgs_one_pass). Links are
+ * at most an eighth of the cache lines (layout_review). Then it is reviewed
+ * as the replay goes, with a third layout, by source and then by the
+ * destination's coordinates in reverse order: A2's second phase on a 2-D
+ * mesh moves one source's messages to the same node of every row, 16 to a
+ * line that way and 1 by destination. Links are
  * found in a table of each node's neighbours by slot (networks of at most
  * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
  * factors' adjacency). Per step, a first pass checks
