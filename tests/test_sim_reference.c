@@ -13,6 +13,9 @@
  * schedules the reference accepts and reject the others at the same step, and
  * on the schedules it accepts report the reference's peak queue (at step
  * ends) at a node whose queue reached it, and its hops and arrival steps.
+ * Every other trial replays with the state's layout reviewed every 8 steps
+ * and moved every 5 steps through the six moves between its three layouts
+ * (src/sim/sim_layout.h), which must keep where every message is.
  */
 #include "support.h"
 
