@@ -94,8 +94,8 @@
 /* tag of "direct" on the private duplicate (above the unit-step executor's tags, below 32767) */
 #define TOTEX_MPI_V_TAG 32700
 
-enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5 };
-static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay"};
+enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5, V_BALANCED = 6 };
+static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay", "balanced"};
 
 /* the figures every rank contributes to the call's Allreduce */
 enum {
@@ -172,6 +172,27 @@ static struct {
     char spec[512];
 } keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, ""};
 
+/* every rank's row and column totals of the last call, read from the figures on its data ("direct" and
+   "relay" with the figures carried, "balanced"): what "balanced" plans its routes from (O(n), by rank);
+   fresh: the last call ran one of those and succeeded (else "balanced" plans for equal totals) */
+static struct {
+    uint64_t *rows, *cols, *node; /* by rank; node: [2 n], the same by node (what the plan takes) */
+    size_t n;
+    int fresh, got;
+} tot;
+
+/* room for @p n ranks' totals; 0, or -1 */
+static int tot_grow(size_t n)
+{
+    if (tot.n >= n)
+        return 0;
+    uint64_t *r = realloc(tot.rows, 4 * n * sizeof *r);
+    if (!r)
+        return -1;
+    tot.rows = r, tot.cols = r + n, tot.node = r + 2 * n, tot.n = n;
+    return 0;
+}
+
 /* the network @p st's communicator (@p size ranks) stands for if "routed" applies to it (a torus: every factor a
    ring or K2), else NULL; parsed once per spec (spec.c, named.c) */
 static const totex_network *routed_network(const totex_mpi_state *st, int size)
@@ -245,9 +266,14 @@ static int forced_choice(void)
 {
     static int forced = -2;
     if (forced == -2) {
-        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay"};
-        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 5);
-        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : w == 3 ? V_ROUTED : w == 4 ? V_RELAY : -1;
+        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay", "balanced"};
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 6);
+        forced = w == 1   ? V_DIRECT
+                 : w == 2 ? V_PADDED
+                 : w == 3 ? V_ROUTED
+                 : w == 4 ? V_RELAY
+                 : w == 5 ? V_BALANCED
+                          : -1;
     }
     return forced;
 }
@@ -341,13 +367,15 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
    not in place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and
    the call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed
    were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
-enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY };
+enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY, M_BALANCED };
 
 static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
 {
     const int forced = forced_choice();
     if (forced == V_RELAY && net && totex_mpi_v_relay_applies(net))
         return M_RELAY;
+    if (forced == V_BALANCED)
+        return net && totex_mpi_v_balanced_applies(net) ? M_BALANCED : M_DIRECT;
     if (forced >= 0)
         return forced == V_DIRECT ? M_DIRECT : M_PLANNED;
     if (!st->v_known)
@@ -568,7 +596,7 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
 static int run_relay_carried(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                              MPI_Datatype stype, int ssize, char *rbuf, const int *rcounts, const int *rdispls,
                              MPI_Datatype rtype, int rsize, int n, int rank, int bad, uint64_t *f, uint64_t bmax,
-                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
+                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st, int balanced)
 {
     MPI_Aint lb, sext = 0, rext = 0;
     if (!bad) {
@@ -608,16 +636,36 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
         memcpy(ps + soff[t], f, V_HDR);
     int local = MPI_SUCCESS;
     const int me = st->node_of ? st->node_of[rank] : rank;
+    /* "balanced": its plan from the last call's totals of every node (none: equal totals) */
+    const int have = tot.fresh && tot.n >= (size_t)n;
+    for (int t = 0; have && t < n; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
+    }
+    tot.fresh = 0;
     if (rc == MPI_SUCCESS)
-        rc = totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
+        rc = balanced ? totex_mpi_v_balanced(net, have ? tot.node : NULL, have ? tot.node + n : NULL, ps, soff, pr,
+                                             roff, V_HDR, hdr_ok, &local, st->dup, me)
+                      : totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
+    if (rc == MPI_SUCCESS && tot_grow((size_t)n))
+        rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
         uint64_t g[F_N], h[F_N];
         memcpy(g, f, sizeof g);
-        for (int t = 0; t < n; t++)
-            if (t != me && hdr_ok[t]) {
+        tot.got = 1;
+        for (int t = 0; t < n; t++) {
+            const int j = st->rank_of ? st->rank_of[t] : t;
+            if (t == me) {
+                tot.rows[j] = f[F_ROW], tot.cols[j] = f[F_COL];
+                continue;
+            }
+            tot.got &= hdr_ok[t];
+            if (hdr_ok[t]) {
                 memcpy(h, pr + roff[t], sizeof h);
                 fold(h, g);
+                tot.rows[j] = h[F_ROW], tot.cols[j] = h[F_COL];
             }
+        }
         memcpy(f, g, sizeof g);
         if (bad)
             rc = bad;
@@ -639,6 +687,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             rc = MPI_Unpack(pr + roff[t] + V_HDR, len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype,
                             comm);
     }
+    tot.fresh = rc == MPI_SUCCESS && tot.got;
     free(ps);
     free(pr);
     free(hdr_ok);
@@ -731,6 +780,10 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
     int local = 0; /* this rank's receives: MPI_ERR_TRUNCATE, MPI_ERR_COUNT (a short one), or MPI's error */
     uint64_t g[F_N];
     memcpy(g, f, sizeof g);
+    tot.fresh = 0;
+    tot.got = !tot_grow(N);
+    if (tot.got)
+        tot.rows[rank] = f[F_ROW], tot.cols[rank] = f[F_COL];
     for (int k = 1; k < n; k++) {
         const int i = (rank - k + n) % n;
         const MPI_Status *t = &keep.stat[k - 1];
@@ -741,7 +794,10 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             uint64_t h[F_N];
             memcpy(h, cb + roff[i], sizeof h);
             fold(h, g);
-        }
+            if (tot.got)
+                tot.rows[i] = h[F_ROW], tot.cols[i] = h[F_COL];
+        } else
+            tot.got = 0;
         if (!local && cls != MPI_SUCCESS)
             local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
         else if (!local && (size_t)got != roff[i + 1] - roff[i])
@@ -770,6 +826,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
                             rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
     }
+    tot.fresh = rc == MPI_SUCCESS && tot.got;
     return rc;
 }
 
@@ -897,19 +954,21 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
-        if (mode == M_DIRECT || mode == M_RELAY) {
+        if (mode == M_DIRECT || mode == M_RELAY || mode == M_BALANCED) {
             memcpy(g, f, sizeof g);
-            if (mode == M_RELAY) /* (the relays' rooms sized by the last call's figures, or none before one) */
+            if (mode == M_RELAY || mode == M_BALANCED) /* (relay's rooms sized by the last call's figures, or
+                                                          none before one; balanced's plan by its totals) */
                 rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts,
                                        rdispls, recvtype, rsize, size, rank, bad, g,
-                                       room_b, room_r, comm, st);
+                                       room_b, room_r, comm, st, mode == M_BALANCED);
             else
                 rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
                                  recvtype, rsize, in_place, size, rank, bad, g, comm, st->dup);
             if (rc != MPI_SUCCESS)
                 return rc;
             (void)choose(g, size, st, in_place, net, declared, pred);
-            say_choice(opt, st, size, rank, !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : V_DIRECT, g, pred,
+            say_choice(opt, st, size, rank,
+                       !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : mode == M_BALANCED ? V_BALANCED : V_DIRECT, g, pred,
                        "the figures and the count check carried on the data, no collective operation");
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
@@ -1004,7 +1063,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
     case V_RELAY:
         if (net && totex_mpi_v_relay_applies(net)) { /* (the figures carried again: the same g on return) */
             rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st);
+                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 0);
             break;
         }
         rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,

@@ -128,6 +128,20 @@ int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat);
 int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
                       const uint64_t *roff, uint64_t h, uint64_t bmax, uint64_t maxrow, unsigned char *hdr_ok,
                       int *local, MPI_Comm dup, int node);
+/* the balanced alltoallv (alltoallv_balanced.c) applies to @p net: every factor a ring or K2, 2 to 64 nodes */
+int totex_mpi_v_balanced_applies(const totex_network *net);
+/* the balanced alltoallv on @p dup, this rank node @p node of @p net, with no collective operation: @p psend,
+   @p precv, @p h, @p hdr_ok and *@p local as totex_mpi_v_relay()'s; every piece routed by the plan made (and
+   cached) from @p rows and @p cols, every node's row and column totals of the last call in bytes, by node (the
+   same on every rank; NULL: equal totals); returns MPI_SUCCESS or an MPI failure */
+int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const uint64_t *cols, const char *psend,
+                         const uint64_t *soff, char *precv, const uint64_t *roff, uint64_t h, unsigned char *hdr_ok,
+                         int *local, MPI_Comm dup, int node);
+/* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
+   and cached here), and its planning's seconds in *@p plan_seconds (NULL: not wanted); -1 where it does not
+   apply or without memory */
+double totex_mpi_v_balanced_predict(const totex_network *net, const uint64_t *rows, const uint64_t *cols,
+                                    double *plan_seconds);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
 double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
