@@ -170,7 +170,8 @@ static struct {
     size_t noff, nstat;
     totex_network *net; /* the network of the last communicator "routed" was considered on, and its spec */
     char spec[512];
-} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, ""};
+    uint64_t *gath; /* every rank's figures of a planned call where "balanced" applies */
+} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, "", NULL};
 
 /* every rank's row and column totals of the last call, read from the figures on its data ("direct" and
    "relay" with the figures carried, "balanced"): what "balanced" plans its routes from (O(n), by rank);
@@ -314,10 +315,37 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
     return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
+/* Predicted seconds of "balanced" (alltoallv_balanced.c) on @p net from every rank's totals of the last call
+   (tot, by rank; -1 without them, without a column over twice the mean, or where it does not apply): 3 start-ups and the bytes of the estimate W^ on
+   the busiest link of its plan (the plan made and cached now: the next call takes it) times a slack of 1.3
+   (measured, not derived: SimGrid's 4x4, flat factors, 64 KiB: 132.88 us on hot spots against a busiest link
+   of 111.85 us, 147.50 to 166.94 us on Zipf's demand against 116.31; docs/performance.md, session 21) */
+static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
+{
+    if (!tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
+        return -1;
+    /* (only with a hot receiver, a column over twice the mean: the plan costs O(n^3 diameter) per change of the
+       totals, not worth it where the estimate is nearly uniform and relay's routes are as good) */
+    double sum = 0, top = 0;
+    for (int j = 0; j < n; j++) {
+        sum += (double)tot.cols[j];
+        if ((double)tot.cols[j] > top)
+            top = (double)tot.cols[j];
+    }
+    if (!(top > 2 * sum / n))
+        return -1;
+    for (int t = 0; t < n; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
+    }
+    const double busiest = totex_mpi_v_balanced_predict(net, tot.node, tot.node + n, NULL);
+    return busiest < 0 ? -1 : 3 * st->t_s + 1.3 * busiest * st->t_c;
+}
+
 /* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
    predicted seconds of direct [0] and padded [1] */
 static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, const totex_network *net,
-                  int declared, double pred[5])
+                  int declared, double pred[6])
 {
     const int forced = forced_choice();
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
@@ -329,10 +357,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     pred[0] = (n - 1) * ts + m * tc;
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
-    pred[2] = pred[3] = pred[4] = -1;
+    pred[2] = pred[3] = pred[4] = pred[5] = -1;
     double room = 0;
-    if (net)
+    if (net) {
         pred[2] = routed_predict(f, n, st, net, &pred[3], &pred[4], &room);
+        pred[5] = balanced_predict(st, n, net);
+    }
     (void)in_place;
     if (forced >= 0)
         return forced;
@@ -348,6 +378,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
        SimGrid's 4x4 with random demand, 16 KiB, relay predicted 0.88-0.89 x direct on the torus ran 0.96 x
        direct with flat factors and 1.03 x with SMPI's default ones (over SMPI's best by 3%); at 64 KiB, 0.83 to
        0.85 x predicted on 4x4, 8x8 and 4x4x4, it ran 0.72 to 0.85 x (docs/performance.md, session 20) */
+    /* balanced: where its prediction (from every rank's totals of the last call, carried on its data) is 13%
+       below direct's on the torus and relay's, and 5% below padded's: it plans each piece's way round the
+       links of hot receivers, which relay and routed do not (docs/performance.md, session 21) */
+    if (net && declared && pred[5] >= 0 && pred[5] < 0.87 * pred[3] && (pred[4] < 0 || pred[5] < 0.87 * pred[4]) &&
+        pred[5] < 0.95 * comb)
+        return V_BALANCED;
     if (net && declared && pred[4] >= 0 && pred[4] < 0.87 * pred[3] && pred[4] < 0.95 * comb &&
         pred[4] < 0.95 * pred[2] && room <= 268435456.0)
         return V_RELAY;
@@ -383,7 +419,7 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     uint64_t g[F_N];
     for (int k = 0; k < F_N; k++)
         g[k] = st->v_prev[k];
-    double pred[5];
+    double pred[6];
     const int how = choose(g, n, st, 0, net, declared, pred);
     const double m = (double)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), direct_lo = 2 * st->t_s + m * st->t_c;
     if (how == V_UNIFORM) {
@@ -413,6 +449,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
         return M_PLANNED;
     if (how == V_RELAY) /* (its figures and count check carried on its data: no MPI_Allreduce to pay) */
         return M_RELAY;
+    if (how == V_BALANCED) /* (likewise) */
+        return M_BALANCED;
     if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
         return M_PLANNED;
     return M_DIRECT;
@@ -427,11 +465,11 @@ static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, int si
         fprintf(stderr,
                 "totex: %s on %d ranks: %s (%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
                 "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us, "
-                "relay %.1f us)\n",
+                "relay %.1f us, balanced %.1f us)\n",
                 opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note, (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6, pred[4] * 1e6);
+                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6, pred[4] * 1e6, pred[5] * 1e6);
     st->v_said = how + 1;
 }
 
@@ -945,7 +983,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                           size, rank, comm, st->dup);
     }
     const totex_network *net = NULL;
-    double pred[5] = {0, 0, -1, -1, -1};
+    double pred[6] = {0, 0, -1, -1, -1, -1};
     if (size > 1) {
         if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
             return rc;
@@ -986,6 +1024,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                 st->v_known = 0;
             return rc;
         }
+        tot.fresh = 0; /* (this call's totals are not read from its data: balanced plans without them next) */
         if (mode == M_UNIFORM) {
             /* every rank expects uniform counts: totex_alltoall's schedule at once, checked on its data; a
                rank whose counts are not uniform makes every rank's call fail (agree.c: the poison), and every
@@ -1013,10 +1052,27 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             if ((rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
                 return rc;
         }
-        if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
-            return rc;
-        if ((rc = MPI_Allreduce(f, g, F_N, MPI_UINT64_T, keep.op, st->dup)) != MPI_SUCCESS)
-            return rc;
+        if (net && declared && totex_mpi_v_balanced_applies(net)) {
+            /* (where "balanced" may run next: every rank's figures gathered instead, folded here alike, so that
+               every rank knows every rank's totals; n x 80 bytes) */
+            if (tot_grow((size_t)size) ||
+                !(keep.gath = realloc(keep.gath, (size_t)size * V_HDR)))
+                return MPI_ERR_NO_MEM;
+            if ((rc = MPI_Allgather(f, F_N, MPI_UINT64_T, keep.gath, F_N, MPI_UINT64_T, st->dup)) != MPI_SUCCESS)
+                return rc;
+            memcpy(g, keep.gath, sizeof g);
+            for (int i = 0; i < size; i++) {
+                if (i)
+                    fold(keep.gath + (size_t)i * F_N, g);
+                tot.rows[i] = keep.gath[(size_t)i * F_N + F_ROW], tot.cols[i] = keep.gath[(size_t)i * F_N + F_COL];
+            }
+            tot.fresh = 1;
+        } else {
+            if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
+                return rc;
+            if ((rc = MPI_Allreduce(f, g, F_N, MPI_UINT64_T, keep.op, st->dup)) != MPI_SUCCESS)
+                return rc;
+        }
     } else {
         memcpy(g, f, sizeof g);
     }
@@ -1064,6 +1120,15 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         if (net && totex_mpi_v_relay_applies(net)) { /* (the figures carried again: the same g on return) */
             rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
                                    recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 0);
+            break;
+        }
+        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
+                        rank, comm, st->dup);
+        break;
+    case V_BALANCED:
+        if (net && totex_mpi_v_balanced_applies(net)) { /* (the figures carried again: the same g on return) */
+            rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
+                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 1);
             break;
         }
         rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,

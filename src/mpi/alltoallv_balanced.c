@@ -49,13 +49,24 @@
 /* tags on the private duplicate (free between the unit executor's and relay's): the lengths and the pieces up to
    a relay, a straight piece (+ piece), a piece from a relay (+ source * Q + piece) */
 #define BAL_TAG_HDR 30100
-#define BAL_TAG_UP 30101
 #define BAL_TAG_DIRECT 30102
 #define BAL_TAG_DOWN 30110
+#define BAL_TAG_UP (BAL_TAG_DOWN + BAL_MAX_NODES * BAL_Q)
+#ifndef BAL_Q
 #define BAL_Q 4
+#endif
 #define BAL_MAX_NODES 64
 #define BAL_PASSES 2
-_Static_assert(BAL_TAG_DIRECT + BAL_Q <= BAL_TAG_DOWN && BAL_TAG_DOWN + BAL_MAX_NODES * BAL_Q < 31100,
+#ifndef BAL_STAGGER_ALL
+#define BAL_STAGGER_ALL 0 /* the straight pieces in the rounds too (1) */
+#endif
+#ifndef BAL_CHAIN
+#define BAL_CHAIN 0 /* a node's relayed pieces up one after another per relay (1) */
+#endif
+#ifndef BAL_STAGGER
+#define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
+#endif
+_Static_assert(BAL_TAG_DIRECT + BAL_Q <= BAL_TAG_DOWN && BAL_TAG_UP + BAL_MAX_NODES * BAL_Q < 32700,
                "balanced's tags stay below relay's");
 
 int totex_mpi_v_balanced_applies(const totex_network *net)
@@ -255,10 +266,9 @@ static uint64_t cut(uint64_t P, uint64_t h, int q)
 
 typedef struct upm { /* the pieces this node relays from one source */
     uint32_t src, cnt;
-    uint64_t *len; /* cnt lengths (the header message) */
+    uint64_t *len; /* cnt lengths (the lengths message) */
+    uint32_t *dst; /* cnt (destination Q + piece), in the lengths' order */
     char *buf;     /* the pieces */
-    uint64_t total;
-    int stage; /* 0: lengths awaited, 1: pieces awaited, 2: sent on */
 } upm;
 
 static int more(MPI_Request **req, size_t nr, size_t *cap)
@@ -272,6 +282,59 @@ static int more(MPI_Request **req, size_t nr, size_t *cap)
     *req = r;
     *cap = c;
     return 0;
+}
+
+#define OWN_SEND (UINT64_C(1) << 63)
+
+/* this node's pieces @p q of every block relayed, each to its relay (tag by destination and piece), their
+   requests appended to *@p ureq (owner OWN_SEND), their number added to *@p left; MPI code */
+static int post_up(int q, const uint8_t *via, uint32_t n, uint32_t me, const char *psend, const uint64_t *soff,
+                   uint64_t h, MPI_Comm dup, MPI_Request **ureq, uint64_t **uown, size_t *nuq, size_t *ucap,
+                   size_t *left)
+{
+    const size_t N = n;
+    int rc = MPI_SUCCESS;
+    for (uint32_t j = 0; j < n && rc == MPI_SUCCESS; j++) {
+        const uint32_t k = via[((size_t)me * N + j) * BAL_Q + q];
+        if (j == me || (k == j && !BAL_STAGGER_ALL))
+            continue;
+        const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, q), b = cut(P, h, q + 1);
+        uint64_t *o;
+        if (more(ureq, *nuq, ucap) || !(o = realloc(*uown, *ucap * sizeof *o)))
+            return MPI_ERR_NO_MEM;
+        *uown = o;
+        o[*nuq] = OWN_SEND;
+        rc = MPI_Isend(psend + soff[j] + a, (int)(b - a), MPI_BYTE, (int)k,
+                       k == j ? BAL_TAG_DIRECT + q : BAL_TAG_UP + (int)j * BAL_Q + q, dup, &(*ureq)[(*nuq)++]);
+        ++*left;
+    }
+    return rc;
+}
+
+/* BAL_CHAIN: this node's next piece relayed through @p k after cursor *@p cur (q n + j: by piece, then
+   destination), posted with owner OWN_SEND | k; *@p posted 1 when one was; MPI code */
+static int post_next(uint32_t k, uint32_t *cur, const uint8_t *via, uint32_t n, uint32_t me, const char *psend,
+                     const uint64_t *soff, uint64_t h, MPI_Comm dup, MPI_Request **ureq, uint64_t **uown,
+                     size_t *nuq, size_t *ucap, int *posted)
+{
+    const size_t N = n;
+    *posted = 0;
+    for (; *cur < (uint32_t)BAL_Q * n; ++*cur) {
+        const uint32_t q = *cur / n, j = *cur % n;
+        if (j == me || j == k || via[((size_t)me * N + j) * BAL_Q + q] != k)
+            continue;
+        const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, (int)q), b = cut(P, h, (int)q + 1);
+        uint64_t *o;
+        if (more(ureq, *nuq, ucap) || !(o = realloc(*uown, *ucap * sizeof *o)))
+            return MPI_ERR_NO_MEM;
+        *uown = o;
+        o[*nuq] = OWN_SEND | k;
+        ++*cur;
+        *posted = 1;
+        return MPI_Isend(psend + soff[j] + a, (int)(b - a), MPI_BYTE, (int)k, BAL_TAG_UP + (int)(j * BAL_Q + q), dup,
+                         &(*ureq)[(*nuq)++]);
+    }
+    return MPI_SUCCESS;
 }
 
 int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const uint64_t *cols, const char *psend,
@@ -289,22 +352,19 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
 #define VIA(i, j, q) via[((size_t)(i) * N + (j)) * BAL_Q + (q)]
     MPI_Request *req = NULL, *ureq = NULL;
     MPI_Status *stat = NULL;
-    size_t cap = 0, nr = 0;
+    size_t cap = 0, nr = 0, ucap = 0, nuq = 0;
+    uint64_t *uown = NULL; /* per relay request: source << 32 | piece index + 1 (0: the lengths) */
     upm *ups = calloc(N, sizeof *ups);
     uint32_t *rnode = malloc((N * BAL_Q + 1) * sizeof *rnode);
     uint64_t *rexp = malloc((N * BAL_Q + 1) * sizeof *rexp);
     unsigned char *rhdr = malloc(N * BAL_Q + 1);
-    char *sbuf = NULL;
-    int rc = ups && rnode && rexp && rhdr ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    uint64_t *slen = malloc((N * BAL_Q + 1) * sizeof *slen);
+    int rc = ups && rnode && rexp && rhdr && slen ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     for (uint32_t t = 0; t < n; t++)
         hdr_ok[t] = t == me;
     memcpy(precv + roff[me], psend + soff[me], roff[me + 1] - roff[me]);
     /* as a relay: the lengths message of every source that sends pieces through this node */
-    size_t nu = 0;
-    if (rc == MPI_SUCCESS && !(ureq = malloc((2 * N + 1) * sizeof *ureq)))
-        rc = MPI_ERR_NO_MEM;
-    for (size_t q = 0; ureq && q < 2 * N; q++)
-        ureq[q] = MPI_REQUEST_NULL;
+    size_t pending = 0;
     for (uint32_t s = 0; rc == MPI_SUCCESS && s < n; s++) {
         if (s == me)
             continue;
@@ -314,16 +374,22 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
                 c += j != s && j != me && VIA(s, j, q) == me;
         ups[s].src = s;
         ups[s].cnt = c;
-        ups[s].stage = 2;
         if (!c)
             continue;
-        if (!(ups[s].len = malloc(c * sizeof(uint64_t)))) {
+        ups[s].len = malloc(c * sizeof(uint64_t));
+        ups[s].dst = malloc(c * sizeof(uint32_t));
+        if (!ups[s].len || !ups[s].dst || more(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
             rc = MPI_ERR_NO_MEM;
             break;
         }
-        ups[s].stage = 0;
-        nu++;
-        rc = MPI_Irecv(ups[s].len, (int)(c * sizeof(uint64_t)), MPI_BYTE, (int)s, BAL_TAG_HDR, dup, &ureq[2 * s]);
+        c = 0;
+        for (uint32_t j = 0; j < n; j++)
+            for (int q = 0; q < BAL_Q; q++)
+                if (j != s && j != me && VIA(s, j, q) == me)
+                    ups[s].dst[c++] = j * BAL_Q + (uint32_t)q;
+        uown[nuq] = (uint64_t)s << 32;
+        pending++;
+        rc = MPI_Irecv(ups[s].len, (int)(c * sizeof(uint64_t)), MPI_BYTE, (int)s, BAL_TAG_HDR, dup, &ureq[nuq++]);
     }
     /* as a destination: every piece with its exact length, straight or from its relay */
     for (uint32_t s = 0; rc == MPI_SUCCESS && s < n; s++) {
@@ -346,57 +412,51 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
         }
     }
     const size_t nrecv = nr;
-    /* as a source: to each relay its lengths, then its pieces; then the straight pieces */
-    size_t sb = 0;
-    for (uint32_t j = 0; j < n; j++)
-        for (int q = 0; q < BAL_Q; q++)
-            if (j != me && VIA(me, j, q) != j)
-                sb += sizeof(uint64_t) + cut(soff[j + 1] - soff[j], h, q + 1) - cut(soff[j + 1] - soff[j], h, q);
-    if (rc == MPI_SUCCESS && !(sbuf = malloc(sb ? sb : 1)))
-        rc = MPI_ERR_NO_MEM;
-    char *w = sbuf;
+    /* as a source: to each relay its lengths, then each piece (tag by destination and piece); then the straight
+       pieces */
+    uint64_t *w = slen;
     for (uint32_t k = 0; rc == MPI_SUCCESS && k < n; k++) {
         if (k == me)
             continue;
-        uint32_t c = 0;
-        uint64_t tot = 0;
-        char *lens = w;
+        uint64_t *lens = w;
         for (uint32_t j = 0; j < n; j++) /* (the lengths, by destination then piece) */
             for (int q = 0; q < BAL_Q; q++)
                 if (j != me && j != k && VIA(me, j, q) == k) {
-                    const uint64_t P = soff[j + 1] - soff[j], len = cut(P, h, q + 1) - cut(P, h, q);
-                    memcpy(w, &len, sizeof len);
-                    w += sizeof len;
-                    c++;
-                    tot += len;
+                    const uint64_t P = soff[j + 1] - soff[j];
+                    *w++ = cut(P, h, q + 1) - cut(P, h, q);
                 }
-        if (!c)
+        if (w == lens)
             continue;
-        char *data = w;
-        for (uint32_t j = 0; j < n; j++)
-            for (int q = 0; q < BAL_Q; q++)
-                if (j != me && j != k && VIA(me, j, q) == k) {
-                    const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, q), b = cut(P, h, q + 1);
-                    memcpy(w, psend + soff[j] + a, b - a);
-                    w += b - a;
-                }
-        if (tot > INT_MAX) {
-            rc = MPI_ERR_COUNT;
-            break;
-        }
-        if (more(&req, nr, &cap) || more(&req, nr + 1, &cap)) {
+        if (more(&req, nr, &cap)) {
             rc = MPI_ERR_NO_MEM;
             break;
         }
-        rc = MPI_Isend(lens, (int)(c * sizeof(uint64_t)), MPI_BYTE, (int)k, BAL_TAG_HDR, dup, &req[nr++]);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Isend(data, (int)tot, MPI_BYTE, (int)k, BAL_TAG_UP, dup, &req[nr++]);
+        rc = MPI_Isend(lens, (int)((size_t)(w - lens) * sizeof *w), MPI_BYTE, (int)k, BAL_TAG_HDR, dup, &req[nr++]);
     }
+    /* the pieces up to the relays: piece 0 of every block now, piece q + 1 once every piece q has gone (with
+       BAL_STAGGER; else all now): a relay's first pieces come early and go on while the next ones come */
+    int rnd = 0;
+    size_t left = 0;
+    uint32_t *chain = BAL_CHAIN ? calloc(N, sizeof *chain) : NULL;
+    if (BAL_CHAIN && !chain)
+        rc = MPI_ERR_NO_MEM;
+    for (uint32_t k = 0; BAL_CHAIN && rc == MPI_SUCCESS && k < n; k++) {
+        int posted = 0;
+        if (k != me)
+            rc = post_next(k, &chain[k], via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &posted);
+        pending += (size_t)posted;
+    }
+    while (!BAL_CHAIN && rc == MPI_SUCCESS && !left && rnd < BAL_Q) {
+        rc = post_up(rnd++, via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &left);
+        for (; rc == MPI_SUCCESS && (!BAL_STAGGER || rnd % BAL_STAGGER) && rnd < BAL_Q; rnd++)
+            rc = post_up(rnd, via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &left);
+    }
+    pending += left;
     for (uint32_t j = 0; rc == MPI_SUCCESS && j < n; j++) {
         if (j == me)
             continue;
         const uint64_t P = soff[j + 1] - soff[j];
-        for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS; q++)
+        for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS && !BAL_STAGGER_ALL; q++)
             if (VIA(me, j, q) == j) {
                 const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
                 if (more(&req, nr, &cap)) {
@@ -407,55 +467,84 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
                                &req[nr++]);
             }
     }
-    /* as a relay: a source's pieces received once its lengths came, sent on once they came */
-    for (size_t pending = 2 * nu; rc == MPI_SUCCESS && pending; pending--) {
+    /* as a relay: a source's pieces received once its lengths came, each sent on as soon as it came */
+    for (; rc == MPI_SUCCESS && pending; pending--) {
         int idx = MPI_UNDEFINED;
         MPI_Status st;
-        if ((rc = MPI_Waitany((int)(2 * N), ureq, &idx, &st)) != MPI_SUCCESS)
+        if ((rc = MPI_Waitany((int)nuq, ureq, &idx, &st)) != MPI_SUCCESS)
             break;
         if (idx == MPI_UNDEFINED) {
             rc = MPI_ERR_INTERN;
             break;
         }
-        upm *u = &ups[idx / 2];
-        if (u->stage == 0) {
-            int got = 0;
-            MPI_Get_count(&st, MPI_BYTE, &got);
-            u->total = 0;
-            for (uint32_t x = 0; x < u->cnt; x++)
-                u->total += u->len[x];
-            if ((size_t)got != u->cnt * sizeof(uint64_t) || u->total > INT_MAX) {
+        if (BAL_CHAIN && (uown[idx] & OWN_SEND)) { /* the next piece to that relay */
+            int posted = 0;
+            rc = post_next((uint32_t)uown[idx], &chain[(uint32_t)uown[idx]], via, n, me, psend, soff, h, dup, &ureq,
+                           &uown, &nuq, &ucap, &posted);
+            pending += (size_t)posted;
+            continue;
+        }
+        if (uown[idx] & OWN_SEND) { /* one of this node's pieces up: the next round when the last has gone */
+            if (--left)
+                continue;
+            while (rc == MPI_SUCCESS && !left && rnd < BAL_Q) {
+                rc = post_up(rnd++, via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &left);
+                for (; rc == MPI_SUCCESS && rnd % BAL_STAGGER && rnd < BAL_Q; rnd++)
+                    rc = post_up(rnd, via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &left);
+            }
+            pending += left;
+            continue;
+        }
+        upm *u = &ups[uown[idx] >> 32];
+        const uint32_t x = (uint32_t)uown[idx];
+        int got = 0;
+        MPI_Get_count(&st, MPI_BYTE, &got);
+        if (x == 0) { /* its lengths: a receive for each of its pieces */
+            uint64_t total = 0;
+            for (uint32_t y = 0; y < u->cnt; y++)
+                total += u->len[y];
+            if ((size_t)got != u->cnt * sizeof(uint64_t) || total > SIZE_MAX / 2) {
                 rc = MPI_ERR_TRUNCATE; /* (not a message of this call) */
                 break;
             }
-            if (!(u->buf = malloc(u->total ? u->total : 1))) {
+            for (uint32_t y = 0; y < u->cnt; y++)
+                if (u->len[y] > INT_MAX)
+                    rc = MPI_ERR_TRUNCATE;
+            if (rc != MPI_SUCCESS)
+                break;
+            if (!(u->buf = malloc(total ? total : 1))) {
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
-            u->stage = 1;
-            rc = MPI_Irecv(u->buf, (int)u->total, MPI_BYTE, (int)u->src, BAL_TAG_UP, dup, &ureq[idx / 2 * 2 + 1]);
+            char *p = u->buf;
+            for (uint32_t y = 0; y < u->cnt && rc == MPI_SUCCESS; y++) {
+                if (more(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
+                    rc = MPI_ERR_NO_MEM;
+                    break;
+                }
+                uown[nuq] = (uint64_t)u->src << 32 | (y + 1);
+                pending++;
+                rc = MPI_Irecv(p, (int)u->len[y], MPI_BYTE, (int)u->src, BAL_TAG_UP + (int)u->dst[y], dup,
+                               &ureq[nuq++]);
+                p += u->len[y];
+            }
             continue;
         }
-        int got = 0;
-        MPI_Get_count(&st, MPI_BYTE, &got);
-        if ((uint64_t)got != u->total) {
+        /* piece x - 1 of its pieces: on to its destination */
+        const uint32_t y = x - 1, j = u->dst[y] / BAL_Q, q = u->dst[y] % BAL_Q;
+        if ((uint64_t)got != u->len[y]) {
             rc = MPI_ERR_TRUNCATE;
             break;
         }
-        u->stage = 2;
-        const char *p = u->buf;
-        uint32_t x = 0;
-        for (uint32_t j = 0; j < n && rc == MPI_SUCCESS; j++)
-            for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS; q++)
-                if (j != u->src && j != me && VIA(u->src, j, q) == me) {
-                    if (more(&req, nr, &cap)) {
-                        rc = MPI_ERR_NO_MEM;
-                        break;
-                    }
-                    rc = MPI_Isend(p, (int)u->len[x], MPI_BYTE, (int)j, BAL_TAG_DOWN + (int)u->src * BAL_Q + q, dup,
-                                   &req[nr++]);
-                    p += u->len[x++];
-                }
+        uint64_t at = 0;
+        for (uint32_t z = 0; z < y; z++)
+            at += u->len[z];
+        if (more(&req, nr, &cap)) {
+            rc = MPI_ERR_NO_MEM;
+            break;
+        }
+        rc = MPI_Isend(u->buf + at, (int)u->len[y], MPI_BYTE, (int)j, BAL_TAG_DOWN + (int)u->src * BAL_Q + (int)q,
+                       dup, &req[nr++]);
     }
     if (rc == MPI_SUCCESS && !(stat = malloc((nr + 1) * sizeof *stat)))
         rc = MPI_ERR_NO_MEM;
@@ -480,8 +569,10 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             if (stat[k].MPI_ERROR != MPI_SUCCESS)
                 rc = stat[k].MPI_ERROR;
     } else {
-        for (size_t q = 0; ureq && q < 2 * N; q++)
-            if (ureq[q] != MPI_REQUEST_NULL) {
+        for (size_t q = 0; ureq && q < nuq; q++) /* (the receives cancelled, this node's sends waited for) */
+            if (ureq[q] != MPI_REQUEST_NULL && (uown[q] & OWN_SEND))
+                MPI_Wait(&ureq[q], MPI_STATUS_IGNORE);
+            else if (ureq[q] != MPI_REQUEST_NULL) {
                 MPI_Cancel(&ureq[q]);
                 MPI_Request_free(&ureq[q]);
             }
@@ -496,12 +587,15 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
 #undef VIA
     for (size_t s = 0; ups && s < N; s++) {
         free(ups[s].len);
+        free(ups[s].dst);
         free(ups[s].buf);
     }
     free(ups);
+    free(chain);
     free(ureq);
+    free(uown);
     free(stat);
-    free(sbuf);
+    free(slen);
     free(req);
     free(rhdr);
     free(rexp);
