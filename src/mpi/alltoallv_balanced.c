@@ -61,7 +61,7 @@
 #define BAL_STAGGER_ALL 0 /* the straight pieces in the rounds too (1) */
 #endif
 #ifndef BAL_CHAIN
-#define BAL_CHAIN 0 /* a node's relayed pieces up one after another per relay (1) */
+#define BAL_CHAIN 1 /* a node's relayed pieces up one after another per relay (1), else in rounds */
 #endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
