@@ -82,24 +82,25 @@ int main(int argc, char **argv)
                     rows[i] += (uint64_t)w, cols[j] += (uint64_t)w;
                 }
             double best = 1e9, cached = 1e9, busiest = 0, cpu = 1e9;
+            uint32_t chain = 0;
             for (int r = 0; r < 3; r++) {
                 rows[0] += 1; /* (other totals: a new plan) */
                 double sec = 0;
                 const clock_t c0 = clock();
-                busiest = totex_mpi_v_balanced_predict(net, rows, cols, &sec);
+                busiest = totex_mpi_v_balanced_predict(net, rows, cols, &sec, &chain);
                 const double cs = (double)(clock() - c0) / CLOCKS_PER_SEC;
                 if (cs < cpu)
                     cpu = cs;
                 if (sec < best)
                     best = sec;
                 const double t0 = MPI_Wtime();
-                (void)totex_mpi_v_balanced_predict(net, rows, cols, NULL);
+                (void)totex_mpi_v_balanced_predict(net, rows, cols, NULL, NULL);
                 const double c = MPI_Wtime() - t0;
                 if (c < cached)
                     cached = c;
             }
-            printf("%s %s plan_s %.6f plan_cpu_s %.6f cached_s %.9f busiest_bytes %.0f\n", t, kinds[kd], best, cpu, cached,
-                   busiest);
+            printf("%s %s plan_s %.6f plan_cpu_s %.6f cached_s %.9f busiest_bytes %.0f chain %u\n", t, kinds[kd], best,
+                   cpu, cached, busiest, chain);
         }
         free(rows);
         free(zr);

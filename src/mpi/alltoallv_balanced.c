@@ -90,6 +90,7 @@ static struct {
     uint8_t *via;
     double busiest; /* bytes of W^ on the plan's busiest link */
     double seconds; /* CPU seconds of the last planning */
+    uint32_t chain; /* the most pieces one node sends up through one relay */
 } plan;
 
 /* the directed links of SimGrid's route s -> t appended to @p out (link id (v D + dim) 2 + (+ way)); their count */
@@ -233,6 +234,20 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     for (size_t e = 0; e < 2 * (size_t)D * N; e++)
         if (load[e] > busiest)
             busiest = load[e];
+    /* the longest chain: the most pieces one node sends up through one relay (sent one after another) */
+    uint32_t chain = 0;
+    uint32_t *cnt = calloc(N, sizeof *cnt);
+    for (uint32_t i = 0; cnt && i < n; i++) {
+        memset(cnt, 0, N * sizeof *cnt);
+        for (uint32_t j = 0; j < n; j++)
+            for (int q = 0; q < BAL_Q; q++) {
+                const uint32_t k = via[((size_t)i * N + j) * BAL_Q + q];
+                if (i != j && k != j && ++cnt[k] > chain)
+                    chain = cnt[k];
+            }
+    }
+    free(cnt);
+    plan.chain = chain;
     free(rt), free(load), free(p);
     plan.net = net;
     plan.n = n;
@@ -245,12 +260,14 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
 }
 
 double totex_mpi_v_balanced_predict(const totex_network *net, const uint64_t *rows, const uint64_t *cols,
-                                    double *plan_seconds)
+                                    double *plan_seconds, uint32_t *chain)
 {
     if (!totex_mpi_v_balanced_applies(net) || make_plan(net, rows, cols))
         return -1;
     if (plan_seconds)
         *plan_seconds = plan.seconds;
+    if (chain)
+        *chain = BAL_CHAIN ? plan.chain : BAL_STAGGER ? (BAL_Q + BAL_STAGGER - 1) / BAL_STAGGER : 1;
     return plan.busiest;
 }
 

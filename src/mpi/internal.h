@@ -138,10 +138,10 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
                          const uint64_t *soff, char *precv, const uint64_t *roff, uint64_t h, unsigned char *hdr_ok,
                          int *local, MPI_Comm dup, int node);
 /* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
-   and cached here), and its planning's seconds in *@p plan_seconds (NULL: not wanted); -1 where it does not
-   apply or without memory */
+   and cached here), its planning's seconds in *@p plan_seconds and in *@p chain the most messages one node sends
+   one after another to one relay (either NULL: not wanted); -1 where it does not apply or without memory */
 double totex_mpi_v_balanced_predict(const totex_network *net, const uint64_t *rows, const uint64_t *cols,
-                                    double *plan_seconds);
+                                    double *plan_seconds, uint32_t *chain);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
 double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
