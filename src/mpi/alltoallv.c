@@ -318,10 +318,11 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
 /* Predicted seconds of "balanced" (alltoallv_balanced.c) on @p net from every rank's totals of the last call
    (tot, by rank; -1 without them, without a column over twice the mean, or where it does not apply): 3 start-ups
    and the larger of the bytes of the estimate W^ on the busiest link of its plan (the plan made and cached now:
-   the next call takes it) times a slack of 1.3 and the start-ups of its longest chain of pieces sent one after
-   another to one relay (measured, not derived: SimGrid's 4x4, flat factors: at 64 KiB 129.44 us on hot spots
-   against a busiest link of 111.85 us and 146.78 on Zipf's demand against 116.31; at 16 KiB, 106.23 us on hot
-   spots, chains of 17 pieces; docs/performance.md, session 21) */
+   the next call takes it) times a slack of 1.3 and 4 start-ups per piece of its longest chain of pieces sent one
+   after another to one relay (each waits for the last to arrive: fitted, not derived: SimGrid's 4x4, flat
+   factors: at 64 KiB 129.44 us on hot spots against a busiest link of 111.85 us and 146.78 on Zipf's demand
+   against 116.31; at 16 KiB 106.23 us on hot spots with chains of 17 pieces, predicted 39.4 us with 1 start-up
+   per piece; docs/performance.md, session 21) */
 static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
 {
     if (!tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
@@ -342,7 +343,7 @@ static double balanced_predict(const totex_mpi_state *st, int n, const totex_net
     }
     uint32_t chain = 0;
     const double busiest = totex_mpi_v_balanced_predict(net, tot.node, tot.node + n, NULL, &chain);
-    const double links = 1.3 * busiest * st->t_c, chained = chain * st->t_s;
+    const double links = 1.3 * busiest * st->t_c, chained = 4.0 * chain * st->t_s;
     return busiest < 0 ? -1 : 3 * st->t_s + (links > chained ? links : chained);
 }
 
