@@ -39,6 +39,10 @@
  *             - "relay" (alltoallv_relay.c): on a torus of even rings, direct with the half-way
  *               blocks relayed once through a neighbour (direct-relay's rule), their lengths
  *               behind them.
+ *             - "balanced" (alltoallv_balanced.c): on a torus of at most 64 nodes, every block in 4
+ *               pieces, each straight or through one relay by a plan every rank makes alike from
+ *               every rank's row and column totals of the last call (read from the figures on the
+ *               data, or gathered by a planned call's MPI_Allgather where balanced applies).
  * Choice:     predicted seconds, with M the largest row or column total in bytes and
  *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
  *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
@@ -50,8 +54,11 @@
  *             times a measured slack) is 5% below direct's on that torus and padded's;
  *             relay before it where relay's (3 start-ups, the larger of a column's share of R
  *             links and 1.25 x the average link's bytes) is 13% below direct's on the torus
- *             (fitted) and 5% below padded's and routed's.
- *             TOTEX_ALLTOALLV=direct|padded|routed|relay forces one (uniform counts take "uniform"
+ *             (fitted) and 5% below padded's and routed's; balanced before both where every rank's
+ *             last totals show a column over twice the mean and its prediction (3 start-ups and the
+ *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
+ *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
+ *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the

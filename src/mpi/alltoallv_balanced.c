@@ -12,11 +12,14 @@
  *             exact.
  * Steps:      2 dependent: every block is cut into Q = 4 pieces (the first h bytes, the sender's figures,
  *             in piece 0 unless the block is shorter); each piece goes straight to its destination or through
- *             one relay k (a leg to k, then a leg on), as the plan says. Up messages (to a relay): per
- *             (source, relay) a message of the pieces' lengths (uint64 each, the relay does not know them),
- *             then one of the pieces; the relay sends each piece on (one message, tag by source and piece)
- *             as soon as its source's message came. A destination knows every piece's length and way (its
- *             column of W and the plan): each of its receives has its exact length.
+ *             one relay k (a leg to k, then a leg on), as the plan says. To each relay a source sends one
+ *             message of the lengths of the pieces it relays through it (uint64 each: the relay does not know
+ *             them), then the pieces, each its own message (tag by destination and piece), one after another
+ *             per relay (BAL_CHAIN: the next when the last has gone, so the relay's first pieces come early
+ *             under a fair sharing of links; measured against all at once and rounds, docs/performance.md,
+ *             session 21); the relay sends each piece on (tag by source and piece) as soon as it came. A
+ *             destination knows every piece's length and way (its column of W and the plan): each of its
+ *             receives has its exact length (a mismatch: MPI's truncation or a short count there).
  * The plan:   every rank computes the same plan from the same figures: the last call's row and column totals
  *             of every rank (O(n) numbers, carried on the data of the last call: alltoallv.c), W^(i,j) =
  *             r_i c_j / T (exact for a demand of rank 1: Zipf's and hot spots' generators). Pieces of W^ / Q,
@@ -24,14 +27,17 @@
  *             two legs through any other node k) that leaves its busiest link least loaded, then the shorter;
  *             then 2 passes taking each piece off and putting it back on its best candidate. Cost: (2 + 1)
  *             Q n^2 (n - 1) candidates, each a walk of its route's links: O(n^3 diameter); 4096 x 63 x ~10
- *             per pass on 64 nodes (measured in docs/performance.md); cached while the rows and columns stay
+ *             per pass on 64 nodes (measured: 0.26 ms of CPU on 4x4, 29 to 32 ms on 8x8 and 4x4x4,
+ *             bench/mpi/mpi_balanced_plan.c); cached while the rows and columns stay
  *             the same (a call with the last call's totals plans nothing). Memory: the plan, n^2 Q bytes of
- *             relays (n <= 64: at most 16 KiB x 4), the loads of the 2 D n links, the route table while
+ *             relays (n <= 64: at most 16 KiB), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
  * Optimality: none claimed. Counted on the bench's seeded demands (bench/smpi/alltoallv_linkload.py, the plan's
  *             busiest link on the real W over the fluid LP optimum): 4x4 zipf 1.000, hotspot 1.067; 8x8 zipf
  *             1.000, hotspot 1.054; 4x4x4 zipf 1.000, hotspot 1.033; worse than relay on random demands, whose
- *             estimate is uniform (the choice takes it only where its prediction on W^ beats relay's).
+ *             estimate is uniform (the choice considers it only where a column is over twice the mean). Run
+ *             (SimGrid 4x4, flat factors, 64 KiB) it loses 1.16 to 1.45 x that link time to the two legs, the
+ *             chains and the sharing of links (docs/performance.md).
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
  * learns its pieces' lengths from the message before them. Planning: the O(n^3 diameter) above, once per
@@ -67,7 +73,7 @@
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
 #endif
 _Static_assert(BAL_TAG_DIRECT + BAL_Q <= BAL_TAG_DOWN && BAL_TAG_UP + BAL_MAX_NODES * BAL_Q < 32700,
-               "balanced's tags stay below relay's");
+               "balanced's tags stay below direct's (relay's and routed's messages are all done before a call returns)");
 
 int totex_mpi_v_balanced_applies(const totex_network *net)
 {
