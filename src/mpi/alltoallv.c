@@ -181,25 +181,37 @@ static struct {
 } keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, "", NULL};
 
 /* every rank's row and column totals of the last call, read from the figures on its data ("direct" and
-   "relay" with the figures carried, "balanced"): what "balanced" plans its routes from (O(n), by rank);
-   fresh: the last call ran one of those and succeeded (else "balanced" plans for equal totals) */
+   "relay" with the figures carried, "balanced") or gathered by a planned call: what "balanced" plans its routes
+   from (O(n), by rank, kept in the communicator's state: tot_bind()); fresh: the last call on the
+   communicator ran one of those and succeeded (else "balanced" plans for equal totals) */
 static struct {
-    uint64_t *rows, *cols, *node; /* by rank; node: [2 n], the same by node (what the plan takes) */
-    size_t n;
-    int fresh, got;
+    uint64_t *rows, *cols; /* the bound state's v_tot */
+    uint64_t *node;        /* [2 n] scratch: the same by node (what the plan takes) */
+    size_t n, nnode;
+    int *fresh; /* the bound state's v_tot_fresh */
+    int got;
 } tot;
 
-/* room for @p n ranks' totals; 0, or -1 */
-static int tot_grow(size_t n)
+/* tot bound to @p st's totals of its @p n ranks (allocated at its first call); 0, or -1 (no memory) */
+static int tot_bind(totex_mpi_state *st, size_t n)
 {
-    if (tot.n >= n)
-        return 0;
-    uint64_t *r = realloc(tot.rows, 4 * n * sizeof *r);
-    if (!r)
-        return -1;
-    tot.rows = r, tot.cols = r + n, tot.node = r + 2 * n, tot.n = n;
+    if (!st->v_tot) {
+        if (!(st->v_tot = calloc(2 * n, sizeof *st->v_tot)))
+            return -1;
+        st->v_tot_fresh = 0;
+    }
+    if (tot.nnode < n) {
+        uint64_t *r = realloc(tot.node, 2 * n * sizeof *r);
+        if (!r)
+            return -1;
+        tot.node = r, tot.nnode = n;
+    }
+    tot.rows = st->v_tot, tot.cols = st->v_tot + n, tot.n = n, tot.fresh = &st->v_tot_fresh;
     return 0;
 }
+
+/* the bound totals have room for @p n ranks; 0, or -1 */
+static int tot_grow(size_t n) { return tot.rows && tot.n >= n ? 0 : -1; }
 
 /* the network @p st's communicator (@p size ranks) stands for if "routed" applies to it (a torus: every factor a
    ring or K2), else NULL; parsed once per spec (spec.c, named.c) */
@@ -332,7 +344,7 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
    per piece; docs/performance.md, session 21) */
 static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
 {
-    if (!tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
+    if (!tot.fresh || !*tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
         return -1;
     /* (only with a hot receiver, a column over twice the mean: the plan costs O(n^3 diameter) per change of the
        totals, not worth it where the estimate is nearly uniform and relay's routes are as good) */
@@ -687,12 +699,12 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
     int local = MPI_SUCCESS;
     const int me = st->node_of ? st->node_of[rank] : rank;
     /* "balanced": its plan from the last call's totals of every node (none: equal totals) */
-    const int have = tot.fresh && tot.n >= (size_t)n;
+    const int have = *tot.fresh && tot.n >= (size_t)n;
     for (int t = 0; have && t < n; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t;
         tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
     }
-    tot.fresh = 0;
+    *tot.fresh = 0;
     if (rc == MPI_SUCCESS)
         rc = balanced ? totex_mpi_v_balanced(net, have ? tot.node : NULL, have ? tot.node + n : NULL, ps, soff, pr,
                                              roff, V_HDR, hdr_ok, &local, st->dup, me)
@@ -737,7 +749,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             rc = MPI_Unpack(pr + roff[t] + V_HDR, len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype,
                             comm);
     }
-    tot.fresh = rc == MPI_SUCCESS && tot.got;
+    *tot.fresh = rc == MPI_SUCCESS && tot.got;
     free(ps);
     free(pr);
     free(hdr_ok);
@@ -830,7 +842,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
     int local = 0; /* this rank's receives: MPI_ERR_TRUNCATE, MPI_ERR_COUNT (a short one), or MPI's error */
     uint64_t g[F_N];
     memcpy(g, f, sizeof g);
-    tot.fresh = 0;
+    *tot.fresh = 0;
     tot.got = !tot_grow(N);
     if (tot.got)
         tot.rows[rank] = f[F_ROW], tot.cols[rank] = f[F_COL];
@@ -876,7 +888,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
                             rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
     }
-    tot.fresh = rc == MPI_SUCCESS && tot.got;
+    *tot.fresh = rc == MPI_SUCCESS && tot.got;
     return rc;
 }
 
@@ -982,6 +994,8 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
        Allreduce's) */
     if (size > 1 && (rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
         return rc;
+    if (tot_bind(st, (size_t)size))
+        return MPI_ERR_NO_MEM;
     if (size > 1 && !st->check && forced_choice() != V_PADDED) {
         /* TOTEX_CHECK=0 (rank 0's, the same on every rank): no global figures, no count check: direct, as
            MPI libraries run it (a mismatch is then MPI's: MPI_ERR_TRUNCATE on the receiver, or undefined) */
@@ -1036,7 +1050,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                 st->v_known = 0;
             return rc;
         }
-        tot.fresh = 0; /* (this call's totals are not read from its data: balanced plans without them next) */
+        *tot.fresh = 0; /* (this call's totals are not read from its data: balanced plans without them next) */
         if (mode == M_UNIFORM) {
             /* every rank expects uniform counts: totex_alltoall's schedule at once, checked on its data; a
                rank whose counts are not uniform makes every rank's call fail (agree.c: the poison), and every
@@ -1078,7 +1092,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                     fold(keep.gath + (size_t)i * F_N, g);
                 tot.rows[i] = keep.gath[(size_t)i * F_N + F_ROW], tot.cols[i] = keep.gath[(size_t)i * F_N + F_COL];
             }
-            tot.fresh = 1;
+            *tot.fresh = 1;
         } else {
             if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
                 return rc;

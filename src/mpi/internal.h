@@ -258,6 +258,9 @@ typedef struct totex_mpi_state {
     int v_known;             /* v_prev holds the global figures of the last alltoallv call (the same on every
                                 rank; 0 after a failed call or none yet) */
     unsigned long long v_prev[TOTEX_MPI_V_FIGURES];
+    uint64_t *v_tot;         /* [2 n]: every rank's row then column totals of the last alltoallv call that read them
+                                from the data or gathered them (alltoallv.c: what "balanced" plans from), or NULL */
+    int v_tot_fresh;         /* v_tot is the last call's (the same on every rank) */
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
