@@ -13,8 +13,13 @@
  * schedules the reference accepts and reject the others at the same step, and
  * on the schedules it accepts report the reference's peak queue (at step
  * ends) at a node whose queue reached it, and its hops and arrival steps.
+ * Every other trial replays with the state's layout reviewed every 8 steps
+ * and moved every 5 steps through the six moves between its three layouts
+ * (src/sim/sim_layout.h), which must keep where every message is.
  */
 #include "support.h"
+
+#include "sim/sim_layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +42,7 @@ static const ref_case cases[] = {
     {"hypercube:4", "greedy", 3},              {"mesh:6x6", "a3", TOTEX_PORTS_MULTI},
     {"ring:5*path:3", "greedy", 2},            {"complete:20", "greedy", TOTEX_PORTS_MULTI},
     {"mesh:8x8", "a2", TOTEX_PORTS_SINGLE},    {"mesh:16x8", "a2", 3},
+    {"mesh:8x4", "a2", TOTEX_PORTS_SINGLE},
 };
 
 /* what the reference measures on a valid schedule */
@@ -133,17 +139,27 @@ static uint64_t reference(const totex_network *net, totex_ports ports, const tot
     return bad;
 }
 
-/* the simulator: UINT64_MAX when it accepts, else the step of its fault; serial (split 0) or in two parts */
+/* moves of the state to another layout in the last simulate() */
+static uint32_t last_relayouts;
+
+/* the simulator: UINT64_MAX when it accepts, else the step of its fault; serial (split 0) or in two parts;
+   with @p review, the state's layout reviewed every 8 steps (a step sampled every hop), so that a short
+   schedule moves it between layouts as it goes, and moved to another layout every 5 steps besides */
 static uint64_t simulate(const totex_network *net, totex_ports ports, const totex_schedule *s, int split,
-                         totex_sim_report *rep)
+                         int review, totex_sim_report *rep)
 {
     totex_error err = {{0}};
     totex_sim *sim = totex_sim_new(net, ports, 0, &err);
     assert_non_null(sim);
+    if (review)
+        totex_sim_review_every(sim, 1);
     totex_status st = TOTEX_OK;
     for (uint64_t t = 0; t < totex_schedule_steps(s) && st == TOTEX_OK; t++) {
         size_t c = 0;
         const totex_hop *h = totex_schedule_step(s, t, &c);
+        static const int order[6] = {1, 2, 1, 0, 2, 0}; /* from 0: every move between the three layouts */
+        if (review && t % 5 == 4)
+            totex_sim_set_layout(sim, order[t / 5 % 6]);
         if (!split) {
             st = totex_sim_step(sim, h, c, &err);
         } else {
@@ -159,6 +175,7 @@ static uint64_t simulate(const totex_network *net, totex_ports ports, const tote
     if (st == TOTEX_OK)
         st = totex_sim_finish(sim, rep, &err);
     const uint64_t at = st == TOTEX_OK ? UINT64_MAX : totex_sim_get_fault(sim).step;
+    last_relayouts = totex_sim_relayouts(sim);
     totex_sim_free(sim);
     return at;
 }
@@ -247,6 +264,7 @@ static void agrees_with_reference(void **state)
     (void)state;
     unsigned seed = 12345;
     int rejected = 0, accepted = 0;
+    uint32_t relayouts = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         totex_network *net = ts_net(cases[c].spec);
         totex_schedule *s = ts_record(net, cases[c].ports, cases[c].algo);
@@ -254,11 +272,14 @@ static void agrees_with_reference(void **state)
         totex_sim_report rep;
         assert_true(reference(net, cases[c].ports, s, &m) == UINT64_MAX);
         free(m.at_peak);
-        assert_true(simulate(net, cases[c].ports, s, 0, &rep) == UINT64_MAX);
+        assert_true(simulate(net, cases[c].ports, s, 0, 0, &rep) == UINT64_MAX);
+        assert_true(simulate(net, cases[c].ports, s, 0, 1, &rep) == UINT64_MAX);
+        relayouts += last_relayouts;
         for (int trial = 0; trial < 120; trial++) {
             totex_schedule *bad = mutate(net, s, &seed);
             const uint64_t want = reference(net, cases[c].ports, bad, &m);
-            const uint64_t serial = simulate(net, cases[c].ports, bad, 0, &rep);
+            const int review = trial % 2; /* every other trial with the layout moved as the replay goes */
+            const uint64_t serial = simulate(net, cases[c].ports, bad, 0, review, &rep);
             if (want == UINT64_MAX && serial == UINT64_MAX) {
                 /* the measures of an accepted schedule: the serial replay's (the split one stops at its join) */
                 assert_int_equal(rep.peak_queue, m.peak);
@@ -269,7 +290,7 @@ static void agrees_with_reference(void **state)
                 assert_true(rep.average_delay == (double)m.delay_sum / (double)rep.messages);
             }
             free(m.at_peak);
-            const uint64_t split = simulate(net, cases[c].ports, bad, 1, &rep);
+            const uint64_t split = simulate(net, cases[c].ports, bad, 1, review, &rep);
             if (serial != want || split != want)
                 fail_msg("%s %s ports %u trial %d: reference %lld, serial %lld, split %lld", cases[c].spec,
                          cases[c].algo, (unsigned)cases[c].ports, trial, (long long)want, (long long)serial,
@@ -284,6 +305,7 @@ static void agrees_with_reference(void **state)
         totex_network_free(net);
     }
     assert_true(rejected > 700); /* most mutations break a rule */
+    assert_true(relayouts > 0);  /* A2's second phase (mesh:8x8 single-port) moves the state by source */
     (void)accepted;
 }
 

@@ -82,7 +82,8 @@
  * 64-bit mix, sums modulo 2^64); the sum over all ranks (the Allreduce's, or
  * "direct"'s or "relay"'s fold of every rank's figures) is 0 when every pair agrees and, when
  * one differs, non-zero but for a 2^-64 chance. A mismatch is then MPI_ERR_COUNT
- * (or MPI_ERR_TRUNCATE on a receiver of a longer message) on every rank: with the
+ * (or MPI_ERR_TRUNCATE on a receiver of a longer message; under MPICH too, whose
+ * completions raise it on MPI_COMM_WORLD's handler: totex_mpi_waitall_done()) on every rank: with the
  * Allreduce before any data moves, with "direct" or "relay" before any byte is unpacked
  * from its staging (nothing is written to any receive buffer either way); in a
  * "uniform" call run at once, the ranks whose counts are uniform may have
@@ -248,12 +249,31 @@ int totex_mpi_grow(void *a, size_t *have, size_t n, size_t elem)
 
 int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat)
 {
+#ifdef MPICH_VERSION
+    /* MPICH (4.0) raises the error of a request's completion (MPI_Wait, MPI_Waitall, MPI_Test: a truncated
+       receive) on MPI_COMM_WORLD's error handler, not on the request's communicator (the private duplicate,
+       MPI_ERRORS_RETURN): under the default MPI_ERRORS_ARE_FATAL the job aborted where the receiver of a longer
+       message should have MPI_ERR_TRUNCATE (docs/mpi.md, "The count check"). For these waits MPI_COMM_WORLD's
+       handler is MPI_ERRORS_RETURN, the caller's put back after (not for calls from several threads at once,
+       as every totex call; not where MPI_COMM_WORLD does not exist: MPI_Init never called, as with sessions
+       only); Open MPI raises it on the request's communicator */
+    MPI_Errhandler world = MPI_ERRHANDLER_NULL;
+    int init = 0;
+    const int swapped = MPI_Initialized(&init) == MPI_SUCCESS && init &&
+                        MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
+                        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS;
+#endif
     const int rc = MPI_Waitall(n, req, stat);
-    if (rc != MPI_ERR_IN_STATUS)
-        return rc;
-    for (int k = 0; k < n; k++)
-        if (stat[k].MPI_ERROR == MPI_ERR_PENDING)
-            stat[k].MPI_ERROR = MPI_Wait(&req[k], &stat[k]);
+    if (rc == MPI_ERR_IN_STATUS)
+        for (int k = 0; k < n; k++)
+            if (stat[k].MPI_ERROR == MPI_ERR_PENDING)
+                stat[k].MPI_ERROR = MPI_Wait(&req[k], &stat[k]);
+#ifdef MPICH_VERSION
+    if (swapped)
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
+    if (world != MPI_ERRHANDLER_NULL)
+        MPI_Errhandler_free(&world);
+#endif
     return rc;
 }
 

@@ -115,7 +115,9 @@ int totex_mpi_v_relay_applies(const totex_network *net);
 /* MPI_Waitall of @p n requests @p req with statuses @p stat, every request done on return: where MPI returns
    MPI_ERR_IN_STATUS and marks some MPI_ERR_PENDING (Open MPI 4.1 after a truncated receive), those are waited
    for one by one, each status's MPI_ERROR set to its MPI_Wait's code; returns MPI_SUCCESS, MPI_ERR_IN_STATUS
-   (see each status's MPI_ERROR) or MPI's other error */
+   (see each status's MPI_ERROR) or MPI's other error. Under MPICH, which raises a completion's error on
+   MPI_COMM_WORLD's handler (a truncated receive aborted the job), MPI_COMM_WORLD's handler is MPI_ERRORS_RETURN
+   during these waits and the caller's after */
 int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat);
 /* the relay alltoallv on @p dup, this rank node @p node of @p net, with no collective operation: @p psend and
    @p precv as totex_mpi_v_routed()'s, every block starting with @p h bytes (the sender's figures) that travel
@@ -180,6 +182,11 @@ typedef struct totex_mpi_plan {
     totex_prog_cand nb;
     double nb_predicted, nb_choice_predicted; /* seconds: nb's and cand's predicted nonblocking times (has_nb) */
     double nb_interval;          /* seconds: the test interval they were predicted with (has_nb) */
+    int pair_ready;              /* pair_sd, pair_pit and pair_pc below hold the program's carried send decoded
+                                    (totex_mpi_exec_pair_raw, at its first call: the program does not change) */
+    totex_prog_send pair_sd;
+    totex_prog_body pair_pit;
+    totex_prog_piece pair_pc;    /* the carried send's one piece when pair_sd.piece_count == 1, else zeros */
     struct totex_mpi_plan *nonblocking; /* what nonblocking calls run when it is not this plan: nb, or cand with
                                      its lanes unstaggered (totex_mpi_plan_nonblocking); NULL: not built yet */
 } totex_mpi_plan;

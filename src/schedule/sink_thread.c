@@ -13,7 +13,9 @@
  * the steps, in exactly the order and grouping, that the producer emitted, so
  * the results do not depend on the threads' timing. NBUF buffers circulate; a
  * buffer is filled again once every consumer has taken it; the producer waits
- * when all are full, a consumer when it has taken every buffer handed over.
+ * when all are full, until REFILL of them are free again (so that it sleeps
+ * once per REFILL buffers), a consumer when it has taken every buffer handed
+ * over.
  *
  * Errors: a consumer's first non-OK status stops its calls (it still takes the
  * buffers, so the others go on to the end of what was handed over); the
@@ -29,6 +31,9 @@
 #include "totex/schedule.h"
 
 #define NBUF 4
+/* a producer that found every buffer in flight waits until this many are free again: it then fills them
+   back to back, and sleeps and wakes once per REFILL buffers instead of once per buffer */
+#define REFILL (NBUF / 2)
 #define BUF_HOPS ((size_t)1 << 15) /* 512 KiB of hops per buffer: within a core's L2 */
 #define BUF_STEPS 4096             /* steps per buffer at most (many idle or tiny steps) */
 
@@ -53,7 +58,9 @@ struct totex_sink_thread {
     sink_consumer con[TOTEX_SINK_THREAD_MAX];
     size_t ncon;
     pthread_mutex_t lock;
-    pthread_cond_t changed;
+    pthread_cond_t changed; /* for the consumers: a buffer handed over, or done */
+    pthread_cond_t space;   /* for the producer: REFILL buffers free again, or a consumer failed */
+    int waiting;            /* the producer waits on space */
     buffer buf[NBUF];
     size_t head;         /* buffers handed over (counts up); buf[head % NBUF] is the one being filled */
     int filling;         /* the producer holds buf[head % NBUF] */
@@ -61,6 +68,16 @@ struct totex_sink_thread {
     totex_status status; /* the first failure of any consumer, in time (for the producer) */
     totex_error error;
 };
+
+/* Buffers handed over and not yet taken by every consumer (lock held). */
+static size_t in_flight(const totex_sink_thread *t)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < t->ncon; i++)
+        if (t->head - t->con[i].tail > most)
+            most = t->head - t->con[i].tail;
+    return most;
+}
 
 static void *consume(void *arg)
 {
@@ -90,7 +107,8 @@ static void *consume(void *arg)
             }
         }
         c->tail++;
-        pthread_cond_broadcast(&t->changed);
+        if (t->waiting && (NBUF - in_flight(t) >= REFILL || t->status != TOTEX_OK))
+            pthread_cond_signal(&t->space);
     }
     pthread_mutex_unlock(&t->lock);
     return NULL;
@@ -106,16 +124,6 @@ static void hand_over(totex_sink_thread *t)
     pthread_cond_broadcast(&t->changed);
 }
 
-/* Buffers handed over and not yet taken by every consumer (lock held). */
-static size_t in_flight(const totex_sink_thread *t)
-{
-    size_t most = 0;
-    for (size_t i = 0; i < t->ncon; i++)
-        if (t->head - t->con[i].tail > most)
-            most = t->head - t->con[i].tail;
-    return most;
-}
-
 static totex_status produce(void *ctx, const totex_hop *hops, size_t count, totex_error *err)
 {
     totex_sink_thread *t = ctx;
@@ -123,8 +131,12 @@ static totex_status produce(void *ctx, const totex_hop *hops, size_t count, tote
     if (!b || b->steps == BUF_STEPS || (b->used && b->used + count > b->cap)) {
         pthread_mutex_lock(&t->lock);
         hand_over(t);
-        while (in_flight(t) == NBUF && t->status == TOTEX_OK)
-            pthread_cond_wait(&t->changed, &t->lock);
+        if (in_flight(t) == NBUF) {
+            t->waiting = 1;
+            while (NBUF - in_flight(t) < REFILL && t->status == TOTEX_OK)
+                pthread_cond_wait(&t->space, &t->lock);
+            t->waiting = 0;
+        }
         totex_status st = t->status;
         if (st == TOTEX_OK)
             t->filling = 1;
@@ -165,6 +177,7 @@ static void release(totex_sink_thread *t)
     for (size_t i = 0; i < NBUF; i++)
         free(t->buf[i].hops);
     pthread_cond_destroy(&t->changed);
+    pthread_cond_destroy(&t->space);
     pthread_mutex_destroy(&t->lock);
     free(t);
 }
@@ -186,6 +199,13 @@ totex_sink_thread *totex_sink_thread_start_fanout(const totex_sink *consumers, s
         return NULL;
     }
     if (pthread_cond_init(&t->changed, NULL)) {
+        pthread_mutex_destroy(&t->lock);
+        free(t);
+        totex_fail(err, TOTEX_ENOMEM, "cannot create a condition variable for the simulator thread");
+        return NULL;
+    }
+    if (pthread_cond_init(&t->space, NULL)) {
+        pthread_cond_destroy(&t->changed);
         pthread_mutex_destroy(&t->lock);
         free(t);
         totex_fail(err, TOTEX_ENOMEM, "cannot create a condition variable for the simulator thread");

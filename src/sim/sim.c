@@ -12,7 +12,11 @@
  * replay ran in 0.55 of the time of the layout by destination); A2 moves
  * messages of consecutive sources to one destination, so the layout is chosen
  * after the first 64 steps: by destination when that puts their messages in
- * at most an eighth of the cache lines (msgs_one_pass). Links are
+ * at most an eighth of the cache lines (layout_review). Then it is reviewed
+ * as the replay goes, with a third layout, by source and then by the
+ * destination's coordinates in reverse order: A2's second phase on a 2-D
+ * mesh moves one source's messages to the same node of every row, 16 to a
+ * line that way and 1 by destination. Links are
  * found in a table of each node's neighbours by slot (networks of at most
  * SIM_TABLE_SLOTS link slots per node; the others by coordinates and the
  * factors' adjacency). Per step, a first pass checks
@@ -59,6 +63,12 @@
 
 #include "common/error.h"
 #include "common/huge.h"
+#include "sim/sim_layout.h"
+
+/* the layout's review (layout_review()): SIM_REVIEW_SAMPLES sampled steps a review, at least
+   SIM_REVIEW_MIN_HOPS hops apart */
+#define SIM_REVIEW_SAMPLES 8
+#define SIM_REVIEW_MIN_HOPS 65536
 
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
@@ -100,8 +110,14 @@ struct totex_sim {
     msg_state *state;                  /* n * n: (where ^ src) in the low bits, the stamp of its last move above */
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
-    int by_dst;                        /* the state's layout (state_index()): 0 by offset, 1 by destination */
-    uint64_t layout_lines[2];          /* the state lines the first steps touch by offset, by destination */
+    int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
+    uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
+                                          in reverse order); NULL until that layout is first taken */
+    uint64_t layout_lines[3];          /* the state lines the first steps touch in each layout */
+    uint64_t review_lines[3];          /* ... and the sampled steps since the last review (layout_review()) */
+    uint32_t review_samples;
+    uint64_t review_hops, review_every; /* hops since the last sampled step; hops between two samples */
+    uint32_t relayouts;                /* moves of the state to another layout after the first choice */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -129,11 +145,18 @@ struct totex_sim {
     sim_stage stage[2];                /* split replay: [0] links, [1] messages */
 };
 
-/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source; with @p by_dst, by
-   destination, then by source (sim->by_dst, chosen after the first steps: msgs_one_pass()) */
-static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst, int by_dst)
+/* the state's layouts (sim->layout, state_index()) */
+enum { SIM_BY_OFFSET = 0, SIM_BY_DST = 1, SIM_BY_SRC = 2 };
+
+/* where message (src, dst) is kept: by offset (dst - src) mod n, then by source (SIM_BY_OFFSET); by
+   destination, then by source (SIM_BY_DST); or by source, then by the destination's coordinates in reverse
+   order, @p perm[dst] (SIM_BY_SRC). sim->layout, chosen after the first steps and reviewed as the replay
+   goes (msgs_one_pass(), fused_one_loop()) */
+static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst, int layout, const uint32_t *perm)
 {
-    const uint32_t d = by_dst ? dst : dst >= src ? dst - src : dst - src + n;
+    if (layout == SIM_BY_SRC)
+        return (size_t)src * n + perm[dst];
+    const uint32_t d = layout == SIM_BY_DST ? dst : dst >= src ? dst - src : dst - src + n;
     return (size_t)d * n + src;
 }
 
@@ -178,6 +201,7 @@ void totex_sim_free(totex_sim *sim)
     if (!sim)
         return;
     totex_huge_free(sim->state, sim->state_bytes);
+    free(sim->perm);
     free(sim->coords);
     free(sim->nbr);
     free(sim->node_word);
@@ -280,6 +304,10 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         b++;
     sim->loc_mask = b >= 32 ? UINT32_MAX : ((uint32_t)1 << b) - 1;
     sim->stamp_shift = b <= 24 ? b : 0;
+    /* a step sampled every n^2/8 hops, a review every n^2 (the work of moving the state) */
+    sim->review_every = (uint64_t)n * n / SIM_REVIEW_SAMPLES;
+    if (sim->review_every < SIM_REVIEW_MIN_HOPS)
+        sim->review_every = SIM_REVIEW_MIN_HOPS;
     /* anonymous memory is zero: loc ^ src == 0 means "at its source", moved == 0 "never moved" */
     return sim;
 nomem:
@@ -376,7 +404,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
         if ((what & DO_MSGS) && x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(state + state_index(n, p->src, p->dst, sim->by_dst), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, sim->layout, sim->perm), 1, 3);
         }
         uint32_t slot = UINT32_MAX;
         if (what & DO_LINKS) {
@@ -421,7 +449,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
             }
         }
         if (what & DO_MSGS) {
-            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->by_dst)] & sim->loc_mask) ^ h->src;
+            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->layout, sim->perm)] & sim->loc_mask) ^ h->src;
             if (loc == h->dst) { /* delivered messages never move again, even from their destination */
                 *rank = RANK_PRESENT;
                 return violation(sim, step, fault, TOTEX_VIOL_DELIVERED, h->from, h,
@@ -540,7 +568,7 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
         if (what & DO_MSGS) {
-            msg_state *ms = state + state_index(n, h->src, h->dst, sim->by_dst);
+            msg_state *ms = state + state_index(n, h->src, h->dst, sim->layout, sim->perm);
             if (((*ms & sim->loc_mask) ^ h->src) != h->from) {
                 *bad = x;
                 sim->arrivals += arrivals;
@@ -575,14 +603,15 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 /* prefetches of the one-loop forms at hop @p x of @p count (msgs_one_pass_in(), fused_in()): the hop
    HOP_PREFETCH_AHEAD on, and the message state of the hop PREFETCH_AHEAD on (when its ids are in range) */
 static inline __attribute__((always_inline)) void prefetch_ahead(const totex_hop *hops, size_t x, size_t count,
-                                                                 const msg_state *state, uint32_t n, const int BD)
+                                                                 const msg_state *state, uint32_t n, const int BD,
+                                                                 const uint32_t *perm)
 {
     if (x + HOP_PREFETCH_AHEAD < count)
         __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
     if (x + PREFETCH_AHEAD < count) {
         const totex_hop *p = &hops[x + PREFETCH_AHEAD];
         if (p->dst < n && p->src < n)
-            __builtin_prefetch(state + state_index(n, p->src, p->dst, BD), 1, 3);
+            __builtin_prefetch(state + state_index(n, p->src, p->dst, BD, perm), 1, 3);
     }
 }
 
@@ -610,14 +639,15 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
         return 0;
     const uint32_t tag = cur << sh;
     msg_state *const state = sim->state;
+    const uint32_t *const perm = sim->perm;
     uint64_t arrivals = 0;
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
-        prefetch_ahead(hops, x, count, state, n, BD);
+        prefetch_ahead(hops, x, count, state, n, BD, perm);
         if ((h->from >= n) | (h->to >= n) | (h->src >= n) | (h->dst >= n) | (h->src == h->dst) | (h->from == h->dst))
             break;
-        msg_state *ms = state + state_index(n, h->src, h->dst, BD);
+        msg_state *ms = state + state_index(n, h->src, h->dst, BD, perm);
         const uint32_t w = *ms;
         if (((w & mask) ^ h->src) != h->from || (w & ~mask) == tag)
             break;
@@ -626,7 +656,7 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     }
     if (x < count) {
         while (x-- > 0)
-            state[state_index(n, hops[x].src, hops[x].dst, BD)] = hops[x].from ^ hops[x].src;
+            state[state_index(n, hops[x].src, hops[x].dst, BD, perm)] = hops[x].from ^ hops[x].src;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -653,37 +683,65 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
 #define SIM_LAYOUT_STEPS 64
 #define SIM_LAYOUT_SAMPLE 1024
 
-static int cmp_size(const void *a, const void *b)
+/* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: an open-
+   addressing set of twice as many slots (a sort cost about a fifth of the replay's time when the layout is
+   reviewed as it goes) */
+static size_t count_lines(const size_t *idx, size_t count)
 {
-    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* distinct 64-byte lines of the state among the @p count indices @p idx (sorted here) */
-static size_t count_lines(size_t *idx, size_t count)
-{
-    size_t lines = 0, last = SIZE_MAX;
-    qsort(idx, count, sizeof *idx, cmp_size);
+    enum { SLOTS = 2 * SIM_LAYOUT_SAMPLE };
+    size_t set[SLOTS], lines = 0;
+    memset(set, 0, sizeof set);
     for (size_t x = 0; x < count; x++) {
-        const size_t line = idx[x] / (64 / sizeof(msg_state));
-        lines += line != last;
-        last = line;
+        const size_t key = idx[x] / (64 / sizeof(msg_state)) + 1; /* 0: an empty slot */
+        size_t h = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & (SLOTS - 1);
+        while (set[h] && set[h] != key)
+            h = (h + 1) & (SLOTS - 1);
+        if (!set[h]) {
+            set[h] = key;
+            lines++;
+        }
     }
     return lines;
 }
 
-/* the lines of up to SIM_LAYOUT_SAMPLE hops of a step, in either layout, added to sim->layout_lines */
-static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count)
+/* sim->perm, the place of each destination in a source's row in the layout by source: its coordinates in
+   reverse order (the last dimension's the lowest digit). NULL when out of memory */
+static const uint32_t *state_perm(totex_sim *sim)
+{
+    if (sim->perm)
+        return sim->perm;
+    uint32_t *perm = malloc(sizeof *perm * (size_t)sim->n);
+    if (!perm)
+        return NULL;
+    for (uint32_t v = 0; v < sim->n; v++) {
+        uint32_t r = 0;
+        for (uint32_t i = 0; i < sim->k; i++) /* digit i of the reversed id has place prod_{j>i} m_j */
+            r = r * sim->m[i] + sim->coords[(size_t)v * sim->k + i];
+        perm[v] = r;
+    }
+    /* r reads dimension 0 as the highest digit: the id with the dimensions reversed */
+    sim->perm = perm;
+    return perm;
+}
+
+/* the lines of up to SIM_LAYOUT_SAMPLE hops of a step in each layout, added to @p lines (the layout by source
+   counts as no better than the others when its table cannot be had) */
+static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t lines[3])
 {
     const uint32_t n = sim->n;
     const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
+    const uint32_t *perm = state_perm(sim);
     size_t idx[SIM_LAYOUT_SAMPLE];
-    for (int by_dst = 0; by_dst < 2; by_dst++) {
+    for (int layout = 0; layout < 3; layout++) {
         size_t m = 0;
+        if (layout == SIM_BY_SRC && !perm) {
+            lines[layout] += c;
+            continue;
+        }
         for (size_t x = 0; x < c; x++)
             if (hops[x].src < n && hops[x].dst < n)
-                idx[m++] = state_index(n, hops[x].src, hops[x].dst, by_dst);
-        sim->layout_lines[by_dst] += count_lines(idx, m);
+                idx[m++] = state_index(n, hops[x].src, hops[x].dst, layout, perm);
+        lines[layout] += count_lines(idx, m);
     }
 }
 
@@ -709,17 +767,167 @@ static void state_to_by_dst(totex_sim *sim)
             }
     }
     free(tmp);
-    sim->by_dst = 1;
+    sim->layout = SIM_BY_DST;
 }
 
-/* msgs_one_pass_in() in the state's layout; the first SIM_LAYOUT_STEPS steps are counted, then it is chosen */
+/* Rows of n words of the state permuted in place: row r goes to row @p perm[r] (@p inverse 0), or row
+   @p perm[r] comes to row r (@p inverse 1), following the permutation's cycles with one row of @p tmp. */
+static void rows_permute(msg_state *st, uint32_t n, const uint32_t *perm, int inverse, msg_state *tmp,
+                         uint8_t *seen)
+{
+    memset(seen, 0, n);
+    for (uint32_t r = 0; r < n; r++) {
+        if (seen[r] || perm[r] == r)
+            continue;
+        /* the cycle r, perm[r], perm[perm[r]], ...: forward, each row moves to the next; inverse, from it */
+        memcpy(tmp, st + (size_t)r * n, sizeof *st * n);
+        uint32_t cur = r;
+        seen[r] = 1;
+        if (!inverse) {
+            /* tmp holds row cur's old content; put it at perm[cur], keeping what was there */
+            for (;;) {
+                const uint32_t nx = perm[cur];
+                if (nx == r) {
+                    memcpy(st + (size_t)r * n, tmp, sizeof *st * n);
+                    break;
+                }
+                for (uint32_t j = 0; j < n; j++) { /* swap tmp and row nx */
+                    const msg_state t = st[(size_t)nx * n + j];
+                    st[(size_t)nx * n + j] = tmp[j];
+                    tmp[j] = t;
+                }
+                seen[nx] = 1;
+                cur = nx;
+            }
+        } else {
+            /* row cur takes row perm[cur]'s old content */
+            for (;;) {
+                const uint32_t nx = perm[cur];
+                if (nx == r) {
+                    memcpy(st + (size_t)cur * n, tmp, sizeof *st * n);
+                    break;
+                }
+                memcpy(st + (size_t)cur * n, st + (size_t)nx * n, sizeof *st * n);
+                seen[nx] = 1;
+                cur = nx;
+            }
+        }
+    }
+}
+
+/* The n x n state transposed in place, 16 x 16 tiles at a time. */
+static void state_transpose(msg_state *st, uint32_t n)
+{
+    enum { T = 16 };
+    for (uint32_t a = 0; a < n; a += T)
+        for (uint32_t b = a; b < n; b += T) {
+            const uint32_t ea = a + T < n ? a + T : n, eb = b + T < n ? b + T : n;
+            for (uint32_t i = a; i < ea; i++)
+                for (uint32_t j = (a == b ? i + 1 : b); j < eb; j++) {
+                    const msg_state t = st[(size_t)i * n + j];
+                    st[(size_t)i * n + j] = st[(size_t)j * n + i];
+                    st[(size_t)j * n + i] = t;
+                }
+        }
+}
+
+/* The state in layout @p to: between the layouts by destination and by source in place (by destination,
+   word [dst][src]; by source, [src][perm[dst]]: the rows permuted by perm, then the whole transposed, or
+   the converse), otherwise copied into a new buffer (16 sources at a time: a line of the layouts by
+   offset and by destination) and the old one freed. Out of memory: it stays as it is. */
+static void state_relayout(totex_sim *sim, int to)
+{
+    enum { B = 64 / sizeof(msg_state) };
+    const uint32_t n = sim->n;
+    const int from = sim->layout;
+    const uint32_t *perm = state_perm(sim);
+    if (!perm || from == to)
+        return;
+    if ((from == SIM_BY_DST && to == SIM_BY_SRC) || (from == SIM_BY_SRC && to == SIM_BY_DST)) {
+        msg_state *tmp = malloc(sizeof *tmp * (size_t)n);
+        uint8_t *seen = malloc(n);
+        if (tmp && seen) {
+            if (to == SIM_BY_SRC) {
+                rows_permute(sim->state, n, perm, 0, tmp, seen);
+                state_transpose(sim->state, n);
+            } else {
+                state_transpose(sim->state, n);
+                rows_permute(sim->state, n, perm, 1, tmp, seen);
+            }
+            sim->layout = to;
+        }
+        free(tmp);
+        free(seen);
+        return;
+    }
+    msg_state *const st = sim->state;
+    msg_state *ns = totex_huge_alloc(sim->state_bytes);
+    if (!ns)
+        return;
+    for (uint32_t s0 = 0; s0 < n; s0 += B) {
+        const uint32_t w = n - s0 < B ? n - s0 : B;
+        for (uint32_t d = 0; d < n; d++)
+            for (uint32_t j = 0; j < w; j++)
+                ns[state_index(n, s0 + j, d, to, perm)] = st[state_index(n, s0 + j, d, from, perm)];
+    }
+    totex_huge_free(st, sim->state_bytes);
+    sim->state = ns;
+    sim->layout = to;
+}
+
+/*
+ * The layout chosen after the first SIM_LAYOUT_STEPS steps (by destination
+ * when that counts at most an eighth of the lines by offset, as before the
+ * layout by source existed), then reviewed: a step every n^2/8 hops (at least
+ * SIM_REVIEW_MIN_HOPS) is counted in the three layouts, and after
+ * SIM_REVIEW_SAMPLES such steps the state moves to the layout with the fewest
+ * lines when that is at most an eighth of the current one's. A2 on a 2-D mesh moves messages of
+ * consecutive sources to one destination in its first phase (by destination:
+ * 16 a line) and one source's messages to the same node of every row in its
+ * second (by source with the destination's coordinates reversed: 16 a line,
+ * against 1 by destination); a schedule whose pattern changes faster than a
+ * review's window does not meet the margin, and stays.
+ */
+static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    if (step < SIM_LAYOUT_STEPS) {
+        state_layout_count(sim, hops, count, sim->layout_lines);
+        return;
+    }
+    if (step == SIM_LAYOUT_STEPS) {
+        if (sim->layout == SIM_BY_OFFSET && 8 * sim->layout_lines[SIM_BY_DST] <= sim->layout_lines[SIM_BY_OFFSET] &&
+            sim->layout_lines[SIM_BY_DST])
+            state_to_by_dst(sim); /* from by offset only (totex_sim_set_layout() may have moved it before) */
+        return;
+    }
+    sim->review_hops += count;
+    if (sim->review_hops < sim->review_every)
+        return;
+    sim->review_hops = 0;
+    state_layout_count(sim, hops, count, sim->review_lines);
+    if (++sim->review_samples < SIM_REVIEW_SAMPLES)
+        return;
+    int best = sim->layout;
+    for (int l = 0; l < 3; l++)
+        if (sim->review_lines[l] < sim->review_lines[best])
+            best = l;
+    if (best != sim->layout && 8 * sim->review_lines[best] <= sim->review_lines[sim->layout]) {
+        state_relayout(sim, best);
+        sim->relayouts += sim->layout == best;
+    }
+    sim->review_samples = 0;
+    memset(sim->review_lines, 0, sizeof sim->review_lines);
+}
+
+/* msgs_one_pass_in() in the state's layout (layout_review() chooses it) */
 static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
-    if (step < SIM_LAYOUT_STEPS)
-        state_layout_count(sim, hops, count);
-    else if (step == SIM_LAYOUT_STEPS && 8 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
-        state_to_by_dst(sim);
-    return sim->by_dst ? msgs_one_pass_in(sim, hops, count, step, 1) : msgs_one_pass_in(sim, hops, count, step, 0);
+    layout_review(sim, hops, count, step);
+    switch (sim->layout) {
+    case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST);
+    case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC);
+    default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET);
+    }
 }
 
 /*
@@ -914,6 +1122,7 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
         return 0;
     const uint32_t tag = cur << sh;
     msg_state *const state = sim->state;
+    const uint32_t *const perm = sim->perm;
     const uint32_t stamp = (uint32_t)(step + 1);
     const uint64_t now = (uint64_t)stamp << 32;
     const uint32_t *const nbr = sim->nbr;
@@ -926,11 +1135,11 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
     size_t x = 0;
     for (; x < count; x++) {
         const totex_hop *h = &hops[x];
-        prefetch_ahead(hops, x, count, state, n, BD);
+        prefetch_ahead(hops, x, count, state, n, BD, perm);
         const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
         if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
             break;
-        msg_state *ms = state + state_index(n, src, dst, BD);
+        msg_state *ms = state + state_index(n, src, dst, BD, perm);
         const uint32_t w = *ms;
         const uint64_t wf0 = nw[from];
         const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
@@ -945,7 +1154,7 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
     if (x < count) {
         while (x-- > 0) {
             const totex_hop *h = &hops[x];
-            state[state_index(n, h->src, h->dst, BD)] = h->from ^ h->src;
+            state[state_index(n, h->src, h->dst, BD, perm)] = h->from ^ h->src;
             queue[h->from]++;
             if (PM == 0)
                 queue[h->to] -= h->to != h->dst;
@@ -968,10 +1177,7 @@ static int fused_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
 {
     if (!sim->nbr)
         return 0;
-    if (step < SIM_LAYOUT_STEPS)
-        state_layout_count(sim, hops, count);
-    else if (step == SIM_LAYOUT_STEPS && 8 * sim->layout_lines[1] <= sim->layout_lines[0] && sim->layout_lines[1])
-        state_to_by_dst(sim);
+    layout_review(sim, hops, count, step);
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
 #define FUSED_NS(P, B)                                                                                                \
     switch (sim->nbr_stride) {                                                                                        \
@@ -986,9 +1192,11 @@ static int fused_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
     case 1: FUSED_NS(1, B)                                                                                            \
     default: FUSED_NS(2, B)                                                                                           \
     }
-    if (sim->by_dst)
-        FUSED_PM(1)
-    FUSED_PM(0)
+    if (sim->layout == SIM_BY_DST)
+        FUSED_PM(SIM_BY_DST)
+    if (sim->layout == SIM_BY_SRC)
+        FUSED_PM(SIM_BY_SRC)
+    FUSED_PM(SIM_BY_OFFSET)
 #undef FUSED_PM
 #undef FUSED_NS
 }
@@ -1018,7 +1226,7 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 return TOTEX_OK;
             }
             for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
-                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->by_dst)] = hops[x].from ^ hops[x].src;
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->layout, sim->perm)] = hops[x].from ^ hops[x].src;
             sim->arrivals = arrivals;
             sim->delay_sum = delay_sum;
             sim->last_arrival = last_arrival;
@@ -1150,7 +1358,7 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
     if (sim->arrivals != totex_network_messages(sim->net)) {
         for (uint32_t d = 0; d < n; d++) {
             for (uint32_t s = 0; s < n; s++) {
-                uint32_t loc = (sim->state[state_index(n, s, d, sim->by_dst)] & sim->loc_mask) ^ s;
+                uint32_t loc = (sim->state[state_index(n, s, d, sim->layout, sim->perm)] & sim->loc_mask) ^ s;
                 if (s != d && loc != d) {
                     totex_hop h = {loc, loc, s, d};
                     char detail[160];
@@ -1181,3 +1389,19 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
 }
 
 totex_sim_fault totex_sim_get_fault(const totex_sim *sim) { return sim->fault; }
+
+void totex_sim_review_every(totex_sim *sim, uint64_t hops)
+{
+    sim->review_every = hops ? hops : 1;
+}
+
+uint32_t totex_sim_relayouts(const totex_sim *sim)
+{
+    return sim->relayouts;
+}
+
+void totex_sim_set_layout(totex_sim *sim, int layout)
+{
+    if (layout >= SIM_BY_OFFSET && layout <= SIM_BY_SRC)
+        state_relayout(sim, layout);
+}
