@@ -36,8 +36,9 @@
  *             busiest link on the real W over the fluid LP optimum): 4x4 zipf 1.000, hotspot 1.067; 8x8 zipf
  *             1.000, hotspot 1.054; 4x4x4 zipf 1.000, hotspot 1.033; worse than relay on random demands, whose
  *             estimate is uniform (the choice considers it only where a column is over twice the mean). Run
- *             (SimGrid 4x4, flat factors, 64 KiB) it loses 1.16 to 1.45 x that link time to the two legs, the
- *             chains and the sharing of links (docs/performance.md).
+ *             (SimGrid, flat factors, 64 KiB) it loses to the two legs, the chains and the sharing of links
+ *             1.16 (hot spots) and 1.26 x (Zipf) that link time on 4x4, 1.57 x on 4x4x4 and 2.19 x on 8x8 hot
+ *             spots, where it is slower than routed (docs/performance.md, session 21).
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
  * learns its pieces' lengths from the message before them. Planning: the O(n^3 diameter) above, once per
