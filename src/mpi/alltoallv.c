@@ -39,6 +39,10 @@
  *             - "relay" (alltoallv_relay.c): on a torus of even rings, direct with the half-way
  *               blocks relayed once through a neighbour (direct-relay's rule), their lengths
  *               behind them.
+ *             - "balanced" (alltoallv_balanced.c): on a torus of at most 64 nodes, every block in 4
+ *               pieces, each straight or through one relay by a plan every rank makes alike from
+ *               every rank's row and column totals of the last call (read from the figures on the
+ *               data, or gathered by a planned call's MPI_Allgather where balanced applies).
  * Choice:     predicted seconds, with M the largest row or column total in bytes and
  *             B the largest block: direct (n-1) t_s + M t_c; padded, the better of the
  *             uniform schedules' two shapes at blocks of B, ceil(log2 n) t_s +
@@ -50,8 +54,11 @@
  *             times a measured slack) is 5% below direct's on that torus and padded's;
  *             relay before it where relay's (3 start-ups, the larger of a column's share of R
  *             links and 1.25 x the average link's bytes) is 13% below direct's on the torus
- *             (fitted) and 5% below padded's and routed's.
- *             TOTEX_ALLTOALLV=direct|padded|routed|relay forces one (uniform counts take "uniform"
+ *             (fitted) and 5% below padded's and routed's; balanced before both where every rank's
+ *             last totals show a column over twice the mean and its prediction (3 start-ups and the
+ *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
+ *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
+ *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
@@ -95,8 +102,8 @@
 /* tag of "direct" on the private duplicate (above the unit-step executor's tags, below 32767) */
 #define TOTEX_MPI_V_TAG 32700
 
-enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5 };
-static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay"};
+enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5, V_BALANCED = 6 };
+static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay", "balanced"};
 
 /* the figures every rank contributes to the call's Allreduce */
 enum {
@@ -171,7 +178,41 @@ static struct {
     size_t noff, nstat;
     totex_network *net; /* the network of the last communicator "routed" was considered on, and its spec */
     char spec[512];
-} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, ""};
+    uint64_t *gath; /* every rank's figures of a planned call where "balanced" applies */
+} keep = {NULL, 0, NULL, 0, MPI_OP_NULL, NULL, 0, NULL, NULL, 0, 0, NULL, "", NULL};
+
+/* every rank's row and column totals of the last call, read from the figures on its data ("direct" and
+   "relay" with the figures carried, "balanced") or gathered by a planned call: what "balanced" plans its routes
+   from (O(n), by rank, kept in the communicator's state: tot_bind()); fresh: the last call on the
+   communicator ran one of those and succeeded (else "balanced" plans for equal totals) */
+static struct {
+    uint64_t *rows, *cols; /* the bound state's v_tot */
+    uint64_t *node;        /* [2 n] scratch: the same by node (what the plan takes) */
+    size_t n, nnode;
+    int *fresh; /* the bound state's v_tot_fresh */
+    int got;
+} tot;
+
+/* tot bound to @p st's totals of its @p n ranks (allocated at its first call); 0, or -1 (no memory) */
+static int tot_bind(totex_mpi_state *st, size_t n)
+{
+    if (!st->v_tot) {
+        if (!(st->v_tot = calloc(2 * n, sizeof *st->v_tot)))
+            return -1;
+        st->v_tot_fresh = 0;
+    }
+    if (tot.nnode < n) {
+        uint64_t *r = realloc(tot.node, 2 * n * sizeof *r);
+        if (!r)
+            return -1;
+        tot.node = r, tot.nnode = n;
+    }
+    tot.rows = st->v_tot, tot.cols = st->v_tot + n, tot.n = n, tot.fresh = &st->v_tot_fresh;
+    return 0;
+}
+
+/* the bound totals have room for @p n ranks; 0, or -1 */
+static int tot_grow(size_t n) { return tot.rows && tot.n >= n ? 0 : -1; }
 
 /* the network @p st's communicator (@p size ranks) stands for if "routed" applies to it (a torus: every factor a
    ring or K2), else NULL; parsed once per spec (spec.c, named.c) */
@@ -265,9 +306,14 @@ static int forced_choice(void)
 {
     static int forced = -2;
     if (forced == -2) {
-        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay"};
-        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 5);
-        forced = w == 1 ? V_DIRECT : w == 2 ? V_PADDED : w == 3 ? V_ROUTED : w == 4 ? V_RELAY : -1;
+        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay", "balanced"};
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 6);
+        forced = w == 1   ? V_DIRECT
+                 : w == 2 ? V_PADDED
+                 : w == 3 ? V_ROUTED
+                 : w == 4 ? V_RELAY
+                 : w == 5 ? V_BALANCED
+                          : -1;
     }
     return forced;
 }
@@ -308,10 +354,42 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
     return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
+/* Predicted seconds of "balanced" (alltoallv_balanced.c) on @p net from every rank's totals of the last call
+   (tot, by rank; -1 without them, without a column over twice the mean, or where it does not apply): 3 start-ups
+   and the larger of the bytes of the estimate W^ on the busiest link of its plan (the plan made and cached now:
+   the next call takes it) times a slack of 1.3 and 4 start-ups per piece of its longest chain of pieces sent one
+   after another to one relay (each waits for the last to arrive: fitted, not derived: SimGrid's 4x4, flat
+   factors: at 64 KiB 129.44 us on hot spots against a busiest link of 111.85 us and 146.78 on Zipf's demand
+   against 116.31; at 16 KiB 106.23 us on hot spots with chains of 17 pieces, predicted 39.4 us with 1 start-up
+   per piece; docs/performance.md, session 21) */
+static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
+{
+    if (!tot.fresh || !*tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
+        return -1;
+    /* (only with a hot receiver, a column over twice the mean: the plan costs O(n^3 diameter) per change of the
+       totals, not worth it where the estimate is nearly uniform and relay's routes are as good) */
+    double sum = 0, top = 0;
+    for (int j = 0; j < n; j++) {
+        sum += (double)tot.cols[j];
+        if ((double)tot.cols[j] > top)
+            top = (double)tot.cols[j];
+    }
+    if (!(top > 2 * sum / n))
+        return -1;
+    for (int t = 0; t < n; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
+    }
+    uint32_t chain = 0;
+    const double busiest = totex_mpi_v_balanced_predict(net, tot.node, tot.node + n, NULL, &chain);
+    const double links = 1.3 * busiest * st->t_c, chained = 4.0 * chain * st->t_s;
+    return busiest < 0 ? -1 : 3 * st->t_s + (links > chained ? links : chained);
+}
+
 /* the choice of a call from its global figures @p f on @p n ranks (costs of @p st); *pred the
    predicted seconds of direct [0] and padded [1] */
 static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, const totex_network *net,
-                  int declared, double pred[5])
+                  int declared, double pred[6])
 {
     const int forced = forced_choice();
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
@@ -323,10 +401,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
     pred[0] = (n - 1) * ts + m * tc;
     const double comb = lg * ts + lg * (n / 2.0) * b * tc, flat = (n - 1) * ts + n * b * tc;
     pred[1] = comb < flat ? comb : flat;
-    pred[2] = pred[3] = pred[4] = -1;
+    pred[2] = pred[3] = pred[4] = pred[5] = -1;
     double room = 0;
-    if (net)
+    if (net) {
         pred[2] = routed_predict(f, n, st, net, &pred[3], &pred[4], &room);
+        pred[5] = balanced_predict(st, n, net);
+    }
     (void)in_place;
     if (forced >= 0)
         return forced;
@@ -342,6 +422,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
        SimGrid's 4x4 with random demand, 16 KiB, relay predicted 0.88-0.89 x direct on the torus ran 0.96 x
        direct with flat factors and 1.03 x with SMPI's default ones (over SMPI's best by 3%); at 64 KiB, 0.83 to
        0.85 x predicted on 4x4, 8x8 and 4x4x4, it ran 0.72 to 0.85 x (docs/performance.md, session 20) */
+    /* balanced: where its prediction (from every rank's totals of the last call, carried on its data) is 13%
+       below direct's on the torus and relay's, and 5% below padded's: it plans each piece's way round the
+       links of hot receivers, which relay and routed do not (docs/performance.md, session 21) */
+    if (net && declared && pred[5] >= 0 && pred[5] < 0.87 * pred[3] && (pred[4] < 0 || pred[5] < 0.87 * pred[4]) &&
+        pred[5] < 0.95 * comb)
+        return V_BALANCED;
     if (net && declared && pred[4] >= 0 && pred[4] < 0.87 * pred[3] && pred[4] < 0.95 * comb &&
         pred[4] < 0.95 * pred[2] && room <= 268435456.0)
         return V_RELAY;
@@ -361,13 +447,15 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
    not in place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and
    the call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed
    were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
-enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY };
+enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY, M_BALANCED };
 
 static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
 {
     const int forced = forced_choice();
     if (forced == V_RELAY && net && totex_mpi_v_relay_applies(net))
         return M_RELAY;
+    if (forced == V_BALANCED)
+        return net && totex_mpi_v_balanced_applies(net) ? M_BALANCED : M_DIRECT;
     if (forced >= 0)
         return forced == V_DIRECT ? M_DIRECT : M_PLANNED;
     if (!st->v_known)
@@ -375,7 +463,7 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     uint64_t g[F_N];
     for (int k = 0; k < F_N; k++)
         g[k] = st->v_prev[k];
-    double pred[5];
+    double pred[6];
     const int how = choose(g, n, st, 0, net, declared, pred);
     const double m = (double)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), direct_lo = 2 * st->t_s + m * st->t_c;
     if (how == V_UNIFORM) {
@@ -405,6 +493,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
         return M_PLANNED;
     if (how == V_RELAY) /* (its figures and count check carried on its data: no MPI_Allreduce to pay) */
         return M_RELAY;
+    if (how == V_BALANCED) /* (likewise) */
+        return M_BALANCED;
     if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
         return M_PLANNED;
     return M_DIRECT;
@@ -419,11 +509,11 @@ static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, int si
         fprintf(stderr,
                 "totex: %s on %d ranks: %s (%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
                 "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us, "
-                "relay %.1f us)\n",
+                "relay %.1f us, balanced %.1f us)\n",
                 opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note, (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6, pred[4] * 1e6);
+                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6, pred[4] * 1e6, pred[5] * 1e6);
     st->v_said = how + 1;
 }
 
@@ -588,7 +678,7 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
 static int run_relay_carried(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                              MPI_Datatype stype, int ssize, char *rbuf, const int *rcounts, const int *rdispls,
                              MPI_Datatype rtype, int rsize, int n, int rank, int bad, uint64_t *f, uint64_t bmax,
-                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st)
+                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st, int balanced)
 {
     MPI_Aint lb, sext = 0, rext = 0;
     if (!bad) {
@@ -628,16 +718,36 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
         memcpy(ps + soff[t], f, V_HDR);
     int local = MPI_SUCCESS;
     const int me = st->node_of ? st->node_of[rank] : rank;
+    /* "balanced": its plan from the last call's totals of every node (none: equal totals) */
+    const int have = *tot.fresh && tot.n >= (size_t)n;
+    for (int t = 0; have && t < n; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
+    }
+    *tot.fresh = 0;
     if (rc == MPI_SUCCESS)
-        rc = totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
+        rc = balanced ? totex_mpi_v_balanced(net, have ? tot.node : NULL, have ? tot.node + n : NULL, ps, soff, pr,
+                                             roff, V_HDR, hdr_ok, &local, st->dup, me)
+                      : totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
+    if (rc == MPI_SUCCESS && tot_grow((size_t)n))
+        rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
         uint64_t g[F_N], h[F_N];
         memcpy(g, f, sizeof g);
-        for (int t = 0; t < n; t++)
-            if (t != me && hdr_ok[t]) {
+        tot.got = 1;
+        for (int t = 0; t < n; t++) {
+            const int j = st->rank_of ? st->rank_of[t] : t;
+            if (t == me) {
+                tot.rows[j] = f[F_ROW], tot.cols[j] = f[F_COL];
+                continue;
+            }
+            tot.got &= hdr_ok[t];
+            if (hdr_ok[t]) {
                 memcpy(h, pr + roff[t], sizeof h);
                 fold(h, g);
+                tot.rows[j] = h[F_ROW], tot.cols[j] = h[F_COL];
             }
+        }
         memcpy(f, g, sizeof g);
         if (bad)
             rc = bad;
@@ -659,6 +769,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             rc = MPI_Unpack(pr + roff[t] + V_HDR, len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype,
                             comm);
     }
+    *tot.fresh = rc == MPI_SUCCESS && tot.got;
     free(ps);
     free(pr);
     free(hdr_ok);
@@ -751,6 +862,10 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
     int local = 0; /* this rank's receives: MPI_ERR_TRUNCATE, MPI_ERR_COUNT (a short one), or MPI's error */
     uint64_t g[F_N];
     memcpy(g, f, sizeof g);
+    *tot.fresh = 0;
+    tot.got = !tot_grow(N);
+    if (tot.got)
+        tot.rows[rank] = f[F_ROW], tot.cols[rank] = f[F_COL];
     for (int k = 1; k < n; k++) {
         const int i = (rank - k + n) % n;
         const MPI_Status *t = &keep.stat[k - 1];
@@ -761,7 +876,10 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             uint64_t h[F_N];
             memcpy(h, cb + roff[i], sizeof h);
             fold(h, g);
-        }
+            if (tot.got)
+                tot.rows[i] = h[F_ROW], tot.cols[i] = h[F_COL];
+        } else
+            tot.got = 0;
         if (!local && cls != MPI_SUCCESS)
             local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
         else if (!local && (size_t)got != roff[i + 1] - roff[i])
@@ -790,6 +908,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
                             rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
     }
+    *tot.fresh = rc == MPI_SUCCESS && tot.got;
     return rc;
 }
 
@@ -895,6 +1014,8 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
        Allreduce's) */
     if (size > 1 && (rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
         return rc;
+    if (tot_bind(st, (size_t)size))
+        return MPI_ERR_NO_MEM;
     if (size > 1 && !st->check && forced_choice() != V_PADDED) {
         /* TOTEX_CHECK=0 (rank 0's, the same on every rank): no global figures, no count check: direct, as
            MPI libraries run it (a mismatch is then MPI's: MPI_ERR_TRUNCATE on the receiver, or undefined) */
@@ -908,7 +1029,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                           size, rank, comm, st->dup);
     }
     const totex_network *net = NULL;
-    double pred[5] = {0, 0, -1, -1, -1};
+    double pred[6] = {0, 0, -1, -1, -1, -1};
     if (size > 1) {
         if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
             return rc;
@@ -917,19 +1038,21 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
-        if (mode == M_DIRECT || mode == M_RELAY) {
+        if (mode == M_DIRECT || mode == M_RELAY || mode == M_BALANCED) {
             memcpy(g, f, sizeof g);
-            if (mode == M_RELAY) /* (the relays' rooms sized by the last call's figures, or none before one) */
+            if (mode == M_RELAY || mode == M_BALANCED) /* (relay's rooms sized by the last call's figures, or
+                                                          none before one; balanced's plan by its totals) */
                 rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts,
                                        rdispls, recvtype, rsize, size, rank, bad, g,
-                                       room_b, room_r, comm, st);
+                                       room_b, room_r, comm, st, mode == M_BALANCED);
             else
                 rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
                                  recvtype, rsize, in_place, size, rank, bad, g, comm, st->dup);
             if (rc != MPI_SUCCESS)
                 return rc;
             (void)choose(g, size, st, in_place, net, declared, pred);
-            say_choice(opt, st, size, rank, !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : V_DIRECT, g, pred,
+            say_choice(opt, st, size, rank,
+                       !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : mode == M_BALANCED ? V_BALANCED : V_DIRECT, g, pred,
                        "the figures and the count check carried on the data, no collective operation");
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
@@ -947,6 +1070,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                 st->v_known = 0;
             return rc;
         }
+        *tot.fresh = 0; /* (this call's totals are not read from its data: balanced plans without them next) */
         if (mode == M_UNIFORM) {
             /* every rank expects uniform counts: totex_alltoall's schedule at once, checked on its data; a
                rank whose counts are not uniform makes every rank's call fail (agree.c: the poison), and every
@@ -974,10 +1098,27 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             if ((rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
                 return rc;
         }
-        if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
-            return rc;
-        if ((rc = MPI_Allreduce(f, g, F_N, MPI_UINT64_T, keep.op, st->dup)) != MPI_SUCCESS)
-            return rc;
+        if (net && declared && totex_mpi_v_balanced_applies(net)) {
+            /* (where "balanced" may run next: every rank's figures gathered instead, folded here alike, so that
+               every rank knows every rank's totals; n x 80 bytes) */
+            if (tot_grow((size_t)size) ||
+                !(keep.gath = realloc(keep.gath, (size_t)size * V_HDR)))
+                return MPI_ERR_NO_MEM;
+            if ((rc = MPI_Allgather(f, F_N, MPI_UINT64_T, keep.gath, F_N, MPI_UINT64_T, st->dup)) != MPI_SUCCESS)
+                return rc;
+            memcpy(g, keep.gath, sizeof g);
+            for (int i = 0; i < size; i++) {
+                if (i)
+                    fold(keep.gath + (size_t)i * F_N, g);
+                tot.rows[i] = keep.gath[(size_t)i * F_N + F_ROW], tot.cols[i] = keep.gath[(size_t)i * F_N + F_COL];
+            }
+            *tot.fresh = 1;
+        } else {
+            if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
+                return rc;
+            if ((rc = MPI_Allreduce(f, g, F_N, MPI_UINT64_T, keep.op, st->dup)) != MPI_SUCCESS)
+                return rc;
+        }
     } else {
         memcpy(g, f, sizeof g);
     }
@@ -1024,7 +1165,16 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
     case V_RELAY:
         if (net && totex_mpi_v_relay_applies(net)) { /* (the figures carried again: the same g on return) */
             rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st);
+                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 0);
+            break;
+        }
+        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
+                        rank, comm, st->dup);
+        break;
+    case V_BALANCED:
+        if (net && totex_mpi_v_balanced_applies(net)) { /* (the figures carried again: the same g on return) */
+            rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
+                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 1);
             break;
         }
         rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,

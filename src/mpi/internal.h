@@ -130,6 +130,20 @@ int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat);
 int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_t *soff, char *precv,
                       const uint64_t *roff, uint64_t h, uint64_t bmax, uint64_t maxrow, unsigned char *hdr_ok,
                       int *local, MPI_Comm dup, int node);
+/* the balanced alltoallv (alltoallv_balanced.c) applies to @p net: every factor a ring or K2, 2 to 64 nodes */
+int totex_mpi_v_balanced_applies(const totex_network *net);
+/* the balanced alltoallv on @p dup, this rank node @p node of @p net, with no collective operation: @p psend,
+   @p precv, @p h, @p hdr_ok and *@p local as totex_mpi_v_relay()'s; every piece routed by the plan made (and
+   cached) from @p rows and @p cols, every node's row and column totals of the last call in bytes, by node (the
+   same on every rank; NULL: equal totals); returns MPI_SUCCESS or an MPI failure */
+int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const uint64_t *cols, const char *psend,
+                         const uint64_t *soff, char *precv, const uint64_t *roff, uint64_t h, unsigned char *hdr_ok,
+                         int *local, MPI_Comm dup, int node);
+/* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
+   and cached here), its planning's seconds in *@p plan_seconds and in *@p chain the most messages one node sends
+   one after another to one relay (either NULL: not wanted); -1 where it does not apply or without memory */
+double totex_mpi_v_balanced_predict(const totex_network *net, const uint64_t *rows, const uint64_t *cols,
+                                    double *plan_seconds, uint32_t *chain);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
 double totex_mpi_v_routed_room(const totex_network *net, uint64_t bmax, uint64_t maxrow);
 /* MPI_Pack the @p n blocks of @p count elements of @p t at @p buf into @p out (block j at node_of[j] * slot bytes;
@@ -251,6 +265,9 @@ typedef struct totex_mpi_state {
     int v_known;             /* v_prev holds the global figures of the last alltoallv call (the same on every
                                 rank; 0 after a failed call or none yet) */
     unsigned long long v_prev[TOTEX_MPI_V_FIGURES];
+    uint64_t *v_tot;         /* [2 n]: every rank's row then column totals of the last alltoallv call that read them
+                                from the data or gathered them (alltoallv.c: what "balanced" plans from), or NULL */
+    int v_tot_fresh;         /* v_tot is the last call's (the same on every rank) */
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */

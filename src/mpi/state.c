@@ -102,6 +102,7 @@ void totex_mpi_state_free(totex_mpi_state *st)
     free(st->packed);
     free(st->named_spec);
     free(st->node_of);
+    free(st->v_tot);
     free(st);
 }
 
