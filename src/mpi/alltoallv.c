@@ -247,6 +247,49 @@ int totex_mpi_grow(void *a, size_t *have, size_t n, size_t elem)
     return 0;
 }
 
+int totex_mpi_wait_fold(size_t nr, MPI_Request *req, MPI_Status *stat, size_t nrecv, const unsigned char *rhdr,
+                        const uint32_t *rnode, const uint64_t *rexp, uint64_t h, int h_within_expected,
+                        unsigned char *hdr_ok, int *local)
+{
+    const int wrc = totex_mpi_waitall_done((int)nr, req, stat);
+    if (wrc != MPI_SUCCESS && wrc != MPI_ERR_IN_STATUS)
+        return wrc;
+    /* the receives as a destination: a truncated one (a longer send), a short one, or MPI's error: this node's
+       error (*local); the figures of a block are read where its receive carrying them came whole or short by
+       no more than the data */
+    for (size_t k = 0; k < nrecv; k++) {
+        int err = wrc == MPI_ERR_IN_STATUS ? stat[k].MPI_ERROR : MPI_SUCCESS, cls = MPI_SUCCESS, got = -1;
+        if (err != MPI_SUCCESS && MPI_Error_class(err, &cls) != MPI_SUCCESS)
+            cls = MPI_ERR_OTHER;
+        if (cls == MPI_SUCCESS)
+            MPI_Get_count(&stat[k], MPI_BYTE, &got);
+        if (rhdr[k])
+            hdr_ok[rnode[k]] = cls == MPI_SUCCESS && got >= (int)(h_within_expected && rexp[k] < h ? rexp[k] : h);
+        if (*local == MPI_SUCCESS && cls != MPI_SUCCESS)
+            *local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
+        else if (*local == MPI_SUCCESS && (uint64_t)got != rexp[k])
+            *local = MPI_ERR_COUNT;
+    }
+    for (size_t k = nrecv; wrc == MPI_ERR_IN_STATUS && k < nr; k++) /* (the sends) */
+        if (stat[k].MPI_ERROR != MPI_SUCCESS)
+            return stat[k].MPI_ERROR;
+    return MPI_SUCCESS;
+}
+
+void totex_mpi_cancel_requests(MPI_Request *req, size_t n)
+{
+    for (size_t q = 0; q < n; q++)
+        if (req[q] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&req[q]);
+            MPI_Request_free(&req[q]);
+        }
+}
+
+int totex_mpi_more_requests(MPI_Request **req, size_t nr, size_t *cap)
+{
+    return nr < *cap ? 0 : totex_mpi_grow(req, cap, *cap ? 2 * *cap : 16, sizeof **req);
+}
+
 int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat)
 {
 #ifdef MPICH_VERSION
@@ -280,14 +323,7 @@ int totex_mpi_waitall_done(int n, MPI_Request *req, MPI_Status *stat)
 static int grow_requests(size_t n) { return totex_mpi_grow(&keep.req, &keep.nreq, n, sizeof *keep.req); }
 
 /* the first @p nr requests of keep.req after a failed post: cancelled and freed */
-static void cancel_posted(size_t nr)
-{
-    for (size_t q = 0; q < nr; q++)
-        if (keep.req[q] != MPI_REQUEST_NULL) {
-            MPI_Cancel(&keep.req[q]);
-            MPI_Request_free(&keep.req[q]);
-        }
-}
+static void cancel_posted(size_t nr) { totex_mpi_cancel_requests(keep.req, nr); }
 
 static char *grow_buffer(size_t bytes)
 {

@@ -1,9 +1,9 @@
 /*
  * Name:       balanced alltoallv ("balanced": routes planned on the estimate W^ = r c^T / T)
- * Paper:      this project (no paper; docs/performance.md, "Routes planned on an estimate of the demand",
- *             2026-11-29, session 21). The bound it is measured against is the fluid LP optimum of W (issue
- *             30 item 2; the ejection bound for a rank-1 demand such as Zipf's or hot spots', where the LP
- *             equals it, and the arc cut where a line of hot receivers shares a ring).
+ * Paper:      none: this project's (docs/mpi.md, non-uniform exchange). The bound it is measured against is
+ *             the fluid LP optimum of W (the maximum concurrent multicommodity flow, docs/demand.md; the
+ *             ejection bound for a rank-1 demand such as Zipf's or hot spots', where the LP equals it, and the
+ *             arc cut where a line of hot receivers shares a ring).
  * Model:      all-port, wormhole routes, byte-weighted: a link's time is its bytes over B. The routes are
  *             the network's dimension-ordered ones as SimGrid's TORUS zone takes them (measured, not derived:
  *             the factor of stride 1 first, then by stride; in a ring of k nodes the + way to an offset
@@ -26,19 +26,16 @@
  *             largest first, round-robin over the Q pieces, each on the candidate (the direct route, or the
  *             two legs through any other node k) that leaves its busiest link least loaded, then the shorter;
  *             then 2 passes taking each piece off and putting it back on its best candidate. Cost: (2 + 1)
- *             Q n^2 (n - 1) candidates, each a walk of its route's links: O(n^3 diameter); 4096 x 63 x ~10
- *             per pass on 64 nodes (measured: 0.26 ms of CPU on 4x4, 29 to 32 ms on 8x8 and 4x4x4,
- *             bench/mpi/mpi_balanced_plan.c); cached while the rows and columns stay
+ *             Q n^2 (n - 1) candidates, each a walk of its route's links: O(n^3 diameter) time (measured:
+ *             bench/mpi/mpi_balanced_plan.c, docs/performance.md); cached while the rows and columns stay
  *             the same (a call with the last call's totals plans nothing). Memory: the plan, n^2 Q bytes of
  *             relays (n <= 64: at most 16 KiB), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
- * Optimality: none claimed. Counted on the bench's seeded demands (bench/smpi/alltoallv_linkload.py, the plan's
- *             busiest link on the real W over the fluid LP optimum): 4x4 zipf 1.000, hotspot 1.067; 8x8 zipf
- *             1.000, hotspot 1.054; 4x4x4 zipf 1.000, hotspot 1.033; worse than relay on random demands, whose
- *             estimate is uniform (the choice considers it only where a column is over twice the mean). Run
- *             (SimGrid, flat factors, 64 KiB) it loses to the two legs, the chains and the sharing of links
- *             1.16 (hot spots) and 1.26 x (Zipf) that link time on 4x4, 1.57 x on 4x4x4 and 2.19 x on 8x8 hot
- *             spots, where it is slower than routed (docs/performance.md, session 21).
+ * Optimality: none claimed. Its busiest link on the bench's seeded Zipf and hot-spot demands is counted
+ *             against the fluid LP optimum by bench/smpi/alltoallv_linkload.py; it is worse than relay on
+ *             random demands, whose estimate is uniform (the choice considers it only where a column is over
+ *             twice the mean); what it loses when run (two legs, chains, shared links) is measured in
+ *             docs/performance.md ("Routes planned on an estimate of the demand", session 21).
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
  * learns its pieces' lengths from the message before them. Planning: the O(n^3 diameter) above, once per
@@ -295,19 +292,6 @@ typedef struct upm { /* the pieces this node relays from one source */
     char *buf;     /* the pieces */
 } upm;
 
-static int more(MPI_Request **req, size_t nr, size_t *cap)
-{
-    if (nr < *cap)
-        return 0;
-    const size_t c = *cap ? 2 * *cap : 16;
-    MPI_Request *r = realloc(*req, c * sizeof *r);
-    if (!r)
-        return -1;
-    *req = r;
-    *cap = c;
-    return 0;
-}
-
 #define OWN_SEND (UINT64_C(1) << 63)
 
 /* this node's pieces @p q of every block relayed, each to its relay (tag by destination and piece), their
@@ -324,7 +308,7 @@ static int post_up(int q, const uint8_t *via, uint32_t n, uint32_t me, const cha
             continue;
         const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, q), b = cut(P, h, q + 1);
         uint64_t *o;
-        if (more(ureq, *nuq, ucap) || !(o = realloc(*uown, *ucap * sizeof *o)))
+        if (totex_mpi_more_requests(ureq, *nuq, ucap) || !(o = realloc(*uown, *ucap * sizeof *o)))
             return MPI_ERR_NO_MEM;
         *uown = o;
         o[*nuq] = OWN_SEND;
@@ -349,7 +333,7 @@ static int post_next(uint32_t k, uint32_t *cur, const uint8_t *via, uint32_t n, 
             continue;
         const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, (int)q), b = cut(P, h, (int)q + 1);
         uint64_t *o;
-        if (more(ureq, *nuq, ucap) || !(o = realloc(*uown, *ucap * sizeof *o)))
+        if (totex_mpi_more_requests(ureq, *nuq, ucap) || !(o = realloc(*uown, *ucap * sizeof *o)))
             return MPI_ERR_NO_MEM;
         *uown = o;
         o[*nuq] = OWN_SEND | k;
@@ -402,7 +386,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             continue;
         ups[s].len = malloc(c * sizeof(uint64_t));
         ups[s].dst = malloc(c * sizeof(uint32_t));
-        if (!ups[s].len || !ups[s].dst || more(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
+        if (!ups[s].len || !ups[s].dst || totex_mpi_more_requests(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
             rc = MPI_ERR_NO_MEM;
             break;
         }
@@ -423,7 +407,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
         for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS; q++) {
             const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
             const uint32_t k = VIA(s, me, q);
-            if (more(&req, nr, &cap)) {
+            if (totex_mpi_more_requests(&req, nr, &cap)) {
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
@@ -451,7 +435,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
                 }
         if (w == lens)
             continue;
-        if (more(&req, nr, &cap)) {
+        if (totex_mpi_more_requests(&req, nr, &cap)) {
             rc = MPI_ERR_NO_MEM;
             break;
         }
@@ -483,7 +467,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
         for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS && !BAL_STAGGER_ALL; q++)
             if (VIA(me, j, q) == j) {
                 const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
-                if (more(&req, nr, &cap)) {
+                if (totex_mpi_more_requests(&req, nr, &cap)) {
                     rc = MPI_ERR_NO_MEM;
                     break;
                 }
@@ -542,7 +526,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             }
             char *p = u->buf;
             for (uint32_t y = 0; y < u->cnt && rc == MPI_SUCCESS; y++) {
-                if (more(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
+                if (totex_mpi_more_requests(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
                     rc = MPI_ERR_NO_MEM;
                     break;
                 }
@@ -563,7 +547,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
         uint64_t at = 0;
         for (uint32_t z = 0; z < y; z++)
             at += u->len[z];
-        if (more(&req, nr, &cap)) {
+        if (totex_mpi_more_requests(&req, nr, &cap)) {
             rc = MPI_ERR_NO_MEM;
             break;
         }
@@ -573,25 +557,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
     if (rc == MPI_SUCCESS && !(stat = malloc((nr + 1) * sizeof *stat)))
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
-        const int wrc = totex_mpi_waitall_done((int)nr, req, stat);
-        if (wrc != MPI_SUCCESS && wrc != MPI_ERR_IN_STATUS)
-            rc = wrc;
-        for (size_t k = 0; rc == MPI_SUCCESS && k < nrecv; k++) {
-            int err = wrc == MPI_ERR_IN_STATUS ? stat[k].MPI_ERROR : MPI_SUCCESS, cls = MPI_SUCCESS, got = -1;
-            if (err != MPI_SUCCESS && MPI_Error_class(err, &cls) != MPI_SUCCESS)
-                cls = MPI_ERR_OTHER;
-            if (cls == MPI_SUCCESS)
-                MPI_Get_count(&stat[k], MPI_BYTE, &got);
-            if (rhdr[k])
-                hdr_ok[rnode[k]] = cls == MPI_SUCCESS && got >= (int)(rexp[k] < h ? rexp[k] : h);
-            if (*local == MPI_SUCCESS && cls != MPI_SUCCESS)
-                *local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
-            else if (*local == MPI_SUCCESS && (uint64_t)got != rexp[k])
-                *local = MPI_ERR_COUNT;
-        }
-        for (size_t k = nrecv; rc == MPI_SUCCESS && wrc == MPI_ERR_IN_STATUS && k < nr; k++)
-            if (stat[k].MPI_ERROR != MPI_SUCCESS)
-                rc = stat[k].MPI_ERROR;
+        rc = totex_mpi_wait_fold(nr, req, stat, nrecv, rhdr, rnode, rexp, h, 1, hdr_ok, local);
     } else {
         for (size_t q = 0; ureq && q < nuq; q++) /* (the receives cancelled, this node's sends waited for) */
             if (ureq[q] != MPI_REQUEST_NULL && (uown[q] & OWN_SEND))
@@ -600,11 +566,7 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
                 MPI_Cancel(&ureq[q]);
                 MPI_Request_free(&ureq[q]);
             }
-        for (size_t q = 0; q < nrecv && q < nr; q++)
-            if (req[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&req[q]);
-                MPI_Request_free(&req[q]);
-            }
+        totex_mpi_cancel_requests(req, nrecv < nr ? nrecv : nr);
         if (nr > nrecv)
             MPI_Waitall((int)(nr - nrecv), req + nrecv, MPI_STATUSES_IGNORE);
     }

@@ -124,20 +124,6 @@ typedef struct up { /* one relayed chunk this node receives: from source r, chun
     int sent;    /* its chunks went on */
 } up;
 
-/* room for one more request in *@p req (capacity *@p cap); 0, or -1 */
-static int more(MPI_Request **req, size_t nr, size_t *cap)
-{
-    if (nr < *cap)
-        return 0;
-    const size_t c = *cap ? 2 * *cap : 16;
-    MPI_Request *r = realloc(*req, c * sizeof *r);
-    if (!r)
-        return -1;
-    *req = r;
-    *cap = c;
-    return 0;
-}
-
 /* the chunk @p u has come whole (its total, then its lengths in its offsets' order, then the chunks): each
    of its blocks' chunk sent on to its destination (tag by source) */
 static int forward(up *u, const totex_network *net, const uint32_t *first, uint32_t n, MPI_Comm dup,
@@ -164,7 +150,7 @@ static int forward(up *u, const totex_network *net, const uint32_t *first, uint3
             uint32_t v;
             memcpy(&v, m + sizeof(uint64_t) + (i++) * sizeof v, sizeof v);
             const uint32_t d = totex_network_shift(net, u->r, o, +1);
-            if (more(req, *nr, cap))
+            if (totex_mpi_more_requests(req, *nr, cap))
                 return MPI_ERR_NO_MEM;
             rc = MPI_Isend(p, (int)v, MPI_BYTE, (int)d, RELAY_TAG_DOWN + (int)u->r, dup, &(*req)[(*nr)++]);
             p += v;
@@ -239,7 +225,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
         const uint32_t o = totex_network_shift(net, me, s, -1);
         const uint64_t P = roff[s + 1] - roff[s];
         if (first[o] == o) {
-            if (more(&req, nr, &cap)) {
+            if (totex_mpi_more_requests(&req, nr, &cap)) {
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
@@ -250,7 +236,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
         const uint32_t t = totex_network_shift(net, s, first[o], +1);
         for (uint32_t c = 0; c < C && rc == MPI_SUCCESS; c++) {
             const uint64_t a = ccut(P, h, c, C), b = ccut(P, h, c + 1, C);
-            if (more(&req, nr, &cap)) {
+            if (totex_mpi_more_requests(&req, nr, &cap)) {
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
@@ -301,7 +287,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
             /* the first part (at most the relay's room R), then the rest in parts of at most V_PART bytes */
             for (uint64_t x = 0; rc == MPI_SUCCESS && x < T;) {
                 const uint64_t lim = x ? V_PART : R, len = T - x < lim ? T - x : lim;
-                if (more(&req, nr, &cap)) {
+                if (totex_mpi_more_requests(&req, nr, &cap)) {
                     rc = MPI_ERR_NO_MEM;
                     break;
                 }
@@ -314,7 +300,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     for (uint32_t o = 1; rc == MPI_SUCCESS && o < n; o++)
         if (first[o] == o) {
             const uint32_t d = totex_network_shift(net, me, o, +1);
-            if (more(&req, nr, &cap)) {
+            if (totex_mpi_more_requests(&req, nr, &cap)) {
                 rc = MPI_ERR_NO_MEM;
                 break;
             }
@@ -353,7 +339,7 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
                 memcpy(u->big, u->buf, (size_t)got);
                 for (uint64_t x = (uint64_t)got; rc == MPI_SUCCESS && x < u->total; x += V_PART) {
                     const uint64_t len = u->total - x < V_PART ? u->total - x : V_PART;
-                    if (more(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
+                    if (totex_mpi_more_requests(&ureq, nuq, &ucap) || !(uown = realloc(uown, ucap * sizeof *uown))) {
                         rc = MPI_ERR_NO_MEM;
                         break;
                     }
@@ -374,40 +360,12 @@ int totex_mpi_v_relay(const totex_network *net, const char *psend, const uint64_
     if (rc == MPI_SUCCESS && !(stat = malloc((nr + 1) * sizeof *stat)))
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
-        const int wrc = totex_mpi_waitall_done((int)nr, req, stat);
-        if (wrc != MPI_SUCCESS && wrc != MPI_ERR_IN_STATUS)
-            rc = wrc;
-        /* the receives as a destination: a truncated one (a longer send), a short one, or MPI's error: this
-           node's error (*local); the figures of a block are read where its receive carrying them came whole or
-           short by no more than the data */
-        for (size_t k = 0; rc == MPI_SUCCESS && k < nrecv; k++) {
-            int err = wrc == MPI_ERR_IN_STATUS ? stat[k].MPI_ERROR : MPI_SUCCESS, cls = MPI_SUCCESS, got = -1;
-            if (err != MPI_SUCCESS && MPI_Error_class(err, &cls) != MPI_SUCCESS)
-                cls = MPI_ERR_OTHER;
-            if (cls == MPI_SUCCESS)
-                MPI_Get_count(&stat[k], MPI_BYTE, &got);
-            if (rhdr[k])
-                hdr_ok[rnode[k]] = cls == MPI_SUCCESS && got >= (int)h;
-            if (*local == MPI_SUCCESS && cls != MPI_SUCCESS)
-                *local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
-            else if (*local == MPI_SUCCESS && (uint64_t)got != rexp[k])
-                *local = MPI_ERR_COUNT;
-        }
-        for (size_t k = nrecv; rc == MPI_SUCCESS && wrc == MPI_ERR_IN_STATUS && k < nr; k++) /* (the sends) */
-            if (stat[k].MPI_ERROR != MPI_SUCCESS)
-                rc = stat[k].MPI_ERROR;
+        rc = totex_mpi_wait_fold(nr, req, stat, nrecv, rhdr, rnode, rexp, h, 0, hdr_ok, local);
     } else {
         /* (an MPI failure or a malformed message: the receives cancelled, the sends waited for) */
-        for (size_t q = 0; ureq && q < nuq; q++)
-            if (ureq[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&ureq[q]);
-                MPI_Request_free(&ureq[q]);
-            }
-        for (size_t q = 0; q < nrecv && q < nr; q++)
-            if (req[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&req[q]);
-                MPI_Request_free(&req[q]);
-            }
+        if (ureq)
+            totex_mpi_cancel_requests(ureq, nuq);
+        totex_mpi_cancel_requests(req, nrecv < nr ? nrecv : nr);
         if (nr > nrecv)
             MPI_Waitall((int)(nr - nrecv), req + nrecv, MPI_STATUSES_IGNORE);
     }

@@ -544,11 +544,8 @@ int totex_mpi_v_routed(const totex_network *net, const char *psend, const uint64
             piece_copy(pc, 0, (uint32_t)(b - a), precv + roff[s] + a);
         }
     if (rc != MPI_SUCCESS) {
-        for (size_t q = 0; c.rreq && q < nslots; q++)
-            if (c.rreq[q] != MPI_REQUEST_NULL) {
-                MPI_Cancel(&c.rreq[q]);
-                MPI_Request_free(&c.rreq[q]);
-            }
+        if (c.rreq)
+            totex_mpi_cancel_requests(c.rreq, nslots);
     }
     if (c.nsreq) {
         const int wrc = MPI_Waitall((int)c.nsreq, c.sreq, MPI_STATUSES_IGNORE);

@@ -598,6 +598,21 @@ void totex_mpi_own_block(const totex_prog *p, const char *send, char *out, int r
    @p elem bytes to @p n elements at least, its contents kept (alltoallv.c); 0, or -1 when out of memory
    (the array as it was) */
 int totex_mpi_grow(void *a, size_t *have, size_t n, size_t elem);
+/* room for one more request in *@p req, which holds *@p cap (@p nr of them used): the array doubled (16 at first)
+   when full; 0, or -1 when out of memory (*@p req and *@p cap then unchanged) */
+int totex_mpi_more_requests(MPI_Request **req, size_t nr, size_t *cap);
+/* each of the @p n requests @p req that is not MPI_REQUEST_NULL cancelled and freed (receives that may never
+   be matched, after a failed call; alltoallv.c) */
+void totex_mpi_cancel_requests(MPI_Request *req, size_t n);
+/* The @p nr requests @p req of a relaying form (relay, balanced), its @p nrecv receives as a destination first,
+   waited for (totex_mpi_waitall_done; @p stat: nr + 1 statuses): receive k, expected @p rexp[k] bytes, makes
+   this node's error *@p local MPI_ERR_TRUNCATE (a longer message), MPI_ERR_COUNT (a shorter one) or MPI's own
+   (unless *local is already set); where @p rhdr[k], it carried node @p rnode[k]'s figures (@p h bytes, or
+   fewer where @p h_within_expected and the block is shorter): hdr_ok[rnode[k]] says they came whole. Returns
+   MPI_SUCCESS, the wait's error, or a send's error (alltoallv.c) */
+int totex_mpi_wait_fold(size_t nr, MPI_Request *req, MPI_Status *stat, size_t nrecv, const unsigned char *rhdr,
+                        const uint32_t *rnode, const uint64_t *rexp, uint64_t h, int h_within_expected,
+                        unsigned char *hdr_ok, int *local);
 
 /* ---- a persistent request's flat program, all posted at its start (fixed.c) ---- */
 typedef struct totex_mpi_fixed {
