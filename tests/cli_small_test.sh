@@ -6,7 +6,9 @@
 #  - libxml2's advice "use XML_PARSE_HUGE option" does not reach the user;
 #  - verify opens no graph file a schedule names (file:PATH), unless --network is given;
 #  - a long greedy on a file graph shows progress (TOTEX_PROGRESS=1);
-#  - --algorithm exact takes a schedule meeting an analytic bound as optimal at once.
+#  - --algorithm exact takes a schedule meeting an analytic bound as optimal at once;
+#  - --costly-budget HOPS: auto skips greedy's prediction exactly above HOPS = S_G (000 Theorem 1's total
+#    status, computed here from the path formula), and says so; bad values and --algorithm are refused.
 # (compare exiting 2 when every row fails: tests/cli_hostile_test.sh.)
 # Usage: cli_small_test.sh PATH_TO_totex PATH_TO_tests/data. POSIX sh.
 CLI_NAME=cli_small
@@ -81,6 +83,25 @@ for spec in torus:4x4 hypercube:4; do
         fail "plan $spec --algorithm exact: optimal by the bound, at once" "$(status_text)"
     fi
 done
+
+# --costly-budget: S_G of mesh:R x C = C^2 R (R^2 - 1) / 3 + R^2 C (C^2 - 1) / 3 (a path:m's distances sum
+# to m (m^2 - 1) / 3; 000 Theorem 1 lifts them to the product)
+sg=$(awk 'BEGIN { R = 4; C = 6; print C * C * R * (R * R - 1) / 3 + R * R * C * (C * C - 1) / 3 }')
+run "$TOTEX" plan mesh:4x6 --exact-budget 0 --costly-budget $((sg - 1))
+if [ "$RC" -eq 0 ] && grep -q "^choice *not tried:.* greedy.*S_G = $sg hops, above auto's budget of $((sg - 1))" "$TMP/out"; then
+    pass "plan --costly-budget S_G - 1: greedy not tried, named with S_G"
+else
+    fail "plan --costly-budget S_G - 1: greedy not tried, named with S_G" "$(status_text): $(grep choice "$TMP/out")"
+fi
+run "$TOTEX" plan mesh:4x6 --exact-budget 0 --costly-budget "$sg"
+if [ "$RC" -eq 0 ] && ! grep -q "not tried" "$TMP/out"; then
+    pass "plan --costly-budget S_G: every costly candidate tried"
+else
+    fail "plan --costly-budget S_G: every costly candidate tried" "$(status_text): $(grep choice "$TMP/out")"
+fi
+expect_error "--costly-budget 0" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 0
+expect_error "--costly-budget 2^63" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 9223372036854775808
+expect_error "--costly-budget with --algorithm" "drop --algorithm" "$TOTEX" plan mesh:4x6 --algorithm a2 --costly-budget 5
 
 echo "$CLI_NAME: $PASS passed, $FAIL failed"
 if [ "$FAIL" -ne 0 ]; then

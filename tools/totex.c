@@ -53,6 +53,8 @@ static void usage_main(FILE *fp)
             "  plan                     --algorithm auto (the fewest steps of the algorithms\n"
             "                           that apply, then the smallest average delay; the\n"
             "                           report's first lines name the one it picked)\n"
+            "  plan                     --exact-budget 2 (CPU s), --costly-budget 2^25 (hops; on\n"
+            "                           larger networks auto skips greedy and its kin)\n"
             "  compare                  every algorithm under single, k:2 and multi ports\n"
             "  verify FILE              the port model the file names (--ports overrides)\n"
             "  verify FILE.xml (MSCCL)  --ports multi\n"
@@ -95,7 +97,7 @@ static void usage_plan(FILE *fp)
     fprintf(fp, "usage: totex plan SPEC [--ports single|multi|k:N] [--algorithm NAME|auto] [--json]\n"
                 "                      [--schedule FILE [--format json|full|msccl]]\n"
                 "                      [--objective steps|delay] [--max-messages N] [--picture FILE]\n"
-                "                      [--verbose] [--exact-budget S]\n"
+                "                      [--verbose] [--exact-budget S] [--costly-budget HOPS]\n"
                 "\n"
                 "Plans total exchange with the algorithm (auto, the default: --objective steps\n"
                 "picks the fewest steps, then the smallest average delay; --objective delay the\n"
@@ -116,6 +118,10 @@ static void usage_plan(FILE *fp)
                 "--exact-budget S: CPU seconds auto gives the exact search (default 2; 0: none):\n"
                 "on networks of at most 64 nodes whose integer program fits, auto searches down from\n"
                 "the other algorithms' fewest steps and takes a better schedule it finds in time.\n"
+                "--costly-budget HOPS: auto skips an algorithm whose prediction is a run of the whole\n"
+                "algorithm (greedy and its kin) on a network of more than HOPS hops (its total status\n"
+                "S_G) when a cheaper one applies (default 2^25 = 33554432: every mesh up to 64x64 plans\n"
+                "in seconds); the report's choice line names what it skipped. A larger HOPS tries them.\n"
 
                 "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
                 "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"
@@ -137,6 +143,7 @@ typedef struct options {
     int exact;           /* bounds --exact */
     double time_limit;   /* --time-limit S: seconds for the exact search, 0: none */
     double exact_budget; /* --exact-budget S: CPU seconds of auto's exact search; -1: not given */
+    uint64_t costly_budget; /* plan --costly-budget HOPS: auto's budget of costly predictions; 0: the default */
     const char *schedule; /* --schedule FILE, --format json|full|msccl */
     totex_export_format format;
     int verbose; /* plan --verbose: also the algorithms that do not apply */
@@ -201,6 +208,15 @@ static int parse_options(int argc, char **argv, options *o, int allow_algo)
             int rc = totex_cli_exact_budget(a[14] == '=' ? a + 15 : (i + 1 < argc ? argv[++i] : NULL), &o->exact_budget);
             if (rc)
                 return rc;
+        } else if (allow_algo == 2 && (!strcmp(a, "--costly-budget") || !strncmp(a, "--costly-budget=", 16))) {
+            const char *v = a[15] == '=' ? a + 16 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            errno = 0;
+            o->costly_budget = v ? strtoull(v, &end, 10) : 0;
+            if (!v || !isdigit((unsigned char)v[0]) || *end || !o->costly_budget || errno == ERANGE ||
+                o->costly_budget > (UINT64_C(1) << 62))
+                return totex_cli_fail(2, "--costly-budget needs a whole number of hops from 1 to 2^62, e.g. "
+                                         "--costly-budget 268435456 (default 2^25 = 33554432)");
         } else if (allow_algo == 2 && (!strcmp(a, "--schedule") || !strncmp(a, "--schedule=", 11))) {
             o->schedule = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
             if (!o->schedule || !*o->schedule)
@@ -437,6 +453,8 @@ static int cmd_plan(int argc, char **argv)
     if (o.exact_budget >= 0 && algo)
         return totex_cli_fail(2, algo && exact ? "--exact-budget is the automatic choice's budget: with --algorithm exact use --time-limit S"
                                                : "--exact-budget is the automatic choice's budget for the exact search: drop --algorithm (or use --algorithm auto)");
+    if (o.costly_budget && algo)
+        return totex_cli_fail(2, "--costly-budget is the automatic choice's budget: drop --algorithm (or use --algorithm auto)");
     if (o.exact_budget >= 0)
         totex_exact_set_auto_budget(o.exact_budget);
     if (exact)
@@ -448,6 +466,7 @@ static int cmd_plan(int argc, char **argv)
     totex_plan_options popt = {0};
     popt.max_messages = o.max_messages;
     popt.objective = o.objective;
+    popt.costly_budget = o.costly_budget; /* 0: TOTEX_PLAN_COSTLY_BUDGET_HOPS */
     popt.keep_schedule = o.schedule != NULL; /* the certified symmetric schedule is written, not planned again */
     popt.progress = totex_cli_progress();
     totex_status st = totex_plan_run(net, o.ports, algo, &popt, &res, &err);

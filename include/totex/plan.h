@@ -73,8 +73,8 @@ typedef struct totex_plan_result {
  * this switch is read only by totex_plan_and_verify() and totex_plan_best().
  */
 void totex_plan_keep_schedule(int on);
-/** Default of totex_plan_costly_budget(): 2^28 hops. */
-#define TOTEX_PLAN_COSTLY_BUDGET_HOPS (UINT64_C(1) << 28)
+/** Default of totex_plan_costly_budget(): 2^25 hops (about 33.5 M). */
+#define TOTEX_PLAN_COSTLY_BUDGET_HOPS (UINT64_C(1) << 25)
 
 /**
  * Budget of the automatic choice (totex_plan_best()) for a costly prediction
@@ -83,8 +83,11 @@ void totex_plan_keep_schedule(int on);
  * total status S_G (the hops of every shortest-path schedule, 000 Theorem 1)
  * exceeds it, such a candidate is not tried when a cheaper one applies (it is
  * named in totex_plan_result.not_tried; `--algorithm NAME` still plans it).
- * The default keeps auto's plan of mesh:64x64 single-port at A2's cost
- * (the times it saves: docs/performance.md, "The planner"). @p hops 0 restores
+ * The default keeps auto's plan of every mesh up to 64x64 under every port
+ * model under 5 s of CPU: greedy runs at 50-120 ns a hop, so above the budget
+ * its prediction alone would take longer (the steps that costs where greedy
+ * would have won: docs/performance.md, "Session 22: the costly budget";
+ * `totex plan --costly-budget HOPS` raises it). @p hops 0 restores
  * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
  * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
  * valid). @return the budget now in force, in hops.
