@@ -1089,7 +1089,10 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             (void)choose(g, size, st, in_place, net, declared, pred);
             say_choice(opt, st, size, rank,
                        !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : mode == M_BALANCED ? V_BALANCED : V_DIRECT, g, pred,
-                       "the figures and the count check carried on the data, no collective operation");
+                       mode == M_DIRECT && forced_choice() == V_BALANCED
+                           ? "the figures and the count check carried on the data, no collective operation; the form "
+                             "TOTEX_ALLTOALLV forces does not apply to this communicator's network"
+                           : "the figures and the count check carried on the data, no collective operation");
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
             st->v_known = 1;
@@ -1186,10 +1189,19 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         free(tmp);
         return rc;
     }
-    const int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
+    int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
+    const char *note = "the figures agreed by one MPI_Allreduce";
+    if ((how == V_RELAY && !(net && totex_mpi_v_relay_applies(net))) ||
+        (how == V_BALANCED && !(net && totex_mpi_v_balanced_applies(net))) || (how == V_ROUTED && !net)) {
+        /* a form forced by TOTEX_ALLTOALLV that does not apply to this communicator's network: direct, and the
+           verbose line says so rather than naming the forced form */
+        how = V_DIRECT;
+        note = "the figures agreed by one MPI_Allreduce; the form TOTEX_ALLTOALLV forces does not apply to this "
+               "communicator's network";
+    }
     totex_mpi_options o = *opt;
     o.fallback = 0;
-    say_choice(opt, st, size, rank, how, g, pred, "the figures agreed by one MPI_Allreduce");
+    say_choice(opt, st, size, rank, how, g, pred, note);
     switch (how) {
     case V_NONE:
         rc = MPI_SUCCESS;
@@ -1198,32 +1210,14 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         o.verbose = opt->verbose > 1 ? opt->verbose : 0; /* (its line said once above) */
         rc = totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
         break;
-    case V_RELAY:
-        if (net && totex_mpi_v_relay_applies(net)) { /* (the figures carried again: the same g on return) */
-            rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 0);
-            break;
-        }
-        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
-                        rank, comm, st->dup);
-        break;
+    case V_RELAY: /* (net and applies: checked above; the figures carried again: the same g on return) */
     case V_BALANCED:
-        if (net && totex_mpi_v_balanced_applies(net)) { /* (the figures carried again: the same g on return) */
-            rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                                   recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, 1);
-            break;
-        }
-        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
-                        rank, comm, st->dup);
+        rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
+                               recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, how == V_BALANCED);
         break;
     case V_ROUTED:
-        if (net) {
-            rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
-                            rank, g[F_BMAX], g[F_ROW], comm, st);
-            break;
-        }
-        rc = run_direct(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, in_place, size,
-                        rank, comm, st->dup);
+        rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
+                        rank, g[F_BMAX], g[F_ROW], comm, st);
         break;
     case V_PADDED:
         o.verbose = opt->verbose > 1 ? opt->verbose : 0;
