@@ -8,7 +8,8 @@
 #  - a long greedy on a file graph shows progress (TOTEX_PROGRESS=1);
 #  - --algorithm exact takes a schedule meeting an analytic bound as optimal at once;
 #  - --costly-budget HOPS: auto skips greedy's prediction exactly above HOPS = S_G (000 Theorem 1's total
-#    status, computed here from the path formula), and says so; bad values and --algorithm are refused.
+#    status, computed here from the path formula), under k-port above 2 HOPS (planned at once), and says
+#    so; bad values and --algorithm are refused.
 # (compare exiting 2 when every row fails: tests/cli_hostile_test.sh.)
 # Usage: cli_small_test.sh PATH_TO_totex PATH_TO_tests/data. POSIX sh.
 CLI_NAME=cli_small
@@ -98,6 +99,19 @@ if [ "$RC" -eq 0 ] && ! grep -q "not tried" "$TMP/out"; then
     pass "plan --costly-budget S_G: every costly candidate tried"
 else
     fail "plan --costly-budget S_G: every costly candidate tried" "$(status_text): $(grep choice "$TMP/out")"
+fi
+# under k-port greedy is planned at once (one run, not a prediction and a second run): twice the budget
+run "$TOTEX" plan mesh:4x6 --ports k:2 --exact-budget 0 --costly-budget $((sg / 2 - 1))
+if [ "$RC" -eq 0 ] && grep -q "^choice *not tried:.* greedy" "$TMP/out"; then
+    pass "plan k:2 --costly-budget S_G / 2 - 1: greedy (planned at once) not tried"
+else
+    fail "plan k:2 --costly-budget S_G / 2 - 1: greedy (planned at once) not tried" "$(status_text): $(grep choice "$TMP/out")"
+fi
+run "$TOTEX" plan mesh:4x6 --ports k:2 --exact-budget 0 --costly-budget $((sg / 2))
+if [ "$RC" -eq 0 ] && ! grep -q "^choice *not tried:.* greedy" "$TMP/out"; then
+    pass "plan k:2 --costly-budget S_G / 2: greedy (planned at once) tried"
+else
+    fail "plan k:2 --costly-budget S_G / 2: greedy (planned at once) tried" "$(status_text): $(grep choice "$TMP/out")"
 fi
 expect_error "--costly-budget 0" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 0
 expect_error "--costly-budget 2^63" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 9223372036854775808

@@ -120,8 +120,8 @@ static void usage_plan(FILE *fp)
                 "the other algorithms' fewest steps and takes a better schedule it finds in time.\n"
                 "--costly-budget HOPS: auto skips an algorithm whose prediction is a run of the whole\n"
                 "algorithm (greedy and its kin) on a network of more than HOPS hops (its total status\n"
-                "S_G) when a cheaper one applies (default 2^25 = 33554432: every mesh up to 64x64 plans\n"
-                "in seconds); the report's choice line names what it skipped. A larger HOPS tries them.\n"
+                "S_G) when a cheaper one applies (default 2^25 = 33554432; 2 HOPS for greedy under k-port,\n"
+                "planned at once); the report's choice line names what it skipped. A larger HOPS tries them.\n"
 
                 "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
                 "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"

@@ -23,8 +23,10 @@
  * (ok: every received byte is the fill formula's). Rank 0 (impl totex) also prints
  *   "bound <kind> <mean> <inject> <cut> <hopbytes>"
  * in seconds at 10 GB/s links: inject, the most bytes a node sends to or receives
- * from other nodes over its 2d links; cut, for every dimension and every arc of half
- * its ring, the bytes crossing the arc's 2 n/k links each way; hopbytes, the sum of
+ * from other nodes over its 2d links; cut, for every dimension and every arc of its
+ * ring (every length and offset, lifted to the whole torus), the bytes crossing the
+ * arc's 2 n/k links each way (before 2026-11-29 session 22: arcs of half the ring
+ * only, below the LP optimum on 8x8 and 4x4x4 hotspot); hopbytes, the sum of
  * W(i,j) times the torus distance over all n 2d links. No schedule beats the largest.
  */
 #include <math.h>
@@ -108,26 +110,36 @@ static void bounds(const char *kind, long m, int n, int nd, const int *dims, con
         if (t > inj)
             inj = t;
     }
-    for (int d = 0; d < nd; d++) { /* arcs of half of dimension d's ring, every offset */
+    /* the demand once, n x n (n <= 512 here: 2 MiB), for the cuts */
+    double *w = malloc((size_t)n * n * sizeof *w);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            w[(size_t)i * n + j] = i == j ? 0 : demand(kind, m, i, j, n, zr, hn);
+    /* every arc of dimension d's ring, of every length 1 .. k - 1 and at every offset, lifted to the whole torus
+       (000 eq. (4), Theorem 5; as `totex bounds --demand`): the nodes whose coordinate d lies in the arc on one
+       side, 2 links each way per ring line (k > 2; k = 2: 1, the K2 link), n / k lines */
+    for (int d = 0; d < nd; d++) {
         const int k = dims[d];
-        for (int off = 0; off < k; off++) {
-            double ab = 0, ba = 0;
-            for (int i = 0; i < n; i++)
-                for (int j = 0; j < n; j++) {
-                    int ci = (i / stride[d] % k - off + k) % k, cj = (j / stride[d] % k - off + k) % k;
-                    int ai = ci < k / 2, aj = cj < k / 2;
-                    if (ai && !aj)
-                        ab += demand(kind, m, i, j, n, zr, hn);
-                    else if (!ai && aj)
-                        ba += demand(kind, m, i, j, n, zr, hn);
+        for (int off = 0; off < k; off++)
+            for (int len = 1; len < k; len++) {
+                double ab = 0, ba = 0;
+                for (int i = 0; i < n; i++) {
+                    const int ai = (i / stride[d] % k - off + k) % k < len;
+                    for (int j = 0; j < n; j++) {
+                        const int aj = (j / stride[d] % k - off + k) % k < len;
+                        if (ai && !aj)
+                            ab += w[(size_t)i * n + j];
+                        else if (!ai && aj)
+                            ba += w[(size_t)i * n + j];
+                    }
                 }
-            /* a ring of k > 2 cut into two arcs: 2 links each way per ring line; k = 2: 1 (k2) */
-            const double links = (k > 2 ? 2.0 : 1.0) * (n / k) * LINK_BPS;
-            double t = (ab > ba ? ab : ba) / links;
-            if (t > cut)
-                cut = t;
-        }
+                const double links = (k > 2 ? 2.0 : 1.0) * (n / k) * LINK_BPS;
+                double t = (ab > ba ? ab : ba) / links;
+                if (t > cut)
+                    cut = t;
+            }
     }
+    free(w);
     out[0] = inj;
     out[1] = cut;
     out[2] = hop / ((double)n * 2 * nd * LINK_BPS);

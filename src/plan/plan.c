@@ -417,18 +417,22 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
                 snprintf(exact_note, sizeof exact_note, "not needed: a candidate meets the best lower bound");
             continue;
         }
+        /* planned and verified at once instead of predicted (under k-port: within the budget, below) */
+        const int at_once = a->plan_instead_of_predict ||
+                            (a->plan_instead_under_k_port && ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI);
+        /* the budget's hops: one run of the algorithm where it is planned at once (no prediction, which is
+           a second run when it wins), so twice the hops there */
+        const uint64_t budget = at_once && !provable && costly_budget <= UINT64_MAX / 2 ? 2 * costly_budget
+                                                                                         : costly_budget;
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
         else if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict &&
-                 hops > costly_budget && i < 64) {
+                 hops > budget && i < 64) {
             /* a prediction that runs the whole algorithm, to be planned again if it wins, over more hops
                than the budget, while a cheaper candidate applies: not tried (totex_plan_costly_budget) */
             not_tried |= UINT64_C(1) << i;
             continue;
         } else if ((st1 = fits_in_full(net, a, max_messages, &e2)) == TOTEX_OK) {
-            /* planned and verified at once instead of predicted (under k-port: within the budget, above) */
-            const int at_once = a->plan_instead_of_predict ||
-                                (a->plan_instead_under_k_port && ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI);
             if (!pass || provable || !at_once) {
                 st1 = a->predict(net, ports, &pred[i], &e2);
             } else {
