@@ -111,6 +111,7 @@ struct totex_sim {
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
+    int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
     uint64_t layout_lines[3];          /* the state lines the first steps touch in each layout */
@@ -276,7 +277,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         if (!sim->node_word)
             goto nomem;
     }
-    if (!sim->nbr && ports != TOTEX_PORTS_MULTI) {
+    if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
         sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
         sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
@@ -600,19 +601,194 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
     return TOTEX_OK;
 }
 
-/* prefetches of the one-loop forms at hop @p x of @p count (msgs_one_pass_in(), fused_in()): the hop
-   HOP_PREFETCH_AHEAD on, and the message state of the hop PREFETCH_AHEAD on (when its ids are in range) */
-static inline __attribute__((always_inline)) void prefetch_ahead(const totex_hop *hops, size_t x, size_t count,
-                                                                 const msg_state *state, uint32_t n, const int BD,
-                                                                 const uint32_t *perm)
+/*
+ * The hops' own checks and the message state's words of a chunk of up to
+ * SIM_CHUNK hops, ahead of the one-loop forms (msgs_one_pass_in(), links_fast(),
+ * fused_in()), eight hops at a time with AVX2 where the processor has it
+ * (chosen at run time: the library is built for plain x86-64), one at a time
+ * otherwise: every node id below n, src != dst, from != to and from != dst
+ * (a hop that fails one of these is a violation of the whole replay or of one
+ * part, and the caller then replays the step in the two passes, which name
+ * it); with the messages (@p MS), for each hop the index of its message's
+ * state word (idx), the word it must hold (where ^ src == from, with a stamp
+ * other than this step's: expect, compared as a whole by sim_word_bad()) and
+ * the word it gets (moved: where ^ src == to, this step's stamp), and the
+ * arrivals (to == dst). The loops after it then take one load and one
+ * compare a hop for its ids and the message, instead of about twenty
+ * instructions.
+ */
+#define SIM_CHUNK 256
+/* idx entries past a chunk's hops, prefetched by the loops: copies of its last index */
+#define SIM_CHUNK_PAD PREFETCH_AHEAD
+/* hops ahead whose lines the pre-pass fetches from the producer's buffer (4 hops a line): a chunk, so that the
+   next chunk's lines come while the loop after the pre-pass runs */
+#define SIM_HOP_AHEAD SIM_CHUNK
+
+typedef struct sim_chunk {
+    uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
+    uint32_t expect[SIM_CHUNK];              /* (from ^ src) | tag: see sim_word_bad() */
+    uint32_t moved[SIM_CHUNK];               /* (to ^ src) | tag */
+} sim_chunk;
+
+/* what the pre-pass reads of the simulator */
+typedef struct sim_pre_in {
+    uint32_t n, tag;
+    const uint32_t *perm; /* SIM_BY_SRC */
+} sim_pre_in;
+
+/* a message's state word @p w against @p expect = (from ^ src) | tag: nonzero unless the message is at from
+   ((w & mask) ^ src == from) and was not moved in this step (its stamp, w & ~mask, is not tag) */
+static inline __attribute__((always_inline)) uint32_t sim_word_bad(uint32_t w, uint32_t expect, uint32_t mask)
 {
-    if (x + HOP_PREFETCH_AHEAD < count)
-        __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
-    if (x + PREFETCH_AHEAD < count) {
-        const totex_hop *p = &hops[x + PREFETCH_AHEAD];
-        if (p->dst < n && p->src < n)
-            __builtin_prefetch(state + state_index(n, p->src, p->dst, BD, perm), 1, 3);
+    const uint32_t t = w ^ expect;
+    return (t & mask) | (t == 0);
+}
+
+/* one hop of the pre-pass (the portable form, and the AVX2 form's tail); nonzero when an id check fails */
+static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h, const sim_pre_in *in,
+                                                             sim_chunk *ck, size_t j, uint64_t *arr,
+                                                             const int MS, const int BD)
+{
+    const uint32_t n = in->n, from = h->from, to = h->to, src = h->src, dst = h->dst;
+    const uint32_t bad = (from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) |
+                         (from == dst);
+    if (MS) {
+        const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
+        ck->idx[j] = (uint32_t)state_index(n, s, d, BD, in->perm);
+        ck->expect[j] = (from ^ src) | in->tag;
+        ck->moved[j] = (to ^ src) | in->tag;
+        *arr += to == dst;
     }
+    return bad;
+}
+
+static inline __attribute__((always_inline)) uint32_t pre_portable_in(const totex_hop *hops, size_t c, size_t avail,
+                                                                     const sim_pre_in *in, sim_chunk *ck,
+                                                                     uint64_t *arr, const int MS, const int BD)
+{
+    uint32_t bad = 0;
+    for (size_t j = 0; j < c; j++) {
+        if (j % 4 == 0 && j + SIM_HOP_AHEAD < avail) /* the producer's buffer, written on another core */
+            __builtin_prefetch(hops + j + SIM_HOP_AHEAD, 0, 3);
+        bad |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+    }
+    return bad;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TOTEX_SIM_NO_AVX2)
+#define SIM_HAVE_AVX2 1
+#include <immintrin.h>
+
+__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
+pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr, const int MS,
+            const int BD)
+{
+    const uint32_t n = in->n;
+    const __m256i nm1 = _mm256_set1_epi32((int)(n - 1)), nv = _mm256_set1_epi32((int)n),
+                  tag = _mm256_set1_epi32((int)in->tag), zero = _mm256_setzero_si256();
+    __m256i bad = zero;
+    uint64_t arrivals = 0;
+    size_t j = 0;
+    for (; j + 8 <= c; j += 8) {
+        const __m128i *q = (const __m128i *)(hops + j);
+        if (j + 8 + SIM_HOP_AHEAD <= avail) { /* the producer's buffer, written on another core */
+            __builtin_prefetch(q + SIM_HOP_AHEAD, 0, 3);
+            __builtin_prefetch(q + SIM_HOP_AHEAD + 4, 0, 3);
+        }
+        /* hops j..j+3 in the low lanes, j+4..j+7 in the high ones: the 4 x 4 transposes keep hop order */
+        const __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q)), _mm_loadu_si128(q + 4), 1),
+                      b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q + 1)), _mm_loadu_si128(q + 5), 1),
+                      d4 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q + 2)), _mm_loadu_si128(q + 6), 1),
+                      e = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q + 3)), _mm_loadu_si128(q + 7), 1);
+        const __m256i t0 = _mm256_unpacklo_epi32(a, b), t1 = _mm256_unpackhi_epi32(a, b),
+                      t2 = _mm256_unpacklo_epi32(d4, e), t3 = _mm256_unpackhi_epi32(d4, e);
+        const __m256i from = _mm256_unpacklo_epi64(t0, t2), to = _mm256_unpackhi_epi64(t0, t2),
+                      src = _mm256_unpacklo_epi64(t1, t3), dst = _mm256_unpackhi_epi64(t1, t3);
+        const __m256i mx = _mm256_max_epu32(_mm256_max_epu32(from, to), _mm256_max_epu32(src, dst));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_max_epu32(mx, nm1), nm1)); /* nonzero: an id >= n */
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(src, dst),
+                                                   _mm256_or_si256(_mm256_cmpeq_epi32(from, to),
+                                                                   _mm256_cmpeq_epi32(from, dst))));
+        if (MS) {
+            __m256i idx;
+            if (BD == SIM_BY_DST) {
+                idx = _mm256_add_epi32(_mm256_mullo_epi32(dst, nv), src);
+            } else if (BD == SIM_BY_SRC) { /* perm[dst], dst clamped below n (a larger one fails above) */
+                const __m256i pd = _mm256_i32gather_epi32((const int *)in->perm, _mm256_min_epu32(dst, nm1), 4);
+                idx = _mm256_add_epi32(_mm256_mullo_epi32(src, nv), pd);
+            } else {
+                const __m256i d = _mm256_sub_epi32(dst, src); /* (dst - src) mod n: both below n here */
+                const __m256i dd = _mm256_add_epi32(d, _mm256_and_si256(_mm256_cmpgt_epi32(zero, d), nv));
+                idx = _mm256_add_epi32(_mm256_mullo_epi32(dd, nv), src);
+            }
+            _mm256_storeu_si256((__m256i *)(ck->idx + j), idx);
+            _mm256_storeu_si256((__m256i *)(ck->expect + j), _mm256_or_si256(_mm256_xor_si256(from, src), tag));
+            _mm256_storeu_si256((__m256i *)(ck->moved + j), _mm256_or_si256(_mm256_xor_si256(to, src), tag));
+            arrivals += (uint64_t)__builtin_popcount(
+                (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(to, dst))));
+        }
+    }
+    *arr += arrivals;
+    uint32_t b = !_mm256_testz_si256(bad, bad);
+    for (; j < c; j++)
+        b |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+    return b;
+}
+#endif
+
+/* the pre-pass of a chunk: nonzero when some hop fails an id check (ck's words are then not to be used) */
+typedef uint32_t (*sim_pre_fn)(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr);
+
+#define SIM_PRE_FN(NAME, BODY, MS, BD, ATTR)                                                                       \
+    ATTR static uint32_t NAME(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, \
+                              uint64_t *arr)                                                                       \
+    {                                                                                                              \
+        return BODY(hops, c, avail, in, ck, arr, MS, BD);                                                          \
+    }
+SIM_PRE_FN(pre_links_portable, pre_portable_in, 0, SIM_BY_OFFSET, )
+SIM_PRE_FN(pre_off_portable, pre_portable_in, 1, SIM_BY_OFFSET, )
+SIM_PRE_FN(pre_dst_portable, pre_portable_in, 1, SIM_BY_DST, )
+SIM_PRE_FN(pre_src_portable, pre_portable_in, 1, SIM_BY_SRC, )
+#ifdef SIM_HAVE_AVX2
+SIM_PRE_FN(pre_links_avx2, pre_avx2_in, 0, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FN(pre_off_avx2, pre_avx2_in, 1, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FN(pre_dst_avx2, pre_avx2_in, 1, SIM_BY_DST, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FN(pre_src_avx2, pre_avx2_in, 1, SIM_BY_SRC, __attribute__((target("avx2,popcnt"))))
+#endif
+#undef SIM_PRE_FN
+
+/* the pre-pass for the links alone (@p ms 0) or with the messages in layout @p layout: AVX2 when the
+   processor has it and the simulator is not held to the portable form (totex_sim_portable()) */
+static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout)
+{
+#ifdef SIM_HAVE_AVX2
+    static int avx2 = -1;
+    if (avx2 < 0) {
+        __builtin_cpu_init();
+        avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    }
+    if (avx2 && !sim->portable)
+        return !ms ? pre_links_avx2 : layout == SIM_BY_DST ? pre_dst_avx2 : layout == SIM_BY_SRC ? pre_src_avx2 : pre_off_avx2;
+#endif
+    return !ms ? pre_links_portable
+               : layout == SIM_BY_DST ? pre_dst_portable : layout == SIM_BY_SRC ? pre_src_portable : pre_off_portable;
+}
+
+/* the pre-pass of hops[0, c) (c <= SIM_CHUNK) and, with the messages, the padding after its indices and the
+   prefetch of its first PREFETCH_AHEAD state lines; nonzero when a hop fails an id check */
+static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, const totex_hop *hops, size_t c,
+                                                               size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr,
+                                                               const msg_state *state, const int MS)
+{
+    if (pre(hops, c, avail, in, ck, arr))
+        return 1;
+    if (MS) {
+        for (size_t j = 0; j < SIM_CHUNK_PAD; j++)
+            ck->idx[c + j] = ck->idx[c - 1];
+        for (size_t j = 0; j < PREFETCH_AHEAD && j < c; j++)
+            __builtin_prefetch(state + ck->idx[j], 1, 3);
+    }
+    return 0;
 }
 
 /*
@@ -637,26 +813,31 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
     if (!sh || !cur)
         return 0;
-    const uint32_t tag = cur << sh;
     msg_state *const state = sim->state;
-    const uint32_t *const perm = sim->perm;
+    const sim_pre_in in = {n, cur << sh, sim->perm};
+    const sim_pre_fn pre = pick_pre(sim, 1, BD);
+    sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
-    for (; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        prefetch_ahead(hops, x, count, state, n, BD, perm);
-        if ((h->from >= n) | (h->to >= n) | (h->src >= n) | (h->dst >= n) | (h->src == h->dst) | (h->from == h->dst))
+    while (x < count) {
+        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, 1))
             break;
-        msg_state *ms = state + state_index(n, h->src, h->dst, BD, perm);
-        const uint32_t w = *ms;
-        if (((w & mask) ^ h->src) != h->from || (w & ~mask) == tag)
+        size_t j = 0;
+        for (; j < c; j++) {
+            __builtin_prefetch(state + ck.idx[j + PREFETCH_AHEAD], 1, 3);
+            msg_state *ms = state + ck.idx[j];
+            if (sim_word_bad(*ms, ck.expect[j], mask))
+                break;
+            *ms = ck.moved[j];
+        }
+        x += j;
+        if (j < c)
             break;
-        *ms = (h->to ^ h->src) | tag;
-        arrivals += h->to == h->dst;
     }
     if (x < count) {
         while (x-- > 0)
-            state[state_index(n, hops[x].src, hops[x].dst, BD, perm)] = hops[x].from ^ hops[x].src;
+            state[state_index(n, hops[x].src, hops[x].dst, BD, sim->perm)] = hops[x].from ^ hops[x].src;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -1036,43 +1217,77 @@ static inline __attribute__((always_inline)) void links_close(totex_sim *sim, co
         sim->max_step_hops = count;
 }
 
+/* Under single-port (@p PM 1) with the table, the one-loop forms take a hop's ports in send_stamp[from]
+   and recv_stamp[to] (the step + 1 of the node's last send / receive; 0 for none): two words and two
+   compares instead of the node words' counts. 0 when a port is taken already, else 1 */
+static inline __attribute__((always_inline)) int ports_take1(uint32_t *ss, uint32_t *rs, uint32_t from, uint32_t to,
+                                                            uint32_t stamp)
+{
+    if ((ss[from] == stamp) | (rs[to] == stamp))
+        return 0;
+    ss[from] = stamp;
+    rs[to] = stamp;
+    return 1;
+}
+
+/* the links' writes of hops[0, x) undone (links_fast(), fused_in()): queue[from] back up, under multiport
+   queue[to] down; the port words written set to 0, stamped with no step, so empty again */
+static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, const totex_hop *hops, size_t x,
+                                                             const unsigned PM)
+{
+    while (x-- > 0) {
+        const totex_hop *h = &hops[x];
+        sim->queue[h->from]++;
+        if (PM == 0)
+            sim->queue[h->to] -= h->to != h->dst;
+        if (PM == 1) {
+            sim->send_stamp[h->from] = 0;
+            sim->recv_stamp[h->to] = 0;
+        } else {
+            sim->node_word[h->from] = 0;
+            sim->node_word[h->to] = 0;
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
                                                             uint64_t step, const unsigned PM, const uint32_t NS)
 {
-    const uint32_t n = sim->n;
     const uint32_t stamp = (uint32_t)(step + 1);
     const uint64_t now = (uint64_t)stamp << 32;
     const uint32_t *const nbr = sim->nbr;
     uint32_t *const queue = sim->queue;
     uint64_t *const nw = sim->node_word;
+    uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
     const uint64_t kp = PM == 1 ? 1 : sim->ports;
     const uint32_t peak0 = (uint32_t)sim->peak_queue;
+    const sim_pre_in in = {sim->n, 0, NULL};
+    const sim_pre_fn pre = pick_pre(sim, 0, SIM_BY_OFFSET);
     uint32_t over = 0; /* some queue went above the peak during the loop */
     size_t x = 0;
-    for (; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        if (x + HOP_PREFETCH_AHEAD < count)
-            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
-        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
-        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to))
+    while (x < count) {
+        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        uint64_t none = 0;
+        if (pre_chunk(pre, hops + x, c, count - x, &in, NULL, &none, NULL, 0))
             break;
-        const uint64_t wf0 = nw[from];
-        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-        if (slot == UINT32_MAX)
+        const totex_hop *const hc = hops + x;
+        size_t j = 0;
+        for (; j < c; j++) {
+            const uint32_t from = hc[j].from, to = hc[j].to;
+            const uint64_t wf0 = PM == 1 ? 0 : nw[from];
+            const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+            if (slot == UINT32_MAX)
+                break;
+            if (PM == 1 ? !ports_take1(ss, rs, from, to, stamp) : !link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
+                break;
+            over |= queue_move(queue, from, to, hc[j].dst, peak0, PM); /* (multiport: the arrivals counted here too, below) */
+        }
+        x += j;
+        if (j < c)
             break;
-        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
-            break;
-        over |= queue_move(queue, from, to, dst, peak0, PM); /* (multiport: the arrivals counted here too, below) */
     }
     if (x < count) {
-        while (x-- > 0) {
-            const totex_hop *h = &hops[x];
-            queue[h->from]++;
-            if (PM == 0)
-                queue[h->to] -= h->to != h->dst;
-            nw[h->from] = 0; /* step 0 is no step's: the words of this step are empty again */
-            nw[h->to] = 0;
-        }
+        links_undo(sim, hops, x, PM);
         return 0;
     }
     links_close(sim, hops, count, PM, over);
@@ -1120,47 +1335,49 @@ static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const 
     const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
     if (!sh || !cur)
         return 0;
-    const uint32_t tag = cur << sh;
     msg_state *const state = sim->state;
-    const uint32_t *const perm = sim->perm;
     const uint32_t stamp = (uint32_t)(step + 1);
     const uint64_t now = (uint64_t)stamp << 32;
     const uint32_t *const nbr = sim->nbr;
     uint32_t *const queue = sim->queue;
     uint64_t *const nw = sim->node_word;
+    uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
     const uint64_t kp = PM == 1 ? 1 : sim->ports;
     const uint32_t peak0 = (uint32_t)sim->peak_queue;
+    const sim_pre_in in = {n, cur << sh, sim->perm};
+    const sim_pre_fn pre = pick_pre(sim, 1, BD);
+    sim_chunk ck;
     uint32_t over = 0;
     uint64_t arrivals = 0;
     size_t x = 0;
-    for (; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        prefetch_ahead(hops, x, count, state, n, BD, perm);
-        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
-        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
+    while (x < count) {
+        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, 1))
             break;
-        msg_state *ms = state + state_index(n, src, dst, BD, perm);
-        const uint32_t w = *ms;
-        const uint64_t wf0 = nw[from];
-        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-        if ((slot == UINT32_MAX) | (((w & mask) ^ src) != from) | ((w & ~mask) == tag))
+        const totex_hop *const hc = hops + x;
+        size_t j = 0;
+        for (; j < c; j++) {
+            __builtin_prefetch(state + ck.idx[j + PREFETCH_AHEAD], 1, 3);
+            const uint32_t from = hc[j].from, to = hc[j].to;
+            msg_state *ms = state + ck.idx[j];
+            const uint32_t wbad = sim_word_bad(*ms, ck.expect[j], mask);
+            const uint64_t wf0 = PM == 1 ? 0 : nw[from];
+            const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+            if ((slot == UINT32_MAX) | (wbad != 0))
+                break;
+            if (PM == 1 ? !ports_take1(ss, rs, from, to, stamp) : !link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
+                break;
+            *ms = ck.moved[j];
+            over |= queue_move(queue, from, to, hc[j].dst, peak0, PM);
+        }
+        x += j;
+        if (j < c)
             break;
-        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
-            break;
-        *ms = (to ^ src) | tag;
-        arrivals += to == dst;
-        over |= queue_move(queue, from, to, dst, peak0, PM);
     }
     if (x < count) {
-        while (x-- > 0) {
-            const totex_hop *h = &hops[x];
-            state[state_index(n, h->src, h->dst, BD, perm)] = h->from ^ h->src;
-            queue[h->from]++;
-            if (PM == 0)
-                queue[h->to] -= h->to != h->dst;
-            nw[h->from] = 0;
-            nw[h->to] = 0;
-        }
+        for (size_t y = x; y-- > 0;)
+            state[state_index(n, hops[y].src, hops[y].dst, BD, sim->perm)] = hops[y].from ^ hops[y].src;
+        links_undo(sim, hops, x, PM);
         return 0;
     }
     links_close(sim, hops, count, PM, over);
@@ -1404,4 +1621,9 @@ void totex_sim_set_layout(totex_sim *sim, int layout)
 {
     if (layout >= SIM_BY_OFFSET && layout <= SIM_BY_SRC)
         state_relayout(sim, layout);
+}
+
+void totex_sim_portable(totex_sim *sim, int on)
+{
+    sim->portable = on != 0;
 }
