@@ -131,6 +131,9 @@ struct totex_sim {
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
                                           modulo 255 (1 .. 255), all reset to 0 every 255 steps: one byte, so
                                           that a mesh's stamps stay in the first-level cache */
+    uint32_t *link32;                  /* multiport with the table: n * nbr_stride, the step + 1 of the directed
+                                          link's last hop (0 for none), read by the one-loop forms only
+                                          (links_chunk_in(); check_hops() takes the node words) */
     uint32_t *queue;                   /* undelivered messages held per node */
     uint64_t step;                     /* steps applied so far */
     totex_sim_fault fault;
@@ -211,6 +214,7 @@ void totex_sim_free(totex_sim *sim)
     free(sim->send_count);
     free(sim->recv_count);
     free(sim->link_stamp);
+    free(sim->link32);
     free(sim->queue);
     free(sim);
 }
@@ -275,6 +279,8 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
     if (sim->nbr) {
         sim->node_word = calloc(n, sizeof *sim->node_word);
         if (!sim->node_word)
+            goto nomem;
+        if (ports == TOTEX_PORTS_MULTI && !(sim->link32 = calloc((size_t)n * sim->nbr_stride, sizeof *sim->link32)))
             goto nomem;
     }
     if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
@@ -691,9 +697,11 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
     size_t j = 0;
     for (; j + 8 <= c; j += 8) {
         const __m128i *q = (const __m128i *)(hops + j);
-        if (j + 8 + SIM_HOP_AHEAD <= avail) { /* the producer's buffer, written on another core */
-            __builtin_prefetch(q + SIM_HOP_AHEAD, 0, 3);
-            __builtin_prefetch(q + SIM_HOP_AHEAD + 4, 0, 3);
+        { /* the producer's buffer, written on another core; past the step's end too (an x86 prefetch never
+             faults: the next step's hops usually follow in the same buffer) */
+            const uintptr_t ahead = (uintptr_t)(q + 8) + SIM_HOP_AHEAD * sizeof(totex_hop) - 128;
+            __builtin_prefetch((const void *)ahead, 0, 3);
+            __builtin_prefetch((const void *)(ahead + 64), 0, 3);
         }
         /* hops j..j+3 in the low lanes, j+4..j+7 in the high ones: the 4 x 4 transposes keep hop order */
         const __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q)), _mm_loadu_si128(q + 4), 1),
@@ -1230,8 +1238,10 @@ static inline __attribute__((always_inline)) int ports_take1(uint32_t *ss, uint3
     return 1;
 }
 
-/* the links' writes of hops[0, x) undone (links_fast(), fused_in()): queue[from] back up, under multiport
-   queue[to] down; the port words written set to 0, stamped with no step, so empty again */
+/* the links' writes of hops[0, x) undone (links_fast()): queue[from] back up, under multiport queue[to] down;
+   under k-port the node words written set to 0, stamped with no step, so empty again (check_hops() reads them
+   when it replays the step). The stamps of this step the one-loop forms leave in link32, send_stamp and
+   recv_stamp are read by no one again: check_hops() takes the node words, and the next step has another stamp */
 static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, const totex_hop *hops, size_t x,
                                                              const unsigned PM)
 {
@@ -1240,79 +1250,170 @@ static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, con
         sim->queue[h->from]++;
         if (PM == 0)
             sim->queue[h->to] -= h->to != h->dst;
-        if (PM == 1) {
-            sim->send_stamp[h->from] = 0;
-            sim->recv_stamp[h->to] = 0;
-        } else {
+        if (PM == 2) {
             sim->node_word[h->from] = 0;
             sim->node_word[h->to] = 0;
         }
     }
 }
 
-static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
-                                                            uint64_t step, const unsigned PM, const uint32_t NS)
+/* what the loops over a chunk read (links_chunk_in()) */
+typedef struct sim_loop {
+    const uint32_t *nbr;
+    uint32_t *queue, *ss, *rs; /* ss, rs: send_stamp and recv_stamp (single-port) */
+    uint32_t *link32;          /* multiport */
+    uint64_t *nw;              /* node_word (multiport and k-port) */
+    msg_state *state;
+    uint32_t stamp, peak0, mask;
+    uint64_t now, kp;
+} sim_loop;
+
+/*
+ * The links of the @p c hops @p hc of a chunk, after its pre-pass (links_fast()), and with @p MS their
+ * messages too (fused_in(): the message's word against the pre-pass's, then moved): the checks of
+ * check_hops() that the pre-pass leaves (the link's slot in the table, the ports and links, the message), and
+ * the writes of move_hops() but the peak queue (links_close()). Returns the hops taken: fewer than @p c at
+ * the first that fails a check, which it leaves unwritten. The port model (PM: 0 multiport, 1 single-port, 2
+ * k-port) and the table's row length (NS) are constants: one function each (links_chunk_fn()), so that the
+ * loop keeps its values in registers.
+ */
+static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loop *lp, const totex_hop *hc, size_t c,
+                                                                   const sim_chunk *ck, uint32_t *over_out,
+                                                                   const unsigned PM, const uint32_t NS, const int MS)
 {
+    const uint32_t *const nbr = lp->nbr;
+    uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
+    uint64_t *const nw = lp->nw;
+    msg_state *const state = lp->state;
+    const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask;
+    const uint64_t now = lp->now, kp = lp->kp;
+    uint32_t over = 0;
+    size_t j = 0;
+    for (; j < c; j++) {
+        const uint32_t from = hc[j].from, to = hc[j].to;
+        msg_state *ms = NULL;
+        uint32_t wbad = 0;
+        if (MS) {
+            __builtin_prefetch(state + ck->idx[j + PREFETCH_AHEAD], 1, 3);
+            ms = state + ck->idx[j];
+            wbad = sim_word_bad(*ms, ck->expect[j], mask);
+        }
+        const uint64_t wf0 = PM == 2 ? nw[from] : 0;
+        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        if ((slot == UINT32_MAX) | (wbad != 0))
+            break;
+        if (PM == 0) { /* the directed link's stamp */
+            uint32_t *const ls = link32 + (size_t)from * NS + slot;
+            if (*ls == stamp)
+                break;
+            *ls = stamp;
+        } else if (PM == 1 ? !ports_take1(ss, rs, from, to, stamp) : !link_take(nw, wf0, from, to, slot, stamp, now, kp, PM)) {
+            break;
+        }
+        if (MS)
+            *ms = ck->moved[j];
+        over |= queue_move(queue, from, to, hc[j].dst, peak0, PM); /* (multiport: the arrivals counted here too) */
+    }
+    *over_out |= over;
+    return j;
+}
+
+typedef size_t (*links_chunk_fn)(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck,
+                                 uint32_t *over);
+#define SIM_CHUNK_FNS(PM, NS)                                                                                         \
+    static size_t links_chunk_##PM##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck,  \
+                                          uint32_t *over)                                                          \
+    {                                                                                                              \
+        return links_chunk_in(lp, hc, c, ck, over, PM, NS, 0);                                                     \
+    }                                                                                                              \
+    static size_t fused_chunk_##PM##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck,  \
+                                          uint32_t *over)                                                          \
+    {                                                                                                              \
+        return links_chunk_in(lp, hc, c, ck, over, PM, NS, 1);                                                     \
+    }
+SIM_CHUNK_FNS(0, 4) SIM_CHUNK_FNS(0, 8) SIM_CHUNK_FNS(0, 12) SIM_CHUNK_FNS(0, 16)
+SIM_CHUNK_FNS(1, 4) SIM_CHUNK_FNS(1, 8) SIM_CHUNK_FNS(1, 12) SIM_CHUNK_FNS(1, 16)
+SIM_CHUNK_FNS(2, 4) SIM_CHUNK_FNS(2, 8) SIM_CHUNK_FNS(2, 12) SIM_CHUNK_FNS(2, 16)
+#undef SIM_CHUNK_FNS
+
+/* the loop over a chunk for this simulator's port model and table (@p ms: with the messages) */
+static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
+{
+    static const links_chunk_fn fns[2][3][4] = {
+        {{links_chunk_0_4, links_chunk_0_8, links_chunk_0_12, links_chunk_0_16},
+         {links_chunk_1_4, links_chunk_1_8, links_chunk_1_12, links_chunk_1_16},
+         {links_chunk_2_4, links_chunk_2_8, links_chunk_2_12, links_chunk_2_16}},
+        {{fused_chunk_0_4, fused_chunk_0_8, fused_chunk_0_12, fused_chunk_0_16},
+         {fused_chunk_1_4, fused_chunk_1_8, fused_chunk_1_12, fused_chunk_1_16},
+         {fused_chunk_2_4, fused_chunk_2_8, fused_chunk_2_12, fused_chunk_2_16}}};
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+    return fns[ms != 0][pm][sim->nbr_stride / 4 - 1];
+}
+
+/*
+ * The links part of step @p step in one loop a chunk (the neighbour table only: sim->nbr set), or with @p MS
+ * both parts (fused_in()): the same checks as check_hops() and the same updates as move_hops(), no message
+ * text and one branch per check. At the first hop that fails any check it undoes the hops before it (the
+ * messages in reverse, back at h->from with stamp 0; links_undo()) and returns 0: the caller replays the
+ * step with check_hops and move_hops, which report the violation exactly as the serial replay does.
+ */
+static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step, const int MS)
+{
+    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
+    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
+    if (MS && (!sh || !cur))
+        return 0;
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+    const int layout = sim->layout;
     const uint32_t stamp = (uint32_t)(step + 1);
-    const uint64_t now = (uint64_t)stamp << 32;
-    const uint32_t *const nbr = sim->nbr;
-    uint32_t *const queue = sim->queue;
-    uint64_t *const nw = sim->node_word;
-    uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
-    const uint64_t kp = PM == 1 ? 1 : sim->ports;
-    const uint32_t peak0 = (uint32_t)sim->peak_queue;
-    const sim_pre_in in = {sim->n, 0, NULL};
-    const sim_pre_fn pre = pick_pre(sim, 0, SIM_BY_OFFSET);
+    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->node_word, sim->state,
+                         stamp, (uint32_t)sim->peak_queue, mask, (uint64_t)stamp << 32,
+                         pm == 1 ? 1 : (uint64_t)sim->ports};
+    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm};
+    const sim_pre_fn pre = pick_pre(sim, MS, layout);
+    const links_chunk_fn loop = pick_chunk(sim, MS);
+    sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
+    uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        uint64_t none = 0;
-        if (pre_chunk(pre, hops + x, c, count - x, &in, NULL, &none, NULL, 0))
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, MS))
             break;
-        const totex_hop *const hc = hops + x;
-        size_t j = 0;
-        for (; j < c; j++) {
-            const uint32_t from = hc[j].from, to = hc[j].to;
-            const uint64_t wf0 = PM == 1 ? 0 : nw[from];
-            const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-            if (slot == UINT32_MAX)
-                break;
-            if (PM == 1 ? !ports_take1(ss, rs, from, to, stamp) : !link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
-                break;
-            over |= queue_move(queue, from, to, hc[j].dst, peak0, PM); /* (multiport: the arrivals counted here too, below) */
-        }
+        const size_t j = loop(&lp, hops + x, c, &ck, &over);
         x += j;
         if (j < c)
             break;
     }
     if (x < count) {
-        links_undo(sim, hops, x, PM);
+        if (MS)
+            for (size_t y = x; y-- > 0;)
+                sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = hops[y].from ^ hops[y].src;
+        if (pm == 0)
+            links_undo(sim, hops, x, 0);
+        else if (pm == 1)
+            links_undo(sim, hops, x, 1);
+        else
+            links_undo(sim, hops, x, 2);
         return 0;
     }
-    links_close(sim, hops, count, PM, over);
+    if (pm == 0)
+        links_close(sim, hops, count, 0, over);
+    else
+        links_close(sim, hops, count, 1, over);
+    if (MS) {
+        sim->arrivals += arrivals;
+        sim->delay_sum += arrivals * stamp;
+        if (arrivals)
+            sim->last_arrival = stamp;
+    }
     return 1;
 }
 
 /* links_fast() for this simulator's port model and table, or 0 when it has no fast form (no table) */
 static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
-    if (!sim->nbr)
-        return 0;
-    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
-#define LINKS_FAST_NS(P)                                                                                              \
-    switch (sim->nbr_stride) {                                                                                        \
-    case 4: return links_fast(sim, hops, count, step, P, 4);                                                          \
-    case 8: return links_fast(sim, hops, count, step, P, 8);                                                          \
-    case 12: return links_fast(sim, hops, count, step, P, 12);                                                        \
-    default: return links_fast(sim, hops, count, step, P, 16);                                                        \
-    }
-    switch (pm) {
-    case 0: LINKS_FAST_NS(0)
-    case 1: LINKS_FAST_NS(1)
-    default: LINKS_FAST_NS(2)
-    }
-#undef LINKS_FAST_NS
+    return sim->nbr ? links_fast(sim, hops, count, step, 0) : 0;
 }
 
 /*
@@ -1321,101 +1422,16 @@ static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
  * and links_fast(), all before any of its writes, then its writes; so a hop
  * is read and its ids checked once, and the state's cache misses overlap the
  * links' instructions. At the first hop that fails a check it undoes the hops
- * before it, exactly as the two loops do (the messages in reverse, back at
- * h->from with stamp 0; queue[from] back up, and under multiport queue[to]
- * down; the node words written set to 0), and returns 0: the caller replays
- * the step in the two passes, which name the violation. The peak queue and
- * the counts after the loop as links_fast() and msgs_one_pass_in() take them.
+ * before it, exactly as the two loops do, and returns 0: the caller replays
+ * the step in the two passes, which name the violation. The layout is chosen
+ * as msgs_one_pass() chooses it; 0 when it has no fused form (no table).
  */
-static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const totex_hop *hops, size_t count,
-                                                          uint64_t step, const unsigned PM, const uint32_t NS,
-                                                          const int BD)
-{
-    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
-    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
-    if (!sh || !cur)
-        return 0;
-    msg_state *const state = sim->state;
-    const uint32_t stamp = (uint32_t)(step + 1);
-    const uint64_t now = (uint64_t)stamp << 32;
-    const uint32_t *const nbr = sim->nbr;
-    uint32_t *const queue = sim->queue;
-    uint64_t *const nw = sim->node_word;
-    uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
-    const uint64_t kp = PM == 1 ? 1 : sim->ports;
-    const uint32_t peak0 = (uint32_t)sim->peak_queue;
-    const sim_pre_in in = {n, cur << sh, sim->perm};
-    const sim_pre_fn pre = pick_pre(sim, 1, BD);
-    sim_chunk ck;
-    uint32_t over = 0;
-    uint64_t arrivals = 0;
-    size_t x = 0;
-    while (x < count) {
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, 1))
-            break;
-        const totex_hop *const hc = hops + x;
-        size_t j = 0;
-        for (; j < c; j++) {
-            __builtin_prefetch(state + ck.idx[j + PREFETCH_AHEAD], 1, 3);
-            const uint32_t from = hc[j].from, to = hc[j].to;
-            msg_state *ms = state + ck.idx[j];
-            const uint32_t wbad = sim_word_bad(*ms, ck.expect[j], mask);
-            const uint64_t wf0 = PM == 1 ? 0 : nw[from];
-            const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-            if ((slot == UINT32_MAX) | (wbad != 0))
-                break;
-            if (PM == 1 ? !ports_take1(ss, rs, from, to, stamp) : !link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
-                break;
-            *ms = ck.moved[j];
-            over |= queue_move(queue, from, to, hc[j].dst, peak0, PM);
-        }
-        x += j;
-        if (j < c)
-            break;
-    }
-    if (x < count) {
-        for (size_t y = x; y-- > 0;)
-            state[state_index(n, hops[y].src, hops[y].dst, BD, sim->perm)] = hops[y].from ^ hops[y].src;
-        links_undo(sim, hops, x, PM);
-        return 0;
-    }
-    links_close(sim, hops, count, PM, over);
-    sim->arrivals += arrivals;
-    sim->delay_sum += arrivals * stamp;
-    if (arrivals)
-        sim->last_arrival = stamp;
-    return 1;
-}
-
-/* fused_in() for this simulator's port model, table and layout (chosen as msgs_one_pass() chooses it), or 0
-   when it has no fused form (no table) */
 static int fused_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     if (!sim->nbr)
         return 0;
     layout_review(sim, hops, count, step);
-    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
-#define FUSED_NS(P, B)                                                                                                \
-    switch (sim->nbr_stride) {                                                                                        \
-    case 4: return fused_in(sim, hops, count, step, P, 4, B);                                                         \
-    case 8: return fused_in(sim, hops, count, step, P, 8, B);                                                         \
-    case 12: return fused_in(sim, hops, count, step, P, 12, B);                                                       \
-    default: return fused_in(sim, hops, count, step, P, 16, B);                                                       \
-    }
-#define FUSED_PM(B)                                                                                                   \
-    switch (pm) {                                                                                                     \
-    case 0: FUSED_NS(0, B)                                                                                            \
-    case 1: FUSED_NS(1, B)                                                                                            \
-    default: FUSED_NS(2, B)                                                                                           \
-    }
-    if (sim->layout == SIM_BY_DST)
-        FUSED_PM(SIM_BY_DST)
-    if (sim->layout == SIM_BY_SRC)
-        FUSED_PM(SIM_BY_SRC)
-    FUSED_PM(SIM_BY_OFFSET)
-#undef FUSED_PM
-#undef FUSED_NS
+    return links_fast(sim, hops, count, step, 1);
 }
 
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
