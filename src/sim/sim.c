@@ -131,9 +131,11 @@ struct totex_sim {
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
                                           modulo 255 (1 .. 255), all reset to 0 every 255 steps: one byte, so
                                           that a mesh's stamps stay in the first-level cache */
-    uint32_t *link32;                  /* multiport with the table: n * nbr_stride, the step + 1 of the directed
-                                          link's last hop (0 for none), read by the one-loop forms only
+    uint32_t *link32;                  /* multiport and k-port with the table: n * nbr_stride, the step + 1 of the
+                                          directed link's last hop (0 for none), read by the one-loop forms only
                                           (links_chunk_in(); check_hops() takes the node words) */
+    uint64_t *send_k, *recv_k;         /* k-port with the table, k < 256: per node, 256 (step + 1) plus its sends
+                                          (receives) in that step, read by the one-loop forms only (ports_takek()) */
     uint32_t *queue;                   /* undelivered messages held per node */
     uint64_t step;                     /* steps applied so far */
     totex_sim_fault fault;
@@ -215,6 +217,8 @@ void totex_sim_free(totex_sim *sim)
     free(sim->recv_count);
     free(sim->link_stamp);
     free(sim->link32);
+    free(sim->send_k);
+    free(sim->recv_k);
     free(sim->queue);
     free(sim);
 }
@@ -280,7 +284,10 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->node_word = calloc(n, sizeof *sim->node_word);
         if (!sim->node_word)
             goto nomem;
-        if (ports == TOTEX_PORTS_MULTI && !(sim->link32 = calloc((size_t)n * sim->nbr_stride, sizeof *sim->link32)))
+        if (ports != TOTEX_PORTS_SINGLE && !(sim->link32 = calloc((size_t)n * sim->nbr_stride, sizeof *sim->link32)))
+            goto nomem;
+        if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI && ports < 256 &&
+            (!(sim->send_k = calloc(n, sizeof *sim->send_k)) || !(sim->recv_k = calloc(n, sizeof *sim->recv_k))))
             goto nomem;
     }
     if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
@@ -1150,30 +1157,6 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 #endif
 }
 
-/* A hop's link taken in the node words of this step (links_fast(), fused_in()): link @p slot of node
-   @p from, and under k-port (@p PM != 0) a send port of @p from and a receive port of @p to, at most
-   @p kp each. A word stamped with an earlier step (its top 32 bits) counts as empty; @p wf0 is node_word
-   [from], loaded by the caller ahead of the slot's search. 0 (nothing written) when the link is taken
-   already or a port limit is reached, else 1 */
-static inline __attribute__((always_inline)) int link_take(uint64_t *nw, uint64_t wf0, uint32_t from, uint32_t to,
-                                                           uint32_t slot, uint32_t stamp, uint64_t now, uint64_t kp,
-                                                           const unsigned PM)
-{
-    const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
-    if (PM == 0) {
-        if (wf & bit)
-            return 0;
-        nw[from] = wf | bit;
-        return 1;
-    }
-    const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
-    if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
-        return 0;
-    nw[from] = (wf | bit) + ((uint64_t)1 << 16);
-    nw[to] = wt + ((uint64_t)1 << 24);
-    return 1;
-}
-
 /* A hop's queues (links_fast(), fused_in()): one message fewer at @p from; under multiport (@p PM 0) one
    more at @p to unless it arrived (@p to == @p dst), returning 1 when that queue went above @p peak0
    (links_close() then counts the arrivals again); 0 otherwise */
@@ -1210,13 +1193,14 @@ static inline __attribute__((always_inline)) void links_close(totex_sim *sim, co
             for (size_t x = 0; x < count; x++)
                 queue[hops[x].to] -= hops[x].to != hops[x].dst;
         for (size_t x = 0; x < count; x++) {
+            /* no branch on the arrival (about one hop in three on A2): an arrival leaves its queue as it was
+               after the step's sends, at most the peak so far */
             const totex_hop *h = &hops[x];
-            if (h->to != h->dst) {
-                const uint32_t q = ++queue[h->to];
-                if (q > peak) {
-                    sim->peak_queue = peak = q;
-                    sim->peak_node = h->to;
-                }
+            const uint32_t q = queue[h->to] + (h->to != h->dst);
+            queue[h->to] = q;
+            if (q > peak) {
+                sim->peak_queue = peak = q;
+                sim->peak_node = h->to;
             }
         }
     }
@@ -1238,10 +1222,25 @@ static inline __attribute__((always_inline)) int ports_take1(uint32_t *ss, uint3
     return 1;
 }
 
-/* the links' writes of hops[0, x) undone (links_fast()): queue[from] back up, under multiport queue[to] down;
-   under k-port the node words written set to 0, stamped with no step, so empty again (check_hops() reads them
-   when it replays the step). The stamps of this step the one-loop forms leave in link32, send_stamp and
-   recv_stamp are read by no one again: check_hops() takes the node words, and the next step has another stamp */
+/* Under k-port (k < 256) with the table, the one-loop forms count a hop's ports in send_k[from] and
+   recv_k[to]: @p base = 256 (step + 1) plus the node's sends (receives) in this step, a word below @p base
+   being of an earlier step (no sends). max(word, base) - base is then the count: one compare and a move
+   instead of the stamp's test and the count's extraction. 0 when a count is at @p k already, else 1 */
+static inline __attribute__((always_inline)) int ports_takek(uint64_t *sk, uint64_t *rk, uint32_t from, uint32_t to,
+                                                            uint64_t base, uint64_t k)
+{
+    const uint64_t ws = sk[from], wr = rk[to];
+    const uint64_t cs = ws > base ? ws : base, cr = wr > base ? wr : base;
+    if ((cs >= base + k) | (cr >= base + k))
+        return 0;
+    sk[from] = cs + 1;
+    rk[to] = cr + 1;
+    return 1;
+}
+
+/* the links' writes of hops[0, x) undone (links_fast()): queue[from] back up, under multiport queue[to] down.
+   The stamps and counts of this step the one-loop forms leave in link32, send_stamp, recv_stamp, send_k and
+   recv_k are read by no one again: check_hops() takes the node words, and the next step has another stamp */
 static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, const totex_hop *hops, size_t x,
                                                              const unsigned PM)
 {
@@ -1250,10 +1249,6 @@ static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, con
         sim->queue[h->from]++;
         if (PM == 0)
             sim->queue[h->to] -= h->to != h->dst;
-        if (PM == 2) {
-            sim->node_word[h->from] = 0;
-            sim->node_word[h->to] = 0;
-        }
     }
 }
 
@@ -1261,11 +1256,11 @@ static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, con
 typedef struct sim_loop {
     const uint32_t *nbr;
     uint32_t *queue, *ss, *rs; /* ss, rs: send_stamp and recv_stamp (single-port) */
-    uint32_t *link32;          /* multiport */
-    uint64_t *nw;              /* node_word (multiport and k-port) */
+    uint32_t *link32;          /* multiport and k-port */
+    uint64_t *sk, *rk;         /* k-port: send_k, recv_k */
     msg_state *state;
     uint32_t stamp, peak0, mask;
-    uint64_t now, kp;
+    uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
 } sim_loop;
 
 /*
@@ -1283,10 +1278,10 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
 {
     const uint32_t *const nbr = lp->nbr;
     uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
-    uint64_t *const nw = lp->nw;
+    uint64_t *const sk = lp->sk, *const rk = lp->rk;
     msg_state *const state = lp->state;
     const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask;
-    const uint64_t now = lp->now, kp = lp->kp;
+    const uint64_t kbase = lp->now, kp = lp->kp;
     uint32_t over = 0;
     size_t j = 0;
     for (; j < c; j++) {
@@ -1298,17 +1293,19 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
             ms = state + ck->idx[j];
             wbad = sim_word_bad(*ms, ck->expect[j], mask);
         }
-        const uint64_t wf0 = PM == 2 ? nw[from] : 0;
         const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (wbad != 0))
             break;
-        if (PM == 0) { /* the directed link's stamp */
+        if (PM == 1) {
+            if (!ports_take1(ss, rs, from, to, stamp))
+                break;
+        } else { /* the directed link's stamp, and under k-port the node's counts */
             uint32_t *const ls = link32 + (size_t)from * NS + slot;
             if (*ls == stamp)
                 break;
+            if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
+                break;
             *ls = stamp;
-        } else if (PM == 1 ? !ports_take1(ss, rs, from, to, stamp) : !link_take(nw, wf0, from, to, slot, stamp, now, kp, PM)) {
-            break;
         }
         if (MS)
             *ms = ck->moved[j];
@@ -1366,9 +1363,11 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
     const int layout = sim->layout;
     const uint32_t stamp = (uint32_t)(step + 1);
-    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->node_word, sim->state,
-                         stamp, (uint32_t)sim->peak_queue, mask, (uint64_t)stamp << 32,
-                         pm == 1 ? 1 : (uint64_t)sim->ports};
+    if (pm == 2 && !sim->send_k)
+        return 0; /* k >= 256: the two passes only */
+    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
+                         sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask,
+                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
     const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm};
     const sim_pre_fn pre = pick_pre(sim, MS, layout);
     const links_chunk_fn loop = pick_chunk(sim, MS);
@@ -1391,10 +1390,8 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
                 sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = hops[y].from ^ hops[y].src;
         if (pm == 0)
             links_undo(sim, hops, x, 0);
-        else if (pm == 1)
-            links_undo(sim, hops, x, 1);
         else
-            links_undo(sim, hops, x, 2);
+            links_undo(sim, hops, x, 1);
         return 0;
     }
     if (pm == 0)
