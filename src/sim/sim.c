@@ -119,6 +119,8 @@ struct totex_sim {
     uint32_t review_samples;
     uint64_t review_hops, review_every; /* hops since the last sampled step; hops between two samples */
     uint32_t relayouts;                /* moves of the state to another layout after the first choice */
+    uint64_t *line_bits;               /* a bit per 64-byte line of the state, all 0 between two counts
+                                          (count_lines()); NULL until the first count */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -208,6 +210,7 @@ void totex_sim_free(totex_sim *sim)
         return;
     totex_huge_free(sim->state, sim->state_bytes);
     free(sim->perm);
+    free(sim->line_bits);
     free(sim->coords);
     free(sim->nbr);
     free(sim->node_word);
@@ -879,16 +882,32 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
 #define SIM_LAYOUT_STEPS 64
 #define SIM_LAYOUT_SAMPLE 1024
 
-/* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: an open-
-   addressing set of twice as many slots (a sort cost about a fifth of the replay's time when the layout is
-   reviewed as it goes) */
-static size_t count_lines(const size_t *idx, size_t count)
+/* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: a bit
+   per line of the state in sim->line_bits, set, counted and cleared again (the words touched only; n^2 / 128
+   bytes), or, when that cannot be had, an open-addressing set of twice as many slots (slower: its clearing and
+   probes; figures in docs/performance.md) */
+static size_t count_lines(totex_sim *sim, const size_t *idx, size_t count)
 {
-    enum { SLOTS = 2 * SIM_LAYOUT_SAMPLE };
-    size_t set[SLOTS], lines = 0;
+    enum { LINE = 64 / sizeof(msg_state), SLOTS = 2 * SIM_LAYOUT_SAMPLE };
+    size_t lines = 0;
+    if (!sim->line_bits)
+        sim->line_bits = calloc(((size_t)sim->n * sim->n / LINE + 64) / 64, sizeof *sim->line_bits);
+    uint64_t *const bits = sim->line_bits;
+    if (bits) {
+        for (size_t x = 0; x < count; x++) {
+            const size_t line = idx[x] / LINE;
+            const uint64_t b = (uint64_t)1 << (line % 64);
+            lines += !(bits[line / 64] & b);
+            bits[line / 64] |= b;
+        }
+        for (size_t x = 0; x < count; x++)
+            bits[idx[x] / LINE / 64] = 0;
+        return lines;
+    }
+    size_t set[SLOTS];
     memset(set, 0, sizeof set);
     for (size_t x = 0; x < count; x++) {
-        const size_t key = idx[x] / (64 / sizeof(msg_state)) + 1; /* 0: an empty slot */
+        const size_t key = idx[x] / LINE + 1; /* 0: an empty slot */
         size_t h = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & (SLOTS - 1);
         while (set[h] && set[h] != key)
             h = (h + 1) & (SLOTS - 1);
@@ -937,7 +956,7 @@ static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t cou
         for (size_t x = 0; x < c; x++)
             if (hops[x].src < n && hops[x].dst < n)
                 idx[m++] = state_index(n, hops[x].src, hops[x].dst, layout, perm);
-        lines[layout] += count_lines(idx, m);
+        lines[layout] += count_lines(sim, idx, m);
     }
 }
 
