@@ -883,39 +883,25 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
 #define SIM_LAYOUT_SAMPLE 1024
 
 /* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: a bit
-   per line of the state in sim->line_bits, set, counted and cleared again (the words touched only; n^2 / 128
-   bytes), or, when that cannot be had, an open-addressing set of twice as many slots (slower: its clearing and
-   probes; figures in docs/performance.md) */
+   per line of the state in sim->line_bits (n^2 / 128 bytes), set, counted and cleared again (the words touched
+   only). When the bits cannot be had: @p count, a line each, so that no layout looks better than another */
 static size_t count_lines(totex_sim *sim, const size_t *idx, size_t count)
 {
-    enum { LINE = 64 / sizeof(msg_state), SLOTS = 2 * SIM_LAYOUT_SAMPLE };
-    size_t lines = 0;
+    enum { LINE = 64 / sizeof(msg_state) };
     if (!sim->line_bits)
         sim->line_bits = calloc(((size_t)sim->n * sim->n / LINE + 64) / 64, sizeof *sim->line_bits);
     uint64_t *const bits = sim->line_bits;
-    if (bits) {
-        for (size_t x = 0; x < count; x++) {
-            const size_t line = idx[x] / LINE;
-            const uint64_t b = (uint64_t)1 << (line % 64);
-            lines += !(bits[line / 64] & b);
-            bits[line / 64] |= b;
-        }
-        for (size_t x = 0; x < count; x++)
-            bits[idx[x] / LINE / 64] = 0;
-        return lines;
-    }
-    size_t set[SLOTS];
-    memset(set, 0, sizeof set);
+    if (!bits)
+        return count;
+    size_t lines = 0;
     for (size_t x = 0; x < count; x++) {
-        const size_t key = idx[x] / LINE + 1; /* 0: an empty slot */
-        size_t h = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & (SLOTS - 1);
-        while (set[h] && set[h] != key)
-            h = (h + 1) & (SLOTS - 1);
-        if (!set[h]) {
-            set[h] = key;
-            lines++;
-        }
+        const size_t line = idx[x] / LINE;
+        const uint64_t b = (uint64_t)1 << (line % 64);
+        lines += !(bits[line / 64] & b);
+        bits[line / 64] |= b;
     }
+    for (size_t x = 0; x < count; x++)
+        bits[idx[x] / LINE / 64] = 0;
     return lines;
 }
 
