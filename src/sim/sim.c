@@ -1162,18 +1162,18 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 #endif
 }
 
-/* A hop's queues (links_fast(), fused_in()): one message fewer at @p from; under multiport (@p PM 0) one
-   more at @p to unless it arrived (@p to == @p dst), returning 1 when that queue went above @p peak0
-   (links_close() then counts the arrivals again); 0 otherwise */
+/* A hop's queues (links_chunk_in()): one message fewer at @p from; under multiport (@p PM 0) one more at
+   @p to unless it arrived (@p to == @p dst), returning that queue (links_close() counts the arrivals again
+   when some went above the peak); 0 otherwise */
 static inline __attribute__((always_inline)) uint32_t queue_move(uint32_t *queue, uint32_t from, uint32_t to,
-                                                                 uint32_t dst, uint32_t peak0, const unsigned PM)
+                                                                 uint32_t dst, const unsigned PM)
 {
     queue[from]--;
     if (PM != 0)
         return 0;
     const uint32_t q = queue[to] + (to != dst);
     queue[to] = q;
-    return q > peak0;
+    return q;
 }
 
 /*
@@ -1287,8 +1287,9 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
     msg_state *const state = lp->state;
     const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask;
     const uint64_t kbase = lp->now, kp = lp->kp;
-    uint32_t over = 0;
+    uint32_t top = 0; /* the largest queue a hop left (multiport) */
     size_t j = 0;
+#pragma GCC unroll 2
     for (; j < c; j++) {
         const uint32_t from = hc[j].from, to = hc[j].to;
         msg_state *ms = NULL;
@@ -1314,9 +1315,10 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
         }
         if (MS)
             *ms = ck->moved[j];
-        over |= queue_move(queue, from, to, hc[j].dst, peak0, PM); /* (multiport: the arrivals counted here too) */
+        const uint32_t q = queue_move(queue, from, to, hc[j].dst, PM); /* (multiport: the arrivals counted here too) */
+        top = q > top ? q : top;
     }
-    *over_out |= over;
+    *over_out |= top > peak0;
     return j;
 }
 
