@@ -60,6 +60,11 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* the pre-pass's AVX2 form (pre_avx2_in()), taken at run time where the processor has it */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TOTEX_SIM_NO_AVX2)
+#define SIM_HAVE_AVX2 1
+#include <immintrin.h>
+#endif
 
 #include "common/error.h"
 #include "common/huge.h"
@@ -111,6 +116,7 @@ struct totex_sim {
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
+    int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
@@ -246,6 +252,10 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         goto nomem;
     sim->net = net;
     sim->ports = ports;
+#ifdef SIM_HAVE_AVX2
+    __builtin_cpu_init();
+    sim->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+#endif
     sim->n = n;
     sim->k = totex_network_dims(net);
     for (uint32_t i = 0; i < sim->k; i++) {
@@ -691,9 +701,7 @@ static inline __attribute__((always_inline)) uint32_t pre_portable_in(const tote
     return bad;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(TOTEX_SIM_NO_AVX2)
-#define SIM_HAVE_AVX2 1
-#include <immintrin.h>
+#ifdef SIM_HAVE_AVX2
 
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
 pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr, const int MS,
@@ -780,12 +788,7 @@ SIM_PRE_FN(pre_src_avx2, pre_avx2_in, 1, SIM_BY_SRC, __attribute__((target("avx2
 static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout)
 {
 #ifdef SIM_HAVE_AVX2
-    static int avx2 = -1;
-    if (avx2 < 0) {
-        __builtin_cpu_init();
-        avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-    }
-    if (avx2 && !sim->portable)
+    if (sim->avx2 && !sim->portable)
         return !ms ? pre_links_avx2 : layout == SIM_BY_DST ? pre_dst_avx2 : layout == SIM_BY_SRC ? pre_src_avx2 : pre_off_avx2;
 #endif
     return !ms ? pre_links_portable
