@@ -35,14 +35,20 @@
  * one: the serial replay's. Each part takes a one-loop form per step
  * (msgs_one_pass, links_one_loop), and on a violation undoes the step and
  * replays it in the two passes that name it. The serial replay
- * (totex_sim_step) takes both one-loop forms in a single loop (fused_in: a
- * hop read and its ids checked once) on networks with the neighbour table,
- * the two one-loop forms one after the other on the others. On mesh:64x64 (A3, 715 M hops, a loaded
- * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
- * 3.0 s, on two threads beside the planner's 1.3 s. The messages part moves
- * a message in one pass when it can (msgs_one_pass: stamps of the last move
- * in the state word's high bits); the links part finds a link's slot with
- * 4-wide compares and keeps one 8-byte word per node (its step's sends,
+ * (totex_sim_step) takes both one-loop forms in a single loop
+ * (fused_one_loop: a hop read and its ids checked once) on networks with the
+ * neighbour table, the two one-loop forms one after the other on the others.
+ * The one-loop forms take a step in chunks of SIM_CHUNK hops: a pre-pass
+ * (pick_pre: eight hops at a time with AVX2 where the processor has it, else
+ * one at a time) checks every hop's ids and computes its message's state
+ * index, the word it must find there and the word it leaves, then a loop per
+ * port model and table row length (links_chunk_in) takes the rest. The
+ * messages part moves a message in one pass when it can (stamps of the last
+ * move in the state word's high bits); the links part finds a link's slot
+ * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
+ * directed link (multiport, k-port), per node the step of its last send and
+ * receive (single-port) or 256 (step + 1) plus its sends and receives
+ * (k-port); the two passes keep one 8-byte word per node (its step's sends,
  * receives and the slots it sent over), or, beyond SIM_TABLE_SLOTS slots,
  * one-byte link stamps (reset every 255 steps). Figures: docs/performance.md.
  *
@@ -629,13 +635,13 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 
 /*
  * The hops' own checks and the message state's words of a chunk of up to
- * SIM_CHUNK hops, ahead of the one-loop forms (msgs_one_pass_in(), links_fast(),
- * fused_in()), eight hops at a time with AVX2 where the processor has it
+ * SIM_CHUNK hops, ahead of the one-loop forms (msgs_one_pass_in(), links_fast()),
+ * eight hops at a time with AVX2 where the processor has it
  * (chosen at run time: the library is built for plain x86-64), one at a time
  * otherwise: every node id below n, src != dst, from != to and from != dst
- * (a hop that fails one of these is a violation of the whole replay or of one
- * part, and the caller then replays the step in the two passes, which name
- * it); with the messages (@p MS), for each hop the index of its message's
+ * (a hop that fails one of these breaks a rule of the whole replay; the caller
+ * then replays the step in the two passes, which name it, or, in one part of a
+ * split replay, take it as that part's rules do); with the messages (@p MS), for each hop the index of its message's
  * state word (idx), the word it must hold (where ^ src == from, with a stamp
  * other than this step's: expect, compared as a whole by sim_word_bad()) and
  * the word it gets (moved: where ^ src == to, this step's stamp), and the
@@ -824,8 +830,8 @@ static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, 
  * start; its stamp becomes 0, which no step uses) and returns 0, and the step
  * is replayed by the two passes, which report the violation exactly as the
  * serial replay does. One read-modify-write of the state per hop instead of
- * a read and a read-modify-write: on mesh:64x64 (A3, 715 M hops, one thread)
- * the messages part took 2.86 s instead of 3.41.
+ * a read and a read-modify-write; the hops' ids and their words' indices come
+ * from the pre-pass, a chunk at a time (pre_chunk()).
  */
 static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
                                                                    size_t count, uint64_t step, const int BD)
@@ -1180,7 +1186,7 @@ static inline __attribute__((always_inline)) uint32_t queue_move(uint32_t *queue
 }
 
 /*
- * The end of a step of the links part in one loop (links_fast(), fused_in()):
+ * The end of a step of the links part in one loop (links_fast()):
  * the peak queue as move_hops measures it, every send of the step counted,
  * then the arrivals in order; and the hop counts. Multiport counts the
  * arrivals in the loop, where a queue is never below its value here at the
@@ -1273,7 +1279,7 @@ typedef struct sim_loop {
 
 /*
  * The links of the @p c hops @p hc of a chunk, after its pre-pass (links_fast()), and with @p MS their
- * messages too (fused_in(): the message's word against the pre-pass's, then moved): the checks of
+ * messages too (fused_one_loop(): the message's word against the pre-pass's, then moved): the checks of
  * check_hops() that the pre-pass leaves (the link's slot in the table, the ports and links, the message), and
  * the writes of move_hops() but the peak queue (links_close()). Returns the hops taken: fewer than @p c at
  * the first that fails a check, which it leaves unwritten. The port model (PM: 0 multiport, 1 single-port, 2
@@ -1359,7 +1365,7 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
 
 /*
  * The links part of step @p step in one loop a chunk (the neighbour table only: sim->nbr set), or with @p MS
- * both parts (fused_in()): the same checks as check_hops() and the same updates as move_hops(), no message
+ * both parts (fused_one_loop()): the same checks as check_hops() and the same updates as move_hops(), no message
  * text and one branch per check. At the first hop that fails any check it undoes the hops before it (the
  * messages in reverse, back at h->from with stamp 0; links_undo()) and returns 0: the caller replays the
  * step with check_hops and move_hops, which report the violation exactly as the serial replay does.
