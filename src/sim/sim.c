@@ -1360,7 +1360,8 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
          {fused_chunk_1_4, fused_chunk_1_8, fused_chunk_1_12, fused_chunk_1_16},
          {fused_chunk_2_4, fused_chunk_2_8, fused_chunk_2_12, fused_chunk_2_16}}};
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
-    return fns[ms != 0][pm][sim->nbr_stride / 4 - 1];
+    const uint32_t rows = sim->nbr_stride / 4; /* 0 only with one node, whose hops all fail the pre-pass */
+    return fns[ms != 0][pm][rows ? rows - 1 : 0];
 }
 
 /*
