@@ -8,6 +8,8 @@
 
 #include "support.h"
 
+#include "sim/sim_layout.h"
+
 /* Copy of a schedule with step `step` replaced by `hops` (count). */
 static totex_schedule *with_step(const totex_schedule *s, uint64_t step, const totex_hop *hops, size_t count)
 {
@@ -208,6 +210,70 @@ static void test_rejects_lost_duplicated_delivered(void **state)
     totex_network_free(net);
 }
 
+/* A violation late in a step of more than two of the one-loop forms' chunks (256 hops, src/sim/sim.c): the
+   hops of the chunks before it are undone, so that the two passes name the violation itself (a link taken
+   twice at the step's last hop) and not a message those chunks moved; with the AVX2 pre-pass and the
+   portable one (src/sim/sim_layout.h), serial and split. */
+static void test_rejects_late_in_long_step(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("torus:16x16");
+    totex_schedule *s = ts_record(net, TOTEX_PORTS_MULTI, "a3");
+    const uint64_t at = 0; /* every message is at its source */
+    size_t c = 0;
+    const totex_hop *h = totex_schedule_step(s, at, &c);
+    assert_true(c > 2 * 256);
+    totex_hop *m = malloc(sizeof *m * (c + 1));
+    assert_non_null(m);
+    memcpy(m, h, sizeof *m * c);
+    /* the link of the step's last hop again, carrying a message of its tail that no hop of the step moves:
+       only the link fails */
+    m[c] = m[c - 1];
+    m[c].src = m[c].from;
+    m[c].dst = UINT32_MAX;
+    for (uint32_t d = 0; d < totex_network_nodes(net) && m[c].dst == UINT32_MAX; d++) {
+        int moved = d == m[c].from;
+        for (size_t y = 0; y < c && !moved; y++)
+            moved = m[y].src == m[c].src && m[y].dst == d;
+        if (!moved)
+            m[c].dst = d;
+    }
+    assert_true(m[c].dst != UINT32_MAX);
+    totex_schedule *bad = with_step(s, at, m, c + 1);
+    for (int form = 0; form < 4; form++) {
+        totex_error err = {{0}};
+        totex_sim *sim = totex_sim_new(net, TOTEX_PORTS_MULTI, 0, &err);
+        assert_non_null(sim);
+        totex_sim_portable(sim, form & 1);
+        totex_status st = TOTEX_OK;
+        if (form < 2) {
+            st = totex_schedule_replay(bad, totex_sim_sink(sim), &err);
+        } else {
+            totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
+                                   totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
+            for (uint64_t t = 0; t < totex_schedule_steps(bad); t++) {
+                size_t k;
+                const totex_hop *q = totex_schedule_step(bad, t, &k);
+                totex_status a = parts[0].step(parts[0].ctx, q, k, NULL), b = parts[1].step(parts[1].ctx, q, k, NULL);
+                if (a != TOTEX_OK || b != TOTEX_OK)
+                    break;
+            }
+            st = totex_sim_stages_join(sim, &err);
+        }
+        assert_int_equal(st, TOTEX_EVIOLATION);
+        const totex_sim_fault f = totex_sim_get_fault(sim);
+        if (f.kind != TOTEX_VIOL_LINK_BUSY || f.step != at || f.src != m[c].src || f.dst != m[c].dst)
+            fail_msg("form %d: expected a link conflict at step %llu (message %u->%u), got %s at step %llu: %s", form,
+                     (unsigned long long)at, m[c].src, m[c].dst, totex_violation_name(f.kind),
+                     (unsigned long long)f.step, err.msg);
+        totex_sim_free(sim);
+    }
+    free(m);
+    totex_schedule_free(bad);
+    totex_schedule_free(s);
+    totex_network_free(net);
+}
+
 static void test_rejects_bad_ids(void **state)
 {
     (void)state;
@@ -242,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_rejects_port_conflicts),
         cmocka_unit_test(test_rejects_lost_duplicated_delivered),
         cmocka_unit_test(test_rejects_bad_ids),
+        cmocka_unit_test(test_rejects_late_in_long_step),
         cmocka_unit_test(test_refuses_too_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

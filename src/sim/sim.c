@@ -35,14 +35,20 @@
  * one: the serial replay's. Each part takes a one-loop form per step
  * (msgs_one_pass, links_one_loop), and on a violation undoes the step and
  * replays it in the two passes that name it. The serial replay
- * (totex_sim_step) takes both one-loop forms in a single loop (fused_in: a
- * hop read and its ids checked once) on networks with the neighbour table,
- * the two one-loop forms one after the other on the others. On mesh:64x64 (A3, 715 M hops, a loaded
- * machine) the serial replay took 4.8 s of CPU, the two parts 2.9 s and
- * 3.0 s, on two threads beside the planner's 1.3 s. The messages part moves
- * a message in one pass when it can (msgs_one_pass: stamps of the last move
- * in the state word's high bits); the links part finds a link's slot with
- * 4-wide compares and keeps one 8-byte word per node (its step's sends,
+ * (totex_sim_step) takes both one-loop forms in a single loop
+ * (fused_one_loop: a hop read and its ids checked once) on networks with the
+ * neighbour table, the two one-loop forms one after the other on the others.
+ * The one-loop forms take a step in chunks of SIM_CHUNK hops: a pre-pass
+ * (pick_pre: eight hops at a time with AVX2 where the processor has it, else
+ * one at a time) checks every hop's ids and computes its message's state
+ * index, the word it must find there and the word it leaves, then a loop per
+ * port model and table row length (links_chunk_in) takes the rest. The
+ * messages part moves a message in one pass when it can (stamps of the last
+ * move in the state word's high bits); the links part finds a link's slot
+ * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
+ * directed link (multiport, k-port), per node the step of its last send and
+ * receive (single-port) or 256 (step + 1) plus its sends and receives
+ * (k-port); the two passes keep one 8-byte word per node (its step's sends,
  * receives and the slots it sent over), or, beyond SIM_TABLE_SLOTS slots,
  * one-byte link stamps (reset every 255 steps). Figures: docs/performance.md.
  *
@@ -59,6 +65,11 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+/* the pre-pass's AVX2 form (pre_avx2_in()), taken at run time where the processor has it */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TOTEX_SIM_NO_AVX2)
+#define SIM_HAVE_AVX2 1
+#include <immintrin.h>
 #endif
 
 #include "common/error.h"
@@ -111,6 +122,8 @@ struct totex_sim {
     uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
     uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
+    int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
+    int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
     uint64_t layout_lines[3];          /* the state lines the first steps touch in each layout */
@@ -118,6 +131,8 @@ struct totex_sim {
     uint32_t review_samples;
     uint64_t review_hops, review_every; /* hops since the last sampled step; hops between two samples */
     uint32_t relayouts;                /* moves of the state to another layout after the first choice */
+    uint64_t *line_bits;               /* a bit per 64-byte line of the state, all 0 between two counts
+                                          (count_lines()); NULL until the first count */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -130,6 +145,11 @@ struct totex_sim {
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
                                           modulo 255 (1 .. 255), all reset to 0 every 255 steps: one byte, so
                                           that a mesh's stamps stay in the first-level cache */
+    uint32_t *link32;                  /* multiport and k-port with the table: n * nbr_stride, the step + 1 of the
+                                          directed link's last hop (0 for none), read by the one-loop forms only
+                                          (links_chunk_in(); check_hops() takes the node words) */
+    uint64_t *send_k, *recv_k;         /* k-port with the table, k < 256: per node, 256 (step + 1) plus its sends
+                                          (receives) in that step, read by the one-loop forms only (ports_takek()) */
     uint32_t *queue;                   /* undelivered messages held per node */
     uint64_t step;                     /* steps applied so far */
     totex_sim_fault fault;
@@ -202,6 +222,7 @@ void totex_sim_free(totex_sim *sim)
         return;
     totex_huge_free(sim->state, sim->state_bytes);
     free(sim->perm);
+    free(sim->line_bits);
     free(sim->coords);
     free(sim->nbr);
     free(sim->node_word);
@@ -210,6 +231,9 @@ void totex_sim_free(totex_sim *sim)
     free(sim->send_count);
     free(sim->recv_count);
     free(sim->link_stamp);
+    free(sim->link32);
+    free(sim->send_k);
+    free(sim->recv_k);
     free(sim->queue);
     free(sim);
 }
@@ -234,6 +258,10 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         goto nomem;
     sim->net = net;
     sim->ports = ports;
+#ifdef SIM_HAVE_AVX2
+    __builtin_cpu_init();
+    sim->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+#endif
     sim->n = n;
     sim->k = totex_network_dims(net);
     for (uint32_t i = 0; i < sim->k; i++) {
@@ -275,8 +303,13 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->node_word = calloc(n, sizeof *sim->node_word);
         if (!sim->node_word)
             goto nomem;
+        if (ports != TOTEX_PORTS_SINGLE && !(sim->link32 = calloc((size_t)n * sim->nbr_stride, sizeof *sim->link32)))
+            goto nomem;
+        if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI && ports < 256 &&
+            (!(sim->send_k = calloc(n, sizeof *sim->send_k)) || !(sim->recv_k = calloc(n, sizeof *sim->recv_k))))
+            goto nomem;
     }
-    if (!sim->nbr && ports != TOTEX_PORTS_MULTI) {
+    if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
         sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
         sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
@@ -600,19 +633,189 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
     return TOTEX_OK;
 }
 
-/* prefetches of the one-loop forms at hop @p x of @p count (msgs_one_pass_in(), fused_in()): the hop
-   HOP_PREFETCH_AHEAD on, and the message state of the hop PREFETCH_AHEAD on (when its ids are in range) */
-static inline __attribute__((always_inline)) void prefetch_ahead(const totex_hop *hops, size_t x, size_t count,
-                                                                 const msg_state *state, uint32_t n, const int BD,
-                                                                 const uint32_t *perm)
+/*
+ * The hops' own checks and the message state's words of a chunk of up to
+ * SIM_CHUNK hops, ahead of the one-loop forms (msgs_one_pass_in(), links_fast()),
+ * eight hops at a time with AVX2 where the processor has it
+ * (chosen at run time: the library is built for plain x86-64), one at a time
+ * otherwise: every node id below n, src != dst, from != to and from != dst
+ * (a hop that fails one of these breaks a rule of the whole replay; the caller
+ * then replays the step in the two passes, which name it, or, in one part of a
+ * split replay, take it as that part's rules do); with the messages (@p MS), for each hop the index of its message's
+ * state word (idx), the word it must hold (where ^ src == from, with a stamp
+ * other than this step's: expect, compared as a whole by sim_word_bad()) and
+ * the word it gets (moved: where ^ src == to, this step's stamp), and the
+ * arrivals (to == dst). The loops after it then take one load and one
+ * compare a hop for its ids and the message, instead of about twenty
+ * instructions.
+ */
+#define SIM_CHUNK 256
+/* idx entries past a chunk's hops, prefetched by the loops: copies of its last index */
+#define SIM_CHUNK_PAD PREFETCH_AHEAD
+/* hops ahead whose lines the pre-pass fetches from the producer's buffer (4 hops a line): a chunk, so that the
+   next chunk's lines come while the loop after the pre-pass runs */
+#define SIM_HOP_AHEAD SIM_CHUNK
+
+typedef struct sim_chunk {
+    uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
+    uint32_t expect[SIM_CHUNK];              /* (from ^ src) | tag: see sim_word_bad() */
+    uint32_t moved[SIM_CHUNK];               /* (to ^ src) | tag */
+} sim_chunk;
+
+/* what the pre-pass reads of the simulator */
+typedef struct sim_pre_in {
+    uint32_t n, tag;
+    const uint32_t *perm; /* SIM_BY_SRC */
+} sim_pre_in;
+
+/* a message's state word @p w against @p expect = (from ^ src) | tag: nonzero unless the message is at from
+   ((w & mask) ^ src == from) and was not moved in this step (its stamp, w & ~mask, is not tag) */
+static inline __attribute__((always_inline)) uint32_t sim_word_bad(uint32_t w, uint32_t expect, uint32_t mask)
 {
-    if (x + HOP_PREFETCH_AHEAD < count)
-        __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
-    if (x + PREFETCH_AHEAD < count) {
-        const totex_hop *p = &hops[x + PREFETCH_AHEAD];
-        if (p->dst < n && p->src < n)
-            __builtin_prefetch(state + state_index(n, p->src, p->dst, BD, perm), 1, 3);
+    const uint32_t t = w ^ expect;
+    return (t & mask) | (t == 0);
+}
+
+/* one hop of the pre-pass (the portable form, and the AVX2 form's tail); nonzero when an id check fails */
+static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h, const sim_pre_in *in,
+                                                             sim_chunk *ck, size_t j, uint64_t *arr,
+                                                             const int MS, const int BD)
+{
+    const uint32_t n = in->n, from = h->from, to = h->to, src = h->src, dst = h->dst;
+    const uint32_t bad = (from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) |
+                         (from == dst);
+    if (MS) {
+        const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
+        ck->idx[j] = (uint32_t)state_index(n, s, d, BD, in->perm);
+        ck->expect[j] = (from ^ src) | in->tag;
+        ck->moved[j] = (to ^ src) | in->tag;
+        *arr += to == dst;
     }
+    return bad;
+}
+
+static inline __attribute__((always_inline)) uint32_t pre_portable_in(const totex_hop *hops, size_t c, size_t avail,
+                                                                     const sim_pre_in *in, sim_chunk *ck,
+                                                                     uint64_t *arr, const int MS, const int BD)
+{
+    uint32_t bad = 0;
+    for (size_t j = 0; j < c; j++) {
+        if (j % 4 == 0 && j + SIM_HOP_AHEAD < avail) /* the producer's buffer, written on another core */
+            __builtin_prefetch(hops + j + SIM_HOP_AHEAD, 0, 3);
+        bad |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+    }
+    return bad;
+}
+
+#ifdef SIM_HAVE_AVX2
+
+__attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
+pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr, const int MS,
+            const int BD)
+{
+    const uint32_t n = in->n;
+    const __m256i nm1 = _mm256_set1_epi32((int)(n - 1)), nv = _mm256_set1_epi32((int)n),
+                  tag = _mm256_set1_epi32((int)in->tag), zero = _mm256_setzero_si256();
+    __m256i bad = zero;
+    uint64_t arrivals = 0;
+    size_t j = 0;
+    for (; j + 8 <= c; j += 8) {
+        const __m128i *q = (const __m128i *)(hops + j);
+        { /* the producer's buffer, written on another core; past the step's end too (an x86 prefetch never
+             faults: the next step's hops usually follow in the same buffer) */
+            const uintptr_t ahead = (uintptr_t)(q + 8) + SIM_HOP_AHEAD * sizeof(totex_hop) - 128;
+            __builtin_prefetch((const void *)ahead, 0, 3);
+            __builtin_prefetch((const void *)(ahead + 64), 0, 3);
+        }
+        /* hops j..j+3 in the low lanes, j+4..j+7 in the high ones: the 4 x 4 transposes keep hop order */
+        const __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q)), _mm_loadu_si128(q + 4), 1),
+                      b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q + 1)), _mm_loadu_si128(q + 5), 1),
+                      d4 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q + 2)), _mm_loadu_si128(q + 6), 1),
+                      e = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(q + 3)), _mm_loadu_si128(q + 7), 1);
+        const __m256i t0 = _mm256_unpacklo_epi32(a, b), t1 = _mm256_unpackhi_epi32(a, b),
+                      t2 = _mm256_unpacklo_epi32(d4, e), t3 = _mm256_unpackhi_epi32(d4, e);
+        const __m256i from = _mm256_unpacklo_epi64(t0, t2), to = _mm256_unpackhi_epi64(t0, t2),
+                      src = _mm256_unpacklo_epi64(t1, t3), dst = _mm256_unpackhi_epi64(t1, t3);
+        const __m256i mx = _mm256_max_epu32(_mm256_max_epu32(from, to), _mm256_max_epu32(src, dst));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_max_epu32(mx, nm1), nm1)); /* nonzero: an id >= n */
+        bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(src, dst),
+                                                   _mm256_or_si256(_mm256_cmpeq_epi32(from, to),
+                                                                   _mm256_cmpeq_epi32(from, dst))));
+        if (MS) {
+            __m256i idx;
+            if (BD == SIM_BY_DST) {
+                idx = _mm256_add_epi32(_mm256_mullo_epi32(dst, nv), src);
+            } else if (BD == SIM_BY_SRC) { /* perm[dst], dst clamped below n (a larger one fails above) */
+                const __m256i pd = _mm256_i32gather_epi32((const int *)in->perm, _mm256_min_epu32(dst, nm1), 4);
+                idx = _mm256_add_epi32(_mm256_mullo_epi32(src, nv), pd);
+            } else {
+                const __m256i d = _mm256_sub_epi32(dst, src); /* (dst - src) mod n: both below n here */
+                const __m256i dd = _mm256_add_epi32(d, _mm256_and_si256(_mm256_cmpgt_epi32(zero, d), nv));
+                idx = _mm256_add_epi32(_mm256_mullo_epi32(dd, nv), src);
+            }
+            _mm256_storeu_si256((__m256i *)(ck->idx + j), idx);
+            _mm256_storeu_si256((__m256i *)(ck->expect + j), _mm256_or_si256(_mm256_xor_si256(from, src), tag));
+            _mm256_storeu_si256((__m256i *)(ck->moved + j), _mm256_or_si256(_mm256_xor_si256(to, src), tag));
+            arrivals += (uint64_t)__builtin_popcount(
+                (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(to, dst))));
+        }
+    }
+    *arr += arrivals;
+    uint32_t b = !_mm256_testz_si256(bad, bad);
+    for (; j < c; j++)
+        b |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+    return b;
+}
+#endif
+
+/* the pre-pass of a chunk: nonzero when some hop fails an id check (ck's words are then not to be used) */
+typedef uint32_t (*sim_pre_fn)(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr);
+
+#define SIM_PRE_FN(NAME, BODY, MS, BD, ATTR)                                                                       \
+    ATTR static uint32_t NAME(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, \
+                              uint64_t *arr)                                                                       \
+    {                                                                                                              \
+        return BODY(hops, c, avail, in, ck, arr, MS, BD);                                                          \
+    }
+SIM_PRE_FN(pre_links_portable, pre_portable_in, 0, SIM_BY_OFFSET, )
+SIM_PRE_FN(pre_off_portable, pre_portable_in, 1, SIM_BY_OFFSET, )
+SIM_PRE_FN(pre_dst_portable, pre_portable_in, 1, SIM_BY_DST, )
+SIM_PRE_FN(pre_src_portable, pre_portable_in, 1, SIM_BY_SRC, )
+#ifdef SIM_HAVE_AVX2
+SIM_PRE_FN(pre_links_avx2, pre_avx2_in, 0, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FN(pre_off_avx2, pre_avx2_in, 1, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FN(pre_dst_avx2, pre_avx2_in, 1, SIM_BY_DST, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FN(pre_src_avx2, pre_avx2_in, 1, SIM_BY_SRC, __attribute__((target("avx2,popcnt"))))
+#endif
+#undef SIM_PRE_FN
+
+/* the pre-pass for the links alone (@p ms 0) or with the messages in layout @p layout: AVX2 when the
+   processor has it and the simulator is not held to the portable form (totex_sim_portable()) */
+static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout)
+{
+#ifdef SIM_HAVE_AVX2
+    if (sim->avx2 && !sim->portable)
+        return !ms ? pre_links_avx2 : layout == SIM_BY_DST ? pre_dst_avx2 : layout == SIM_BY_SRC ? pre_src_avx2 : pre_off_avx2;
+#endif
+    return !ms ? pre_links_portable
+               : layout == SIM_BY_DST ? pre_dst_portable : layout == SIM_BY_SRC ? pre_src_portable : pre_off_portable;
+}
+
+/* the pre-pass of hops[0, c) (c <= SIM_CHUNK) and, with the messages, the padding after its indices and the
+   prefetch of its first PREFETCH_AHEAD state lines; nonzero when a hop fails an id check */
+static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, const totex_hop *hops, size_t c,
+                                                               size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr,
+                                                               const msg_state *state, const int MS)
+{
+    if (pre(hops, c, avail, in, ck, arr))
+        return 1;
+    if (MS) {
+        for (size_t j = 0; j < SIM_CHUNK_PAD; j++)
+            ck->idx[c + j] = ck->idx[c - 1];
+        for (size_t j = 0; j < PREFETCH_AHEAD && j < c; j++)
+            __builtin_prefetch(state + ck->idx[j], 1, 3);
+    }
+    return 0;
 }
 
 /*
@@ -627,8 +830,8 @@ static inline __attribute__((always_inline)) void prefetch_ahead(const totex_hop
  * start; its stamp becomes 0, which no step uses) and returns 0, and the step
  * is replayed by the two passes, which report the violation exactly as the
  * serial replay does. One read-modify-write of the state per hop instead of
- * a read and a read-modify-write: on mesh:64x64 (A3, 715 M hops, one thread)
- * the messages part took 2.86 s instead of 3.41.
+ * a read and a read-modify-write; the hops' ids and their words' indices come
+ * from the pre-pass, a chunk at a time (pre_chunk()).
  */
 static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
                                                                    size_t count, uint64_t step, const int BD)
@@ -637,26 +840,31 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
     if (!sh || !cur)
         return 0;
-    const uint32_t tag = cur << sh;
     msg_state *const state = sim->state;
-    const uint32_t *const perm = sim->perm;
+    const sim_pre_in in = {n, cur << sh, sim->perm};
+    const sim_pre_fn pre = pick_pre(sim, 1, BD);
+    sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
-    for (; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        prefetch_ahead(hops, x, count, state, n, BD, perm);
-        if ((h->from >= n) | (h->to >= n) | (h->src >= n) | (h->dst >= n) | (h->src == h->dst) | (h->from == h->dst))
+    while (x < count) {
+        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, 1))
             break;
-        msg_state *ms = state + state_index(n, h->src, h->dst, BD, perm);
-        const uint32_t w = *ms;
-        if (((w & mask) ^ h->src) != h->from || (w & ~mask) == tag)
+        size_t j = 0;
+        for (; j < c; j++) {
+            __builtin_prefetch(state + ck.idx[j + PREFETCH_AHEAD], 1, 3);
+            msg_state *ms = state + ck.idx[j];
+            if (sim_word_bad(*ms, ck.expect[j], mask))
+                break;
+            *ms = ck.moved[j];
+        }
+        x += j;
+        if (j < c)
             break;
-        *ms = (h->to ^ h->src) | tag;
-        arrivals += h->to == h->dst;
     }
     if (x < count) {
         while (x-- > 0)
-            state[state_index(n, hops[x].src, hops[x].dst, BD, perm)] = hops[x].from ^ hops[x].src;
+            state[state_index(n, hops[x].src, hops[x].dst, BD, sim->perm)] = hops[x].from ^ hops[x].src;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -683,24 +891,26 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
 #define SIM_LAYOUT_STEPS 64
 #define SIM_LAYOUT_SAMPLE 1024
 
-/* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: an open-
-   addressing set of twice as many slots (a sort cost about a fifth of the replay's time when the layout is
-   reviewed as it goes) */
-static size_t count_lines(const size_t *idx, size_t count)
+/* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: a bit
+   per line of the state in sim->line_bits (n^2 / 128 bytes), set, counted and cleared again (the words touched
+   only). When the bits cannot be had: @p count, a line each, so that no layout looks better than another */
+static size_t count_lines(totex_sim *sim, const size_t *idx, size_t count)
 {
-    enum { SLOTS = 2 * SIM_LAYOUT_SAMPLE };
-    size_t set[SLOTS], lines = 0;
-    memset(set, 0, sizeof set);
+    enum { LINE = 64 / sizeof(msg_state) };
+    if (!sim->line_bits)
+        sim->line_bits = calloc(((size_t)sim->n * sim->n / LINE + 64) / 64, sizeof *sim->line_bits);
+    uint64_t *const bits = sim->line_bits;
+    if (!bits)
+        return count;
+    size_t lines = 0;
     for (size_t x = 0; x < count; x++) {
-        const size_t key = idx[x] / (64 / sizeof(msg_state)) + 1; /* 0: an empty slot */
-        size_t h = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & (SLOTS - 1);
-        while (set[h] && set[h] != key)
-            h = (h + 1) & (SLOTS - 1);
-        if (!set[h]) {
-            set[h] = key;
-            lines++;
-        }
+        const size_t line = idx[x] / LINE;
+        const uint64_t b = (uint64_t)1 << (line % 64);
+        lines += !(bits[line / 64] & b);
+        bits[line / 64] |= b;
     }
+    for (size_t x = 0; x < count; x++)
+        bits[idx[x] / LINE / 64] = 0;
     return lines;
 }
 
@@ -741,7 +951,7 @@ static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t cou
         for (size_t x = 0; x < c; x++)
             if (hops[x].src < n && hops[x].dst < n)
                 idx[m++] = state_index(n, hops[x].src, hops[x].dst, layout, perm);
-        lines[layout] += count_lines(idx, m);
+        lines[layout] += count_lines(sim, idx, m);
     }
 }
 
@@ -961,46 +1171,22 @@ static inline __attribute__((always_inline)) uint32_t fast_slot(const uint32_t *
 #endif
 }
 
-/* A hop's link taken in the node words of this step (links_fast(), fused_in()): link @p slot of node
-   @p from, and under k-port (@p PM != 0) a send port of @p from and a receive port of @p to, at most
-   @p kp each. A word stamped with an earlier step (its top 32 bits) counts as empty; @p wf0 is node_word
-   [from], loaded by the caller ahead of the slot's search. 0 (nothing written) when the link is taken
-   already or a port limit is reached, else 1 */
-static inline __attribute__((always_inline)) int link_take(uint64_t *nw, uint64_t wf0, uint32_t from, uint32_t to,
-                                                           uint32_t slot, uint32_t stamp, uint64_t now, uint64_t kp,
-                                                           const unsigned PM)
-{
-    const uint64_t wf = wf0 >> 32 == stamp ? wf0 : now, bit = (uint64_t)1 << slot;
-    if (PM == 0) {
-        if (wf & bit)
-            return 0;
-        nw[from] = wf | bit;
-        return 1;
-    }
-    const uint64_t wt0 = nw[to], wt = wt0 >> 32 == stamp ? wt0 : now;
-    if ((wf & bit) | (((wf >> 16) & 0xff) >= kp) | (((wt >> 24) & 0xff) >= kp))
-        return 0;
-    nw[from] = (wf | bit) + ((uint64_t)1 << 16);
-    nw[to] = wt + ((uint64_t)1 << 24);
-    return 1;
-}
-
-/* A hop's queues (links_fast(), fused_in()): one message fewer at @p from; under multiport (@p PM 0) one
-   more at @p to unless it arrived (@p to == @p dst), returning 1 when that queue went above @p peak0
-   (links_close() then counts the arrivals again); 0 otherwise */
+/* A hop's queues (links_chunk_in()): one message fewer at @p from; under multiport (@p PM 0) one more at
+   @p to unless it arrived (@p to == @p dst), returning that queue (links_close() counts the arrivals again
+   when some went above the peak); 0 otherwise */
 static inline __attribute__((always_inline)) uint32_t queue_move(uint32_t *queue, uint32_t from, uint32_t to,
-                                                                 uint32_t dst, uint32_t peak0, const unsigned PM)
+                                                                 uint32_t dst, const unsigned PM)
 {
     queue[from]--;
     if (PM != 0)
         return 0;
     const uint32_t q = queue[to] + (to != dst);
     queue[to] = q;
-    return q > peak0;
+    return q;
 }
 
 /*
- * The end of a step of the links part in one loop (links_fast(), fused_in()):
+ * The end of a step of the links part in one loop (links_fast()):
  * the peak queue as move_hops measures it, every send of the step counted,
  * then the arrivals in order; and the hop counts. Multiport counts the
  * arrivals in the loop, where a queue is never below its value here at the
@@ -1021,13 +1207,14 @@ static inline __attribute__((always_inline)) void links_close(totex_sim *sim, co
             for (size_t x = 0; x < count; x++)
                 queue[hops[x].to] -= hops[x].to != hops[x].dst;
         for (size_t x = 0; x < count; x++) {
+            /* no branch on the arrival (about one hop in three on A2): an arrival leaves its queue as it was
+               after the step's sends, at most the peak so far */
             const totex_hop *h = &hops[x];
-            if (h->to != h->dst) {
-                const uint32_t q = ++queue[h->to];
-                if (q > peak) {
-                    sim->peak_queue = peak = q;
-                    sim->peak_node = h->to;
-                }
+            const uint32_t q = queue[h->to] + (h->to != h->dst);
+            queue[h->to] = q;
+            if (q > peak) {
+                sim->peak_queue = peak = q;
+                sim->peak_node = h->to;
             }
         }
     }
@@ -1036,68 +1223,211 @@ static inline __attribute__((always_inline)) void links_close(totex_sim *sim, co
         sim->max_step_hops = count;
 }
 
-static inline __attribute__((always_inline)) int links_fast(totex_sim *sim, const totex_hop *hops, size_t count,
-                                                            uint64_t step, const unsigned PM, const uint32_t NS)
+/* Under single-port (@p PM 1) with the table, the one-loop forms take a hop's ports in send_stamp[from]
+   and recv_stamp[to] (the step + 1 of the node's last send / receive; 0 for none): two words and two
+   compares instead of the node words' counts. 0 when a port is taken already, else 1 */
+static inline __attribute__((always_inline)) int ports_take1(uint32_t *ss, uint32_t *rs, uint32_t from, uint32_t to,
+                                                            uint32_t stamp)
 {
-    const uint32_t n = sim->n;
-    const uint32_t stamp = (uint32_t)(step + 1);
-    const uint64_t now = (uint64_t)stamp << 32;
-    const uint32_t *const nbr = sim->nbr;
-    uint32_t *const queue = sim->queue;
-    uint64_t *const nw = sim->node_word;
-    const uint64_t kp = PM == 1 ? 1 : sim->ports;
-    const uint32_t peak0 = (uint32_t)sim->peak_queue;
-    uint32_t over = 0; /* some queue went above the peak during the loop */
-    size_t x = 0;
-    for (; x < count; x++) {
+    if ((ss[from] == stamp) | (rs[to] == stamp))
+        return 0;
+    ss[from] = stamp;
+    rs[to] = stamp;
+    return 1;
+}
+
+/* Under k-port (k < 256) with the table, the one-loop forms count a hop's ports in send_k[from] and
+   recv_k[to]: @p base = 256 (step + 1) plus the node's sends (receives) in this step, a word below @p base
+   being of an earlier step (no sends). max(word, base) - base is then the count: one compare and a move
+   instead of the stamp's test and the count's extraction. 0 when a count is at @p k already, else 1 */
+static inline __attribute__((always_inline)) int ports_takek(uint64_t *sk, uint64_t *rk, uint32_t from, uint32_t to,
+                                                            uint64_t base, uint64_t k)
+{
+    const uint64_t ws = sk[from], wr = rk[to];
+    const uint64_t cs = ws > base ? ws : base, cr = wr > base ? wr : base;
+    if ((cs >= base + k) | (cr >= base + k))
+        return 0;
+    sk[from] = cs + 1;
+    rk[to] = cr + 1;
+    return 1;
+}
+
+/* the links' writes of hops[0, x) undone (links_fast()): queue[from] back up, under multiport queue[to] down.
+   The stamps and counts of this step the one-loop forms leave in link32, send_stamp, recv_stamp, send_k and
+   recv_k are read by no one again: check_hops() takes the node words, and the next step has another stamp */
+static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, const totex_hop *hops, size_t x,
+                                                             const unsigned PM)
+{
+    while (x-- > 0) {
         const totex_hop *h = &hops[x];
-        if (x + HOP_PREFETCH_AHEAD < count)
-            __builtin_prefetch(&hops[x + HOP_PREFETCH_AHEAD], 0, 3);
-        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
-        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to))
-            break;
-        const uint64_t wf0 = nw[from];
+        sim->queue[h->from]++;
+        if (PM == 0)
+            sim->queue[h->to] -= h->to != h->dst;
+    }
+}
+
+/* what the loops over a chunk read (links_chunk_in()) */
+typedef struct sim_loop {
+    const uint32_t *nbr;
+    uint32_t *queue, *ss, *rs; /* ss, rs: send_stamp and recv_stamp (single-port) */
+    uint32_t *link32;          /* multiport and k-port */
+    uint64_t *sk, *rk;         /* k-port: send_k, recv_k */
+    msg_state *state;
+    uint32_t stamp, peak0, mask;
+    uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
+} sim_loop;
+
+/*
+ * The links of the @p c hops @p hc of a chunk, after its pre-pass (links_fast()), and with @p MS their
+ * messages too (fused_one_loop(): the message's word against the pre-pass's, then moved): the checks of
+ * check_hops() that the pre-pass leaves (the link's slot in the table, the ports and links, the message), and
+ * the writes of move_hops() but the peak queue (links_close()). Returns the hops taken: fewer than @p c at
+ * the first that fails a check, which it leaves unwritten. The port model (PM: 0 multiport, 1 single-port, 2
+ * k-port) and the table's row length (NS) are constants: one function each (links_chunk_fn()), so that the
+ * loop keeps its values in registers.
+ */
+static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loop *lp, const totex_hop *hc, size_t c,
+                                                                   const sim_chunk *ck, uint32_t *over_out,
+                                                                   const unsigned PM, const uint32_t NS, const int MS)
+{
+    const uint32_t *const nbr = lp->nbr;
+    uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
+    uint64_t *const sk = lp->sk, *const rk = lp->rk;
+    msg_state *const state = lp->state;
+    const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask;
+    const uint64_t kbase = lp->now, kp = lp->kp;
+    uint32_t top = 0; /* the largest queue a hop left (multiport) */
+    size_t j = 0;
+#pragma GCC unroll 2
+    for (; j < c; j++) {
+        const uint32_t from = hc[j].from, to = hc[j].to;
+        msg_state *ms = NULL;
+        uint32_t wbad = 0;
+        if (MS) {
+            __builtin_prefetch(state + ck->idx[j + PREFETCH_AHEAD], 1, 3);
+            ms = state + ck->idx[j];
+            wbad = sim_word_bad(*ms, ck->expect[j], mask);
+        }
         const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-        if (slot == UINT32_MAX)
+        if ((slot == UINT32_MAX) | (wbad != 0))
             break;
-        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
+        if (PM == 1) {
+            if (!ports_take1(ss, rs, from, to, stamp))
+                break;
+        } else { /* the directed link's stamp, and under k-port the node's counts */
+            uint32_t *const ls = link32 + (size_t)from * NS + slot;
+            if (*ls == stamp)
+                break;
+            if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
+                break;
+            *ls = stamp;
+        }
+        if (MS)
+            *ms = ck->moved[j];
+        const uint32_t q = queue_move(queue, from, to, hc[j].dst, PM); /* (multiport: the arrivals counted here too) */
+        top = q > top ? q : top;
+    }
+    *over_out |= top > peak0;
+    return j;
+}
+
+typedef size_t (*links_chunk_fn)(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck,
+                                 uint32_t *over);
+#define SIM_CHUNK_FNS(PM, NS)                                                                                         \
+    static size_t links_chunk_##PM##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck,  \
+                                          uint32_t *over)                                                          \
+    {                                                                                                              \
+        return links_chunk_in(lp, hc, c, ck, over, PM, NS, 0);                                                     \
+    }                                                                                                              \
+    static size_t fused_chunk_##PM##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck,  \
+                                          uint32_t *over)                                                          \
+    {                                                                                                              \
+        return links_chunk_in(lp, hc, c, ck, over, PM, NS, 1);                                                     \
+    }
+SIM_CHUNK_FNS(0, 4) SIM_CHUNK_FNS(0, 8) SIM_CHUNK_FNS(0, 12) SIM_CHUNK_FNS(0, 16)
+SIM_CHUNK_FNS(1, 4) SIM_CHUNK_FNS(1, 8) SIM_CHUNK_FNS(1, 12) SIM_CHUNK_FNS(1, 16)
+SIM_CHUNK_FNS(2, 4) SIM_CHUNK_FNS(2, 8) SIM_CHUNK_FNS(2, 12) SIM_CHUNK_FNS(2, 16)
+#undef SIM_CHUNK_FNS
+
+/* the loop over a chunk for this simulator's port model and table (@p ms: with the messages) */
+static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
+{
+    static const links_chunk_fn fns[2][3][4] = {
+        {{links_chunk_0_4, links_chunk_0_8, links_chunk_0_12, links_chunk_0_16},
+         {links_chunk_1_4, links_chunk_1_8, links_chunk_1_12, links_chunk_1_16},
+         {links_chunk_2_4, links_chunk_2_8, links_chunk_2_12, links_chunk_2_16}},
+        {{fused_chunk_0_4, fused_chunk_0_8, fused_chunk_0_12, fused_chunk_0_16},
+         {fused_chunk_1_4, fused_chunk_1_8, fused_chunk_1_12, fused_chunk_1_16},
+         {fused_chunk_2_4, fused_chunk_2_8, fused_chunk_2_12, fused_chunk_2_16}}};
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+    const uint32_t rows = sim->nbr_stride / 4; /* 0 only with one node, whose hops all fail the pre-pass */
+    return fns[ms != 0][pm][rows ? rows - 1 : 0];
+}
+
+/*
+ * The links part of step @p step in one loop a chunk (the neighbour table only: sim->nbr set), or with @p MS
+ * both parts (fused_one_loop()): the same checks as check_hops() and the same updates as move_hops(), no message
+ * text and one branch per check. At the first hop that fails any check it undoes the hops before it (the
+ * messages in reverse, back at h->from with stamp 0; links_undo()) and returns 0: the caller replays the
+ * step with check_hops and move_hops, which report the violation exactly as the serial replay does.
+ */
+static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step, const int MS)
+{
+    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
+    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
+    if (MS && (!sh || !cur))
+        return 0;
+    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
+    const int layout = sim->layout;
+    const uint32_t stamp = (uint32_t)(step + 1);
+    if (pm == 2 && !sim->send_k)
+        return 0; /* k >= 256: the two passes only */
+    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
+                         sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask,
+                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
+    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm};
+    const sim_pre_fn pre = pick_pre(sim, MS, layout);
+    const links_chunk_fn loop = pick_chunk(sim, MS);
+    sim_chunk ck;
+    uint32_t over = 0; /* some queue went above the peak during the loop */
+    uint64_t arrivals = 0;
+    size_t x = 0;
+    while (x < count) {
+        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, MS))
             break;
-        over |= queue_move(queue, from, to, dst, peak0, PM); /* (multiport: the arrivals counted here too, below) */
+        const size_t j = loop(&lp, hops + x, c, &ck, &over);
+        x += j;
+        if (j < c)
+            break;
     }
     if (x < count) {
-        while (x-- > 0) {
-            const totex_hop *h = &hops[x];
-            queue[h->from]++;
-            if (PM == 0)
-                queue[h->to] -= h->to != h->dst;
-            nw[h->from] = 0; /* step 0 is no step's: the words of this step are empty again */
-            nw[h->to] = 0;
-        }
+        if (MS)
+            for (size_t y = x; y-- > 0;)
+                sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = hops[y].from ^ hops[y].src;
+        if (pm == 0)
+            links_undo(sim, hops, x, 0);
+        else
+            links_undo(sim, hops, x, 1);
         return 0;
     }
-    links_close(sim, hops, count, PM, over);
+    if (pm == 0)
+        links_close(sim, hops, count, 0, over);
+    else
+        links_close(sim, hops, count, 1, over);
+    if (MS) {
+        sim->arrivals += arrivals;
+        sim->delay_sum += arrivals * stamp;
+        if (arrivals)
+            sim->last_arrival = stamp;
+    }
     return 1;
 }
 
 /* links_fast() for this simulator's port model and table, or 0 when it has no fast form (no table) */
 static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
-    if (!sim->nbr)
-        return 0;
-    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
-#define LINKS_FAST_NS(P)                                                                                              \
-    switch (sim->nbr_stride) {                                                                                        \
-    case 4: return links_fast(sim, hops, count, step, P, 4);                                                          \
-    case 8: return links_fast(sim, hops, count, step, P, 8);                                                          \
-    case 12: return links_fast(sim, hops, count, step, P, 12);                                                        \
-    default: return links_fast(sim, hops, count, step, P, 16);                                                        \
-    }
-    switch (pm) {
-    case 0: LINKS_FAST_NS(0)
-    case 1: LINKS_FAST_NS(1)
-    default: LINKS_FAST_NS(2)
-    }
-#undef LINKS_FAST_NS
+    return sim->nbr ? links_fast(sim, hops, count, step, 0) : 0;
 }
 
 /*
@@ -1106,99 +1436,16 @@ static int links_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
  * and links_fast(), all before any of its writes, then its writes; so a hop
  * is read and its ids checked once, and the state's cache misses overlap the
  * links' instructions. At the first hop that fails a check it undoes the hops
- * before it, exactly as the two loops do (the messages in reverse, back at
- * h->from with stamp 0; queue[from] back up, and under multiport queue[to]
- * down; the node words written set to 0), and returns 0: the caller replays
- * the step in the two passes, which name the violation. The peak queue and
- * the counts after the loop as links_fast() and msgs_one_pass_in() take them.
+ * before it, exactly as the two loops do, and returns 0: the caller replays
+ * the step in the two passes, which name the violation. The layout is chosen
+ * as msgs_one_pass() chooses it; 0 when it has no fused form (no table).
  */
-static inline __attribute__((always_inline)) int fused_in(totex_sim *sim, const totex_hop *hops, size_t count,
-                                                          uint64_t step, const unsigned PM, const uint32_t NS,
-                                                          const int BD)
-{
-    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
-    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
-    if (!sh || !cur)
-        return 0;
-    const uint32_t tag = cur << sh;
-    msg_state *const state = sim->state;
-    const uint32_t *const perm = sim->perm;
-    const uint32_t stamp = (uint32_t)(step + 1);
-    const uint64_t now = (uint64_t)stamp << 32;
-    const uint32_t *const nbr = sim->nbr;
-    uint32_t *const queue = sim->queue;
-    uint64_t *const nw = sim->node_word;
-    const uint64_t kp = PM == 1 ? 1 : sim->ports;
-    const uint32_t peak0 = (uint32_t)sim->peak_queue;
-    uint32_t over = 0;
-    uint64_t arrivals = 0;
-    size_t x = 0;
-    for (; x < count; x++) {
-        const totex_hop *h = &hops[x];
-        prefetch_ahead(hops, x, count, state, n, BD, perm);
-        const uint32_t from = h->from, to = h->to, src = h->src, dst = h->dst;
-        if ((from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) | (from == dst))
-            break;
-        msg_state *ms = state + state_index(n, src, dst, BD, perm);
-        const uint32_t w = *ms;
-        const uint64_t wf0 = nw[from];
-        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
-        if ((slot == UINT32_MAX) | (((w & mask) ^ src) != from) | ((w & ~mask) == tag))
-            break;
-        if (!link_take(nw, wf0, from, to, slot, stamp, now, kp, PM))
-            break;
-        *ms = (to ^ src) | tag;
-        arrivals += to == dst;
-        over |= queue_move(queue, from, to, dst, peak0, PM);
-    }
-    if (x < count) {
-        while (x-- > 0) {
-            const totex_hop *h = &hops[x];
-            state[state_index(n, h->src, h->dst, BD, perm)] = h->from ^ h->src;
-            queue[h->from]++;
-            if (PM == 0)
-                queue[h->to] -= h->to != h->dst;
-            nw[h->from] = 0;
-            nw[h->to] = 0;
-        }
-        return 0;
-    }
-    links_close(sim, hops, count, PM, over);
-    sim->arrivals += arrivals;
-    sim->delay_sum += arrivals * stamp;
-    if (arrivals)
-        sim->last_arrival = stamp;
-    return 1;
-}
-
-/* fused_in() for this simulator's port model, table and layout (chosen as msgs_one_pass() chooses it), or 0
-   when it has no fused form (no table) */
 static int fused_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     if (!sim->nbr)
         return 0;
     layout_review(sim, hops, count, step);
-    const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
-#define FUSED_NS(P, B)                                                                                                \
-    switch (sim->nbr_stride) {                                                                                        \
-    case 4: return fused_in(sim, hops, count, step, P, 4, B);                                                         \
-    case 8: return fused_in(sim, hops, count, step, P, 8, B);                                                         \
-    case 12: return fused_in(sim, hops, count, step, P, 12, B);                                                       \
-    default: return fused_in(sim, hops, count, step, P, 16, B);                                                       \
-    }
-#define FUSED_PM(B)                                                                                                   \
-    switch (pm) {                                                                                                     \
-    case 0: FUSED_NS(0, B)                                                                                            \
-    case 1: FUSED_NS(1, B)                                                                                            \
-    default: FUSED_NS(2, B)                                                                                           \
-    }
-    if (sim->layout == SIM_BY_DST)
-        FUSED_PM(SIM_BY_DST)
-    if (sim->layout == SIM_BY_SRC)
-        FUSED_PM(SIM_BY_SRC)
-    FUSED_PM(SIM_BY_OFFSET)
-#undef FUSED_PM
-#undef FUSED_NS
+    return links_fast(sim, hops, count, step, 1);
 }
 
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
@@ -1404,4 +1651,9 @@ void totex_sim_set_layout(totex_sim *sim, int layout)
 {
     if (layout >= SIM_BY_OFFSET && layout <= SIM_BY_SRC)
         state_relayout(sim, layout);
+}
+
+void totex_sim_portable(totex_sim *sim, int on)
+{
+    sim->portable = on != 0;
 }

@@ -29,4 +29,12 @@ uint32_t totex_sim_relayouts(const totex_sim *sim);
  */
 void totex_sim_set_layout(totex_sim *sim, int layout);
 
+/**
+ * Hold the one-loop forms' pre-pass (src/sim/sim.c, pick_pre()) to its
+ * portable form (@p on nonzero) even where the processor has AVX2, or let it
+ * take AVX2 again (0): the tests replay in both forms.
+ * @param sim a simulator, between steps.
+ */
+void totex_sim_portable(totex_sim *sim, int on);
+
 #endif
