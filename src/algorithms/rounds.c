@@ -21,7 +21,18 @@
  *          each step split in two, the moves in the + direction, then those in
  *          the - direction (one link a node a step); the dimensions' links a
  *          node add up to at most k. Of the splits that fit, the one with the
- *          fewest K * L (below). Under k-port it applies only where that is
+ *          fewest K * L (below); or, where strictly fewer, the maximal
+ *          configurations taking turns within every slot (segments: in one a
+ *          dimension runs whole, in another split; ours, beyond the papers).
+ *          mesh:40x48 3-port: a slot of 1,200 steps with path:48 whole beside
+ *          path:40 split, then 2,400 with path:48 split beside path:40
+ *          whole (6 and 5 rounds), 8 slots: 28,800 steps (one fixed split
+ *          38,400; greedy 31,911; cut 23,040). m x m 3-port with 3 | m:
+ *          4 m T_m / 3, and m^3 4-port 3 m^2 T_m / 2: the least any schedule
+ *          of such rounds can take (each round holds 2 T_D link-steps of
+ *          every node, k free a step: max(max_D W_D, sum_D 2 W_D / k),
+ *          W_D = (n/m_D) T_D; tests/test_rounds.c).
+ *          Under k-port it applies only where that is
  *          below A2's steps under k-port (a2.c: the multiport factor rounds one
  *          dimension after the other), which it would otherwise only tie and
  *          cost a second full replay. mesh:32x64 3-port: the path:64 rounds
@@ -42,7 +53,8 @@
  *            (ii) the rounds of one w do not overlap in time (a message
  *                 moves in one dimension at a time; any order is shortest).
  *          Time is cut into K slots of L steps; in a slot dimension D runs
- *          c_D = floor(L / T_D) rounds back to back. Class (D, a) is split
+ *          c_D = floor(L / T_D) rounds back to back (k-port with turns: per
+ *          segment g of the slot floor(l_g / T_Dg), T_Dg whole or split). Class (D, a) is split
  *          into c_D sub-classes of at most K offsets (position j in the
  *          slot); an edge (w, sub-class) per move; colour = slot. Rows have
  *          at most d edges, columns at most K, so K >= d colours suffice
@@ -77,7 +89,9 @@
  *          where a3 applies (the same steps). k-port: the same, with paths,
  *          rings and K2 only, k >= d, and fewer steps than A2 (above).
  *
- * Data: the colouring (n*d edges, K colours), K * columns assigned offsets,
+ * Data: the k-port turns search: at most 10^6 layouts of segment lengths,
+ * O(d * segments) each (RD_SEARCH_BUDGET), in applies and in setup.
+ * The colouring (n*d edges, K colours), K * columns assigned offsets,
  * n * d slots; per step the hops of every dimension's current round:
  * per label a, the source and destination base of each copy (2 * n/m_D
  * words), computed once per round. Work: O(hops + K * n * d), and the
