@@ -257,6 +257,92 @@ static void kport(void **state)
     totex_network_free(net);
 }
 
+/* Multiport furthest-first rounds on a path of m nodes: ceil((m^2 - 1) / 4) steps (003 Theorem 1). */
+static uint64_t path_round(uint64_t m) { return (m * m + 2) / 4; }
+
+/*
+ * k-port, port configurations taking turns within a slot, on products of
+ * paths (sides in @p m, @p d of them): every dimension D runs r_D = n/m_D
+ * factor rounds, whole (two links a node for T_D steps) or split by direction
+ * (one link for 2 T_D), so each round holds 2 T_D link-steps of every node
+ * and at most k are free a step: no schedule of such rounds beats
+ * max(max_D r_D T_D, ceil(sum_D 2 r_D T_D / k)) (@p low). A fixed share (the
+ * same k - d dimensions whole all the time) needs at least
+ * min over the shares of max_D r_D T_D (1 or 2) (@p fixed).
+ */
+static void turn_figures(const uint32_t *m, uint32_t d, uint32_t k, uint64_t *low, uint64_t *fixed)
+{
+    uint64_t n = 1, sum = 0, most = 0;
+    for (uint32_t D = 0; D < d; D++)
+        n *= m[D];
+    for (uint32_t D = 0; D < d; D++) {
+        const uint64_t w = n / m[D] * path_round(m[D]);
+        sum += 2 * w;
+        if (w > most)
+            most = w;
+    }
+    *low = (sum + k - 1) / k > most ? (sum + k - 1) / k : most;
+    *fixed = UINT64_MAX;
+    for (uint32_t mask = 0; mask < 1u << d; mask++) {
+        if ((uint32_t)__builtin_popcount(mask) != k - d)
+            continue;
+        uint64_t t = 0;
+        for (uint32_t D = 0; D < d; D++) {
+            const uint64_t w = n / m[D] * path_round(m[D]) * (mask >> D & 1 ? 1 : 2);
+            if (w > t)
+                t = w;
+        }
+        if (t < *fixed)
+            *fixed = t;
+    }
+}
+
+/*
+ * 3-port on 2-D and 4- and 5-port on 3-D meshes: rounds lets the
+ * dimensions take turns at the whole configuration inside each slot, so it
+ * comes under every fixed share; on m x m with 3 | m (slots of two segments
+ * of 2 T: A 2 rounds whole + B 1 split, then the converse) and on the cubes
+ * m^3 4-port (three segments of 2 T, 4 rounds of each dimension) it meets
+ * the turn bound: 4 m T / 3 and 3 m^2 T / 2. Odd and even sides. Few rounds
+ * a class (mesh:7x11: 11 and 7) leave coarse slots: there it only ties the
+ * best fixed share (264 steps, 2 slots).
+ */
+static void kport_turns(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t m[3], d, k;
+        int exact; /* 1: steps = the turn bound; 0: below every fixed share; 2: at most the best fixed share */
+    } cases[] = {
+        {{6, 6}, 2, 3, 1},     {{9, 9}, 2, 3, 1},     {{12, 12}, 2, 3, 1},   {{6, 10}, 2, 3, 0},
+        {{7, 11}, 2, 3, 2},    {{11, 13}, 2, 3, 0},   {{15, 15}, 2, 3, 1},   {{20, 28}, 2, 3, 0},   {{4, 4, 4}, 3, 4, 1},  {{6, 6, 6}, 3, 4, 1},
+        {{3, 4, 5}, 3, 4, 0},  {{3, 4, 5}, 3, 5, 0},  {{5, 5, 5}, 3, 5, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char spec[64];
+        if (cases[i].d == 2)
+            snprintf(spec, sizeof spec, "mesh:%ux%u", cases[i].m[0], cases[i].m[1]);
+        else
+            snprintf(spec, sizeof spec, "mesh:%ux%ux%u", cases[i].m[0], cases[i].m[1], cases[i].m[2]);
+        uint64_t low, fixed;
+        turn_figures(cases[i].m, cases[i].d, cases[i].k, &low, &fixed);
+        totex_plan_result res;
+        const uint64_t cut = plan_ports(spec, cases[i].k, &res);
+        const uint64_t steps = res.sim.steps;
+        if (steps < low || steps < cut || steps > fixed || (cases[i].exact != 2 && steps == fixed) ||
+            (cases[i].exact == 1 && steps != low))
+            fail_msg("%s %u-port: %llu steps; turn bound %llu%s, every fixed share >= %llu, cut %llu", spec,
+                     cases[i].k, (unsigned long long)steps, (unsigned long long)low,
+                     cases[i].exact ? " (to meet)" : "", (unsigned long long)fixed, (unsigned long long)cut);
+        totex_plan_result_release(&res);
+    }
+    /* a ring and a path mixed (odd ring, 4-port): replayed in full, at or above the cut */
+    totex_plan_result res;
+    const uint64_t cut = plan_ports("path:6*ring:5*path:4", 4, &res);
+    assert_true(res.sim.steps >= cut);
+    totex_plan_result_release(&res);
+}
+
 static void not_applicable(void **state)
 {
     (void)state;
@@ -287,6 +373,7 @@ int main(void)
         cmocka_unit_test(delay_not_above_pipeline),
         cmocka_unit_test(auto_choice),
         cmocka_unit_test(kport),
+        cmocka_unit_test(kport_turns),
         cmocka_unit_test(not_applicable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

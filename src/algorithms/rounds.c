@@ -21,7 +21,18 @@
  *          each step split in two, the moves in the + direction, then those in
  *          the - direction (one link a node a step); the dimensions' links a
  *          node add up to at most k. Of the splits that fit, the one with the
- *          fewest K * L (below). Under k-port it applies only where that is
+ *          fewest K * L (below); or, where strictly fewer, the maximal
+ *          configurations taking turns within every slot (segments: in one a
+ *          dimension runs whole, in another split; ours, beyond the papers).
+ *          mesh:40x48 3-port: a slot of 1,200 steps with path:48 whole beside
+ *          path:40 split, then 2,400 with path:48 split beside path:40
+ *          whole (6 and 5 rounds), 8 slots: 28,800 steps (one fixed split
+ *          38,400; greedy 31,911; cut 23,040). m x m 3-port with 3 | m:
+ *          4 m T_m / 3, and m^3 4-port 3 m^2 T_m / 2: the least any schedule
+ *          of such rounds can take (each round holds 2 T_D link-steps of
+ *          every node, k free a step: max(max_D W_D, sum_D 2 W_D / k),
+ *          W_D = (n/m_D) T_D; tests/test_rounds.c).
+ *          Under k-port it applies only where that is
  *          below A2's steps under k-port (a2.c: the multiport factor rounds one
  *          dimension after the other), which it would otherwise only tie and
  *          cost a second full replay. mesh:32x64 3-port: the path:64 rounds
@@ -42,7 +53,8 @@
  *            (ii) the rounds of one w do not overlap in time (a message
  *                 moves in one dimension at a time; any order is shortest).
  *          Time is cut into K slots of L steps; in a slot dimension D runs
- *          c_D = floor(L / T_D) rounds back to back. Class (D, a) is split
+ *          c_D = floor(L / T_D) rounds back to back (k-port with turns: per
+ *          segment g of the slot floor(l_g / T_Dg), T_Dg whole or split). Class (D, a) is split
  *          into c_D sub-classes of at most K offsets (position j in the
  *          slot); an edge (w, sub-class) per move; colour = slot. Rows have
  *          at most d edges, columns at most K, so K >= d colours suffice
@@ -77,7 +89,9 @@
  *          where a3 applies (the same steps). k-port: the same, with paths,
  *          rings and K2 only, k >= d, and fewer steps than A2 (above).
  *
- * Data: the colouring (n*d edges, K colours), K * columns assigned offsets,
+ * Data: the k-port turns search: at most 10^6 layouts of segment lengths,
+ * O(d * segments) each (RD_SEARCH_BUDGET), in applies and in setup.
+ * The colouring (n*d edges, K colours), K * columns assigned offsets,
  * n * d slots; per step the hops of every dimension's current round:
  * per label a, the source and destination base of each copy (2 * n/m_D
  * words), computed once per round. Work: O(hops + K * n * d), and the
@@ -96,21 +110,33 @@
 /* Largest factor schedule built in memory: 2^24 hops (256 MiB; a path of about 370 nodes). */
 #define RD_MAX_FACTOR_HOPS (UINT64_C(1) << 24)
 
+/* Most segments a slot is cut into (k-port port configurations taking turns, below). */
+#define RD_MAX_SEGS 4
+/* Most layouts of segment lengths the k-port search tries (10^6: about 10 ms). */
+#define RD_SEARCH_BUDGET 1000000
+
 typedef struct rd {
     uint32_t n, d;
     uint32_t m[TOTEX_MAX_DIMS], str[TOTEX_MAX_DIMS];
-    uint64_t T[TOTEX_MAX_DIMS];     /* factor total-exchange steps */
-    uint8_t half[TOTEX_MAX_DIMS];   /* k-port: D's factor steps split by direction (one link a node a step) */
-    uint32_t c[TOTEX_MAX_DIMS];     /* rounds of D per slot */
+    uint64_t Tv[TOTEX_MAX_DIMS][2]; /* factor total-exchange steps: whole (0), split by direction (1) */
+    uint32_t two;                   /* k-port: the dimensions with a split form (whole rounds use 2 links a node) */
+    /* a slot is nseg segments; in segment g the dimensions of smask[g] run whole rounds, the others split */
+    uint32_t nseg;
+    uint64_t sstart[RD_MAX_SEGS], slen[RD_MAX_SEGS];
+    uint32_t smask[RD_MAX_SEGS];
+    uint32_t pbase[TOTEX_MAX_DIMS][RD_MAX_SEGS]; /* first position of D in segment g */
+    uint32_t c[TOTEX_MAX_DIMS];     /* rounds (positions) of D per slot */
+    uint64_t *pstart[TOTEX_MAX_DIMS]; /* c_D: start step of position j in its slot */
+    uint8_t *phalf[TOTEX_MAX_DIMS];   /* c_D: position j runs D's split form */
     uint32_t cbase[TOTEX_MAX_DIMS]; /* first column of D: column cbase + (a-1) * c_D + j */
     uint64_t L, K;                  /* slot length (steps), slots (colours) */
     uint32_t cols;
     uint32_t *cdim;                 /* cols: the dimension of a column */
     uint32_t *assign;               /* K * cols: the offset w crossing in (slot, column), RD_NONE if none */
     uint32_t *slot;                 /* n * d: slot of w's move in D, RD_NONE when w_D = 0 */
-    totex_schedule *fs[TOTEX_MAX_DIMS];
-    uint32_t *lastf[TOTEX_MAX_DIMS]; /* m_D: last factor step moving a message of label a, + 1 (0: none) */
-    double *arr[TOTEX_MAX_DIMS];     /* m_D: mean arrival step (1-based) of the messages of label a in a factor round */
+    totex_schedule *fs[TOTEX_MAX_DIMS][2];
+    uint32_t *lastf[TOTEX_MAX_DIMS][2]; /* m_D: last factor step moving a message of label a, + 1 (0: none) */
+    double *arr[TOTEX_MAX_DIMS][2];     /* m_D: mean arrival step (1-based) of the messages of label a in a factor round */
     uint64_t steps;
 } rd;
 
@@ -120,14 +146,18 @@ static void rd_free(rd *R)
     free(R->assign);
     free(R->slot);
     for (uint32_t i = 0; i < R->d; i++) {
-        totex_schedule_free(R->fs[i]);
-        free(R->lastf[i]);
-        free(R->arr[i]);
+        free(R->pstart[i]);
+        free(R->phalf[i]);
+        for (int v = 0; v < 2; v++) {
+            totex_schedule_free(R->fs[i][v]);
+            free(R->lastf[i][v]);
+            free(R->arr[i][v]);
+        }
     }
 }
 
-static totex_status rd_kport_choose(const totex_network *net, totex_ports ports, uint64_t T[], uint8_t half[],
-                                    uint64_t *KL, totex_error *err);
+static totex_status rd_times(rd *R, const totex_network *net, totex_ports ports, totex_error *err);
+static void rd_choose(rd *R, totex_ports ports);
 
 static totex_status rd_applies(const totex_network *net, totex_ports ports, totex_error *err)
 {
@@ -179,11 +209,17 @@ static totex_status rd_applies(const totex_network *net, totex_ports ports, tote
                               i, totex_factor_name(f), (unsigned long long)totex_factor_status_sum(f));
     }
     if (ports != TOTEX_PORTS_MULTI) {
-        uint64_t T[TOTEX_MAX_DIMS], KL, a2;
-        uint8_t half[TOTEX_MAX_DIMS];
-        totex_status st = rd_kport_choose(net, ports, T, half, &KL, err);
+        uint64_t KL, a2;
+        rd R;
+        totex_status st = rd_times(&R, net, ports, err);
+        if (st == TOTEX_OK)
+            rd_choose(&R, ports);
+        KL = R.K * R.L;
+        rd_free(&R);
         if (st != TOTEX_OK)
             return st;
+        if (!KL)
+            return totex_fail(err, TOTEX_ENOTAPPLICABLE, "rounds: no split of the dimensions fits %u-port", (unsigned)ports);
         if ((st = totex_algorithm_a2.predict(net, ports, &a2, err)) != TOTEX_OK)
             return st;
         if (KL >= a2)
@@ -194,37 +230,227 @@ static totex_status rd_applies(const totex_network *net, totex_ports ports, tote
     return TOTEX_OK;
 }
 
-/* Slot length L (a multiple of some T_D) and slot count K minimising K * L; smaller L on ties. */
-static void choose_slots(rd *R)
+/* Slot length L (a multiple of some T_D) and slot count K minimising K * L, one port configuration for the
+   whole slot (factor steps @p T); smaller L on ties. K = 0 when none fits. */
+static void choose_slots(const rd *R, const uint64_t T[], uint64_t *Lo, uint64_t *Ko)
 {
     uint64_t best = UINT64_MAX;
-    R->L = R->K = 0;
+    *Lo = *Ko = 0;
     for (uint32_t D = 0; D < R->d; D++) {
         const uint64_t rounds = R->n / R->m[D];
         for (uint64_t cnt = 1; cnt <= rounds; cnt++) {
-            const uint64_t L = cnt * R->T[D];
+            const uint64_t L = cnt * T[D];
             if (L > best)
                 break;
             uint64_t K = R->d;
             int fits = 1;
             for (uint32_t E = 0; E < R->d && fits; E++) {
-                const uint64_t cE = L / R->T[E], rE = R->n / R->m[E];
+                const uint64_t cE = L / T[E], rE = R->n / R->m[E];
                 if (!cE)
                     fits = 0;
                 else if ((rE + cE - 1) / cE > K)
                     K = (rE + cE - 1) / cE;
             }
-            if (fits && (K * L < best || (K * L == best && L < R->L))) {
+            if (fits && (K * L < best || (K * L == best && L < *Lo))) {
                 best = K * L;
-                R->L = L;
-                R->K = K;
+                *Lo = L;
+                *Ko = K;
             }
         }
     }
-    for (uint32_t E = 0; E < R->d; E++) {
-        const uint64_t cE = R->L / R->T[E], rE = R->n / R->m[E];
-        R->c[E] = (uint32_t)(cE < rE ? cE : rE); /* more rounds per slot than the class has members is pointless */
+}
+
+/* Factor steps of D in a segment whose whole dimensions are @p mask. */
+static uint64_t seg_T(const rd *R, uint32_t D, uint32_t mask) { return R->Tv[D][(R->two >> D & 1) && !(mask >> D & 1)]; }
+
+/*
+ * k-port, port configurations taking turns: a slot is cut into segments, one per
+ * maximal configuration g (the set of dimensions running whole rounds, d + |g|
+ * <= k); in a segment of length l_g dimension D runs floor(l_g / T_Dg) rounds,
+ * so c_D = sum_g floor(l_g / T_Dg) and K = max(d, max_D ceil((n/m_D) / c_D)).
+ * Lengths from {0} and the multiples of the T_Dg (at most RD_SEARCH_BUDGET
+ * layouts in all, pruned by d * L >= the best K * L); the fewest K * L wins.
+ */
+static void search_segments(const rd *R, uint32_t ng, const uint32_t *masks, uint64_t *best, uint64_t len[])
+{
+    const uint32_t d = R->d;
+    uint64_t *list[RD_MAX_SEGS] = {0};
+    size_t cnt[RD_MAX_SEGS] = {0};
+    /* entries of a segment's list, so that size^ng <= RD_SEARCH_BUDGET layouts */
+    const uint64_t size = ng == 2 ? 1000 : ng == 3 ? 100 : 31;
+    int ok = 1;
+    for (uint32_t g = 0; g < ng && ok; g++) {
+        uint64_t cap = size / d;
+        if (cap < 1)
+            cap = 1;
+        size_t most = 1;
+        for (uint32_t D = 0; D < d; D++) {
+            const uint64_t r = R->n / R->m[D];
+            most += r < cap ? r : cap;
+        }
+        if (!(list[g] = malloc(sizeof *list[g] * most))) {
+            ok = 0;
+            break;
+        }
+        list[g][cnt[g]++] = 0;
+        for (uint32_t D = 0; D < d; D++) {
+            const uint64_t r = R->n / R->m[D], T = seg_T(R, D, masks[g]);
+            for (uint64_t i = 1; i <= r && i <= cap; i++)
+                list[g][cnt[g]++] = i * T;
+        }
+        /* sort (insertion: the lists are short) and drop repeats */
+        for (size_t i = 1; i < cnt[g]; i++)
+            for (size_t j = i; j > 0 && list[g][j - 1] > list[g][j]; j--) {
+                const uint64_t t = list[g][j];
+                list[g][j] = list[g][j - 1];
+                list[g][j - 1] = t;
+            }
+        size_t u = 1;
+        for (size_t i = 1; i < cnt[g]; i++)
+            if (list[g][i] != list[g][u - 1])
+                list[g][u++] = list[g][i];
+        cnt[g] = u;
     }
+    size_t idx[RD_MAX_SEGS] = {0};
+    while (ok) {
+        uint64_t L = 0;
+        for (uint32_t g = 0; g < ng; g++)
+            L += list[g][idx[g]];
+        int prune = L * d >= *best;
+        if (!prune && L) {
+            uint64_t K = d;
+            for (uint32_t D = 0; D < d && K; D++) {
+                uint64_t c = 0;
+                for (uint32_t g = 0; g < ng; g++)
+                    c += list[g][idx[g]] / seg_T(R, D, masks[g]);
+                const uint64_t r = R->n / R->m[D];
+                if (!c)
+                    K = 0;
+                else if ((r + c - 1) / c > K)
+                    K = (r + c - 1) / c;
+            }
+            if (K && K * L < *best) {
+                *best = K * L;
+                for (uint32_t g = 0; g < ng; g++)
+                    len[g] = list[g][idx[g]];
+            }
+        }
+        /* next layout; a pruned one skips the rest of the innermost list (ascending) */
+        uint32_t g = ng - 1;
+        if (prune)
+            idx[g] = cnt[g] - 1;
+        for (;;) {
+            if (++idx[g] < cnt[g])
+                break;
+            idx[g] = 0;
+            if (g == 0) {
+                ok = 0;
+                break;
+            }
+            g--;
+        }
+    }
+    for (uint32_t g = 0; g < ng; g++)
+        free(list[g]);
+}
+
+/*
+ * The slot layout: multiport, every dimension whole, one segment (choose_slots).
+ * k-port: the split with the fewest K * L among one configuration for the whole
+ * slot (each subset of the dimensions with a split form running whole, d + its
+ * size <= k) and, where it is strictly fewer, the maximal configurations taking
+ * turns within every slot (search_segments). Sets nseg, the segments, L, K
+ * (K = 0: nothing fits).
+ */
+static void rd_choose(rd *R, totex_ports ports)
+{
+    const uint32_t d = R->d;
+    uint64_t T[TOTEX_MAX_DIMS], L, K, best = UINT64_MAX;
+    R->nseg = 0;
+    R->L = R->K = 0;
+    if (ports == TOTEX_PORTS_MULTI) {
+        for (uint32_t D = 0; D < d; D++)
+            T[D] = R->Tv[D][0];
+        choose_slots(R, T, &R->L, &R->K);
+        R->nseg = 1;
+        R->slen[0] = R->L;
+        R->smask[0] = UINT32_MAX;
+        return;
+    }
+    uint32_t masks[RD_MAX_SEGS], ng = 0, most = 0, overflow = 0;
+    for (uint32_t mask = 0; mask < (1u << d); mask++)
+        if (!(mask & ~R->two) && d + (uint32_t)__builtin_popcount(mask) <= (uint32_t)ports &&
+            (uint32_t)__builtin_popcount(mask) > most)
+            most = (uint32_t)__builtin_popcount(mask);
+    for (uint32_t mask = 0; mask < (1u << d); mask++) {
+        if (mask & ~R->two) /* mask: the dimensions that run their rounds whole */
+            continue;
+        if (d + (uint32_t)__builtin_popcount(mask) > (uint32_t)ports)
+            continue;
+        for (uint32_t D = 0; D < d; D++)
+            T[D] = seg_T(R, D, mask);
+        choose_slots(R, T, &L, &K);
+        if (K && K * L < best) {
+            best = K * L;
+            R->nseg = 1;
+            R->slen[0] = R->L = L;
+            R->smask[0] = mask;
+            R->K = K;
+        }
+        if ((uint32_t)__builtin_popcount(mask) == most) {
+            if (ng < RD_MAX_SEGS)
+                masks[ng++] = mask;
+            else
+                overflow = 1;
+        }
+    }
+    if (ng < 2 || overflow)
+        return;
+    uint64_t len[RD_MAX_SEGS] = {0}, turns = best;
+    search_segments(R, ng, masks, &turns, len);
+    if (turns >= best)
+        return;
+    R->nseg = 0;
+    R->L = 0;
+    for (uint32_t g = 0; g < ng; g++)
+        if (len[g]) {
+            R->slen[R->nseg] = len[g];
+            R->smask[R->nseg++] = masks[g];
+            R->L += len[g];
+        }
+    R->K = turns / R->L;
+}
+
+/* Positions of every dimension in a slot: per segment, floor(l_g / T_Dg) rounds back to back, at most the
+   n/m_D members of a class in all. */
+static totex_status rd_positions(rd *R, totex_error *err)
+{
+    uint64_t at = 0;
+    for (uint32_t g = 0; g < R->nseg; g++) {
+        R->sstart[g] = at;
+        at += R->slen[g];
+    }
+    for (uint32_t D = 0; D < R->d; D++) {
+        const uint64_t r = R->n / R->m[D];
+        uint64_t c = 0;
+        for (uint32_t g = 0; g < R->nseg; g++)
+            c += R->slen[g] / seg_T(R, D, R->smask[g]);
+        R->c[D] = (uint32_t)(c < r ? c : r); /* more rounds per slot than the class has members is pointless */
+        R->pstart[D] = malloc(sizeof *R->pstart[D] * (R->c[D] ? R->c[D] : 1));
+        R->phalf[D] = malloc(R->c[D] ? R->c[D] : 1);
+        if (!R->pstart[D] || !R->phalf[D])
+            return totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
+        uint32_t j = 0;
+        for (uint32_t g = 0; g < R->nseg; g++) {
+            const uint64_t T = seg_T(R, D, R->smask[g]);
+            R->pbase[D][g] = j;
+            for (uint64_t i = 0; i < R->slen[g] / T && j < R->c[D]; i++, j++) {
+                R->pstart[D][j] = R->sstart[g] + i * T;
+                R->phalf[D][j] = (uint8_t)((R->two >> D & 1) && !(R->smask[g] >> D & 1));
+            }
+        }
+    }
+    return TOTEX_OK;
 }
 
 /* The offset w's index among the members of class (D, w_D): its coordinates without D, mixed radix. */
@@ -257,7 +483,8 @@ static double completion(const rd *R, uint32_t w, uint32_t D0, uint32_t s0)
         if (s == RD_NONE)
             continue;
         const uint32_t a = coord(R, w, D);
-        const double end = (double)s * R->L + (double)(member_index(R, w, D) % R->c[D]) * R->T[D] + R->arr[D][a];
+        const uint32_t j = member_index(R, w, D) % R->c[D];
+        const double end = (double)s * R->L + (double)R->pstart[D][j] + R->arr[D][R->phalf[D][j]][a];
         if (end > last)
             last = end;
     }
@@ -404,108 +631,61 @@ static totex_status rd_factor(const totex_network *net, uint32_t D, int half, to
 }
 
 /*
- * k-port: which dimensions split their rounds (@p half), so that the links a
- * node uses (2 for a whole path or ring round of at least 3 nodes, else 1) add
- * up to at most k, with the fewest K * L (@p KL); @p T the factor steps so.
+ * Per dimension: sizes, strides, the factor schedule whole (multiport) and,
+ * under k-port where a whole round uses two links a node (a path or ring of at
+ * least 3 nodes), split by direction (one link a node a step); their steps,
+ * and per label the last step and the mean arrival.
  */
-static totex_status rd_kport_choose(const totex_network *net, totex_ports ports, uint64_t T[], uint8_t half[],
-                                    uint64_t *KL, totex_error *err)
+static totex_status rd_times(rd *R, const totex_network *net, totex_ports ports, totex_error *err)
 {
-    rd R;
-    memset(&R, 0, sizeof R);
-    R.n = totex_network_nodes(net);
-    R.d = totex_network_dims(net);
-    uint64_t Tw[TOTEX_MAX_DIMS], Th[TOTEX_MAX_DIMS];
-    uint32_t two = 0; /* dimensions whose whole round uses two links a node */
-    for (uint32_t D = 0; D < R.d; D++) {
+    memset(R, 0, sizeof *R);
+    R->n = totex_network_nodes(net);
+    R->d = totex_network_dims(net);
+    for (uint32_t D = 0; D < R->d; D++) {
         const totex_factor *f = totex_network_factor(net, D);
-        totex_schedule *s = NULL;
-        R.m[D] = totex_factor_nodes(f);
-        totex_status st = rd_factor(net, D, 0, &s, err);
-        if (st != TOTEX_OK)
-            return st;
-        Tw[D] = Th[D] = totex_schedule_steps(s);
-        totex_schedule_free(s);
-        if (totex_factor_max_degree(f) >= 2) {
-            two |= 1u << D;
-            if ((st = rd_factor(net, D, 1, &s, err)) != TOTEX_OK)
+        R->m[D] = totex_factor_nodes(f);
+        R->str[D] = totex_network_stride(net, D);
+        if (ports != TOTEX_PORTS_MULTI && totex_factor_max_degree(f) >= 2)
+            R->two |= 1u << D;
+        for (int v = 0; v < 1 + (int)(R->two >> D & 1); v++) {
+            totex_status st = rd_factor(net, D, v, &R->fs[D][v], err);
+            if (st != TOTEX_OK)
                 return st;
-            Th[D] = totex_schedule_steps(s);
-            totex_schedule_free(s);
-        }
-        if (!Tw[D] || !Th[D])
-            return totex_fail(err, TOTEX_EVIOLATION, "rounds: the factor schedule of dimension %u has no step", D);
-    }
-    uint64_t best = UINT64_MAX;
-    for (uint32_t mask = 0; mask < (1u << R.d); mask++) {
-        if (mask & ~two)
-            continue; /* mask: the dimensions that run their rounds whole */
-        if (R.d + (uint32_t)__builtin_popcount(mask) > (uint32_t)ports)
-            continue;
-        for (uint32_t D = 0; D < R.d; D++)
-            R.T[D] = (mask >> D & 1) || !(two >> D & 1) ? Tw[D] : Th[D];
-        choose_slots(&R);
-        if (R.K && R.K * R.L < best) {
-            best = R.K * R.L;
-            for (uint32_t D = 0; D < R.d; D++) {
-                T[D] = R.T[D];
-                half[D] = (two >> D & 1) && !(mask >> D & 1);
+            const uint64_t T = R->Tv[D][v] = totex_schedule_steps(R->fs[D][v]);
+            if (!T)
+                return totex_fail(err, TOTEX_EVIOLATION, "rounds: the factor schedule of dimension %u has no step", D);
+            R->lastf[D][v] = calloc(R->m[D], sizeof *R->lastf[D][v]);
+            R->arr[D][v] = calloc(R->m[D], sizeof *R->arr[D][v]);
+            if (!R->lastf[D][v] || !R->arr[D][v])
+                return totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
+            for (uint64_t s = 0; s < T; s++) {
+                size_t cnt;
+                const totex_hop *h = totex_schedule_step(R->fs[D][v], s, &cnt);
+                for (size_t x = 0; x < cnt; x++) {
+                    const uint32_t a = (h[x].dst + R->m[D] - h[x].src) % R->m[D];
+                    R->lastf[D][v][a] = (uint32_t)(s + 1);
+                    if (h[x].to == h[x].dst)
+                        R->arr[D][v][a] += (double)(s + 1) / R->m[D]; /* m pairs of each label */
+                }
             }
         }
+        if (!(R->two >> D & 1))
+            R->Tv[D][1] = R->Tv[D][0]; /* one link a node already: the split form is the whole one */
     }
-    if (best == UINT64_MAX)
-        return totex_fail(err, TOTEX_ENOTAPPLICABLE, "rounds: no split of the dimensions fits %u-port", (unsigned)ports);
-    *KL = best;
     return TOTEX_OK;
 }
 
 /* Factor schedules, slot lengths, the colouring, and the exact step count. */
 static totex_status rd_setup(rd *R, const totex_network *net, totex_ports ports, totex_error *err)
 {
-    memset(R, 0, sizeof *R);
-    R->n = totex_network_nodes(net);
-    R->d = totex_network_dims(net);
-    totex_status st = TOTEX_OK;
-    if (ports != TOTEX_PORTS_MULTI) {
-        uint64_t T[TOTEX_MAX_DIMS], KL;
-        if ((st = rd_kport_choose(net, ports, T, R->half, &KL, err)) != TOTEX_OK)
-            return st;
-    }
-    for (uint32_t D = 0; D < R->d && st == TOTEX_OK; D++) {
-        const totex_factor *f = totex_network_factor(net, D);
-        R->m[D] = totex_factor_nodes(f);
-        R->str[D] = totex_network_stride(net, D);
-        if ((st = rd_factor(net, D, R->half[D], &R->fs[D], err)) != TOTEX_OK)
-            break;
-        R->T[D] = totex_schedule_steps(R->fs[D]);
-        if (!R->T[D]) {
-            st = totex_fail(err, TOTEX_EVIOLATION, "rounds: the factor schedule of dimension %u has no step", D);
-            break;
-        }
-        R->lastf[D] = calloc(R->m[D], sizeof *R->lastf[D]);
-        if (!R->lastf[D]) {
-            st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
-            break;
-        }
-        R->arr[D] = calloc(R->m[D], sizeof *R->arr[D]);
-        if (!R->arr[D]) {
-            st = totex_fail(err, TOTEX_ENOMEM, "rounds: out of memory");
-            break;
-        }
-        for (uint64_t s = 0; s < R->T[D]; s++) {
-            size_t cnt;
-            const totex_hop *h = totex_schedule_step(R->fs[D], s, &cnt);
-            for (size_t x = 0; x < cnt; x++) {
-                const uint32_t a = (h[x].dst + R->m[D] - h[x].src) % R->m[D];
-                R->lastf[D][a] = (uint32_t)(s + 1);
-                if (h[x].to == h[x].dst)
-                    R->arr[D][a] += (double)(s + 1) / R->m[D]; /* m pairs of each label */
-            }
-        }
-    }
+    totex_status st = rd_times(R, net, ports, err);
     if (st != TOTEX_OK)
         return st;
-    choose_slots(R);
+    rd_choose(R, ports);
+    if (!R->K)
+        return totex_fail(err, TOTEX_ENOTAPPLICABLE, "rounds: no split of the dimensions fits %u-port", (unsigned)ports);
+    if ((st = rd_positions(R, err)) != TOTEX_OK)
+        return st;
     for (uint32_t D = 0; D < R->d; D++) {
         R->cbase[D] = R->cols;
         R->cols += (R->m[D] - 1) * R->c[D];
@@ -569,7 +749,7 @@ static totex_status rd_setup(rd *R, const totex_network *net, totex_ports ports,
             if (R->assign[s * cols + col] == RD_NONE)
                 continue;
             const uint32_t D = R->cdim[col], k = col - R->cbase[D], a = k / R->c[D] + 1, j = k % R->c[D];
-            const uint64_t end = s * R->L + j * R->T[D] + R->lastf[D][a];
+            const uint64_t end = s * R->L + R->pstart[D][j] + R->lastf[D][R->phalf[D][j]][a];
             if (end > steps)
                 steps = end;
         }
@@ -681,12 +861,13 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
                     x->lc[(size_t)l * R.d + E] = (uint16_t)coord(&R, v, E);
                 x->lb[l++] = v;
             }
-        for (uint64_t s = 0; s < R.T[D]; s++) {
-            size_t cnt;
-            totex_schedule_step(R.fs[D], s, &cnt);
-            if (cnt > most)
-                most = cnt;
-        }
+        for (int v = 0; v < 2; v++)
+            for (uint64_t s = 0; R.fs[D][v] && s < R.Tv[D][v]; s++) {
+                size_t cnt;
+                totex_schedule_step(R.fs[D][v], s, &cnt);
+                if (cnt > most)
+                    most = cnt;
+            }
         cap += most * x->lines;
     }
     uint32_t moff[TOTEX_MAX_DIMS], msum = 0;
@@ -702,15 +883,19 @@ static totex_status rd_plan(const totex_network *net, totex_ports ports, totex_s
     for (uint64_t t = 0; t < R.steps && st == TOTEX_OK; t++) {
         const uint64_t s = t / R.L, tt = t % R.L;
         size_t nh = 0;
+        uint32_t g = 0;
+        while (g + 1 < R.nseg && tt >= R.sstart[g + 1])
+            g++;
         for (uint32_t D = 0; D < R.d; D++) {
-            const uint64_t j = tt / R.T[D], f = tt % R.T[D];
-            if (j >= R.c[D])
+            const uint64_t T = seg_T(&R, D, R.smask[g]), rel = tt - R.sstart[g], q = rel / T, f = rel % T;
+            const uint64_t j = R.pbase[D][g] + q;
+            if (q >= R.slen[g] / T || j >= R.c[D])
                 continue;
             rd_dim *x = &X[D];
             if (f == 0)
                 round_tables(&R, x, D, s, (uint32_t)j, tS, tD, moff);
             size_t cnt;
-            const totex_hop *h = totex_schedule_step(R.fs[D], f, &cnt);
+            const totex_hop *h = totex_schedule_step(R.fs[D][R.phalf[D][j]], f, &cnt);
             const uint32_t m = R.m[D], sd = R.str[D];
             for (size_t i = 0; i < cnt; i++) {
                 const uint32_t a = (h[i].dst + m - h[i].src) % m;
