@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/balanced_stacks.h"
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
 
@@ -79,6 +80,7 @@ typedef struct lg {
     lg_offer *offers;
     totex_hop *hops;
     uint32_t *landp;   /* per hop: the position of its message at the receiver, or LG_NONE (delivered) */
+    uint32_t *takep;   /* per hop: the position it was taken from at the sender */
     uint64_t left;
 } lg;
 
@@ -99,6 +101,7 @@ static void lg_free(lg *G)
     free(G->offers);
     free(G->hops);
     free(G->landp);
+    free(G->takep);
 }
 
 static totex_status lg_applies(const totex_network *net, totex_ports ports, totex_error *err)
@@ -159,9 +162,10 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     G->offers = malloc(sizeof *G->offers * n * G->S);
     G->hops = malloc(sizeof *G->hops * n);
     G->landp = malloc(sizeof *G->landp * n);
+    G->takep = malloc(sizeof *G->takep * n);
     uint32_t *cnt = calloc(n + 1, sizeof *cnt); /* counting sort of destinations by distance */
     if (!G->coord || !G->order || !G->dist || !G->head || !G->next || !G->busy || !G->smask || !G->nbr ||
-        !G->held || !G->toget || !G->sent || !G->got || !G->offers || !G->hops || !G->landp || !cnt) {
+        !G->held || !G->toget || !G->sent || !G->got || !G->offers || !G->hops || !G->landp || !G->takep || !cnt) {
         free(cnt);
         return totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory for %u nodes", G->n);
     }
@@ -304,9 +308,34 @@ static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg
     memcpy(G->offers, scratch, sizeof *scratch * no);
 }
 
-/* Run with tie-break @p seed (0: node ids); stop early (steps_out = UINT64_MAX) past @p limit steps. */
-static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t seed, uint64_t limit,
-                           uint64_t *steps_out, totex_error *err)
+/* Pop the message at (u, position p) for the hop u -> v into G->hops[nh]; its landing position at v into landp. */
+static inline size_t take(lg *G, uint32_t u, uint32_t v, uint32_t p, const uint32_t *posof, size_t nh)
+{
+    const size_t n = G->n, b = (size_t)u * n + p;
+    uint32_t id = G->head[b] - 1;
+    G->head[b] = G->next[id];
+    if (!G->head[b])
+        G->busy[(size_t)u * G->W + p / 64] &= ~(UINT64_C(1) << (p % 64));
+    G->held[u]--;
+    totex_hop *h = &G->hops[nh];
+    h->from = u;
+    h->to = v;
+    h->src = id % G->n;
+    h->dst = id / G->n;
+    G->takep[nh] = p;
+    G->landp[nh] = h->dst == v ? LG_NONE : posof[(size_t)v * n + h->dst];
+    return nh + 1;
+}
+
+/*
+ * Run with tie-break @p seed (0: node ids); stop early (steps_out =
+ * UINT64_MAX) past @p limit steps. @p rec non-NULL: record each step's moves
+ * (u * S + slot) * n + p in the order taken. @p replay non-NULL: take those
+ * moves instead of choosing them (the same hops in the same order, without
+ * the offers and their sort).
+ */
+static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t seed, uint64_t limit, bal_rec *rec,
+                           const bal_rec *replay, uint64_t *steps_out, totex_error *err)
 {
     lg G;
     totex_status st = lg_setup(&G, net, err);
@@ -326,8 +355,18 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
         for (uint32_t v = 0; v < G.n; v++)
             for (uint32_t p = 0; p < G.n; p++)
                 posof[(size_t)v * n + G.order[(size_t)v * n + p]] = p;
+    size_t at = 0; /* the replay's next move */
     while (st == TOTEX_OK && G.left && t < limit) {
         size_t no = 0, nh = 0;
+        if (replay) {
+            if (t >= replay->steps)
+                break; /* cannot happen (the run it recorded delivered every message); the simulator would say so */
+            for (size_t e = 0; e < replay->cnt[t]; e++, at++) {
+                const uint32_t mv = replay->mv[at], p = mv % G.n, us = mv / G.n;
+                nh = take(&G, us / G.S, G.nbr[us], p, posof, nh);
+            }
+            goto step;
+        }
         for (uint32_t u = 0; u < G.n; u++) {
             if (!G.held[u])
                 continue;
@@ -358,21 +397,23 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
             if (G.sent[o->u] || G.got[o->v])
                 continue;
             G.sent[o->u] = G.got[o->v] = 1;
-            /* pop the message at (u, p) */
-            size_t b = (size_t)o->u * n + o->p;
-            uint32_t id = G.head[b] - 1;
-            G.head[b] = G.next[id];
-            if (!G.head[b])
-                G.busy[(size_t)o->u * G.W + o->p / 64] &= ~(UINT64_C(1) << (o->p % 64));
-            G.held[o->u]--;
-            totex_hop *h = &G.hops[nh];
-            h->from = o->u;
-            h->to = o->v;
-            h->src = id % G.n;
-            h->dst = id / G.n;
-            G.landp[nh] = h->dst == o->v ? LG_NONE : posof[(size_t)o->v * n + h->dst];
-            nh++;
+            nh = take(&G, o->u, o->v, o->p, posof, nh);
         }
+        if (rec) {
+            if (!bal_rec_reserve(rec, nh)) {
+                st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory recording the schedule");
+                break;
+            }
+            for (size_t i = 0; i < nh; i++) {
+                const totex_hop *h = &G.hops[i];
+                uint32_t s = 0;
+                while (G.nbr[(size_t)h->from * G.S + s] != h->to)
+                    s++;
+                rec->mv[rec->len++] = (h->from * G.S + s) * G.n + G.takep[i];
+            }
+            rec->cnt[rec->steps++] = (uint32_t)nh;
+        }
+step:
         if (sink.step && (st = sink.step(sink.ctx, G.hops, nh, err)) != TOTEX_OK)
             break;
         for (size_t i = 0; i < nh; i++) {
@@ -406,28 +447,57 @@ static uint32_t lg_seeds(uint32_t n)
     return n <= 16 ? 256 : n <= 64 ? 64 : n <= 256 ? 8 : 1;
 }
 
-/* The best seed and its steps: every seed of lg_seeds(), each run stopped once it cannot win; kept in the memo. */
+/* Up to this many hops (S_G) predict records the best run's moves (4 bytes a hop) and plan replays them; above, plan
+   runs the best seed again (the same schedule). */
+#define LG_RECORD_HOPS (UINT64_C(1) << 26)
+
+static void rec_kept_free(void *p)
+{
+    bal_rec_free(p);
+    free(p);
+}
+
+/*
+ * The best seed and its steps: every seed of lg_seeds(), each run stopped
+ * once it cannot win; kept in the memo with the best run's moves (up to
+ * LG_RECORD_HOPS hops) for plan to replay.
+ */
 static totex_status lg_best(const totex_network *net, totex_ports ports, totex_memo *m, totex_error *err)
 {
     totex_sink none = {NULL, NULL};
-    uint64_t best = UINT64_MAX;
+    uint64_t best = UINT64_MAX, sg = 0;
     uint32_t bseed = 0;
     if (totex_memo_get(&totex_algorithm_load_greedy, net, ports, m))
         return TOTEX_OK;
+    const int record = totex_network_status_sum(net, &sg, NULL) == TOTEX_OK && sg <= LG_RECORD_HOPS;
+    bal_rec *kept = record ? calloc(1, sizeof *kept) : NULL;
+    if (record && !kept)
+        return totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory");
     for (uint32_t seed = 0; seed < lg_seeds(totex_network_nodes(net)); seed++) {
         uint64_t steps;
-        totex_status st = lg_run(net, none, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &steps, err);
-        if (st != TOTEX_OK)
-            return st;
-        if (steps < best) {
+        bal_rec rec = {0};
+        totex_status st = lg_run(net, none, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, kept ? &rec : NULL, NULL,
+                                 &steps, err);
+        if (st == TOTEX_OK && steps < best) {
             best = steps;
             bseed = seed;
+            if (kept) {
+                bal_rec_free(kept);
+                *kept = rec;
+            }
+        } else {
+            bal_rec_free(&rec);
+        }
+        if (st != TOTEX_OK) {
+            if (kept)
+                rec_kept_free(kept);
+            return st;
         }
     }
     m->steps = best;
     m->aux = bseed;
-    m->data = NULL;
-    totex_memo_put(&totex_algorithm_load_greedy, net, ports, best, bseed, NULL, NULL);
+    m->data = kept;
+    totex_memo_put(&totex_algorithm_load_greedy, net, ports, best, bseed, kept, kept ? rec_kept_free : NULL);
     return TOTEX_OK;
 }
 
@@ -453,7 +523,7 @@ static totex_status lg_plan(const totex_network *net, totex_ports ports, totex_s
         return totex_fail(err, TOTEX_EINVAL, "load-greedy: no sink to stream the schedule into");
     if ((st = lg_best(net, ports, &m, err)) != TOTEX_OK)
         return st;
-    return lg_run(net, sink, (uint32_t)m.aux, UINT64_MAX, &steps, err);
+    return lg_run(net, sink, (uint32_t)m.aux, UINT64_MAX, NULL, m.data, &steps, err);
 }
 
 const totex_algorithm totex_algorithm_load_greedy = {
