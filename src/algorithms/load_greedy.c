@@ -61,7 +61,7 @@
 
 typedef struct lg_offer {
     uint64_t weight; /* messages the sender holds */
-    uint32_t dist, tie, u, v, p; /* tie: 0, or a hash of (seed, u, v, step) for seeds > 0 */
+    uint32_t dist, tie, u, v, p, s; /* tie: 0, or a hash of (seed, u, v, step) for seeds > 0; s: u's slot to v */
 } lg_offer;
 
 typedef struct lg {
@@ -73,7 +73,7 @@ typedef struct lg {
     uint32_t *head;    /* n * n: by (u, position): first message id + 1, 0 empty (ids: dst * n + src) */
     uint32_t *next;    /* n * n: next message id + 1 in its stack */
     uint64_t *busy;    /* n * W: non-empty positions of u */
-    uint64_t *smask;   /* n * S * W: positions that slot s of u brings closer */
+    uint64_t *smask;   /* n * W * S: (u * W + w) * S + s: positions 64w.. that slot s of u brings closer */
     uint32_t *nbr;     /* n * S: neighbour across slot s, LG_NONE if none */
     uint64_t *held, *toget; /* per node: messages held (not delivered), messages still to receive */
     unsigned char *sent, *got;
@@ -205,7 +205,7 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
                 uint32_t a = G->coord[(size_t)u * G->k + i], b = G->coord[(size_t)d * G->k + i];
                 if (a != b) {
                     uint32_t s = 2 * i + (b < a);
-                    G->smask[((size_t)u * G->S + s) * G->W + c / 64] |= UINT64_C(1) << (c % 64);
+                    G->smask[((size_t)u * G->W + c / 64) * G->S + s] |= UINT64_C(1) << (c % 64);
                 }
             }
         }
@@ -228,16 +228,34 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     return TOTEX_OK;
 }
 
-/* first position set in both u's non-empty set and slot s's mask; LG_NONE if none */
-static inline uint32_t first_common(const lg *G, uint32_t u, uint32_t s)
+/*
+ * For every slot s of u, the first position set both in u's non-empty set and
+ * in s's mask, into pos[s] (LG_NONE if none): one pass over u's words, all
+ * slots at once, until every slot with a neighbour has found its position.
+ */
+static inline void first_commons(const lg *G, uint32_t u, uint32_t *pos)
 {
-    const uint64_t *a = G->busy + (size_t)u * G->W, *b = G->smask + ((size_t)u * G->S + s) * G->W;
-    for (uint32_t w = 0; w < G->W; w++) {
-        uint64_t x = a[w] & b[w];
-        if (x)
-            return 64 * w + (uint32_t)__builtin_ctzll(x);
+    const uint64_t *a = G->busy + (size_t)u * G->W;
+    uint32_t want = 0; /* slots still looking (S <= 20: every factor has >= 2 nodes and n <= 1024, so k <= 10) */
+    for (uint32_t s = 0; s < G->S; s++) {
+        pos[s] = LG_NONE;
+        if (G->nbr[(size_t)u * G->S + s] != LG_NONE)
+            want |= 1u << s;
     }
-    return LG_NONE;
+    for (uint32_t w = 0; w < G->W && want; w++) {
+        const uint64_t x = a[w];
+        if (!x)
+            continue;
+        const uint64_t *b = G->smask + ((size_t)u * G->W + w) * G->S;
+        for (uint32_t left = want; left; left &= left - 1) {
+            const uint32_t s = (uint32_t)__builtin_ctz(left);
+            const uint64_t y = x & b[s];
+            if (y) {
+                pos[s] = 64 * w + (uint32_t)__builtin_ctzll(y);
+                want &= ~(1u << s);
+            }
+        }
+    }
 }
 
 static int offer_cmp(const void *pa, const void *pb)
@@ -277,16 +295,17 @@ static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg
     uint64_t diff = 0;
     for (size_t i = 0; i < no; i++) {
         const lg_offer *o = &G->offers[i];
-        uint32_t s = 0, rank;
-        while (G->nbr[(size_t)o->u * G->S + s] != o->v)
-            s++;
+        const uint32_t s = o->s;
+        uint32_t rank;
         rank = s % 2 ? G->k - 1 - s / 2 : G->k + s / 2; /* v ascending: -stride_{k-1} .. -stride_0, +stride_0 .. */
         key[i] = ((((((UINT64_C(1) << 21) - 1 - o->weight) << 11 | ((1u << 11) - 1 - o->dist)) << 10 | o->u) << 5 |
                    rank) << 15) | i;
         diff |= key[i] ^ key[0];
     }
     size_t cnt[256];
-    for (uint32_t shift = 0; shift < 64; shift += 8) {
+    /* the fields above the index already differ between any two offers (one per (u, v)): the digits from bit 15 on
+       give the same order, without two passes over the index */
+    for (uint32_t shift = 15; shift < 63; shift += 8) {
         if (!((diff >> shift) & 0xFF))
             continue; /* every key has the same digit here */
         memset(cnt, 0, sizeof cnt);
@@ -308,23 +327,41 @@ static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg
     memcpy(G->offers, scratch, sizeof *scratch * no);
 }
 
-/* Pop the message at (u, position p) for the hop u -> v into G->hops[nh]; its landing position at v into landp. */
-static inline size_t take(lg *G, uint32_t u, uint32_t v, uint32_t p, const uint32_t *posof, size_t nh)
+/*
+ * The step's moves: hop i from G->hops[i].from to .to takes the message at
+ * position G->takep[i] of the sender (each sender once a step, so every
+ * stack is popped at most once); pop them, fill in each hop's message and
+ * its landing position at the receiver (landp, LG_NONE when delivered).
+ * In three passes over the hops so that the loads of one pass (a stack's
+ * head, a message's link, its position at the receiver: n^2 tables) are
+ * in flight together, prefetched by the pass before.
+ */
+static void take_all(lg *G, size_t nh, const uint32_t *posof)
 {
-    const size_t n = G->n, b = (size_t)u * n + p;
-    uint32_t id = G->head[b] - 1;
-    G->head[b] = G->next[id];
-    if (!G->head[b])
-        G->busy[(size_t)u * G->W + p / 64] &= ~(UINT64_C(1) << (p % 64));
-    G->held[u]--;
-    totex_hop *h = &G->hops[nh];
-    h->from = u;
-    h->to = v;
-    h->src = id % G->n;
-    h->dst = id / G->n;
-    G->takep[nh] = p;
-    G->landp[nh] = h->dst == v ? LG_NONE : posof[(size_t)v * n + h->dst];
-    return nh + 1;
+    const size_t n = G->n;
+    for (size_t i = 0; i < nh; i++)
+        __builtin_prefetch(&G->head[(size_t)G->hops[i].from * n + G->takep[i]]);
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t id = G->head[(size_t)G->hops[i].from * n + G->takep[i]] - 1, d = id / G->n;
+        G->landp[i] = id; /* for the pass below */
+        __builtin_prefetch(&G->next[id]);
+        if (d != G->hops[i].to)
+            __builtin_prefetch(&posof[(size_t)G->hops[i].to * n + d]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        totex_hop *h = &G->hops[i];
+        const uint32_t u = h->from, p = G->takep[i], id = G->landp[i];
+        const size_t b = (size_t)u * n + p;
+        G->head[b] = G->next[id];
+        if (!G->head[b])
+            G->busy[(size_t)u * G->W + p / 64] &= ~(UINT64_C(1) << (p % 64));
+        G->held[u]--;
+        h->src = id % G->n;
+        h->dst = id / G->n;
+        G->landp[i] = h->dst == h->to ? LG_NONE : posof[(size_t)h->to * n + h->dst];
+        if (G->landp[i] != LG_NONE)
+            __builtin_prefetch(&G->head[(size_t)h->to * n + G->landp[i]]); /* for the arrivals after the step */
+    }
 }
 
 /*
@@ -361,20 +398,22 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
         if (replay) {
             if (t >= replay->steps)
                 break; /* cannot happen (the run it recorded delivered every message); the simulator would say so */
-            for (size_t e = 0; e < replay->cnt[t]; e++, at++) {
-                const uint32_t mv = replay->mv[at], p = mv % G.n, us = mv / G.n;
-                nh = take(&G, us / G.S, G.nbr[us], p, posof, nh);
+            for (size_t e = 0; e < replay->cnt[t]; e++, at++, nh++) {
+                const uint32_t mv = replay->mv[at], us = mv / G.n;
+                G.hops[nh].from = us / G.S;
+                G.hops[nh].to = G.nbr[us];
+                G.takep[nh] = mv % G.n;
             }
+            take_all(&G, nh, posof);
             goto step;
         }
         for (uint32_t u = 0; u < G.n; u++) {
             if (!G.held[u])
                 continue;
+            uint32_t pos[2 * TOTEX_MAX_DIMS];
+            first_commons(&G, u, pos);
             for (uint32_t s = 0; s < G.S; s++) {
-                uint32_t v = G.nbr[(size_t)u * G.S + s];
-                if (v == LG_NONE)
-                    continue;
-                uint32_t p = first_common(&G, u, s);
+                uint32_t v = G.nbr[(size_t)u * G.S + s], p = pos[s];
                 if (p == LG_NONE)
                     continue;
                 lg_offer *o = &G.offers[no++];
@@ -384,12 +423,17 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
                 o->u = u;
                 o->v = v;
                 o->p = p;
+                o->s = s;
             }
         }
         if (seed || !rk)
             qsort(G.offers, no, sizeof *G.offers, offer_cmp);
         else
             sort_offers_seed0(&G, no, rk, rk + no, ro);
+        if (rec && !bal_rec_reserve(rec, n)) { /* at most n hops a step */
+            st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory recording the schedule");
+            break;
+        }
         memset(G.sent, 0, n);
         memset(G.got, 0, n);
         for (size_t i = 0; i < no; i++) {
@@ -397,22 +441,15 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
             if (G.sent[o->u] || G.got[o->v])
                 continue;
             G.sent[o->u] = G.got[o->v] = 1;
-            nh = take(&G, o->u, o->v, o->p, posof, nh);
+            G.hops[nh].from = o->u;
+            G.hops[nh].to = o->v;
+            G.takep[nh++] = o->p;
+            if (rec)
+                rec->mv[rec->len++] = (o->u * G.S + o->s) * G.n + o->p;
         }
-        if (rec) {
-            if (!bal_rec_reserve(rec, nh)) {
-                st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory recording the schedule");
-                break;
-            }
-            for (size_t i = 0; i < nh; i++) {
-                const totex_hop *h = &G.hops[i];
-                uint32_t s = 0;
-                while (G.nbr[(size_t)h->from * G.S + s] != h->to)
-                    s++;
-                rec->mv[rec->len++] = (h->from * G.S + s) * G.n + G.takep[i];
-            }
+        if (rec)
             rec->cnt[rec->steps++] = (uint32_t)nh;
-        }
+        take_all(&G, nh, posof);
 step:
         if (sink.step && (st = sink.step(sink.ctx, G.hops, nh, err)) != TOTEX_OK)
             break;
