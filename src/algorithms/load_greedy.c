@@ -69,7 +69,9 @@ typedef struct lg {
     uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
     uint16_t *coord;   /* n * k */
     uint32_t *order;   /* n * n: destination at position p of node u (decreasing distance) */
-    uint16_t *dist;    /* n * n: distance of the destination at position p from u */
+    uint16_t *dist;    /* n * n: distance of the destination at position p from u (setup's scratch) */
+    uint16_t *dstart;  /* n * W: the distance at position 64w of u */
+    uint64_t *ddrop;   /* n * W: bit j set when position 64w + j is one hop nearer than 64w + j - 1 (j >= 1) */
     uint32_t *head;    /* n * n: by (u, position): first message id + 1, 0 empty (ids: dst * n + src) */
     uint32_t *next;    /* n * n: next message id + 1 in its stack */
     uint64_t *busy;    /* n * W: non-empty positions of u */
@@ -89,6 +91,8 @@ static void lg_free(lg *G)
     free(G->coord);
     free(G->order);
     free(G->dist);
+    free(G->dstart);
+    free(G->ddrop);
     free(G->head);
     free(G->next);
     free(G->busy);
@@ -150,6 +154,8 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     G->coord = malloc(sizeof *G->coord * n * G->k);
     G->order = malloc(sizeof *G->order * nn);
     G->dist = malloc(sizeof *G->dist * nn);
+    G->dstart = malloc(sizeof *G->dstart * n * G->W);
+    G->ddrop = calloc(n * G->W, sizeof *G->ddrop);
     G->head = calloc(nn, sizeof *G->head);
     G->next = malloc(sizeof *G->next * nn);
     G->busy = calloc(n * G->W, sizeof *G->busy);
@@ -164,7 +170,7 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     G->landp = malloc(sizeof *G->landp * n);
     G->takep = malloc(sizeof *G->takep * n);
     uint32_t *cnt = calloc(n + 1, sizeof *cnt); /* counting sort of destinations by distance */
-    if (!G->coord || !G->order || !G->dist || !G->head || !G->next || !G->busy || !G->smask || !G->nbr ||
+    if (!G->coord || !G->order || !G->dist || !G->dstart || !G->ddrop || !G->head || !G->next || !G->busy || !G->smask || !G->nbr ||
         !G->held || !G->toget || !G->sent || !G->got || !G->offers || !G->hops || !G->landp || !G->takep || !cnt) {
         free(cnt);
         return totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory for %u nodes", G->n);
@@ -209,10 +215,17 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
                 }
             }
         }
-        for (uint32_t c = 0; c < G->n; c++)
+        for (uint32_t c = 0; c < G->n; c++) {
             dd[c] = (uint16_t)mesh_dist(G, u, o[c]);
+            if (c % 64 == 0)
+                G->dstart[(size_t)u * G->W + c / 64] = dd[c];
+            else if (dd[c] < dd[c - 1]) /* by exactly one: a connected graph has nodes at every distance up to the largest */
+                G->ddrop[(size_t)u * G->W + c / 64] |= UINT64_C(1) << (c % 64);
+        }
     }
     free(cnt);
+    free(G->dist); /* from here on: dstart and ddrop (dist_at) */
+    G->dist = NULL;
     /* every node holds its n-1 messages; position p of u holds the message for order[u][p] */
     for (uint32_t u = 0; u < G->n; u++) {
         for (uint32_t p = 0; p + 1 < G->n; p++) {
@@ -256,6 +269,13 @@ static inline void first_commons(const lg *G, uint32_t u, uint32_t *pos)
             }
         }
     }
+}
+
+/* The distance from u of the destination at position p: the distance at the start of p's word less the drops up to p. */
+static inline uint32_t dist_at(const lg *G, uint32_t u, uint32_t p)
+{
+    const size_t w = (size_t)u * G->W + p / 64;
+    return G->dstart[w] - (uint32_t)__builtin_popcountll(G->ddrop[w] << (63 - p % 64));
 }
 
 static int offer_cmp(const void *pa, const void *pb)
@@ -328,6 +348,43 @@ static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg
 }
 
 /*
+ * The order of offer_cmp() when every tie is 0 (seed 0) and the offers come
+ * in increasing (u, v) (lg_run makes them so): two stable counting sorts,
+ * by decreasing distance (at most the diameter, < 2^11), then by decreasing
+ * weight over its range in this step, @p wmin .. @p wmax (@p cnt: room for
+ * @p ncnt counters). 0, the offers sorted; -1 when the range does not fit in
+ * @p cnt (nothing done: use sort_offers_seed0).
+ */
+static int sort_offers_counting(lg *G, size_t no, uint64_t wmin, uint64_t wmax, uint32_t dmax, size_t *cnt,
+                                size_t ncnt, lg_offer *scratch)
+{
+    if (wmax - wmin + 1 > ncnt || (size_t)dmax + 1 > ncnt)
+        return -1;
+    memset(cnt, 0, sizeof *cnt * (dmax + 1));
+    for (size_t i = 0; i < no; i++)
+        cnt[dmax - G->offers[i].dist]++;
+    for (size_t d = 0, at = 0; d <= dmax; d++) {
+        size_t c = cnt[d];
+        cnt[d] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < no; i++)
+        scratch[cnt[dmax - G->offers[i].dist]++] = G->offers[i];
+    const size_t nw = (size_t)(wmax - wmin) + 1;
+    memset(cnt, 0, sizeof *cnt * nw);
+    for (size_t i = 0; i < no; i++)
+        cnt[wmax - scratch[i].weight]++;
+    for (size_t d = 0, at = 0; d < nw; d++) {
+        size_t c = cnt[d];
+        cnt[d] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < no; i++)
+        G->offers[cnt[wmax - scratch[i].weight]++] = scratch[i];
+    return 0;
+}
+
+/*
  * The step's moves: hop i from G->hops[i].from to .to takes the message at
  * position G->takep[i] of the sender (each sender once a step, so every
  * stack is popped at most once); pop them, fill in each hop's message and
@@ -382,6 +439,12 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
     /* radix keys (2 x offers) and scratch offers for seed 0; NULL: qsort (fits only while S <= 20) */
     uint64_t *rk = st == TOTEX_OK && !seed && G.S <= 20 ? malloc(sizeof *rk * 2 * n * G.S) : NULL;
     lg_offer *ro = rk ? malloc(sizeof *ro * n * G.S) : NULL;
+    const size_t ncnt = 4 * n + 64; /* counters of the counting sorts: weight ranges beyond it radix-sort */
+    size_t *ccnt = ro ? malloc(sizeof *ccnt * ncnt) : NULL;
+    if (!ccnt) {
+        free(ro);
+        ro = NULL;
+    }
     if (!ro) {
         free(rk);
         rk = NULL;
@@ -407,18 +470,24 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
             take_all(&G, nh, posof);
             goto step;
         }
+        uint64_t wmin = UINT64_MAX, wmax = 0;
+        uint32_t dmax = 0;
         for (uint32_t u = 0; u < G.n; u++) {
             if (!G.held[u])
                 continue;
             uint32_t pos[2 * TOTEX_MAX_DIMS];
             first_commons(&G, u, pos);
-            for (uint32_t s = 0; s < G.S; s++) {
+            for (uint32_t r = 0; r < G.S; r++) { /* by increasing v: -stride_{k-1} .. -stride_0, +stride_0 .. */
+                const uint32_t s = r < G.k ? 2 * (G.k - 1 - r) + 1 : 2 * (r - G.k);
                 uint32_t v = G.nbr[(size_t)u * G.S + s], p = pos[s];
                 if (p == LG_NONE)
                     continue;
                 lg_offer *o = &G.offers[no++];
                 o->weight = G.held[u];
-                o->dist = G.dist[(size_t)u * n + p];
+                o->dist = dist_at(&G, u, p);
+                wmin = o->weight < wmin ? o->weight : wmin;
+                wmax = o->weight > wmax ? o->weight : wmax;
+                dmax = o->dist > dmax ? o->dist : dmax;
                 o->tie = tie_hash(seed, u, v, t);
                 o->u = u;
                 o->v = v;
@@ -428,7 +497,7 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
         }
         if (seed || !rk)
             qsort(G.offers, no, sizeof *G.offers, offer_cmp);
-        else
+        else if (sort_offers_counting(&G, no, wmin, wmax, dmax, ccnt, ncnt, ro))
             sort_offers_seed0(&G, no, rk, rk + no, ro);
         if (rec && !bal_rec_reserve(rec, n)) { /* at most n hops a step */
             st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory recording the schedule");
@@ -472,6 +541,7 @@ step:
     free(posof);
     free(rk);
     free(ro);
+    free(ccnt);
     lg_free(&G);
     if (st == TOTEX_OK)
         *steps_out = G.left ? UINT64_MAX : t;
