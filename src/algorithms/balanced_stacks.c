@@ -20,7 +20,9 @@ int bal_stacks_alloc(bal_stacks *B, uint32_t n, uint32_t S, uint32_t H)
     B->next = malloc(sizeof *B->next * (nn ? nn : 1));
     B->mask = calloc((size_t)n * S * B->HW + 1, sizeof *B->mask);
     B->held = calloc((size_t)n + 1, sizeof *B->held);
-    return B->prog && B->head && B->next && B->mask && B->held ? 0 : -1;
+    B->q = malloc(sizeof *B->q * ((size_t)n * S + 1));
+    B->id = malloc(sizeof *B->id * ((size_t)n * S + 1));
+    return B->prog && B->head && B->next && B->mask && B->held && B->q && B->id ? 0 : -1;
 }
 
 void bal_stacks_free(bal_stacks *B)
@@ -30,6 +32,10 @@ void bal_stacks_free(bal_stacks *B)
     free(B->next);
     free(B->mask);
     free(B->held);
+    free(B->q);
+    free(B->id);
+    B->q = NULL;
+    B->id = NULL;
     B->prog = NULL;
     B->head = B->next = B->held = NULL;
     B->mask = NULL;

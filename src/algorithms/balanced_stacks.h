@@ -33,6 +33,8 @@ typedef struct bal_stacks {
     uint32_t *next;              /* per message: the next id + 1 in its stack */
     uint64_t *mask;              /* (u * S + slot) * HW: the non-empty h */
     uint32_t *held;              /* per node: messages it holds */
+    size_t *q;                   /* n * S: a step's stacks, between the passes of bal_take_all and bal_arrive */
+    uint32_t *id;                /* n * S: a step's messages, likewise */
     uint64_t left;               /* messages not yet delivered */
 } bal_stacks;
 
@@ -81,21 +83,81 @@ static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop 
     hp->dst = id / B->n;
 }
 
-/* After a step of @p nh hops: each moved message is delivered, or joins the stack of its next slot at the receiver. */
-static inline void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
+/*
+ * Take the tops of the stacks mv[0 .. nh) (each u * S + slot, no stack twice)
+ * as bal_take() would one by one, writing hop i into out[i]: in three passes
+ * so that the loads of a pass (the stacks' heads, the messages' links: tables
+ * of n S (H + 1) and n^2 entries) are in flight together, prefetched by the
+ * pass before.
+ */
+static inline void bal_take_all(bal_stacks *B, const uint32_t *mv, size_t nh, totex_hop *out)
 {
     for (size_t i = 0; i < nh; i++) {
-        const totex_hop *hp = &out[i];
-        uint32_t id = hp->dst * B->n + hp->src;
-        uint32_t p = ++B->prog[id], len = B->roff[id + 1] - B->roff[id];
-        if (p == len) {
-            B->left--;
-            continue;
-        }
-        bal_push(B, id, hp->to, B->route[B->roff[id] + p], len - p);
+        const uint32_t h = bal_top_h(B, mv[i] / B->S, mv[i] % B->S);
+        B->q[i] = (size_t)mv[i] * (B->H + 1) + h;
+        __builtin_prefetch(&B->head[B->q[i]]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        B->id[i] = B->head[B->q[i]] - 1;
+        __builtin_prefetch(&B->next[B->id[i]]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        const size_t q = B->q[i], base = mv[i];
+        const uint32_t id = B->id[i], u = mv[i] / B->S, h = (uint32_t)(q - base * (B->H + 1));
+        B->head[q] = B->next[id];
+        if (!B->head[q])
+            B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
+        B->held[u]--;
+        out[i].from = u;
+        out[i].to = B->nbr[base];
+        out[i].src = id % B->n;
+        out[i].dst = id / B->n;
     }
 }
 
+/*
+ * After a step of @p nh hops: each moved message is delivered, or joins the
+ * stack of its next slot at the receiver (in the order of the hops). Each
+ * message moves at most once a step; in passes, each prefetching what the
+ * next one reads (its progress and route offset, its next slot, the stack's
+ * head), as bal_take_all().
+ */
+static inline void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
+{
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t id = out[i].dst * B->n + out[i].src;
+        B->id[i] = id;
+        __builtin_prefetch(&B->prog[id]);
+        __builtin_prefetch(&B->roff[id]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t id = B->id[i], p = B->prog[id] + 1u;
+        if (p < B->roff[id + 1] - B->roff[id])
+            __builtin_prefetch(&B->route[B->roff[id] + p]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t id = B->id[i];
+        uint32_t p = ++B->prog[id], len = B->roff[id + 1] - B->roff[id];
+        if (p == len) {
+            B->left--;
+            B->q[i] = SIZE_MAX;
+            continue;
+        }
+        const size_t base = (size_t)out[i].to * B->S + B->route[B->roff[id] + p];
+        B->q[i] = base * (B->H + 1) + (len - p);
+        __builtin_prefetch(&B->head[B->q[i]]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        if (B->q[i] == SIZE_MAX)
+            continue;
+        const uint32_t id = B->id[i], h = (uint32_t)(B->q[i] % (B->H + 1));
+        const size_t base = B->q[i] / (B->H + 1);
+        B->next[id] = B->head[B->q[i]];
+        B->head[B->q[i]] = id + 1;
+        B->mask[base * B->HW + h / 64] |= UINT64_C(1) << (h % 64);
+        B->held[base / B->S]++;
+    }
+}
 
 /* Route offsets: message id = dst * n + src has distance(src, dst) hops; roff has n * n + 1 entries. */
 void bal_route_offsets(const totex_network *net, uint32_t *roff);
