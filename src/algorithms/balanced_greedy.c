@@ -87,7 +87,11 @@ typedef struct bg {
     bal_stacks B;     /* the messages, in stacks per (node, slot, hops left) (balanced_stacks.h) */
     /* a step's matching: u's offers by preference, receivers orecv[u * S + j] over slots oslot[u * S + j] */
     uint32_t *mv; /* a step's moves, u * S + slot */
-    uint32_t *ocount, *orecv, *sendj, *own, *vis, stamp, *dead, dstamp, *trail, ntrail;
+    /* a step's matching: own[x] the sender of receiver x (BG_NONE: free; own[n] = 0, the padding's receiver, never
+       free); sendj[u] the index of u's offer taken; mark[x] >= stamp: x visited in this search or dead (mark[n]:
+       always) */
+    uint32_t *ocount, *orecv, *sendj, *own, *trail, ntrail;
+    uint64_t *mark, stamp, ceiling;
     unsigned char *oslot;
     uint64_t *key;
     totex_hop *out;
@@ -111,8 +115,7 @@ static void bg_free(bg *G)
     free(G->oslot);
     free(G->sendj);
     free(G->own);
-    free(G->vis);
-    free(G->dead);
+    free(G->mark);
     free(G->trail);
     free(G->mv);
     free(G->key);
@@ -331,9 +334,8 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     G->orecv = malloc(sizeof *G->orecv * n * G->S);
     G->oslot = malloc(n * G->S);
     G->sendj = malloc(sizeof *G->sendj * n);
-    G->own = malloc(sizeof *G->own * n);
-    G->vis = calloc(n, sizeof *G->vis);
-    G->dead = calloc(n, sizeof *G->dead);
+    G->own = malloc(sizeof *G->own * (n + 1));
+    G->mark = calloc(n + 1, sizeof *G->mark);
     G->trail = malloc(sizeof *G->trail * n);
     G->mv = malloc(sizeof *G->mv * n);
     G->key = malloc(sizeof *G->key * n);
@@ -342,7 +344,7 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     uint32_t *boxnode = malloc(sizeof *boxnode * n);
     unsigned char *pred = malloc(n);
     if (!G->coord || !G->nbr || !G->roff || !G->route || stacks || !G->ls || !G->lr || !G->ocount ||
-        !G->orecv || !G->oslot || !G->sendj || !G->own || !G->vis || !G->dead || !G->trail || !G->mv || !G->key || !G->out || !cost || !boxnode ||
+        !G->orecv || !G->oslot || !G->sendj || !G->own || !G->mark || !G->trail || !G->mv || !G->key || !G->out || !cost || !boxnode ||
         !pred) {
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory for %u nodes", G->n);
         goto done;
@@ -429,19 +431,24 @@ static inline uint32_t step_offers(bg *G, uint32_t u)
  */
 static int augment(bg *G, uint32_t u)
 {
-    const uint32_t *rx = G->orecv + (size_t)u * G->S, c = G->ocount[u];
+    const uint32_t *rx = G->orecv + (size_t)u * G->S; /* padded to S with receiver n */
     /* a free receiver first (in preference order), then the alternating paths */
-    for (uint32_t j = 0; j < c; j++)
-        if (G->own[rx[j]] == BG_NONE) {
-            G->own[rx[j]] = u;
-            G->sendj[u] = j;
-            return 1;
-        }
-    for (uint32_t j = 0; j < c; j++) {
-        const uint32_t x = rx[j];
-        if (G->vis[x] == G->stamp || G->dead[x] == G->dstamp)
+    uint32_t f = 0, m = 0;
+    for (uint32_t j = 0; j < G->S; j++)
+        f |= (uint32_t)(G->own[rx[j]] == BG_NONE) << j;
+    if (f) {
+        const uint32_t j = (uint32_t)__builtin_ctz(f);
+        G->own[rx[j]] = u;
+        G->sendj[u] = j;
+        return 1;
+    }
+    for (uint32_t j = 0; j < G->S; j++)
+        m |= (uint32_t)(G->mark[rx[j]] < G->stamp) << j;
+    for (; m; m &= m - 1) {
+        const uint32_t j = (uint32_t)__builtin_ctz(m), x = rx[j];
+        if (G->mark[x] >= G->stamp) /* visited by the searches of the offers before */
             continue;
-        G->vis[x] = G->stamp;
+        G->mark[x] = G->stamp;
         G->trail[G->ntrail++] = x;
         if (augment(G, G->own[x])) {
             G->own[x] = u;
@@ -490,21 +497,25 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
             if (!G.B.held[u])
                 continue;
             G.ocount[u] = step_offers(&G, u);
+            for (uint32_t j = G.ocount[u]; j < G.S; j++)
+                G.orecv[(size_t)u * G.S + j] = G.n; /* padding: never free, always marked */
             G.key[u] = (G.ls[u] << 20) | tie_hash(seed, u, t);
         }
         ns = bal_order_senders(keys, G.key, G.B.held, G.n); /* senders by decreasing key */
         /* a failed search leaves its receivers unable to reach a free one until the matching changes,
          * and it changes only along paths that avoid them: reset the marks after a success only, and
          * keep the receivers of a failed search as dead for the rest of the step (augment) */
-        G.stamp++;
-        G.dstamp++;
+        G.stamp = G.ceiling + 1; /* above every mark of the steps before */
+        G.ceiling = G.stamp + G.n + 1; /* above every stamp of this step (one more per success) */
+        G.own[G.n] = 0;
+        G.mark[G.n] = UINT64_MAX;
         for (uint32_t j = 0; j < ns; j++) {
             G.ntrail = 0;
             if (augment(&G, keys[j].u)) {
                 G.stamp++;
             } else {
                 for (uint32_t q = 0; q < G.ntrail; q++)
-                    G.dead[G.trail[q]] = G.dstamp;
+                    G.mark[G.trail[q]] = G.ceiling; /* dead for the rest of the step */
             }
         }
         for (uint32_t j = 0; j < ns; j++) { /* the moves, in the senders' order */
