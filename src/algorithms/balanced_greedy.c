@@ -90,7 +90,7 @@ typedef struct bg {
     /* a step's matching: own[x] the sender of receiver x (BG_NONE: free; own[n] = 0, the padding's receiver, never
        free); sendj[u] the index of u's offer taken; mark[x] >= stamp: x visited in this search or dead (mark[n]:
        always) */
-    uint32_t *ocount, *orecv, *sendj, *own, *trail, ntrail;
+    uint32_t *ocount, *orecv, *sendj, *own, *trail, ntrail, *su, *sm, *sj; /* su, sm, sj: augment's stack */
     uint64_t *mark, stamp, ceiling;
     unsigned char *oslot;
     uint64_t *key;
@@ -117,6 +117,9 @@ static void bg_free(bg *G)
     free(G->own);
     free(G->mark);
     free(G->trail);
+    free(G->su);
+    free(G->sm);
+    free(G->sj);
     free(G->mv);
     free(G->key);
     free(G->out);
@@ -337,6 +340,9 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     G->own = malloc(sizeof *G->own * (n + 1));
     G->mark = calloc(n + 1, sizeof *G->mark);
     G->trail = malloc(sizeof *G->trail * n);
+    G->su = malloc(sizeof *G->su * (n + 1));
+    G->sm = malloc(sizeof *G->sm * (n + 1));
+    G->sj = malloc(sizeof *G->sj * (n + 1));
     G->mv = malloc(sizeof *G->mv * n);
     G->key = malloc(sizeof *G->key * n);
     G->out = malloc(sizeof *G->out * n);
@@ -344,7 +350,7 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     uint32_t *boxnode = malloc(sizeof *boxnode * n);
     unsigned char *pred = malloc(n);
     if (!G->coord || !G->nbr || !G->roff || !G->route || stacks || !G->ls || !G->lr || !G->ocount ||
-        !G->orecv || !G->oslot || !G->sendj || !G->own || !G->mark || !G->trail || !G->mv || !G->key || !G->out || !cost || !boxnode ||
+        !G->orecv || !G->oslot || !G->sendj || !G->own || !G->mark || !G->trail || !G->su || !G->sm || !G->sj || !G->mv || !G->key || !G->out || !cost || !boxnode ||
         !pred) {
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory for %u nodes", G->n);
         goto done;
@@ -431,32 +437,57 @@ static inline uint32_t step_offers(bg *G, uint32_t u)
  */
 static int augment(bg *G, uint32_t u)
 {
-    const uint32_t *rx = G->orecv + (size_t)u * G->S; /* padded to S with receiver n */
-    /* a free receiver first (in preference order), then the alternating paths */
-    uint32_t f = 0, m = 0;
-    for (uint32_t j = 0; j < G->S; j++)
-        f |= (uint32_t)(G->own[rx[j]] == BG_NONE) << j;
-    if (f) {
-        const uint32_t j = (uint32_t)__builtin_ctz(f);
-        G->own[rx[j]] = u;
-        G->sendj[u] = j;
-        return 1;
+    /* depth-first with an explicit stack (frame: the sender, its offers still to try, the offer tried) */
+    uint32_t depth = 0, m, j;
+    const uint32_t S = G->S;
+    const uint32_t *rx;
+enter:
+    rx = G->orecv + (size_t)u * S; /* padded to S with receiver n */
+    {
+        /* a free receiver first (in preference order), then the alternating paths */
+        uint32_t f = 0;
+        m = 0;
+        for (uint32_t i = 0; i < S; i++) {
+            f |= (uint32_t)(G->own[rx[i]] == BG_NONE) << i;
+            m |= (uint32_t)(G->mark[rx[i]] < G->stamp) << i;
+        }
+        if (f) {
+            j = (uint32_t)__builtin_ctz(f);
+            G->own[rx[j]] = u;
+            G->sendj[u] = j;
+            goto found;
+        }
     }
-    for (uint32_t j = 0; j < G->S; j++)
-        m |= (uint32_t)(G->mark[rx[j]] < G->stamp) << j;
+next:
     for (; m; m &= m - 1) {
-        const uint32_t j = (uint32_t)__builtin_ctz(m), x = rx[j];
+        j = (uint32_t)__builtin_ctz(m);
+        const uint32_t x = rx[j];
         if (G->mark[x] >= G->stamp) /* visited by the searches of the offers before */
             continue;
         G->mark[x] = G->stamp;
         G->trail[G->ntrail++] = x;
-        if (augment(G, G->own[x])) {
-            G->own[x] = u;
-            G->sendj[u] = j;
-            return 1;
-        }
+        G->su[depth] = u;
+        G->sm[depth] = m & (m - 1);
+        G->sj[depth++] = j;
+        u = G->own[x];
+        goto enter;
     }
-    return 0;
+    if (!depth)
+        return 0;
+    depth--;
+    u = G->su[depth];
+    m = G->sm[depth];
+    rx = G->orecv + (size_t)u * S;
+    goto next;
+found:
+    while (depth) { /* each sender on the path takes the receiver it searched through */
+        depth--;
+        u = G->su[depth];
+        j = G->sj[depth];
+        G->own[G->orecv[(size_t)u * S + j]] = u;
+        G->sendj[u] = j;
+    }
+    return 1;
 }
 
 typedef bal_key bg_key;
