@@ -28,13 +28,16 @@ typedef struct bal_stacks {
     const uint32_t *nbr;         /* n * S: the neighbour over each slot (the caller's) */
     const uint32_t *roff;        /* n * n + 1: offset of message id's route in route[] (the caller's) */
     const unsigned char *route;  /* the slot of every hop, route after route (the caller's) */
-    uint16_t *prog;              /* per message: hops made */
     uint32_t *head;              /* (u * S + slot) * (H + 1) + h: first message id + 1 of that stack */
     uint32_t *next;              /* per message: the next id + 1 in its stack */
     uint64_t *mask;              /* (u * S + slot) * HW: the non-empty h */
     uint32_t *held;              /* per node: messages it holds */
-    size_t *q;                   /* n * S: a step's stacks, between the passes of bal_take_all and bal_arrive */
-    uint32_t *id;                /* n * S: a step's messages, likewise */
+    /* per hop of a step (n * S entries), between the passes of bal_take_all and bal_arrive: */
+    size_t *q;                   /* its stack, (u * S + slot) * (H + 1) + h */
+    uint32_t *id;                /* its message */
+    uint32_t *hl;                /* the hops its message had left when taken (bal_take, bal_take_all), read by
+                                    bal_arrive, which needs no count of hops made */
+    unsigned char *sl;           /* bal_arrive: its next slot at the receiver */
     uint64_t left;               /* messages not yet delivered */
 } bal_stacks;
 
@@ -67,8 +70,9 @@ static inline void bal_push(bal_stacks *B, uint32_t id, uint32_t u, uint32_t slo
     B->held[u]++;
 }
 
-/* Take the message on top of (u, slot) (most hops left) off u's stacks and write its hop into @p hp. */
-static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop *hp)
+/* Take the message on top of (u, slot) (most hops left) off u's stacks and write its hop into @p out[@p i] (its hops
+   left into hl[i], for bal_arrive). */
+static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop *out, size_t i)
 {
     const uint32_t h = bal_top_h(B, u, slot);
     const size_t base = (size_t)u * B->S + slot, q = base * (B->H + 1) + h;
@@ -77,10 +81,11 @@ static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop 
     if (!B->head[q])
         B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
     B->held[u]--;
-    hp->from = u;
-    hp->to = B->nbr[base];
-    hp->src = id % B->n;
-    hp->dst = id / B->n;
+    B->hl[i] = h;
+    out[i].from = u;
+    out[i].to = B->nbr[base];
+    out[i].src = id % B->n;
+    out[i].dst = id / B->n;
 }
 
 /*
@@ -93,7 +98,8 @@ static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop 
 static inline void bal_take_all(bal_stacks *B, const uint32_t *mv, size_t nh, totex_hop *out)
 {
     for (size_t i = 0; i < nh; i++) {
-        const uint32_t h = bal_top_h(B, mv[i] / B->S, mv[i] % B->S);
+        const uint32_t u = mv[i] / B->S, h = bal_top_h(B, u, mv[i] - u * B->S);
+        B->hl[i] = h;
         B->q[i] = (size_t)mv[i] * (B->H + 1) + h;
         __builtin_prefetch(&B->head[B->q[i]]);
     }
@@ -103,7 +109,7 @@ static inline void bal_take_all(bal_stacks *B, const uint32_t *mv, size_t nh, to
     }
     for (size_t i = 0; i < nh; i++) {
         const size_t q = B->q[i], base = mv[i];
-        const uint32_t id = B->id[i], u = mv[i] / B->S, h = (uint32_t)(q - base * (B->H + 1));
+        const uint32_t id = B->id[i], u = mv[i] / B->S, h = B->hl[i];
         B->head[q] = B->next[id];
         if (!B->head[q])
             B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
@@ -116,46 +122,44 @@ static inline void bal_take_all(bal_stacks *B, const uint32_t *mv, size_t nh, to
 }
 
 /*
- * After a step of @p nh hops: each moved message is delivered, or joins the
- * stack of its next slot at the receiver (in the order of the hops). Each
- * message moves at most once a step; in passes, each prefetching what the
- * next one reads (its progress and route offset, its next slot, the stack's
- * head), as bal_take_all().
+ * After a step of @p nh hops (taken by bal_take or bal_take_all, which left
+ * each message's hops left in hl): each moved message is delivered (it had 1
+ * hop left), or joins the stack of its next slot at the receiver (in the
+ * order of the hops): with h hops left before the move, its next slot is
+ * route[roff[id + 1] - (h - 1)]. Each message moves at most once a step; in
+ * passes, each prefetching what the next one reads (the end of its route,
+ * its next slot, the stack's head), as bal_take_all().
  */
 static inline void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
 {
     for (size_t i = 0; i < nh; i++) {
         const uint32_t id = out[i].dst * B->n + out[i].src;
         B->id[i] = id;
-        __builtin_prefetch(&B->prog[id]);
-        __builtin_prefetch(&B->roff[id]);
+        if (B->hl[i] > 1)
+            __builtin_prefetch(&B->roff[id + 1]);
     }
+    for (size_t i = 0; i < nh; i++)
+        if (B->hl[i] > 1)
+            __builtin_prefetch(&B->route[B->roff[B->id[i] + 1] - (B->hl[i] - 1)]);
     for (size_t i = 0; i < nh; i++) {
-        const uint32_t id = B->id[i], p = B->prog[id] + 1u;
-        if (p < B->roff[id + 1] - B->roff[id])
-            __builtin_prefetch(&B->route[B->roff[id] + p]);
-    }
-    for (size_t i = 0; i < nh; i++) {
-        const uint32_t id = B->id[i];
-        uint32_t p = ++B->prog[id], len = B->roff[id + 1] - B->roff[id];
-        if (p == len) {
+        const uint32_t h = B->hl[i] - 1; /* hops left after this one */
+        if (!h) {
             B->left--;
-            B->q[i] = SIZE_MAX;
             continue;
         }
-        const size_t base = (size_t)out[i].to * B->S + B->route[B->roff[id] + p];
-        B->q[i] = base * (B->H + 1) + (len - p);
+        B->sl[i] = B->route[B->roff[B->id[i] + 1] - h];
+        B->q[i] = ((size_t)out[i].to * B->S + B->sl[i]) * (B->H + 1) + h;
         __builtin_prefetch(&B->head[B->q[i]]);
     }
     for (size_t i = 0; i < nh; i++) {
-        if (B->q[i] == SIZE_MAX)
+        const uint32_t h = B->hl[i] - 1, id = B->id[i];
+        if (!h)
             continue;
-        const uint32_t id = B->id[i], h = (uint32_t)(B->q[i] % (B->H + 1));
-        const size_t base = B->q[i] / (B->H + 1);
+        const size_t base = (size_t)out[i].to * B->S + B->sl[i];
         B->next[id] = B->head[B->q[i]];
         B->head[B->q[i]] = id + 1;
         B->mask[base * B->HW + h / 64] |= UINT64_C(1) << (h % 64);
-        B->held[base / B->S]++;
+        B->held[out[i].to]++;
     }
 }
 
