@@ -271,11 +271,20 @@ static inline void first_commons(const lg *G, uint32_t u, uint32_t *pos)
     }
 }
 
+/* Bits set in @p x, inline (__builtin_popcountll is a library call where the target may lack the instruction). */
+static inline uint32_t bits_set(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* The distance from u of the destination at position p: the distance at the start of p's word less the drops up to p. */
 static inline uint32_t dist_at(const lg *G, uint32_t u, uint32_t p)
 {
     const size_t w = (size_t)u * G->W + p / 64;
-    return G->dstart[w] - (uint32_t)__builtin_popcountll(G->ddrop[w] << (63 - p % 64));
+    return G->dstart[w] - bits_set(G->ddrop[w] << (63 - p % 64));
 }
 
 static int offer_cmp(const void *pa, const void *pb)
@@ -424,7 +433,7 @@ static void take_all(lg *G, size_t nh, const uint32_t *posof)
 /*
  * Run with tie-break @p seed (0: node ids); stop early (steps_out =
  * UINT64_MAX) past @p limit steps. @p rec non-NULL: record each step's moves
- * (u * S + slot) * n + p in the order taken. @p replay non-NULL: take those
+ * u << 15 | slot << 10 | p in the order taken. @p replay non-NULL: take those
  * moves instead of choosing them (the same hops in the same order, without
  * the offers and their sort).
  */
@@ -462,10 +471,10 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
             if (t >= replay->steps)
                 break; /* cannot happen (the run it recorded delivered every message); the simulator would say so */
             for (size_t e = 0; e < replay->cnt[t]; e++, at++, nh++) {
-                const uint32_t mv = replay->mv[at], us = mv / G.n;
-                G.hops[nh].from = us / G.S;
-                G.hops[nh].to = G.nbr[us];
-                G.takep[nh] = mv % G.n;
+                const uint32_t mv = replay->mv[at], u = mv >> 15;
+                G.hops[nh].from = u;
+                G.hops[nh].to = G.nbr[(size_t)u * G.S + (mv >> 10 & 31)];
+                G.takep[nh] = mv & 1023;
             }
             take_all(&G, nh, posof);
             goto step;
@@ -514,7 +523,7 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
             G.hops[nh].to = o->v;
             G.takep[nh++] = o->p;
             if (rec)
-                rec->mv[rec->len++] = (o->u * G.S + o->s) * G.n + o->p;
+                rec->mv[rec->len++] = o->u << 15 | o->s << 10 | o->p; /* n <= 1024, S <= 20 */
         }
         if (rec)
             rec->cnt[rec->steps++] = (uint32_t)nh;
