@@ -79,6 +79,7 @@ enum { BG_BY_SOURCE, BG_MIXED, BG_ROUTINGS };
 typedef struct bg {
     uint32_t n, k, S, H; /* slots 2k; H = diameter */
     uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
+    int64_t delta[2 * TOTEX_MAX_DIMS]; /* per slot: the node id's change along it (+stride, -stride) */
     uint16_t *coord;  /* n * k */
     uint32_t *nbr;    /* n * S: slot 2i: +1 in dimension i, 2i+1: -1; BG_NONE at the border */
     uint32_t *roff;   /* n * n + 1: offset of message id's route in route[] (id = dst * n + src) */
@@ -155,12 +156,13 @@ static totex_status bg_applies(const totex_network *net, totex_ports ports, tote
     return TOTEX_OK;
 }
 
-/* Add (@p sign = +1) or remove (-1) the loads of message id's route from @p s. */
+/* Add (@p sign = +1) or remove (-1) the loads of message id's route from @p s (a route stays inside the mesh, so each
+   hop moves by its slot's stride: no lookup of the neighbour). */
 static void route_load(bg *G, uint32_t id, uint32_t s, int sign)
 {
     uint32_t u = s;
     for (uint32_t j = G->roff[id]; j < G->roff[id + 1]; j++) {
-        uint32_t x = G->nbr[(size_t)u * G->S + G->route[j]];
+        const uint32_t x = (uint32_t)((int64_t)u + G->delta[G->route[j]]);
         G->ls[u] += (uint64_t)(int64_t)sign;
         G->lr[x] += (uint64_t)(int64_t)sign;
         u = x;
@@ -323,6 +325,8 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     for (uint32_t i = 0; i < G->k; i++) {
         G->m[i] = totex_factor_nodes(totex_network_factor(net, i));
         G->stride[i] = totex_network_stride(net, i);
+        G->delta[2 * i] = G->stride[i];
+        G->delta[2 * i + 1] = -(int64_t)G->stride[i];
         G->H += G->m[i] - 1;
     }
     totex_status st = bal_routes(net, route, roff, &G->route, &G->roff, &G->borrowed, err);
