@@ -1,6 +1,7 @@
 /*
  * Private to src/algorithms/: what balanced-greedy (balanced_greedy.c) and
- * balanced-ports (balanced_ports.c) share (one copy, not two).
+ * balanced-ports (balanced_ports.c) share (one copy, not two); load-greedy
+ * (load_greedy.c) keeps its recorded moves in a bal_rec as well.
  * Both run a schedule over fixed shortest routes, one
  * byte per hop naming the link slot the message takes next, and keep the
  * messages a node holds in stacks per (node, link slot, hops left), so that

@@ -26,8 +26,9 @@
  *          receiver, step); predict runs seeds 0..K-1 (K = 256 up to 16
  *          nodes, 64 up to 64, 8 up to 256, else 1), each stopped once it
  *          cannot beat the best so far, and plan replays the best seed.
- * Steps:   measured (predict runs the schedule and counts; the best seed and
- *          its steps are memoised per thread for the plan that follows).
+ * Steps:   measured (predict runs the schedule and counts; the best seed, its
+ *          steps and, up to 2^26 hops (S_G), its recorded moves are memoised
+ *          per thread, and the plan that follows replays them).
  *          Every step moves at least one message one hop closer, so it ends
  *          within S_G steps.
  * Optimal: not in general. Measured (tests/test_load_greedy.c checks that it
@@ -36,9 +37,10 @@
  *          1512), touchstone-delta 16x32 10168 (12191, 12240; band bound
  *          8338: ratio 1.219).
  *
- * Size:    n <= 1024: the step costs O(n k n/64) and the tables 14 n^2 bytes
- *          (mesh:32x64 would take minutes; touchstone-delta, 512 nodes, ~0.6 s
- *          of CPU per run since seed 0 radix-sorts its offers, ~1.5 s before).
+ * Size:    n <= 1024: the step costs O(n k n/64) and the tables 16 n^2 bytes
+ *          (order, stacks, links, landing positions), the recorded moves 4 bytes
+ *          a hop; seed 0 sorts its offers by two counting passes (radix beyond
+ *          their range). CPU times: docs/performance.md.
  *          Balanced-greedy (balanced_greedy.c) beats it on every mesh of its
  *          tests (touchstone-delta 9200); this one stays for paths and for
  *          meshes above balanced-greedy's size limit.
