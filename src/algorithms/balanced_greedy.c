@@ -76,19 +76,24 @@
 /* The routings (bg_setup's @p routing): by source (the first) and mixed. */
 enum { BG_BY_SOURCE, BG_MIXED, BG_ROUTINGS };
 
-typedef bal_offer bg_offer;
-
 typedef struct bg {
     uint32_t n, k, S, H; /* slots 2k; H = diameter */
     uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
+    int64_t delta[2 * TOTEX_MAX_DIMS]; /* per slot: the node id's change along it (+stride, -stride) */
     uint16_t *coord;  /* n * k */
     uint32_t *nbr;    /* n * S: slot 2i: +1 in dimension i, 2i+1: -1; BG_NONE at the border */
     uint32_t *roff;   /* n * n + 1: offset of message id's route in route[] (id = dst * n + src) */
     unsigned char *route; /* S_G slots */
     uint64_t *ls, *lr; /* per node: sends and receives on the routes (ls: left to make, while scheduling) */
     bal_stacks B;     /* the messages, in stacks per (node, slot, hops left) (balanced_stacks.h) */
-    bg_offer *offers;
-    uint32_t *ocount, *olist, *sendoff, *recvby, *sorder, *vis, stamp;
+    /* a step's matching: u's offers by preference, receivers orecv[u * S + j] over slots oslot[u * S + j] */
+    uint32_t *mv; /* a step's moves, u * S + slot */
+    /* a step's matching: own[x] the sender of receiver x (BG_NONE: free; own[n] = 0, the padding's receiver, never
+       free); sendj[u] the index of u's offer taken; mark[x] >= stamp: x visited in this search or dead (mark[n]:
+       always) */
+    uint32_t *ocount, *orecv, *sendj, *own, *trail, ntrail, *su, *sm, *sj; /* su, sm, sj: augment's stack */
+    uint64_t *mark, stamp, ceiling;
+    unsigned char *oslot;
     uint64_t *key;
     totex_hop *out;
     int borrowed; /* route and roff belong to the memo (routes computed once per network) */
@@ -106,13 +111,17 @@ static void bg_free(bg *G)
     bal_stacks_free(&G->B);
     free(G->ls);
     free(G->lr);
-    free(G->offers);
     free(G->ocount);
-    free(G->olist);
-    free(G->sendoff);
-    free(G->recvby);
-    free(G->sorder);
-    free(G->vis);
+    free(G->orecv);
+    free(G->oslot);
+    free(G->sendj);
+    free(G->own);
+    free(G->mark);
+    free(G->trail);
+    free(G->su);
+    free(G->sm);
+    free(G->sj);
+    free(G->mv);
     free(G->key);
     free(G->out);
 }
@@ -147,12 +156,13 @@ static totex_status bg_applies(const totex_network *net, totex_ports ports, tote
     return TOTEX_OK;
 }
 
-/* Add (@p sign = +1) or remove (-1) the loads of message id's route from @p s. */
+/* Add (@p sign = +1) or remove (-1) the loads of message id's route from @p s (a route stays inside the mesh, so each
+   hop moves by its slot's stride: no lookup of the neighbour). */
 static void route_load(bg *G, uint32_t id, uint32_t s, int sign)
 {
     uint32_t u = s;
     for (uint32_t j = G->roff[id]; j < G->roff[id + 1]; j++) {
-        uint32_t x = G->nbr[(size_t)u * G->S + G->route[j]];
+        const uint32_t x = (uint32_t)((int64_t)u + G->delta[G->route[j]]);
         G->ls[u] += (uint64_t)(int64_t)sign;
         G->lr[x] += (uint64_t)(int64_t)sign;
         u = x;
@@ -303,18 +313,20 @@ static totex_status route_mixed(bg *G, uint64_t *cost, uint32_t *boxnode, unsign
 }
 
 /* State for a run; routes computed here (@p route NULL) by @p routing (BG_BY_SOURCE, BG_MIXED) or borrowed from the
-   memo (@p route, @p roff). */
-static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *route, uint32_t *roff, int routing,
-                             totex_error *err)
+   memo (@p route, @p roff; then @p ls0, the sends of each node on them, or NULL: a replay, which needs no loads). */
+static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *route, uint32_t *roff,
+                             const uint64_t *ls0, int routing, totex_error *err)
 {
     memset(G, 0, sizeof *G);
     G->n = totex_network_nodes(net);
     G->k = totex_network_dims(net);
     G->S = 2 * G->k;
-    const size_t n = G->n, nn = n * n;
+    const size_t n = G->n;
     for (uint32_t i = 0; i < G->k; i++) {
         G->m[i] = totex_factor_nodes(totex_network_factor(net, i));
         G->stride[i] = totex_network_stride(net, i);
+        G->delta[2 * i] = G->stride[i];
+        G->delta[2 * i + 1] = -(int64_t)G->stride[i];
         G->H += G->m[i] - 1;
     }
     totex_status st = bal_routes(net, route, roff, &G->route, &G->roff, &G->borrowed, err);
@@ -325,20 +337,24 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
     int stacks = bal_stacks_alloc(&G->B, G->n, G->S, G->H);
     G->ls = calloc(n, sizeof *G->ls);
     G->lr = calloc(n, sizeof *G->lr);
-    G->offers = malloc(sizeof *G->offers * n * G->S);
     G->ocount = malloc(sizeof *G->ocount * n);
-    G->olist = malloc(sizeof *G->olist * n * G->S);
-    G->sendoff = malloc(sizeof *G->sendoff * n);
-    G->recvby = malloc(sizeof *G->recvby * n);
-    G->sorder = malloc(sizeof *G->sorder * n);
-    G->vis = calloc(n, sizeof *G->vis);
+    G->orecv = malloc(sizeof *G->orecv * n * G->S);
+    G->oslot = malloc(n * G->S);
+    G->sendj = malloc(sizeof *G->sendj * n);
+    G->own = malloc(sizeof *G->own * (n + 1));
+    G->mark = calloc(n + 1, sizeof *G->mark);
+    G->trail = malloc(sizeof *G->trail * n);
+    G->su = malloc(sizeof *G->su * (n + 1));
+    G->sm = malloc(sizeof *G->sm * (n + 1));
+    G->sj = malloc(sizeof *G->sj * (n + 1));
+    G->mv = malloc(sizeof *G->mv * n);
     G->key = malloc(sizeof *G->key * n);
     G->out = malloc(sizeof *G->out * n);
     uint64_t *cost = malloc(sizeof *cost * n);
     uint32_t *boxnode = malloc(sizeof *boxnode * n);
     unsigned char *pred = malloc(n);
-    if (!G->coord || !G->nbr || !G->roff || !G->route || stacks || !G->ls || !G->lr || !G->offers || !G->ocount ||
-        !G->olist || !G->sendoff || !G->recvby || !G->sorder || !G->vis || !G->key || !G->out || !cost || !boxnode ||
+    if (!G->coord || !G->nbr || !G->roff || !G->route || stacks || !G->ls || !G->lr || !G->ocount ||
+        !G->orecv || !G->oslot || !G->sendj || !G->own || !G->mark || !G->trail || !G->su || !G->sm || !G->sj || !G->mv || !G->key || !G->out || !cost || !boxnode ||
         !pred) {
         st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory for %u nodes", G->n);
         goto done;
@@ -353,9 +369,9 @@ static totex_status bg_setup(bg *G, const totex_network *net, unsigned char *rou
             G->nbr[(size_t)u * G->S + 2 * i] = c + 1 < G->m[i] ? u + G->stride[i] : BG_NONE;
             G->nbr[(size_t)u * G->S + 2 * i + 1] = c > 0 ? u - G->stride[i] : BG_NONE;
         }
-    if (route) { /* the loads of the borrowed routes */
-        for (uint32_t id = 0; id < nn; id++)
-            route_load(G, id, id % G->n, +1);
+    if (route) { /* the sends of the borrowed routes (the receives only steer the routing) */
+        if (ls0)
+            memcpy(G->ls, ls0, sizeof *G->ls * n);
         goto place;
     }
     bal_route_offsets(net, G->roff);
@@ -386,53 +402,107 @@ done:
 #define top_h(G, u, slot) bal_top_h(&(G)->B, u, slot)
 #define tie_hash bal_tie_hash
 
-/* Kuhn's augmenting path from sender u over its offers (in preference order): 1 when u got a receiver. */
+/*
+ * Node u's offers: for each slot with a message, its receiver, by decreasing
+ * hops left of the top message (ties: the lower slot first), into orecv and
+ * oslot at u * S. @return their count.
+ */
+static inline uint32_t step_offers(bg *G, uint32_t u)
+{
+    uint32_t count = 0, hs[2 * TOTEX_MAX_DIMS];
+    uint32_t *rx = G->orecv + (size_t)u * G->S;
+    unsigned char *sl = G->oslot + (size_t)u * G->S;
+    for (uint32_t s = 0; s < G->S; s++) {
+        const uint32_t h = top_h(G, u, s);
+        if (h == BG_NONE)
+            continue;
+        uint32_t j = count++;
+        while (j > 0 && hs[j - 1] < h) {
+            hs[j] = hs[j - 1];
+            rx[j] = rx[j - 1];
+            sl[j] = sl[j - 1];
+            j--;
+        }
+        hs[j] = h;
+        rx[j] = G->nbr[(size_t)u * G->S + s];
+        sl[j] = (unsigned char)s;
+    }
+    return count;
+}
+
+/*
+ * Kuhn's augmenting path from sender u over its offers (in preference
+ * order): 1 when u got a receiver. A receiver marked dead (in a search of
+ * this step that failed) is skipped: it reaches no free receiver by an
+ * alternating path, and never will in this step (an augmenting path cannot
+ * enter the closed set it reaches, so that set's matching stays and the free
+ * receivers only get fewer); exploring it would only mark receivers it
+ * reaches, dead as well, and fail. So skipping it finds the same path.
+ */
 static int augment(bg *G, uint32_t u)
 {
-    /* a free receiver first (in preference order), then the alternating paths */
-    for (uint32_t j = 0; j < G->ocount[u]; j++) {
-        uint32_t i = G->olist[(size_t)u * G->S + j], x = G->offers[i].x;
-        if (G->recvby[x] == BG_NONE) {
-            G->vis[x] = G->stamp;
-            G->recvby[x] = i;
-            G->sendoff[u] = i;
-            return 1;
+    /* depth-first with an explicit stack (frame: the sender, its offers still to try, the offer tried) */
+    uint32_t depth = 0, m, j;
+    const uint32_t S = G->S;
+    const uint32_t *rx;
+enter:
+    rx = G->orecv + (size_t)u * S; /* padded to S with receiver n */
+    {
+        /* a free receiver first (in preference order), then the alternating paths */
+        uint32_t f = 0;
+        m = 0;
+        for (uint32_t i = 0; i < S; i++) {
+            f |= (uint32_t)(G->own[rx[i]] == BG_NONE) << i;
+            m |= (uint32_t)(G->mark[rx[i]] < G->stamp) << i;
+        }
+        if (f) {
+            j = (uint32_t)__builtin_ctz(f);
+            G->own[rx[j]] = u;
+            G->sendj[u] = j;
+            goto found;
         }
     }
-    for (uint32_t j = 0; j < G->ocount[u]; j++) {
-        uint32_t i = G->olist[(size_t)u * G->S + j], x = G->offers[i].x;
-        if (G->vis[x] == G->stamp)
+next:
+    for (; m; m &= m - 1) {
+        j = (uint32_t)__builtin_ctz(m);
+        const uint32_t x = rx[j];
+        if (G->mark[x] >= G->stamp) /* visited by the searches of the offers before */
             continue;
-        G->vis[x] = G->stamp;
-        if (G->recvby[x] == BG_NONE || augment(G, G->offers[G->recvby[x]].u)) {
-            G->recvby[x] = i;
-            G->sendoff[u] = i;
-            return 1;
-        }
+        G->mark[x] = G->stamp;
+        G->trail[G->ntrail++] = x;
+        G->su[depth] = u;
+        G->sm[depth] = m & (m - 1);
+        G->sj[depth++] = j;
+        u = G->own[x];
+        goto enter;
     }
-    return 0;
+    if (!depth)
+        return 0;
+    depth--;
+    u = G->su[depth];
+    m = G->sm[depth];
+    rx = G->orecv + (size_t)u * S;
+    goto next;
+found:
+    while (depth) { /* each sender on the path takes the receiver it searched through */
+        depth--;
+        u = G->su[depth];
+        j = G->sj[depth];
+        G->own[G->orecv[(size_t)u * S + j]] = u;
+        G->sendj[u] = j;
+    }
+    return 1;
 }
 
 typedef bal_key bg_key;
 
-/* Take the message on top of (u, slot) (most hops left) off u's stacks and write its hop to G->out[nh]. */
-static void take(bg *G, uint32_t u, uint32_t slot, size_t nh)
-{
-    bal_take(&G->B, u, slot, &G->out[nh]);
-    G->ls[u]--;
-}
-
-static int rec_step(bg_rec *r, const bg *G, size_t nh)
+/* Room in @p r for a step of @p nh moves, recorded from @p mv (u * S + slot each). 1, or 0 when out of memory. */
+static int rec_step(bg_rec *r, const uint32_t *mv, size_t nh)
 {
     if (!bal_rec_reserve(r, nh))
         return 0;
-    for (size_t i = 0; i < nh; i++) {
-        const totex_hop *hp = &G->out[i];
-        uint32_t slot = 0;
-        while (G->nbr[(size_t)hp->from * G->S + slot] != hp->to)
-            slot++;
-        r->mv[r->len++] = hp->from * G->S + slot;
-    }
+    memcpy(r->mv + r->len, mv, sizeof *mv * nh);
+    r->len += nh;
     r->cnt[r->steps++] = (uint32_t)nh;
     return 1;
 }
@@ -441,11 +511,12 @@ static int rec_step(bg_rec *r, const bg *G, size_t nh)
  * Run with tie-break @p seed on the memo's routes; stop early (steps_out =
  * UINT64_MAX) past @p limit steps; record the moves into @p rec.
  */
-static totex_status bg_run(const totex_network *net, unsigned char *route, uint32_t *roff, uint32_t seed,
+static totex_status bg_run(const totex_network *net, unsigned char *route, uint32_t *roff, const uint64_t *ls0,
+                           uint32_t seed,
                            uint64_t limit, bg_rec *rec, uint64_t *steps_out, totex_error *err)
 {
     bg G;
-    totex_status st = bg_setup(&G, net, route, roff, BG_MIXED, err);
+    totex_status st = bg_setup(&G, net, route, roff, ls0, BG_MIXED, err);
     bg_key *keys = st == TOTEX_OK ? malloc(sizeof *keys * G.n) : NULL;
     uint64_t t = 0;
     if (st == TOTEX_OK && !keys)
@@ -453,30 +524,44 @@ static totex_status bg_run(const totex_network *net, unsigned char *route, uint3
     for (uint32_t u = 0; st == TOTEX_OK && u < G.n; u++)
         keys[u].u = u;
     while (st == TOTEX_OK && G.B.left && t < limit) {
-        size_t no = 0, nh = 0;
+        size_t nh = 0;
         uint32_t ns = 0;
         for (uint32_t u = 0; u < G.n; u++) {
             G.ocount[u] = 0;
-            G.sendoff[u] = G.recvby[u] = BG_NONE;
+            G.sendj[u] = G.own[u] = BG_NONE;
             if (!G.B.held[u])
                 continue;
-            /* by decreasing hops left */
-            G.ocount[u] = bal_offers(&G.B, u, NULL, G.offers, &no, G.olist + (size_t)u * G.S);
+            G.ocount[u] = step_offers(&G, u);
+            for (uint32_t j = G.ocount[u]; j < G.S; j++)
+                G.orecv[(size_t)u * G.S + j] = G.n; /* padding: never free, always marked */
             G.key[u] = (G.ls[u] << 20) | tie_hash(seed, u, t);
         }
         ns = bal_order_senders(keys, G.key, G.B.held, G.n); /* senders by decreasing key */
         /* a failed search leaves its receivers unable to reach a free one until the matching changes,
-         * and it changes only along paths that avoid them: reset the marks after a success only */
-        G.stamp++;
-        for (uint32_t j = 0; j < ns; j++)
-            if (augment(&G, keys[j].u))
-                G.stamp++;
+         * and it changes only along paths that avoid them: reset the marks after a success only, and
+         * keep the receivers of a failed search as dead for the rest of the step (augment) */
+        G.stamp = G.ceiling + 1; /* above every mark of the steps before */
+        G.ceiling = G.stamp + G.n + 1; /* above every stamp of this step (one more per success) */
+        G.own[G.n] = 0;
+        G.mark[G.n] = UINT64_MAX;
         for (uint32_t j = 0; j < ns; j++) {
-            uint32_t u = keys[j].u;
-            if (G.sendoff[u] != BG_NONE)
-                take(&G, u, G.offers[G.sendoff[u]].slot, nh++);
+            G.ntrail = 0;
+            if (augment(&G, keys[j].u)) {
+                G.stamp++;
+            } else {
+                for (uint32_t q = 0; q < G.ntrail; q++)
+                    G.mark[G.trail[q]] = G.ceiling; /* dead for the rest of the step */
+            }
         }
-        if (rec && !rec_step(rec, &G, nh))
+        for (uint32_t j = 0; j < ns; j++) { /* the moves, in the senders' order */
+            const uint32_t u = keys[j].u;
+            if (G.sendj[u] != BG_NONE) {
+                G.mv[nh++] = u * G.S + G.oslot[(size_t)u * G.S + G.sendj[u]];
+                G.ls[u]--;
+            }
+        }
+        bal_take_all(&G.B, G.mv, nh, G.out);
+        if (rec && !rec_step(rec, G.mv, nh))
             st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory recording the schedule");
         if (st == TOTEX_OK)
             bal_arrive(&G.B, G.out, nh);
@@ -494,12 +579,12 @@ static totex_status bg_replay(const totex_network *net, unsigned char *route, ui
                               totex_sink sink, totex_error *err)
 {
     bg G;
-    totex_status st = bg_setup(&G, net, route, roff, BG_MIXED, err);
+    totex_status st = bg_setup(&G, net, route, roff, NULL, BG_MIXED, err);
     size_t at = 0;
     for (size_t t = 0; st == TOTEX_OK && t < rec->steps; t++) {
         const size_t nh = rec->cnt[t];
-        for (size_t i = 0; i < nh; i++, at++)
-            take(&G, rec->mv[at] / G.S, rec->mv[at] % G.S, i);
+        bal_take_all(&G.B, rec->mv + at, nh, G.out);
+        at += nh;
         if ((st = sink.step(sink.ctx, G.out, nh, err)) == TOTEX_OK)
             bal_arrive(&G.B, G.out, nh);
     }
@@ -546,16 +631,22 @@ static totex_status bg_best(const totex_network *net, totex_ports ports, totex_m
          st == TOTEX_OK && routing < BG_ROUTINGS; routing++) {
         bg G;
         bg_kept c = {0}; /* this routing's routes and best run */
-        st = bg_setup(&G, net, NULL, NULL, routing, err);
+        st = bg_setup(&G, net, NULL, NULL, NULL, routing, err);
         c.route = G.route;
         c.roff = G.roff;
+        /* each node's sends on these routes, for the runs' order of senders */
+        uint64_t *ls0 = st == TOTEX_OK ? malloc(sizeof *ls0 * G.n) : NULL;
+        if (st == TOTEX_OK && !ls0)
+            st = totex_fail(err, TOTEX_ENOMEM, "balanced-greedy: out of memory");
+        if (st == TOTEX_OK)
+            memcpy(ls0, G.ls, sizeof *ls0 * G.n);
         G.borrowed = 1;
         bg_free(&G);
         uint64_t cbest = best;
         for (uint32_t seed = 0; st == TOTEX_OK && seed < bg_seeds(totex_network_nodes(net)); seed++) {
             uint64_t steps;
             bg_rec rec = {0};
-            st = bg_run(net, c.route, c.roff, seed, cbest == UINT64_MAX ? UINT64_MAX : cbest - 1, &rec, &steps, err);
+            st = bg_run(net, c.route, c.roff, ls0, seed, cbest == UINT64_MAX ? UINT64_MAX : cbest - 1, &rec, &steps, err);
             if (st == TOTEX_OK && steps < cbest) {
                 cbest = steps;
                 rec_free(&c.rec);
@@ -564,6 +655,7 @@ static totex_status bg_best(const totex_network *net, totex_ports ports, totex_m
                 rec_free(&rec);
             }
         }
+        free(ls0);
         if (st == TOTEX_OK && cbest < best) { /* this routing wins: keep it */
             best = cbest;
             free(k->route);

@@ -665,7 +665,7 @@ static void radix_desc(bp_key *a, bp_key *tmp, size_t n)
 static void take(bp *G, uint32_t u, uint32_t slot, size_t nh)
 {
     const size_t base = (size_t)u * G->S + slot;
-    bal_take(&G->B, u, slot, &G->out[nh]);
+    bal_take(&G->B, u, slot, G->out, nh);
     G->ls[u]--;
     G->ll[base]--;
     G->lr[G->nbr[base]]--;

@@ -15,22 +15,31 @@ int bal_stacks_alloc(bal_stacks *B, uint32_t n, uint32_t S, uint32_t H)
     B->S = S;
     B->H = H;
     B->HW = (H + 1 + 63) / 64;
-    B->prog = calloc(nn ? nn : 1, sizeof *B->prog);
     B->head = calloc((size_t)n * S * (H + 1) + 1, sizeof *B->head);
     B->next = malloc(sizeof *B->next * (nn ? nn : 1));
     B->mask = calloc((size_t)n * S * B->HW + 1, sizeof *B->mask);
     B->held = calloc((size_t)n + 1, sizeof *B->held);
-    return B->prog && B->head && B->next && B->mask && B->held ? 0 : -1;
+    B->q = malloc(sizeof *B->q * ((size_t)n * S + 1));
+    B->id = malloc(sizeof *B->id * ((size_t)n * S + 1));
+    B->hl = malloc(sizeof *B->hl * ((size_t)n * S + 1));
+    B->sl = malloc((size_t)n * S + 1);
+    return B->hl && B->sl && B->head && B->next && B->mask && B->held && B->q && B->id ? 0 : -1;
 }
 
 void bal_stacks_free(bal_stacks *B)
 {
-    free(B->prog);
+    free(B->hl);
+    free(B->sl);
     free(B->head);
     free(B->next);
     free(B->mask);
     free(B->held);
-    B->prog = NULL;
+    free(B->q);
+    free(B->id);
+    B->q = NULL;
+    B->id = NULL;
+    B->hl = NULL;
+    B->sl = NULL;
     B->head = B->next = B->held = NULL;
     B->mask = NULL;
 }

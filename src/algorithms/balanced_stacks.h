@@ -1,6 +1,7 @@
 /*
  * Private to src/algorithms/: what balanced-greedy (balanced_greedy.c) and
- * balanced-ports (balanced_ports.c) share (one copy, not two).
+ * balanced-ports (balanced_ports.c) share (one copy, not two); load-greedy
+ * (load_greedy.c) keeps its recorded moves in a bal_rec as well.
  * Both run a schedule over fixed shortest routes, one
  * byte per hop naming the link slot the message takes next, and keep the
  * messages a node holds in stacks per (node, link slot, hops left), so that
@@ -28,11 +29,16 @@ typedef struct bal_stacks {
     const uint32_t *nbr;         /* n * S: the neighbour over each slot (the caller's) */
     const uint32_t *roff;        /* n * n + 1: offset of message id's route in route[] (the caller's) */
     const unsigned char *route;  /* the slot of every hop, route after route (the caller's) */
-    uint16_t *prog;              /* per message: hops made */
     uint32_t *head;              /* (u * S + slot) * (H + 1) + h: first message id + 1 of that stack */
     uint32_t *next;              /* per message: the next id + 1 in its stack */
     uint64_t *mask;              /* (u * S + slot) * HW: the non-empty h */
     uint32_t *held;              /* per node: messages it holds */
+    /* per hop of a step (n * S entries), between the passes of bal_take_all and bal_arrive: */
+    size_t *q;                   /* its stack, (u * S + slot) * (H + 1) + h */
+    uint32_t *id;                /* its message */
+    uint32_t *hl;                /* the hops its message had left when taken (bal_take, bal_take_all), read by
+                                    bal_arrive, which needs no count of hops made */
+    unsigned char *sl;           /* bal_arrive: its next slot at the receiver */
     uint64_t left;               /* messages not yet delivered */
 } bal_stacks;
 
@@ -65,8 +71,9 @@ static inline void bal_push(bal_stacks *B, uint32_t id, uint32_t u, uint32_t slo
     B->held[u]++;
 }
 
-/* Take the message on top of (u, slot) (most hops left) off u's stacks and write its hop into @p hp. */
-static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop *hp)
+/* Take the message on top of (u, slot) (most hops left) off u's stacks and write its hop into @p out[@p i] (its hops
+   left into hl[i], for bal_arrive). */
+static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop *out, size_t i)
 {
     const uint32_t h = bal_top_h(B, u, slot);
     const size_t base = (size_t)u * B->S + slot, q = base * (B->H + 1) + h;
@@ -75,27 +82,87 @@ static inline void bal_take(bal_stacks *B, uint32_t u, uint32_t slot, totex_hop 
     if (!B->head[q])
         B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
     B->held[u]--;
-    hp->from = u;
-    hp->to = B->nbr[base];
-    hp->src = id % B->n;
-    hp->dst = id / B->n;
+    B->hl[i] = h;
+    out[i].from = u;
+    out[i].to = B->nbr[base];
+    out[i].src = id % B->n;
+    out[i].dst = id / B->n;
 }
 
-/* After a step of @p nh hops: each moved message is delivered, or joins the stack of its next slot at the receiver. */
-static inline void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
+/*
+ * Take the tops of the stacks mv[0 .. nh) (each u * S + slot, no stack twice)
+ * as bal_take() would one by one, writing hop i into out[i]: in three passes
+ * so that the loads of a pass (the stacks' heads, the messages' links: tables
+ * of n S (H + 1) and n^2 entries) are in flight together, prefetched by the
+ * pass before.
+ */
+static inline void bal_take_all(bal_stacks *B, const uint32_t *mv, size_t nh, totex_hop *out)
 {
     for (size_t i = 0; i < nh; i++) {
-        const totex_hop *hp = &out[i];
-        uint32_t id = hp->dst * B->n + hp->src;
-        uint32_t p = ++B->prog[id], len = B->roff[id + 1] - B->roff[id];
-        if (p == len) {
-            B->left--;
-            continue;
-        }
-        bal_push(B, id, hp->to, B->route[B->roff[id] + p], len - p);
+        const uint32_t u = mv[i] / B->S, h = bal_top_h(B, u, mv[i] - u * B->S);
+        B->hl[i] = h;
+        B->q[i] = (size_t)mv[i] * (B->H + 1) + h;
+        __builtin_prefetch(&B->head[B->q[i]]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        B->id[i] = B->head[B->q[i]] - 1;
+        __builtin_prefetch(&B->next[B->id[i]]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        const size_t q = B->q[i], base = mv[i];
+        const uint32_t id = B->id[i], u = mv[i] / B->S, h = B->hl[i];
+        B->head[q] = B->next[id];
+        if (!B->head[q])
+            B->mask[base * B->HW + h / 64] &= ~(UINT64_C(1) << (h % 64));
+        B->held[u]--;
+        out[i].from = u;
+        out[i].to = B->nbr[base];
+        out[i].src = id % B->n;
+        out[i].dst = id / B->n;
     }
 }
 
+/*
+ * After a step of @p nh hops (taken by bal_take or bal_take_all, which left
+ * each message's hops left in hl): each moved message is delivered (it had 1
+ * hop left), or joins the stack of its next slot at the receiver (in the
+ * order of the hops): with h hops left before the move, its next slot is
+ * route[roff[id + 1] - (h - 1)]. Each message moves at most once a step; in
+ * passes, each prefetching what the next one reads (the end of its route,
+ * its next slot, the stack's head), as bal_take_all().
+ */
+static inline void bal_arrive(bal_stacks *B, const totex_hop *out, size_t nh)
+{
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t id = out[i].dst * B->n + out[i].src;
+        B->id[i] = id;
+        if (B->hl[i] > 1)
+            __builtin_prefetch(&B->roff[id + 1]);
+    }
+    for (size_t i = 0; i < nh; i++)
+        if (B->hl[i] > 1)
+            __builtin_prefetch(&B->route[B->roff[B->id[i] + 1] - (B->hl[i] - 1)]);
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t h = B->hl[i] - 1; /* hops left after this one */
+        if (!h) {
+            B->left--;
+            continue;
+        }
+        B->sl[i] = B->route[B->roff[B->id[i] + 1] - h];
+        B->q[i] = ((size_t)out[i].to * B->S + B->sl[i]) * (B->H + 1) + h;
+        __builtin_prefetch(&B->head[B->q[i]]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t h = B->hl[i] - 1, id = B->id[i];
+        if (!h)
+            continue;
+        const size_t base = (size_t)out[i].to * B->S + B->sl[i];
+        B->next[id] = B->head[B->q[i]];
+        B->head[B->q[i]] = id + 1;
+        B->mask[base * B->HW + h / 64] |= UINT64_C(1) << (h % 64);
+        B->held[out[i].to]++;
+    }
+}
 
 /* Route offsets: message id = dst * n + src has distance(src, dst) hops; roff has n * n + 1 entries. */
 void bal_route_offsets(const totex_network *net, uint32_t *roff);

@@ -26,8 +26,9 @@
  *          receiver, step); predict runs seeds 0..K-1 (K = 256 up to 16
  *          nodes, 64 up to 64, 8 up to 256, else 1), each stopped once it
  *          cannot beat the best so far, and plan replays the best seed.
- * Steps:   measured (predict runs the schedule and counts; the best seed and
- *          its steps are memoised per thread for the plan that follows).
+ * Steps:   measured (predict runs the schedule and counts; the best seed, its
+ *          steps and, up to 2^26 hops (S_G), its recorded moves are memoised
+ *          per thread, and the plan that follows replays them).
  *          Every step moves at least one message one hop closer, so it ends
  *          within S_G steps.
  * Optimal: not in general. Measured (tests/test_load_greedy.c checks that it
@@ -36,9 +37,10 @@
  *          1512), touchstone-delta 16x32 10168 (12191, 12240; band bound
  *          8338: ratio 1.219).
  *
- * Size:    n <= 1024: the step costs O(n k n/64) and the tables 14 n^2 bytes
- *          (mesh:32x64 would take minutes; touchstone-delta, 512 nodes, ~0.6 s
- *          of CPU per run since seed 0 radix-sorts its offers, ~1.5 s before).
+ * Size:    n <= 1024: the step costs O(n k n/64) and the tables 16 n^2 bytes
+ *          (order, stacks, links, landing positions), the recorded moves 4 bytes
+ *          a hop; seed 0 sorts its offers by two counting passes (radix beyond
+ *          their range). CPU times: docs/performance.md.
  *          Balanced-greedy (balanced_greedy.c) beats it on every mesh of its
  *          tests (touchstone-delta 9200); this one stays for paths and for
  *          meshes above balanced-greedy's size limit.
@@ -52,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/balanced_stacks.h"
 #include "algorithms/registry_impl.h"
 #include "common/error.h"
 
@@ -60,7 +63,7 @@
 
 typedef struct lg_offer {
     uint64_t weight; /* messages the sender holds */
-    uint32_t dist, tie, u, v, p; /* tie: 0, or a hash of (seed, u, v, step) for seeds > 0 */
+    uint32_t dist, tie, u, v, p, s; /* tie: 0, or a hash of (seed, u, v, step) for seeds > 0; s: u's slot to v */
 } lg_offer;
 
 typedef struct lg {
@@ -68,17 +71,20 @@ typedef struct lg {
     uint32_t m[TOTEX_MAX_DIMS], stride[TOTEX_MAX_DIMS];
     uint16_t *coord;   /* n * k */
     uint32_t *order;   /* n * n: destination at position p of node u (decreasing distance) */
-    uint16_t *dist;    /* n * n: distance of the destination at position p from u */
+    uint16_t *dist;    /* n * n: distance of the destination at position p from u (setup's scratch) */
+    uint16_t *dstart;  /* n * W: the distance at position 64w of u */
+    uint64_t *ddrop;   /* n * W: bit j set when position 64w + j is one hop nearer than 64w + j - 1 (j >= 1) */
     uint32_t *head;    /* n * n: by (u, position): first message id + 1, 0 empty (ids: dst * n + src) */
     uint32_t *next;    /* n * n: next message id + 1 in its stack */
     uint64_t *busy;    /* n * W: non-empty positions of u */
-    uint64_t *smask;   /* n * S * W: positions that slot s of u brings closer */
+    uint64_t *smask;   /* n * W * S: (u * W + w) * S + s: positions 64w.. that slot s of u brings closer */
     uint32_t *nbr;     /* n * S: neighbour across slot s, LG_NONE if none */
     uint64_t *held, *toget; /* per node: messages held (not delivered), messages still to receive */
     unsigned char *sent, *got;
     lg_offer *offers;
     totex_hop *hops;
     uint32_t *landp;   /* per hop: the position of its message at the receiver, or LG_NONE (delivered) */
+    uint32_t *takep;   /* per hop: the position it was taken from at the sender */
     uint64_t left;
 } lg;
 
@@ -87,6 +93,8 @@ static void lg_free(lg *G)
     free(G->coord);
     free(G->order);
     free(G->dist);
+    free(G->dstart);
+    free(G->ddrop);
     free(G->head);
     free(G->next);
     free(G->busy);
@@ -99,6 +107,7 @@ static void lg_free(lg *G)
     free(G->offers);
     free(G->hops);
     free(G->landp);
+    free(G->takep);
 }
 
 static totex_status lg_applies(const totex_network *net, totex_ports ports, totex_error *err)
@@ -147,6 +156,8 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     G->coord = malloc(sizeof *G->coord * n * G->k);
     G->order = malloc(sizeof *G->order * nn);
     G->dist = malloc(sizeof *G->dist * nn);
+    G->dstart = malloc(sizeof *G->dstart * n * G->W);
+    G->ddrop = calloc(n * G->W, sizeof *G->ddrop);
     G->head = calloc(nn, sizeof *G->head);
     G->next = malloc(sizeof *G->next * nn);
     G->busy = calloc(n * G->W, sizeof *G->busy);
@@ -159,9 +170,10 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     G->offers = malloc(sizeof *G->offers * n * G->S);
     G->hops = malloc(sizeof *G->hops * n);
     G->landp = malloc(sizeof *G->landp * n);
+    G->takep = malloc(sizeof *G->takep * n);
     uint32_t *cnt = calloc(n + 1, sizeof *cnt); /* counting sort of destinations by distance */
-    if (!G->coord || !G->order || !G->dist || !G->head || !G->next || !G->busy || !G->smask || !G->nbr ||
-        !G->held || !G->toget || !G->sent || !G->got || !G->offers || !G->hops || !G->landp || !cnt) {
+    if (!G->coord || !G->order || !G->dist || !G->dstart || !G->ddrop || !G->head || !G->next || !G->busy || !G->smask || !G->nbr ||
+        !G->held || !G->toget || !G->sent || !G->got || !G->offers || !G->hops || !G->landp || !G->takep || !cnt) {
         free(cnt);
         return totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory for %u nodes", G->n);
     }
@@ -201,14 +213,21 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
                 uint32_t a = G->coord[(size_t)u * G->k + i], b = G->coord[(size_t)d * G->k + i];
                 if (a != b) {
                     uint32_t s = 2 * i + (b < a);
-                    G->smask[((size_t)u * G->S + s) * G->W + c / 64] |= UINT64_C(1) << (c % 64);
+                    G->smask[((size_t)u * G->W + c / 64) * G->S + s] |= UINT64_C(1) << (c % 64);
                 }
             }
         }
-        for (uint32_t c = 0; c < G->n; c++)
+        for (uint32_t c = 0; c < G->n; c++) {
             dd[c] = (uint16_t)mesh_dist(G, u, o[c]);
+            if (c % 64 == 0)
+                G->dstart[(size_t)u * G->W + c / 64] = dd[c];
+            else if (dd[c] < dd[c - 1]) /* by exactly one: a connected graph has nodes at every distance up to the largest */
+                G->ddrop[(size_t)u * G->W + c / 64] |= UINT64_C(1) << (c % 64);
+        }
     }
     free(cnt);
+    free(G->dist); /* from here on: dstart and ddrop (dist_at) */
+    G->dist = NULL;
     /* every node holds its n-1 messages; position p of u holds the message for order[u][p] */
     for (uint32_t u = 0; u < G->n; u++) {
         for (uint32_t p = 0; p + 1 < G->n; p++) {
@@ -224,16 +243,50 @@ static totex_status lg_setup(lg *G, const totex_network *net, totex_error *err)
     return TOTEX_OK;
 }
 
-/* first position set in both u's non-empty set and slot s's mask; LG_NONE if none */
-static inline uint32_t first_common(const lg *G, uint32_t u, uint32_t s)
+/*
+ * For every slot s of u, the first position set both in u's non-empty set and
+ * in s's mask, into pos[s] (LG_NONE if none): one pass over u's words, all
+ * slots at once, until every slot with a neighbour has found its position.
+ */
+static inline void first_commons(const lg *G, uint32_t u, uint32_t *pos)
 {
-    const uint64_t *a = G->busy + (size_t)u * G->W, *b = G->smask + ((size_t)u * G->S + s) * G->W;
-    for (uint32_t w = 0; w < G->W; w++) {
-        uint64_t x = a[w] & b[w];
-        if (x)
-            return 64 * w + (uint32_t)__builtin_ctzll(x);
+    const uint64_t *a = G->busy + (size_t)u * G->W;
+    uint32_t want = 0; /* slots still looking (S <= 20: every factor has >= 2 nodes and n <= 1024, so k <= 10) */
+    for (uint32_t s = 0; s < G->S; s++) {
+        pos[s] = LG_NONE;
+        if (G->nbr[(size_t)u * G->S + s] != LG_NONE)
+            want |= 1u << s;
     }
-    return LG_NONE;
+    for (uint32_t w = 0; w < G->W && want; w++) {
+        const uint64_t x = a[w];
+        if (!x)
+            continue;
+        const uint64_t *b = G->smask + ((size_t)u * G->W + w) * G->S;
+        for (uint32_t left = want; left; left &= left - 1) {
+            const uint32_t s = (uint32_t)__builtin_ctz(left);
+            const uint64_t y = x & b[s];
+            if (y) {
+                pos[s] = 64 * w + (uint32_t)__builtin_ctzll(y);
+                want &= ~(1u << s);
+            }
+        }
+    }
+}
+
+/* Bits set in @p x, inline (__builtin_popcountll is a library call where the target may lack the instruction). */
+static inline uint32_t bits_set(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* The distance from u of the destination at position p: the distance at the start of p's word less the drops up to p. */
+static inline uint32_t dist_at(const lg *G, uint32_t u, uint32_t p)
+{
+    const size_t w = (size_t)u * G->W + p / 64;
+    return G->dstart[w] - bits_set(G->ddrop[w] << (63 - p % 64));
 }
 
 static int offer_cmp(const void *pa, const void *pb)
@@ -273,16 +326,17 @@ static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg
     uint64_t diff = 0;
     for (size_t i = 0; i < no; i++) {
         const lg_offer *o = &G->offers[i];
-        uint32_t s = 0, rank;
-        while (G->nbr[(size_t)o->u * G->S + s] != o->v)
-            s++;
+        const uint32_t s = o->s;
+        uint32_t rank;
         rank = s % 2 ? G->k - 1 - s / 2 : G->k + s / 2; /* v ascending: -stride_{k-1} .. -stride_0, +stride_0 .. */
         key[i] = ((((((UINT64_C(1) << 21) - 1 - o->weight) << 11 | ((1u << 11) - 1 - o->dist)) << 10 | o->u) << 5 |
                    rank) << 15) | i;
         diff |= key[i] ^ key[0];
     }
     size_t cnt[256];
-    for (uint32_t shift = 0; shift < 64; shift += 8) {
+    /* the fields above the index already differ between any two offers (one per (u, v)): the digits from bit 15 on
+       give the same order, without two passes over the index */
+    for (uint32_t shift = 15; shift < 63; shift += 8) {
         if (!((diff >> shift) & 0xFF))
             continue; /* every key has the same digit here */
         memset(cnt, 0, sizeof cnt);
@@ -304,9 +358,89 @@ static void sort_offers_seed0(lg *G, size_t no, uint64_t *key, uint64_t *tmp, lg
     memcpy(G->offers, scratch, sizeof *scratch * no);
 }
 
-/* Run with tie-break @p seed (0: node ids); stop early (steps_out = UINT64_MAX) past @p limit steps. */
-static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t seed, uint64_t limit,
-                           uint64_t *steps_out, totex_error *err)
+/*
+ * The order of offer_cmp() when every tie is 0 (seed 0) and the offers come
+ * in increasing (u, v) (lg_run makes them so): two stable counting sorts,
+ * by decreasing distance (at most the diameter, < 2^11), then by decreasing
+ * weight over its range in this step, @p wmin .. @p wmax (@p cnt: room for
+ * @p ncnt counters). 0, the offers sorted; -1 when the range does not fit in
+ * @p cnt (nothing done: use sort_offers_seed0).
+ */
+static int sort_offers_counting(lg *G, size_t no, uint64_t wmin, uint64_t wmax, uint32_t dmax, size_t *cnt,
+                                size_t ncnt, lg_offer *scratch)
+{
+    if (wmax - wmin + 1 > ncnt || (size_t)dmax + 1 > ncnt)
+        return -1;
+    memset(cnt, 0, sizeof *cnt * (dmax + 1));
+    for (size_t i = 0; i < no; i++)
+        cnt[dmax - G->offers[i].dist]++;
+    for (size_t d = 0, at = 0; d <= dmax; d++) {
+        size_t c = cnt[d];
+        cnt[d] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < no; i++)
+        scratch[cnt[dmax - G->offers[i].dist]++] = G->offers[i];
+    const size_t nw = (size_t)(wmax - wmin) + 1;
+    memset(cnt, 0, sizeof *cnt * nw);
+    for (size_t i = 0; i < no; i++)
+        cnt[wmax - scratch[i].weight]++;
+    for (size_t d = 0, at = 0; d < nw; d++) {
+        size_t c = cnt[d];
+        cnt[d] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < no; i++)
+        G->offers[cnt[wmax - scratch[i].weight]++] = scratch[i];
+    return 0;
+}
+
+/*
+ * The step's moves: hop i from G->hops[i].from to .to takes the message at
+ * position G->takep[i] of the sender (each sender once a step, so every
+ * stack is popped at most once); pop them, fill in each hop's message and
+ * its landing position at the receiver (landp, LG_NONE when delivered).
+ * In three passes over the hops so that the loads of one pass (a stack's
+ * head, a message's link, its position at the receiver: n^2 tables) are
+ * in flight together, prefetched by the pass before.
+ */
+static void take_all(lg *G, size_t nh, const uint32_t *posof)
+{
+    const size_t n = G->n;
+    for (size_t i = 0; i < nh; i++)
+        __builtin_prefetch(&G->head[(size_t)G->hops[i].from * n + G->takep[i]]);
+    for (size_t i = 0; i < nh; i++) {
+        const uint32_t id = G->head[(size_t)G->hops[i].from * n + G->takep[i]] - 1, d = id / G->n;
+        G->landp[i] = id; /* for the pass below */
+        __builtin_prefetch(&G->next[id]);
+        if (d != G->hops[i].to)
+            __builtin_prefetch(&posof[(size_t)G->hops[i].to * n + d]);
+    }
+    for (size_t i = 0; i < nh; i++) {
+        totex_hop *h = &G->hops[i];
+        const uint32_t u = h->from, p = G->takep[i], id = G->landp[i];
+        const size_t b = (size_t)u * n + p;
+        G->head[b] = G->next[id];
+        if (!G->head[b])
+            G->busy[(size_t)u * G->W + p / 64] &= ~(UINT64_C(1) << (p % 64));
+        G->held[u]--;
+        h->src = id % G->n;
+        h->dst = id / G->n;
+        G->landp[i] = h->dst == h->to ? LG_NONE : posof[(size_t)h->to * n + h->dst];
+        if (G->landp[i] != LG_NONE)
+            __builtin_prefetch(&G->head[(size_t)h->to * n + G->landp[i]]); /* for the arrivals after the step */
+    }
+}
+
+/*
+ * Run with tie-break @p seed (0: node ids); stop early (steps_out =
+ * UINT64_MAX) past @p limit steps. @p rec non-NULL: record each step's moves
+ * u << 15 | slot << 10 | p in the order taken. @p replay non-NULL: take those
+ * moves instead of choosing them (the same hops in the same order, without
+ * the offers and their sort).
+ */
+static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t seed, uint64_t limit, bal_rec *rec,
+                           const bal_rec *replay, uint64_t *steps_out, totex_error *err)
 {
     lg G;
     totex_status st = lg_setup(&G, net, err);
@@ -316,6 +450,12 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
     /* radix keys (2 x offers) and scratch offers for seed 0; NULL: qsort (fits only while S <= 20) */
     uint64_t *rk = st == TOTEX_OK && !seed && G.S <= 20 ? malloc(sizeof *rk * 2 * n * G.S) : NULL;
     lg_offer *ro = rk ? malloc(sizeof *ro * n * G.S) : NULL;
+    const size_t ncnt = 4 * n + 64; /* counters of the counting sorts: weight ranges beyond it radix-sort */
+    size_t *ccnt = ro ? malloc(sizeof *ccnt * ncnt) : NULL;
+    if (!ccnt) {
+        free(ro);
+        ro = NULL;
+    }
     if (!ro) {
         free(rk);
         rk = NULL;
@@ -326,31 +466,54 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
         for (uint32_t v = 0; v < G.n; v++)
             for (uint32_t p = 0; p < G.n; p++)
                 posof[(size_t)v * n + G.order[(size_t)v * n + p]] = p;
+    size_t at = 0; /* the replay's next move */
     while (st == TOTEX_OK && G.left && t < limit) {
         size_t no = 0, nh = 0;
+        if (replay) {
+            if (t >= replay->steps)
+                break; /* cannot happen (the run it recorded delivered every message); the simulator would say so */
+            for (size_t e = 0; e < replay->cnt[t]; e++, at++, nh++) {
+                const uint32_t mv = replay->mv[at], u = mv >> 15;
+                G.hops[nh].from = u;
+                G.hops[nh].to = G.nbr[(size_t)u * G.S + (mv >> 10 & 31)];
+                G.takep[nh] = mv & 1023;
+            }
+            take_all(&G, nh, posof);
+            goto step;
+        }
+        uint64_t wmin = UINT64_MAX, wmax = 0;
+        uint32_t dmax = 0;
         for (uint32_t u = 0; u < G.n; u++) {
             if (!G.held[u])
                 continue;
-            for (uint32_t s = 0; s < G.S; s++) {
-                uint32_t v = G.nbr[(size_t)u * G.S + s];
-                if (v == LG_NONE)
-                    continue;
-                uint32_t p = first_common(&G, u, s);
+            uint32_t pos[2 * TOTEX_MAX_DIMS];
+            first_commons(&G, u, pos);
+            for (uint32_t r = 0; r < G.S; r++) { /* by increasing v: -stride_{k-1} .. -stride_0, +stride_0 .. */
+                const uint32_t s = r < G.k ? 2 * (G.k - 1 - r) + 1 : 2 * (r - G.k);
+                uint32_t v = G.nbr[(size_t)u * G.S + s], p = pos[s];
                 if (p == LG_NONE)
                     continue;
                 lg_offer *o = &G.offers[no++];
                 o->weight = G.held[u];
-                o->dist = G.dist[(size_t)u * n + p];
+                o->dist = dist_at(&G, u, p);
+                wmin = o->weight < wmin ? o->weight : wmin;
+                wmax = o->weight > wmax ? o->weight : wmax;
+                dmax = o->dist > dmax ? o->dist : dmax;
                 o->tie = tie_hash(seed, u, v, t);
                 o->u = u;
                 o->v = v;
                 o->p = p;
+                o->s = s;
             }
         }
         if (seed || !rk)
             qsort(G.offers, no, sizeof *G.offers, offer_cmp);
-        else
+        else if (sort_offers_counting(&G, no, wmin, wmax, dmax, ccnt, ncnt, ro))
             sort_offers_seed0(&G, no, rk, rk + no, ro);
+        if (rec && !bal_rec_reserve(rec, n)) { /* at most n hops a step */
+            st = totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory recording the schedule");
+            break;
+        }
         memset(G.sent, 0, n);
         memset(G.got, 0, n);
         for (size_t i = 0; i < no; i++) {
@@ -358,21 +521,16 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
             if (G.sent[o->u] || G.got[o->v])
                 continue;
             G.sent[o->u] = G.got[o->v] = 1;
-            /* pop the message at (u, p) */
-            size_t b = (size_t)o->u * n + o->p;
-            uint32_t id = G.head[b] - 1;
-            G.head[b] = G.next[id];
-            if (!G.head[b])
-                G.busy[(size_t)o->u * G.W + o->p / 64] &= ~(UINT64_C(1) << (o->p % 64));
-            G.held[o->u]--;
-            totex_hop *h = &G.hops[nh];
-            h->from = o->u;
-            h->to = o->v;
-            h->src = id % G.n;
-            h->dst = id / G.n;
-            G.landp[nh] = h->dst == o->v ? LG_NONE : posof[(size_t)o->v * n + h->dst];
-            nh++;
+            G.hops[nh].from = o->u;
+            G.hops[nh].to = o->v;
+            G.takep[nh++] = o->p;
+            if (rec)
+                rec->mv[rec->len++] = o->u << 15 | o->s << 10 | o->p; /* n <= 1024, S <= 20 */
         }
+        if (rec)
+            rec->cnt[rec->steps++] = (uint32_t)nh;
+        take_all(&G, nh, posof);
+step:
         if (sink.step && (st = sink.step(sink.ctx, G.hops, nh, err)) != TOTEX_OK)
             break;
         for (size_t i = 0; i < nh; i++) {
@@ -394,6 +552,7 @@ static totex_status lg_run(const totex_network *net, totex_sink sink, uint32_t s
     free(posof);
     free(rk);
     free(ro);
+    free(ccnt);
     lg_free(&G);
     if (st == TOTEX_OK)
         *steps_out = G.left ? UINT64_MAX : t;
@@ -406,28 +565,57 @@ static uint32_t lg_seeds(uint32_t n)
     return n <= 16 ? 256 : n <= 64 ? 64 : n <= 256 ? 8 : 1;
 }
 
-/* The best seed and its steps: every seed of lg_seeds(), each run stopped once it cannot win; kept in the memo. */
+/* Up to this many hops (S_G) predict records the best run's moves (4 bytes a hop) and plan replays them; above, plan
+   runs the best seed again (the same schedule). */
+#define LG_RECORD_HOPS (UINT64_C(1) << 26)
+
+static void rec_kept_free(void *p)
+{
+    bal_rec_free(p);
+    free(p);
+}
+
+/*
+ * The best seed and its steps: every seed of lg_seeds(), each run stopped
+ * once it cannot win; kept in the memo with the best run's moves (up to
+ * LG_RECORD_HOPS hops) for plan to replay.
+ */
 static totex_status lg_best(const totex_network *net, totex_ports ports, totex_memo *m, totex_error *err)
 {
     totex_sink none = {NULL, NULL};
-    uint64_t best = UINT64_MAX;
+    uint64_t best = UINT64_MAX, sg = 0;
     uint32_t bseed = 0;
     if (totex_memo_get(&totex_algorithm_load_greedy, net, ports, m))
         return TOTEX_OK;
+    const int record = totex_network_status_sum(net, &sg, NULL) == TOTEX_OK && sg <= LG_RECORD_HOPS;
+    bal_rec *kept = record ? calloc(1, sizeof *kept) : NULL;
+    if (record && !kept)
+        return totex_fail(err, TOTEX_ENOMEM, "load-greedy: out of memory");
     for (uint32_t seed = 0; seed < lg_seeds(totex_network_nodes(net)); seed++) {
         uint64_t steps;
-        totex_status st = lg_run(net, none, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, &steps, err);
-        if (st != TOTEX_OK)
-            return st;
-        if (steps < best) {
+        bal_rec rec = {0};
+        totex_status st = lg_run(net, none, seed, best == UINT64_MAX ? UINT64_MAX : best - 1, kept ? &rec : NULL, NULL,
+                                 &steps, err);
+        if (st == TOTEX_OK && steps < best) {
             best = steps;
             bseed = seed;
+            if (kept) {
+                bal_rec_free(kept);
+                *kept = rec;
+            }
+        } else {
+            bal_rec_free(&rec);
+        }
+        if (st != TOTEX_OK) {
+            if (kept)
+                rec_kept_free(kept);
+            return st;
         }
     }
     m->steps = best;
     m->aux = bseed;
-    m->data = NULL;
-    totex_memo_put(&totex_algorithm_load_greedy, net, ports, best, bseed, NULL, NULL);
+    m->data = kept;
+    totex_memo_put(&totex_algorithm_load_greedy, net, ports, best, bseed, kept, kept ? rec_kept_free : NULL);
     return TOTEX_OK;
 }
 
@@ -453,7 +641,7 @@ static totex_status lg_plan(const totex_network *net, totex_ports ports, totex_s
         return totex_fail(err, TOTEX_EINVAL, "load-greedy: no sink to stream the schedule into");
     if ((st = lg_best(net, ports, &m, err)) != TOTEX_OK)
         return st;
-    return lg_run(net, sink, (uint32_t)m.aux, UINT64_MAX, &steps, err);
+    return lg_run(net, sink, (uint32_t)m.aux, UINT64_MAX, NULL, m.data, &steps, err);
 }
 
 const totex_algorithm totex_algorithm_load_greedy = {
