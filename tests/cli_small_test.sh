@@ -9,7 +9,8 @@
 #  - --algorithm exact takes a schedule meeting an analytic bound as optimal at once;
 #  - --costly-budget HOPS: auto skips greedy's prediction exactly above HOPS = S_G (000 Theorem 1's total
 #    status, computed here from the path formula), under k-port above 2 HOPS (planned at once), and says
-#    so; bad values and --algorithm are refused.
+#    so; bad values and --algorithm are refused; balanced-greedy supersedes load-greedy and greedy above
+#    2^23 hops (the JSON names them).
 # (compare exiting 2 when every row fails: tests/cli_hostile_test.sh.)
 # Usage: cli_small_test.sh PATH_TO_totex PATH_TO_tests/data. POSIX sh.
 CLI_NAME=cli_small
@@ -113,6 +114,20 @@ if [ "$RC" -eq 0 ] && ! grep -q "^choice *not tried:.* greedy" "$TMP/out"; then
 else
     fail "plan k:2 --costly-budget S_G / 2: greedy (planned at once) tried" "$(status_text): $(grep choice "$TMP/out")"
 fi
+# balanced-greedy supersedes load-greedy and greedy above 2^23 hops where it applies (single-port meshes):
+# mesh:20x34 has S_G = 8,310,960 (below: all tried), mesh:22x32 8,908,416 (above: both named, JSON too)
+for rc_ in 20x34 22x32; do
+    R=${rc_%x*}; C=${rc_#*x}
+    s_g=$(awk -v R="$R" -v C="$C" 'BEGIN { printf "%d", C * C * R * (R * R - 1) / 3 + R * R * C * (C * C - 1) / 3 }')
+    run "$TOTEX" plan "mesh:$rc_" --json
+    sup=$(tr -d ' \n' < "$TMP/out" | grep -o '"candidates_superseded":\[[^]]*\]')
+    if [ "$s_g" -gt 8388608 ]; then want='"candidates_superseded":["load-greedy","greedy"]'; else want='"candidates_superseded":[]'; fi
+    if [ "$RC" -eq 0 ] && [ "$sup" = "$want" ] && grep -q '"algorithm":"balanced-greedy"' "$TMP/out"; then
+        pass "plan mesh:$rc_ (S_G $s_g): $want"
+    else
+        fail "plan mesh:$rc_ (S_G $s_g): $want" "$(status_text): got $sup"
+    fi
+done
 expect_error "--costly-budget 0" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 0
 expect_error "--costly-budget 2^63" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 9223372036854775808
 expect_error "--costly-budget with --algorithm" "drop --algorithm" "$TOTEX" plan mesh:4x6 --algorithm a2 --costly-budget 5

@@ -56,11 +56,20 @@ typedef struct totex_algorithm {
      * only, and only on networks within the costly-prediction budget
      * (totex_plan_options.costly_budget; above it the candidate is still not
      * tried when a cheaper one applies). Greedy: under 2- and 3-port it beats
-     * A2 on meshes (mesh:32x64: 50,691 steps against 98,208), so its
+     * A2 on meshes (mesh:24x56 2-port: 26,782 steps against 26,880), so its
      * prediction was a run planned a second time; under single-port A2 wins
      * on large meshes and greedy is predicted first.
      */
     int plan_instead_under_k_port;
+    /**
+     * With costly_predict, in hops (0: never): on a network whose total status
+     * S_G exceeds it and where this algorithm applies, the automatic choice
+     * under the steps objective does not try the other costly candidates
+     * (totex_plan_result.superseded): measured, not derived, to beat them
+     * there (balanced-greedy: 2^23 hops; docs/performance.md, "Session 22:
+     * balanced-greedy and load-greedy cheaper").
+     */
+    uint64_t supersedes_costly_above;
 } totex_algorithm;
 
 /** @return the number of registered algorithms (`totex algorithms` lists them). */

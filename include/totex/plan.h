@@ -46,6 +46,10 @@ typedef struct totex_plan_result {
                                           hops than totex_plan_costly_budget() allows (see there) */
     uint64_t not_tried_hops;         /**< ... the network's total status S_G, in hops, when one was not tried */
     uint64_t not_tried_budget;       /**< ... and the budget it exceeded, in hops */
+    uint64_t superseded;             /**< automatic choice: bit i set when costly algorithm i was not tried because
+                                          superseded_by applies and supersedes it on a network this large
+                                          (totex_algorithm.supersedes_costly_above) */
+    const totex_algorithm *superseded_by; /**< ... the algorithm that did (static), NULL when none */
     int exact_reported;              /**< automatic choice: 1 when the exact_ fields say what its exact search did
                                           (totex_exact_set_auto_budget(), totex/exact.h) */
     double exact_budget;             /**< ... its budget, in CPU seconds (0: off) */

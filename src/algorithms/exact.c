@@ -194,14 +194,11 @@ static totex_status exact_plan(const totex_network *net, totex_ports ports, tote
 }
 
 const totex_algorithm totex_algorithm_exact = {
-    "exact",
-    "Exact optimum by integer programming (time-expanded, one commodity per destination; CBC or GLPK)",
-    "000 Sections 1, 3 and 001 Section 7 (model); docs/algorithms/exact.md (program)",
-    exact_applies,
-    exact_predict,
-    exact_plan,
-    NULL,
-    1,
-    0,
-    0,
+    .name = "exact",
+    .title = "Exact optimum by integer programming (time-expanded, one commodity per destination; CBC or GLPK)",
+    .source = "000 Sections 1, 3 and 001 Section 7 (model); docs/algorithms/exact.md (program)",
+    .applies = exact_applies,
+    .predict = exact_predict,
+    .plan = exact_plan,
+    .costly_predict = 1,
 };

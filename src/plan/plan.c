@@ -399,12 +399,20 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
         totex_task_free(task);
     }
     /* the hops of every shortest-path schedule (000 Theorem 1): the work of a costly prediction */
-    uint64_t hops = 0, not_tried = 0;
+    uint64_t hops = 0, not_tried = 0, superseded = 0;
     /* what the automatic exact search did: reported with the choice */
     char exact_note[192] = "";
     int exact_ran = 0;
     if (totex_network_status_sum(net, &hops, NULL) != TOTEX_OK)
         hops = UINT64_MAX;
+    /* a costly candidate that supersedes the others on networks this large, when it applies (steps objective) */
+    const totex_algorithm *sup = NULL;
+    for (size_t i = 0; objective == TOTEX_OBJECTIVE_STEPS && !sup && i < count; i++) {
+        const totex_algorithm *a = totex_algorithm_get(i);
+        if (a->costly_predict && a->supersedes_costly_above && hops != UINT64_MAX && hops > a->supersedes_costly_above &&
+            a->applies(net, ports, NULL) == TOTEX_OK)
+            sup = a;
+    }
     for (int pass = 0; pass < 2 && last != TOTEX_EVIOLATION; pass++)
     for (size_t i = 0; i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
@@ -426,7 +434,10 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
                                                                                          : costly_budget;
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
-        else if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict &&
+        else if (pass && sup && a != sup && !a->plan_symmetric && i < 64) {
+            superseded |= UINT64_C(1) << i; /* not tried: sup applies and beats it on networks this large */
+            continue;
+        } else if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict &&
                  hops > budget && i < 64) {
             /* a prediction that runs the whole algorithm, to be planned again if it wins, over more hops
                than the budget, while a cheaper candidate applies: not tried (totex_plan_costly_budget) */
@@ -532,6 +543,8 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
                           "no algorithm could plan %s under %s: %s", totex_network_spec(net), totex_ports_name(ports),
                           why.msg);
     out->not_tried = not_tried;
+    out->superseded = superseded;
+    out->superseded_by = superseded ? sup : NULL;
     out->not_tried_hops = not_tried ? hops : 0;
     out->exact_reported = 1;
     out->exact_budget = totex_exact_auto_budget();

@@ -83,6 +83,13 @@ char *totex_report_plan_json(const totex_plan_result *r)
         if (r->not_tried >> i & 1)
             json_object_array_add(nt, json_object_new_string(totex_algorithm_get(i)->name));
     json_object_object_add(o, "candidates_not_tried", nt);
+    json_object *sp = json_object_new_array();
+    for (size_t i = 0; i < 64 && i < totex_algorithm_count(); i++)
+        if (r->superseded >> i & 1)
+            json_object_array_add(sp, json_object_new_string(totex_algorithm_get(i)->name));
+    json_object_object_add(o, "candidates_superseded", sp);
+    if (r->superseded_by)
+        json_object_object_add(o, "superseded_by", json_object_new_string(r->superseded_by->name));
     if (r->exact_reported) { /* the automatic choice's exact search */
         json_object *x = json_object_new_object();
         json_object_object_add(x, "budget_cpu_seconds", json_object_new_double(r->exact_budget));

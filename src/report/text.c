@@ -59,6 +59,15 @@ void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int ve
                     "--costly-budget HOPS lets auto try it)\n",
                 r->not_tried_hops, r->not_tried_budget);
     }
+    if (r->superseded && r->superseded_by) {
+        fprintf(fp, "choice         not tried:");
+        for (size_t i = 0; i < 64 && i < totex_algorithm_count(); i++)
+            if (r->superseded >> i & 1)
+                fprintf(fp, " %s", totex_algorithm_get(i)->name);
+        fprintf(fp, " (%s applies, and on networks of more than %" PRIu64 " hops it beat them wherever measured;"
+                    " --algorithm NAME plans them)\n",
+                r->superseded_by->name, r->superseded_by->supersedes_costly_above);
+    }
     if (r->exact_reported && r->exact_ran)
         fprintf(fp, "exact search   budget %g CPU s, used %.2f: %s %" PRIu64 " steps%s; proved lower bound %" PRIu64 "%s\n",
                 r->exact_budget, r->exact_cpu_seconds,
