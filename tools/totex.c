@@ -120,7 +120,7 @@ static void usage_plan(FILE *fp)
                 "the other algorithms' fewest steps and takes a better schedule it finds in time.\n"
                 "--costly-budget HOPS: auto skips an algorithm whose prediction is a run of the whole\n"
                 "algorithm (greedy and its kin) on a network of more than HOPS hops (its total status\n"
-                "S_G) when a cheaper one applies (default 2^25 = 33554432; 2 HOPS for greedy under k-port,\n"
+                "S_G) when a cheaper one applies (default 2^25 = 33554432; 1.5 HOPS for greedy under k-port,\n"
                 "planned at once); the report's choice line names what it skipped. A larger HOPS tries them.\n"
 
                 "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
