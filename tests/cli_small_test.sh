@@ -9,7 +9,7 @@
 #  - --algorithm exact takes a schedule meeting an analytic bound as optimal at once;
 #  - --costly-budget HOPS: auto skips greedy's prediction exactly above HOPS = S_G (000 Theorem 1's total
 #    status, computed here from the path formula), under k-port above 1.5 HOPS (planned at once), and says
-#    so; bad values and --algorithm are refused; balanced-greedy supersedes load-greedy and greedy above
+#    so; pipeline takes 8 HOPS; bad values and --algorithm are refused; balanced-greedy supersedes load-greedy and greedy above
 #    2^23 hops (the JSON names them).
 # (compare exiting 2 when every row fails: tests/cli_hostile_test.sh.)
 # Usage: cli_small_test.sh PATH_TO_totex PATH_TO_tests/data. POSIX sh.
@@ -90,7 +90,7 @@ done
 # to m (m^2 - 1) / 3; 000 Theorem 1 lifts them to the product)
 sg=$(awk 'BEGIN { R = 4; C = 6; print C * C * R * (R * R - 1) / 3 + R * R * C * (C * C - 1) / 3 }')
 run "$TOTEX" plan mesh:4x6 --exact-budget 0 --costly-budget $((sg - 1))
-if [ "$RC" -eq 0 ] && grep -q "^choice *not tried:.* greedy.*S_G = $sg hops, above auto's budget of $((sg - 1))" "$TMP/out"; then
+if [ "$RC" -eq 0 ] && grep -q "^choice *not tried:[a-z -]* greedy (.*S_G = $sg hops, above auto's budget of $((sg - 1))" "$TMP/out"; then
     pass "plan --costly-budget S_G - 1: greedy not tried, named with S_G"
 else
     fail "plan --costly-budget S_G - 1: greedy not tried, named with S_G" "$(status_text): $(grep choice "$TMP/out")"
@@ -105,16 +105,32 @@ fi
 # the budget, B + floor(B / 2) (1226 + 613 < 1840 <= 1227 + 613)
 lo=$(( (2 * sg) / 3 )); while [ $((lo + lo / 2)) -ge "$sg" ]; do lo=$((lo - 1)); done
 run "$TOTEX" plan mesh:4x6 --ports k:2 --exact-budget 0 --costly-budget "$lo"
-if [ "$RC" -eq 0 ] && grep -q "^choice *not tried:.* greedy" "$TMP/out"; then
+if [ "$RC" -eq 0 ] && grep -q "^choice *not tried:[a-z -]* greedy (" "$TMP/out"; then
     pass "plan k:2 --costly-budget $lo (1.5 x below S_G): greedy (planned at once) not tried"
 else
     fail "plan k:2 --costly-budget $lo (1.5 x below S_G): greedy (planned at once) not tried" "$(status_text): $(grep choice "$TMP/out")"
 fi
 run "$TOTEX" plan mesh:4x6 --ports k:2 --exact-budget 0 --costly-budget $((lo + 1))
-if [ "$RC" -eq 0 ] && ! grep -q "^choice *not tried:.* greedy" "$TMP/out"; then
+if [ "$RC" -eq 0 ] && ! grep -q "^choice *not tried:[a-z -]* greedy (" "$TMP/out"; then
     pass "plan k:2 --costly-budget $((lo + 1)) (1.5 x reaches S_G): greedy (planned at once) tried"
 else
     fail "plan k:2 --costly-budget $((lo + 1)) (1.5 x reaches S_G): greedy (planned at once) tried" "$(status_text): $(grep choice "$TMP/out")"
+fi
+# pipeline (planned at once, cheaper a hop) takes 8 times the budget: mesh:5x6 multiport, S_G = 3190 by the
+# formula; 8 x 398 < 3190 leaves it out (rounds, 53 steps), 8 x 399 tries it (45 steps, the cut bound)
+sg56=$(awk 'BEGIN { R = 5; C = 6; print C * C * R * (R * R - 1) / 3 + R * R * C * (C * C - 1) / 3 }')
+lo8=$(( (sg56 - 1) / 8 ))
+run "$TOTEX" plan mesh:5x6 --ports multi --exact-budget 0 --costly-budget "$lo8"
+if [ "$RC" -eq 0 ] && grep -q "^choice *not tried: pipeline" "$TMP/out" && ! grep -q "^algorithm *pipeline" "$TMP/out"; then
+    pass "plan mesh:5x6 multi --costly-budget $lo8 (8 x below S_G): pipeline not tried"
+else
+    fail "plan mesh:5x6 multi --costly-budget $lo8 (8 x below S_G): pipeline not tried" "$(status_text): $(grep -E '^(algorithm|choice)' "$TMP/out")"
+fi
+run "$TOTEX" plan mesh:5x6 --ports multi --exact-budget 0 --costly-budget $((lo8 + 1))
+if [ "$RC" -eq 0 ] && grep -q "^algorithm *pipeline" "$TMP/out"; then
+    pass "plan mesh:5x6 multi --costly-budget $((lo8 + 1)) (8 x reaches S_G): pipeline tried and chosen"
+else
+    fail "plan mesh:5x6 multi --costly-budget $((lo8 + 1)) (8 x reaches S_G): pipeline tried and chosen" "$(status_text): $(grep -E '^(algorithm|choice)' "$TMP/out")"
 fi
 # balanced-greedy supersedes load-greedy and greedy above 2^23 hops where it applies (single-port meshes):
 # mesh:20x34 has S_G = 8,310,960 (below: all tried), mesh:22x32 8,908,416 (above: both named, JSON too)

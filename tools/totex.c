@@ -121,7 +121,7 @@ static void usage_plan(FILE *fp)
                 "--costly-budget HOPS: auto skips an algorithm whose prediction is a run of the whole\n"
                 "algorithm (greedy and its kin) on a network of more than HOPS hops (its total status\n"
                 "S_G) when a cheaper one applies (default 2^25 = 33554432; 1.5 HOPS for greedy under k-port,\n"
-                "planned at once); the report's choice line names what it skipped. A larger HOPS tries them.\n"
+                "planned at once; 8 HOPS for pipeline); the report's choice line names what it skipped.\n"
 
                 "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
                 "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"

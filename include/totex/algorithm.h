@@ -70,6 +70,15 @@ typedef struct totex_algorithm {
      * balanced-greedy and load-greedy cheaper").
      */
     uint64_t supersedes_costly_above;
+    /**
+     * With costly_predict: how many times auto's costly budget this
+     * algorithm may take (0: once), for one whose run costs fewer ns a hop
+     * than greedy's 50-120 (pipeline: 16-18 ns a hop with its replay,
+     * measured; docs/performance.md, "Session 22: plan times on main after
+     * the merges"). Algorithms planned at once (plan_instead_of_predict)
+     * are held to it as well.
+     */
+    uint32_t costly_budget_scale;
 } totex_algorithm;
 
 /** @return the number of registered algorithms (`totex algorithms` lists them). */

@@ -431,15 +431,19 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
         /* the budget's hops: where it is planned at once there is one run of the algorithm (no prediction,
            which is a second run when it wins), but that run is replayed by the simulator too: 1.5 times the
            hops there (mesh:36x44 2-port, 66.9 M hops, took 4.8 s of CPU with twice) */
-        const uint64_t budget = at_once && !provable && costly_budget <= UINT64_MAX / 2 ? costly_budget + costly_budget / 2
-                                                                                         : costly_budget;
+        uint64_t budget = at_once && !provable && costly_budget <= UINT64_MAX / 2 ? costly_budget + costly_budget / 2
+                                                                                   : costly_budget;
+        /* an algorithm cheaper a hop than greedy takes a multiple of it (pipeline: 8) */
+        if (a->costly_budget_scale > 1)
+            budget = costly_budget <= UINT64_MAX / a->costly_budget_scale ? costly_budget * a->costly_budget_scale
+                                                                          : UINT64_MAX;
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
         else if (pass && sup && a != sup && !a->plan_symmetric && i < 64) {
             superseded |= UINT64_C(1) << i; /* not tried: sup applies and beats it on networks this large */
             continue;
-        } else if (pass && fewest != UINT64_MAX && !a->plan_symmetric && !a->plan_instead_of_predict &&
-                 hops > budget && i < 64) {
+        } else if (pass && fewest != UINT64_MAX && !a->plan_symmetric &&
+                   (!a->plan_instead_of_predict || a->costly_budget_scale) && hops > budget && i < 64) {
             /* a prediction that runs the whole algorithm, to be planned again if it wins, over more hops
                than the budget, while a cheaper candidate applies: not tried (totex_plan_costly_budget) */
             not_tried |= UINT64_C(1) << i;
