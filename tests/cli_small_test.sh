@@ -146,6 +146,14 @@ for rc_ in 20x34 22x32; do
         fail "plan mesh:$rc_ (S_G $s_g): $want" "$(status_text): got $sup"
     fi
 done
+# ... only when balanced-greedy is itself within the budget: below it, nothing is superseded
+run "$TOTEX" plan mesh:22x32 --json --costly-budget 1000
+sup=$(tr -d ' \n' < "$TMP/out" | grep -o '"candidates_superseded":\[[^]]*\]')
+if [ "$RC" -eq 0 ] && [ "$sup" = '"candidates_superseded":[]' ] && tr -d ' \n' < "$TMP/out" | grep -q '"candidates_not_tried":\[[^]]*"balanced-greedy"'; then
+    pass "plan mesh:22x32 --costly-budget 1000: balanced-greedy not tried, so it supersedes nothing"
+else
+    fail "plan mesh:22x32 --costly-budget 1000: balanced-greedy not tried, so it supersedes nothing" "$(status_text): got $sup"
+fi
 expect_error "--costly-budget 0" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 0
 expect_error "--costly-budget 2^63" "whole number of hops" "$TOTEX" plan mesh:4x6 --costly-budget 9223372036854775808
 expect_error "--costly-budget with --algorithm" "drop --algorithm" "$TOTEX" plan mesh:4x6 --algorithm a2 --costly-budget 5

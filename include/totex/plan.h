@@ -90,7 +90,8 @@ void totex_plan_keep_schedule(int on);
  * A candidate planned and verified at once instead of predicted (greedy under
  * k-port on a network without the average-delay bound: one run, not a
  * prediction and a second run when it wins, but replayed by the simulator)
- * gets 1.5 times the budget.
+ * gets 1.5 times the budget; one cheaper a hop than greedy, its
+ * totex_algorithm.costly_budget_scale times it (pipeline: 8).
  * The default keeps auto's plan of every mesh up to 64x64 under every port
  * model under 5 s of CPU: greedy runs at 50-120 ns a hop, so above the budget
  * its prediction alone would take longer (the steps that costs where greedy

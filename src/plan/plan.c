@@ -353,6 +353,22 @@ totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_
     return st;
 }
 
+/*
+ * The costly budget of candidate @p a, in hops of S_G: @p costly_budget, times a->costly_budget_scale for one
+ * cheaper a hop than greedy (pipeline), or 1.5 times it for one planned at once instead of predicted (one run,
+ * not a prediction and a second run when it wins, but that run is replayed by the simulator too: with twice,
+ * mesh:36x44 2-port, 66.9 M hops, took 4.8 s of CPU). Saturates at UINT64_MAX.
+ */
+static uint64_t candidate_budget(const totex_algorithm *a, int at_once, uint64_t costly_budget)
+{
+    if (a->costly_budget_scale > 1)
+        return costly_budget <= UINT64_MAX / a->costly_budget_scale ? costly_budget * a->costly_budget_scale
+                                                                    : UINT64_MAX;
+    if (at_once)
+        return costly_budget <= UINT64_MAX / 2 ? costly_budget + costly_budget / 2 : UINT64_MAX;
+    return costly_budget;
+}
+
 /* The automatic choice under @p o (totex_plan_best()); @p out zeroed by the caller, its bounds may be set. */
 static totex_status plan_best(const totex_network *net, totex_ports ports, const totex_plan_options *o,
                               totex_plan_result *out, totex_error *err)
@@ -405,11 +421,13 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
     int exact_ran = 0;
     if (totex_network_status_sum(net, &hops, NULL) != TOTEX_OK)
         hops = UINT64_MAX;
-    /* a costly candidate that supersedes the others on networks this large, when it applies (steps objective) */
+    /* a costly candidate that supersedes the others on networks this large, when it applies and is itself
+       within its budget (steps objective) */
     const totex_algorithm *sup = NULL;
     for (size_t i = 0; objective == TOTEX_OBJECTIVE_STEPS && !sup && i < count; i++) {
         const totex_algorithm *a = totex_algorithm_get(i);
         if (a->costly_predict && a->supersedes_costly_above && hops != UINT64_MAX && hops > a->supersedes_costly_above &&
+            hops <= candidate_budget(a, a->plan_instead_of_predict && !provable, costly_budget) &&
             a->applies(net, ports, NULL) == TOTEX_OK)
             sup = a;
     }
@@ -428,15 +446,7 @@ static totex_status plan_best(const totex_network *net, totex_ports ports, const
         /* planned and verified at once instead of predicted (under k-port: within the budget, below) */
         const int at_once = a->plan_instead_of_predict ||
                             (a->plan_instead_under_k_port && ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI);
-        /* the budget's hops: where it is planned at once there is one run of the algorithm (no prediction,
-           which is a second run when it wins), but that run is replayed by the simulator too: 1.5 times the
-           hops there (mesh:36x44 2-port, 66.9 M hops, took 4.8 s of CPU with twice) */
-        uint64_t budget = at_once && !provable && costly_budget <= UINT64_MAX / 2 ? costly_budget + costly_budget / 2
-                                                                                   : costly_budget;
-        /* an algorithm cheaper a hop than greedy takes a multiple of it (pipeline: 8) */
-        if (a->costly_budget_scale > 1)
-            budget = costly_budget <= UINT64_MAX / a->costly_budget_scale ? costly_budget * a->costly_budget_scale
-                                                                          : UINT64_MAX;
+        const uint64_t budget = candidate_budget(a, at_once && !provable, costly_budget);
         if (a->applies(net, ports, &e2) != TOTEX_OK)
             st1 = TOTEX_ENOTAPPLICABLE;
         else if (pass && sup && a != sup && !a->plan_symmetric && i < 64) {

@@ -55,7 +55,7 @@ void totex_report_plan_text_verbose(FILE *fp, const totex_plan_result *r, int ve
             if (r->not_tried >> i & 1)
                 fprintf(fp, " %s", totex_algorithm_get(i)->name);
         fprintf(fp, " (a prediction that runs the whole algorithm over S_G = %" PRIu64
-                    " hops, above auto's budget of %" PRIu64 " (1.5 times that for greedy planned at once, 8 times for pipeline); --algorithm NAME plans it, "
+                    " hops, above auto's budget of %" PRIu64 " (scaled for one planned at once or cheaper a hop: totex plan --help); --algorithm NAME plans it, "
                     "--costly-budget HOPS lets auto try it)\n",
                 r->not_tried_hops, r->not_tried_budget);
     }
