@@ -337,7 +337,7 @@ static char *grow_buffer(size_t bytes)
     return keep.buf;
 }
 
-/* TOTEX_ALLTOALLV (read once per process): V_DIRECT, V_PADDED, V_ROUTED, or -1 (auto) */
+/* TOTEX_ALLTOALLV (read once per process): V_DIRECT, V_PADDED, V_ROUTED, V_RELAY, V_BALANCED, or -1 (auto) */
 static int forced_choice(void)
 {
     static int forced = -2;
@@ -352,6 +352,18 @@ static int forced_choice(void)
                           : -1;
     }
     return forced;
+}
+
+/* the form TOTEX_ALLTOALLV forces on @p net (NULL: no torus known): forced_choice(), or V_DIRECT where the forced
+   form does not apply there (routed off a torus, relay or balanced outside theirs), *n_a then 1 (may be NULL) */
+static int forced_on(const totex_network *net, int *n_a)
+{
+    const int f = forced_choice();
+    const int out = (f == V_ROUTED && !net) || (f == V_RELAY && !(net && totex_mpi_v_relay_applies(net))) ||
+                    (f == V_BALANCED && !(net && totex_mpi_v_balanced_applies(net)));
+    if (n_a)
+        *n_a = out;
+    return out ? V_DIRECT : f;
 }
 
 /* Predicted seconds of "routed" (alltoallv_routed.c) and of "direct" on a torus @p net the user declared
@@ -427,7 +439,7 @@ static double balanced_predict(const totex_mpi_state *st, int n, const totex_net
 static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_place, const totex_network *net,
                   int declared, double pred[6])
 {
-    const int forced = forced_choice();
+    const int forced = forced_on(net, NULL);
     const uint64_t bmin = UINT64_MAX - f[F_BMIN_NEG];
     const double ts = st->t_s, tc = st->t_c, m = (double)(f[F_ROW] > f[F_COL] ? f[F_ROW] : f[F_COL]);
     const double b = (double)f[F_SLOT];
@@ -487,11 +499,11 @@ enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY, M_BALANCED };
 
 static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
 {
-    const int forced = forced_choice();
-    if (forced == V_RELAY && net && totex_mpi_v_relay_applies(net))
+    const int forced = forced_on(net, NULL); /* (a forced form that does not apply: direct) */
+    if (forced == V_RELAY)
         return M_RELAY;
     if (forced == V_BALANCED)
-        return net && totex_mpi_v_balanced_applies(net) ? M_BALANCED : M_DIRECT;
+        return M_BALANCED;
     if (forced >= 0)
         return forced == V_DIRECT ? M_DIRECT : M_PLANNED;
     if (!st->v_known)
@@ -1071,6 +1083,8 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             return rc;
         net = routed_network(st, size);
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup), mode = mode_of(st, size, net, declared);
+        int forced_na = 0;
+        (void)forced_on(net, &forced_na);
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
@@ -1089,7 +1103,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             (void)choose(g, size, st, in_place, net, declared, pred);
             say_choice(opt, st, size, rank,
                        !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : mode == M_BALANCED ? V_BALANCED : V_DIRECT, g, pred,
-                       mode == M_DIRECT && forced_choice() == V_BALANCED
+                       forced_na
                            ? "the figures and the count check carried on the data, no collective operation; the form "
                              "TOTEX_ALLTOALLV forces does not apply to this communicator's network"
                            : "the figures and the count check carried on the data, no collective operation");
@@ -1189,19 +1203,16 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         free(tmp);
         return rc;
     }
-    int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
-    const char *note = "the figures agreed by one MPI_Allreduce";
-    if ((how == V_RELAY && !(net && totex_mpi_v_relay_applies(net))) ||
-        (how == V_BALANCED && !(net && totex_mpi_v_balanced_applies(net))) || (how == V_ROUTED && !net)) {
-        /* a form forced by TOTEX_ALLTOALLV that does not apply to this communicator's network: direct, and the
-           verbose line says so rather than naming the forced form */
-        how = V_DIRECT;
-        note = "the figures agreed by one MPI_Allreduce; the form TOTEX_ALLTOALLV forces does not apply to this "
-               "communicator's network";
-    }
+    /* (choose() never takes a form that does not apply: a forced one is direct there, forced_on()) */
+    const int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
+    int forced_na = 0;
+    (void)forced_on(net, &forced_na);
     totex_mpi_options o = *opt;
     o.fallback = 0;
-    say_choice(opt, st, size, rank, how, g, pred, note);
+    say_choice(opt, st, size, rank, how, g, pred,
+               forced_na ? "the figures agreed by one MPI_Allreduce; the form TOTEX_ALLTOALLV forces does not apply to "
+                           "this communicator's network"
+                         : "the figures agreed by one MPI_Allreduce");
     switch (how) {
     case V_NONE:
         rc = MPI_SUCCESS;
@@ -1210,7 +1221,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         o.verbose = opt->verbose > 1 ? opt->verbose : 0; /* (its line said once above) */
         rc = totex_mpi_alltoall(in_place ? MPI_IN_PLACE : sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o);
         break;
-    case V_RELAY: /* (net and applies: checked above; the figures carried again: the same g on return) */
+    case V_RELAY: /* (net and applies: choose() took it; the figures carried again: the same g on return) */
     case V_BALANCED:
         rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
                                recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, how == V_BALANCED);
