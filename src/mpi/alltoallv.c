@@ -548,20 +548,34 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
     return M_DIRECT;
 }
 
+/* one prediction of the TOTEX_VERBOSE line into @p buf: "NAME 12.3 us", or "NAME n/a" where the form does
+   not apply here (its prediction is negative) */
+static const char *say_pred(char *buf, size_t len, const char *name, double seconds)
+{
+    if (seconds < 0)
+        snprintf(buf, len, "%s n/a", name);
+    else
+        snprintf(buf, len, "%s %.1f us", name, seconds * 1e6);
+    return buf;
+}
+
 /* the TOTEX_VERBOSE line of a call that ran @p how with global figures @p g (@p how: "how" chosen, @p note
    what decided it) */
 static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, int size, int rank, int how,
                        const uint64_t *g, const double *pred, const char *note)
 {
+    char b[6][48];
     if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1))
         fprintf(stderr,
                 "totex: %s on %d ranks: %s (%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
-                "%llu B in all; predicted direct %.1f us, padded %.1f us, routed %.1f us, direct on the torus %.1f us, "
-                "relay %.1f us, balanced %.1f us)\n",
+                "%llu B in all; predicted %s, %s, %s, %s, %s, %s)\n",
                 opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note, (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
-                pred[0] * 1e6, pred[1] * 1e6, pred[2] * 1e6, pred[3] * 1e6, pred[4] * 1e6, pred[5] * 1e6);
+                say_pred(b[0], sizeof b[0], "direct", pred[0]), say_pred(b[1], sizeof b[1], "padded", pred[1]),
+                say_pred(b[2], sizeof b[2], "routed", pred[2]),
+                say_pred(b[3], sizeof b[3], "direct on the torus", pred[3]),
+                say_pred(b[4], sizeof b[4], "relay", pred[4]), say_pred(b[5], sizeof b[5], "balanced", pred[5]));
     st->v_said = how + 1;
 }
 
