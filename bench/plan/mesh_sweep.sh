@@ -11,6 +11,7 @@
 #   OUT    results file (appended)          MAX    largest side (default 64)
 #   PORTS  port models (default: single k:2 k:3 multi)
 #   TOTEX  the binary (default build/totex)
+#   ORDER  asc: smallest meshes first (a second sweep on the same OUT from the other end; default desc)
 # The full sweep (MAX 64: 2,079 meshes, 1 x C included, 8,320 plans) takes about an hour of
 # CPU; `mesh_sweep.sh OUT 8` is a smoke run of seconds.
 set -eu
@@ -24,7 +25,7 @@ command -v /usr/bin/time >/dev/null || { echo "mesh_sweep.sh: needs /usr/bin/tim
 touch "$OUT"
 R=1
 LIST=$(while [ "$R" -le "$MAX" ]; do C=$((R > 1 ? R : 2)); while [ "$C" -le "$MAX" ]; do
-    echo "$((R * C)) $R $C"; C=$((C + 1)); done; R=$((R + 1)); done | sort -k1,1nr -k2,2n)
+    echo "$((R * C)) $R $C"; C=$((C + 1)); done; R=$((R + 1)); done | sort -k1,1n"$([ "${ORDER:-desc}" = asc ] || echo r)" -k2,2n)
 echo "$LIST" | while read -r _ R C; do
     for P in $PORTS; do
         spec="mesh:${R}x${C}"
