@@ -28,6 +28,10 @@
  * arc's 2 n/k links each way (before 2026-11-29 session 22: arcs of half the ring
  * only, below the LP optimum on 8x8 and 4x4x4 hotspot); hopbytes, the sum of
  * W(i,j) times the torus distance over all n 2d links. No schedule beats the largest.
+ * With SMPI_DEMAND_DIR set, rank 0 (impl totex) also writes each demand as
+ * DIR/demand-KIND-MEAN.csv (n lines of n byte counts, docs/demand.md's CSV, node id =
+ * rank as `totex bounds torus:D1xD2[xD3] --demand FILE` numbers it), from which
+ * alltoallv.sh takes the exact fluid optimum (the LP), the best bound up to 64 nodes.
  */
 #include <math.h>
 #include <stdint.h>
@@ -147,6 +151,22 @@ static void bounds(const char *kind, long m, int n, int nd, const int *dims, con
     free(col);
 }
 
+/* the demand as docs/demand.md's CSV, DIR/demand-KIND-MEAN.csv; 0 on success */
+static int write_demand(const char *dir, const char *kind, long m, int n, const int *zr, double hn)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/demand-%s-%ld.csv", dir, kind, m);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "smpi_alltoallv_bench: cannot write %s (SMPI_DEMAND_DIR must be a writable folder)\n", path);
+        return 1;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            fprintf(f, "%d%c", i == j ? 0 : demand(kind, m, i, j, n, zr, hn), j + 1 < n ? ',' : '\n');
+    return fclose(f) != 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -226,6 +246,9 @@ int main(int argc, char **argv)
                     double b[3];
                     bounds(kind, m, size, nd, dims, zr, hn, b);
                     printf("bound %s %ld %.9g %.9g %.9g\n", kind, m, b[0], b[1], b[2]);
+                    const char *dir = getenv("SMPI_DEMAND_DIR");
+                    if (dir && *dir && write_demand(dir, kind, m, size, zr, hn))
+                        status = 1;
                 }
                 fflush(stdout);
             }
