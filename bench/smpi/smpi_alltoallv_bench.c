@@ -17,7 +17,8 @@
  *   hotspot  K = max(1, n/8) ranks (every 8th) receive 8 times what the others do,
  *            mean M;
  *   random   uniform on [0, 2M] per pair (a hash of seed, i, j).
- * Per kind and mean: one untimed call, a barrier, ITERS calls; the slowest rank's
+ * Per kind and mean: one untimed call, a barrier, ITERS calls, a barrier (since 2026-11-30: no
+ * rank starts the next case while another is still timed); the slowest rank's
  * simulated seconds per call are printed as
  *   "<impl> <kind> <mean> <seconds per call> <ok|WRONG>"
  * (ok: every received byte is the fill formula's). Rank 0 (impl totex) also prints
@@ -228,6 +229,11 @@ int main(int argc, char **argv)
                     status = 1;
             }
             t = (MPI_Wtime() - t) / iters;
+            /* every rank done with the timed calls before any starts the next case: without it a rank that
+               returned early sent its share of the next case's untimed call over links the slowest rank's timed
+               call still used, and the slowest rank's time depended on the cases after it (8x8 random 64 KiB:
+               541.94 us alone, 736.96 us before uniform; docs/performance.md, session 23) */
+            MPI_Barrier(cart);
             int ok = 1;
             for (int i = 0; i < size && ok; i++)
                 for (long k = 0; k < rc[i]; k++)
