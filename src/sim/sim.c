@@ -660,12 +660,15 @@ typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
     uint32_t expect[SIM_CHUNK];              /* (from ^ src) | tag: see sim_word_bad() */
     uint32_t moved[SIM_CHUNK];               /* (to ^ src) | tag */
+    uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: from * 4 + the slot of
+                                                the hop's link in the neighbour table */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
 typedef struct sim_pre_in {
     uint32_t n, tag;
     const uint32_t *perm; /* SIM_BY_SRC */
+    const uint32_t *nbr;  /* the neighbour table, rows of 4 slots (@p LK of the pre-pass) */
 } sim_pre_in;
 
 /* a message's state word @p w against @p expect = (from ^ src) | tag: nonzero unless the message is at from
@@ -679,11 +682,17 @@ static inline __attribute__((always_inline)) uint32_t sim_word_bad(uint32_t w, u
 /* one hop of the pre-pass (the portable form, and the AVX2 form's tail); nonzero when an id check fails */
 static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h, const sim_pre_in *in,
                                                              sim_chunk *ck, size_t j, uint64_t *arr,
-                                                             const int MS, const int BD)
+                                                             const int MS, const int BD, const int LK)
 {
     const uint32_t n = in->n, from = h->from, to = h->to, src = h->src, dst = h->dst;
-    const uint32_t bad = (from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) |
-                         (from == dst);
+    uint32_t bad = (from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) |
+                   (from == dst);
+    if (LK) { /* the link's slot, lowest first as fast_slot() finds it; none: not a link */
+        const uint32_t f = from < n ? from : 0, *row = in->nbr + (size_t)f * 4;
+        const uint32_t slot = row[0] == to ? 0 : row[1] == to ? 1 : row[2] == to ? 2 : row[3] == to ? 3 : 4;
+        bad |= slot == 4;
+        ck->link[j] = f * 4 + (slot & 3);
+    }
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
         ck->idx[j] = (uint32_t)state_index(n, s, d, BD, in->perm);
@@ -696,13 +705,14 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
 
 static inline __attribute__((always_inline)) uint32_t pre_portable_in(const totex_hop *hops, size_t c, size_t avail,
                                                                      const sim_pre_in *in, sim_chunk *ck,
-                                                                     uint64_t *arr, const int MS, const int BD)
+                                                                     uint64_t *arr, const int MS, const int BD,
+                                                                     const int LK)
 {
     uint32_t bad = 0;
     for (size_t j = 0; j < c; j++) {
         if (j % 4 == 0 && j + SIM_HOP_AHEAD < avail) /* the producer's buffer, written on another core */
             __builtin_prefetch(hops + j + SIM_HOP_AHEAD, 0, 3);
-        bad |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+        bad |= pre_hop(&hops[j], in, ck, j, arr, MS, BD, LK);
     }
     return bad;
 }
@@ -711,7 +721,7 @@ static inline __attribute__((always_inline)) uint32_t pre_portable_in(const tote
 
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
 pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr, const int MS,
-            const int BD)
+            const int BD, const int LK)
 {
     const uint32_t n = in->n;
     const __m256i nm1 = _mm256_set1_epi32((int)(n - 1)), nv = _mm256_set1_epi32((int)n),
@@ -741,6 +751,31 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
         bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(src, dst),
                                                    _mm256_or_si256(_mm256_cmpeq_epi32(from, to),
                                                                    _mm256_cmpeq_epi32(from, dst))));
+        if (LK) { /* the 8 rows of 4 slots transposed as the hops are: slot s of hop j+i in lane i of ns */
+            const __m256i fc = _mm256_min_epu32(from, nm1); /* a from >= n fails above */
+            const uint32_t *nb = in->nbr;
+#define SIM_ROW(A) (nb + (size_t)(hops[j + A].from < n ? hops[j + A].from : 0) * 4)
+#define SIM_ROWS(A, B) _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)SIM_ROW(A))), \
+                                               _mm_loadu_si128((const __m128i *)SIM_ROW(B)), 1)
+            const __m256i r0 = SIM_ROWS(0, 4), r1 = SIM_ROWS(1, 5), r2 = SIM_ROWS(2, 6), r3 = SIM_ROWS(3, 7);
+#undef SIM_ROWS
+#undef SIM_ROW
+            const __m256i u0 = _mm256_unpacklo_epi32(r0, r1), u1 = _mm256_unpackhi_epi32(r0, r1),
+                          u2 = _mm256_unpacklo_epi32(r2, r3), u3 = _mm256_unpackhi_epi32(r2, r3);
+            const __m256i m0 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u0, u2), to),
+                          m1 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u0, u2), to),
+                          m2 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u1, u3), to),
+                          m3 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u1, u3), to);
+            const __m256i one = _mm256_set1_epi32(1);
+            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it */
+            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32(3));
+            sl = _mm256_blendv_epi8(sl, _mm256_add_epi32(one, one), m2);
+            sl = _mm256_blendv_epi8(sl, one, m1);
+            sl = _mm256_andnot_si256(m0, sl);
+            const __m256i found = _mm256_or_si256(_mm256_or_si256(m0, m1), _mm256_or_si256(m2, m3));
+            bad = _mm256_or_si256(bad, _mm256_xor_si256(found, _mm256_cmpeq_epi32(zero, zero)));
+            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(_mm256_slli_epi32(fc, 2), sl));
+        }
         if (MS) {
             __m256i idx;
             if (BD == SIM_BY_DST) {
@@ -763,7 +798,7 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
     *arr += arrivals;
     uint32_t b = !_mm256_testz_si256(bad, bad);
     for (; j < c; j++)
-        b |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+        b |= pre_hop(&hops[j], in, ck, j, arr, MS, BD, LK);
     return b;
 }
 #endif
@@ -771,34 +806,42 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
 /* the pre-pass of a chunk: nonzero when some hop fails an id check (ck's words are then not to be used) */
 typedef uint32_t (*sim_pre_fn)(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr);
 
-#define SIM_PRE_FN(NAME, BODY, MS, BD, ATTR)                                                                       \
+#define SIM_PRE_FN(NAME, BODY, MS, BD, LK, ATTR)                                                                   \
     ATTR static uint32_t NAME(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, \
                               uint64_t *arr)                                                                       \
     {                                                                                                              \
-        return BODY(hops, c, avail, in, ck, arr, MS, BD);                                                          \
+        return BODY(hops, c, avail, in, ck, arr, MS, BD, LK);                                                      \
     }
-SIM_PRE_FN(pre_links_portable, pre_portable_in, 0, SIM_BY_OFFSET, )
-SIM_PRE_FN(pre_off_portable, pre_portable_in, 1, SIM_BY_OFFSET, )
-SIM_PRE_FN(pre_dst_portable, pre_portable_in, 1, SIM_BY_DST, )
-SIM_PRE_FN(pre_src_portable, pre_portable_in, 1, SIM_BY_SRC, )
+#define SIM_PRE_FNS(FORM, BODY, ATTR)                                                \
+    SIM_PRE_FN(pre_links_##FORM, BODY, 0, SIM_BY_OFFSET, 0, ATTR)                    \
+    SIM_PRE_FN(pre_off_##FORM, BODY, 1, SIM_BY_OFFSET, 0, ATTR)                      \
+    SIM_PRE_FN(pre_dst_##FORM, BODY, 1, SIM_BY_DST, 0, ATTR)                         \
+    SIM_PRE_FN(pre_src_##FORM, BODY, 1, SIM_BY_SRC, 0, ATTR)                         \
+    SIM_PRE_FN(pre_links4_##FORM, BODY, 0, SIM_BY_OFFSET, 1, ATTR)                   \
+    SIM_PRE_FN(pre_off4_##FORM, BODY, 1, SIM_BY_OFFSET, 1, ATTR)                     \
+    SIM_PRE_FN(pre_dst4_##FORM, BODY, 1, SIM_BY_DST, 1, ATTR)                        \
+    SIM_PRE_FN(pre_src4_##FORM, BODY, 1, SIM_BY_SRC, 1, ATTR)                        \
+    static const sim_pre_fn pre_##FORM[2][4] = {                                     \
+        {pre_links_##FORM, pre_off_##FORM, pre_dst_##FORM, pre_src_##FORM},          \
+        {pre_links4_##FORM, pre_off4_##FORM, pre_dst4_##FORM, pre_src4_##FORM}};
+SIM_PRE_FNS(portable, pre_portable_in, )
 #ifdef SIM_HAVE_AVX2
-SIM_PRE_FN(pre_links_avx2, pre_avx2_in, 0, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
-SIM_PRE_FN(pre_off_avx2, pre_avx2_in, 1, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
-SIM_PRE_FN(pre_dst_avx2, pre_avx2_in, 1, SIM_BY_DST, __attribute__((target("avx2,popcnt"))))
-SIM_PRE_FN(pre_src_avx2, pre_avx2_in, 1, SIM_BY_SRC, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FNS(avx2, pre_avx2_in, __attribute__((target("avx2,popcnt"))))
 #endif
+#undef SIM_PRE_FNS
 #undef SIM_PRE_FN
 
-/* the pre-pass for the links alone (@p ms 0) or with the messages in layout @p layout: AVX2 when the
+/* the pre-pass for the links alone (@p ms 0) or with the messages in layout @p layout, with the links' slots
+   (@p lk: the table's rows of 4 slots, links_chunk_in()) or without: AVX2 when the
    processor has it and the simulator is not held to the portable form (totex_sim_portable()) */
-static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout)
+static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout, int lk)
 {
+    const int form = !ms ? 0 : layout == SIM_BY_DST ? 2 : layout == SIM_BY_SRC ? 3 : 1;
 #ifdef SIM_HAVE_AVX2
     if (sim->avx2 && !sim->portable)
-        return !ms ? pre_links_avx2 : layout == SIM_BY_DST ? pre_dst_avx2 : layout == SIM_BY_SRC ? pre_src_avx2 : pre_off_avx2;
+        return pre_avx2[lk != 0][form];
 #endif
-    return !ms ? pre_links_portable
-               : layout == SIM_BY_DST ? pre_dst_portable : layout == SIM_BY_SRC ? pre_src_portable : pre_off_portable;
+    return pre_portable[lk != 0][form];
 }
 
 /* the pre-pass of hops[0, c) (c <= SIM_CHUNK) and, with the messages, the padding after its indices and the
@@ -841,8 +884,8 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     if (!sh || !cur)
         return 0;
     msg_state *const state = sim->state;
-    const sim_pre_in in = {n, cur << sh, sim->perm};
-    const sim_pre_fn pre = pick_pre(sim, 1, BD);
+    const sim_pre_in in = {n, cur << sh, sim->perm, NULL};
+    const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
@@ -1308,14 +1351,17 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
             ms = state + ck->idx[j];
             wbad = sim_word_bad(*ms, ck->expect[j], mask);
         }
-        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        /* the link's slot: under multiport and k-port with rows of 4 slots the pre-pass found it (and failed a
+           hop over no link) */
+        const int LK = NS == 4 && PM != 1;
+        const uint32_t slot = LK ? 0 : fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (wbad != 0))
             break;
         if (PM == 1) {
             if (!ports_take1(ss, rs, from, to, stamp))
                 break;
         } else { /* the directed link's stamp, and under k-port the node's counts */
-            uint32_t *const ls = link32 + (size_t)from * NS + slot;
+            uint32_t *const ls = LK ? link32 + ck->link[j] : link32 + (size_t)from * NS + slot;
             if (*ls == stamp)
                 break;
             if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
@@ -1385,8 +1431,11 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
                          sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask,
                          (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
-    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm};
-    const sim_pre_fn pre = pick_pre(sim, MS, layout);
+    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm, sim->nbr};
+    /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass (single-port
+       takes no link stamp: the loop's look-up costs no more there) */
+    const int lk = sim->nbr_stride == 4 && pm != 1;
+    const sim_pre_fn pre = pick_pre(sim, MS, layout, lk);
     const links_chunk_fn loop = pick_chunk(sim, MS);
     sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
