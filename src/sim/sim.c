@@ -84,6 +84,12 @@
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
 #endif
+/* the one-loop forms' state prefetch, hops ahead (sim->ahead): PREFETCH_AHEAD, or SIM_AHEAD_FAR for a state of
+   more than SIM_FAR_BYTES (the L3's size here), more of whose words come from memory. greedy on mesh:64x64
+   2-port (67 MB of state), its messages part: 7.7 ns a hop 16 ahead, 5.0 48 ahead, 3.9 96 ahead, 3.7 128
+   ahead; A2 there single-port 1.6-1.7 ns 16 ahead, 1.7 96 ahead (docs/performance.md, session 23) */
+#define SIM_AHEAD_FAR 96
+#define SIM_FAR_BYTES ((size_t)32 << 20)
 /* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
 #define HOP_PREFETCH_AHEAD 64
 /* a node's neighbours are looked up in a table when it has at most this many link slots */
@@ -124,6 +130,7 @@ struct totex_sim {
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
+    uint32_t ahead;                    /* the one-loop forms' state prefetch, hops ahead (at most SIM_CHUNK_PAD) */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
     uint64_t layout_lines[3];          /* the state lines the first steps touch in each layout */
@@ -327,6 +334,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
             goto nomem;
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
+    sim->ahead = sim->state_bytes > SIM_FAR_BYTES ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
     sim->state = totex_huge_alloc(sim->state_bytes);
     if (!sim->state)
         goto nomem;
@@ -651,7 +659,7 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
  */
 #define SIM_CHUNK 256
 /* idx entries past a chunk's hops, prefetched by the loops: copies of its last index */
-#define SIM_CHUNK_PAD PREFETCH_AHEAD
+#define SIM_CHUNK_PAD (SIM_AHEAD_FAR > PREFETCH_AHEAD ? SIM_AHEAD_FAR : PREFETCH_AHEAD)
 /* hops ahead whose lines the pre-pass fetches from the producer's buffer (4 hops a line): a chunk, so that the
    next chunk's lines come while the loop after the pre-pass runs */
 #define SIM_HOP_AHEAD SIM_CHUNK
@@ -845,17 +853,17 @@ static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout, int lk)
 }
 
 /* the pre-pass of hops[0, c) (c <= SIM_CHUNK) and, with the messages, the padding after its indices and the
-   prefetch of its first PREFETCH_AHEAD state lines; nonzero when a hop fails an id check */
+   prefetch of its first @p ahead state lines; nonzero when a hop fails an id check */
 static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, const totex_hop *hops, size_t c,
                                                                size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr,
-                                                               const msg_state *state, const int MS)
+                                                               const msg_state *state, uint32_t ahead, const int MS)
 {
     if (pre(hops, c, avail, in, ck, arr))
         return 1;
     if (MS) {
-        for (size_t j = 0; j < SIM_CHUNK_PAD; j++)
+        for (size_t j = 0; j < ahead; j++)
             ck->idx[c + j] = ck->idx[c - 1];
-        for (size_t j = 0; j < PREFETCH_AHEAD && j < c; j++)
+        for (size_t j = 0; j < ahead && j < c; j++)
             __builtin_prefetch(state + ck->idx[j], 1, 3);
     }
     return 0;
@@ -886,16 +894,17 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     msg_state *const state = sim->state;
     const sim_pre_in in = {n, cur << sh, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
+    const uint32_t ahead = sim->ahead;
     sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, 1))
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, ahead, 1))
             break;
         size_t j = 0;
         for (; j < c; j++) {
-            __builtin_prefetch(state + ck.idx[j + PREFETCH_AHEAD], 1, 3);
+            __builtin_prefetch(state + ck.idx[j + ahead], 1, 3);
             msg_state *ms = state + ck.idx[j];
             if (sim_word_bad(*ms, ck.expect[j], mask))
                 break;
@@ -1316,7 +1325,7 @@ typedef struct sim_loop {
     uint32_t *link32;          /* multiport and k-port */
     uint64_t *sk, *rk;         /* k-port: send_k, recv_k */
     msg_state *state;
-    uint32_t stamp, peak0, mask;
+    uint32_t stamp, peak0, mask, ahead;
     uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
 } sim_loop;
 
@@ -1337,7 +1346,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
     uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
     uint64_t *const sk = lp->sk, *const rk = lp->rk;
     msg_state *const state = lp->state;
-    const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask;
+    const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask, ahead = lp->ahead;
     const uint64_t kbase = lp->now, kp = lp->kp;
     uint32_t top = 0; /* the largest queue a hop left (multiport) */
     size_t j = 0;
@@ -1347,7 +1356,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
         msg_state *ms = NULL;
         uint32_t wbad = 0;
         if (MS) {
-            __builtin_prefetch(state + ck->idx[j + PREFETCH_AHEAD], 1, 3);
+            __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
             ms = state + ck->idx[j];
             wbad = sim_word_bad(*ms, ck->expect[j], mask);
         }
@@ -1429,7 +1438,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     if (pm == 2 && !sim->send_k)
         return 0; /* k >= 256: the two passes only */
     const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
-                         sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask,
+                         sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask, sim->ahead,
                          (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
     const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm, sim->nbr};
     /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass (single-port
@@ -1443,7 +1452,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     size_t x = 0;
     while (x < count) {
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, MS))
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, sim->ahead, MS))
             break;
         const size_t j = loop(&lp, hops + x, c, &ck, &over);
         x += j;
@@ -1689,6 +1698,11 @@ totex_sim_fault totex_sim_get_fault(const totex_sim *sim) { return sim->fault; }
 void totex_sim_review_every(totex_sim *sim, uint64_t hops)
 {
     sim->review_every = hops ? hops : 1;
+}
+
+void totex_sim_prefetch_ahead(totex_sim *sim, uint32_t hops)
+{
+    sim->ahead = hops < 1 ? 1 : hops > SIM_CHUNK_PAD ? SIM_CHUNK_PAD : hops;
 }
 
 uint32_t totex_sim_relayouts(const totex_sim *sim)

@@ -37,4 +37,12 @@ void totex_sim_set_layout(totex_sim *sim, int layout);
  */
 void totex_sim_portable(totex_sim *sim, int on);
 
+/**
+ * Prefetch the state word of the hop @p hops ahead in the one-loop forms
+ * (src/sim/sim.c: 16 by default, 96 for a state over 32 MiB; clamped to
+ * 1..96): the benchmarks compare distances on one planned schedule.
+ * @param sim a simulator, between steps.
+ */
+void totex_sim_prefetch_ahead(totex_sim *sim, uint32_t hops);
+
 #endif
