@@ -41,8 +41,10 @@
  * The one-loop forms take a step in chunks of SIM_CHUNK hops: a pre-pass
  * (pick_pre: eight hops at a time with AVX2 where the processor has it, else
  * one at a time) checks every hop's ids and computes its message's state
- * index, the word it must find there and the word it leaves, then a loop per
- * port model and table row length (links_chunk_in) takes the rest. The
+ * index, the word it must find there and the word it leaves (and, under
+ * multiport and k-port with rows of 4 link slots, the hop's link), then a loop
+ * per port model and table row length (links_chunk_in) takes the rest; the
+ * state is prefetched 16 hops ahead, 96 when it is larger than the L3. The
  * messages part moves a message in one pass when it can (stamps of the last
  * move in the state word's high bits); the links part finds a link's slot
  * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
@@ -653,9 +655,11 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
  * state word (idx), the word it must hold (where ^ src == from, with a stamp
  * other than this step's: expect, compared as a whole by sim_word_bad()) and
  * the word it gets (moved: where ^ src == to, this step's stamp), and the
- * arrivals (to == dst). The loops after it then take one load and one
- * compare a hop for its ids and the message, instead of about twenty
- * instructions.
+ * arrivals (to == dst); with @p LK (multiport and k-port, a neighbour table of
+ * rows of 4 slots: 2-D meshes and tori), each hop's link in the table (link:
+ * from * 4 + its slot), a hop over a non-link failing as the ids do. The loops
+ * after it then take one load and one compare a hop for its ids and the
+ * message, instead of about twenty instructions, and one load for the link.
  */
 #define SIM_CHUNK 256
 /* idx entries past a chunk's hops, prefetched by the loops: copies of its last index */
