@@ -44,7 +44,8 @@
  * index, the word it must find there and the word it leaves (and, under
  * multiport and k-port with rows of 4 link slots, the hop's link), then a loop
  * per port model and table row length (links_chunk_in) takes the rest; the
- * state is prefetched 16 hops ahead, 96 when it is larger than the L3. The
+ * state is prefetched 16 hops ahead, 96 when it is larger than the L3 and its
+ * steps touch more than a line of it in 4 hops (prefetch_distance()). The
  * messages part moves a message in one pass when it can (stamps of the last
  * move in the state word's high bits); the links part finds a link's slot
  * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
@@ -86,12 +87,16 @@
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
 #endif
-/* the one-loop forms' state prefetch, hops ahead (sim->ahead): PREFETCH_AHEAD, or SIM_AHEAD_FAR for a state of
-   more than SIM_FAR_BYTES (the L3's size here), more of whose words come from memory. greedy on mesh:64x64
-   2-port (67 MB of state), its messages part: 7.7 ns a hop 16 ahead, 5.0 48 ahead, 3.9 96 ahead, 3.7 128
-   ahead; A2 there single-port 1.6-1.7 ns 16 ahead, 1.7 96 ahead (docs/performance.md, session 23) */
+/* the one-loop forms' state prefetch, hops ahead (sim->ahead, prefetch_distance()): PREFETCH_AHEAD, or
+   SIM_AHEAD_FAR for a state of more than SIM_FAR_BYTES (the L3's size here) whose sampled steps touch more than
+   a line of it in SIM_FAR_HOPS_A_LINE hops: more of its words come from memory. greedy on mesh:64x64 2-port
+   (67 MB of state, about 0.9 lines a hop), its messages part: 7.7 ns a hop 16 ahead, 5.0 48 ahead, 3.9 96
+   ahead, 3.7 128 ahead; A3 there multiport (0.7 lines a hop) the serial replay 2.8-3.0 ns 16 ahead, 2.7 96
+   ahead; A2 single-port (0.06-0.09 lines a hop) 1.6-1.7 ns 16 ahead, 1.7-1.8 96 ahead (docs/performance.md,
+   session 23) */
 #define SIM_AHEAD_FAR 96
 #define SIM_FAR_BYTES ((size_t)32 << 20)
+#define SIM_FAR_HOPS_A_LINE 4
 /* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
 #define HOP_PREFETCH_AHEAD 64
 /* a node's neighbours are looked up in a table when it has at most this many link slots */
@@ -133,10 +138,12 @@ struct totex_sim {
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
     uint32_t ahead;                    /* the one-loop forms' state prefetch, hops ahead (at most SIM_CHUNK_PAD) */
+    int ahead_fixed;                   /* set by totex_sim_prefetch_ahead(): the review leaves sim->ahead */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
     uint64_t layout_lines[3];          /* the state lines the first steps touch in each layout */
     uint64_t review_lines[3];          /* ... and the sampled steps since the last review (layout_review()) */
+    uint64_t layout_hops, review_sampled; /* the hops counted in layout_lines and in review_lines */
     uint32_t review_samples;
     uint64_t review_hops, review_every; /* hops since the last sampled step; hops between two samples */
     uint32_t relayouts;                /* moves of the state to another layout after the first choice */
@@ -336,7 +343,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
             goto nomem;
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
-    sim->ahead = sim->state_bytes > SIM_FAR_BYTES ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
+    sim->ahead = PREFETCH_AHEAD; /* until the layout is chosen (prefetch_distance()) */
     sim->state = totex_huge_alloc(sim->state_bytes);
     if (!sim->state)
         goto nomem;
@@ -992,10 +999,11 @@ static const uint32_t *state_perm(totex_sim *sim)
 
 /* the lines of up to SIM_LAYOUT_SAMPLE hops of a step in each layout, added to @p lines (the layout by source
    counts as no better than the others when its table cannot be had) */
-static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t lines[3])
+static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t lines[3], uint64_t *counted)
 {
     const uint32_t n = sim->n;
     const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
+    *counted += c;
     const uint32_t *perm = state_perm(sim);
     size_t idx[SIM_LAYOUT_SAMPLE];
     for (int layout = 0; layout < 3; layout++) {
@@ -1154,23 +1162,34 @@ static void state_relayout(totex_sim *sim, int to)
  * against 1 by destination); a schedule whose pattern changes faster than a
  * review's window does not meet the margin, and stays.
  */
+/* the state's prefetch distance (sim->ahead) from the lines @p lines that @p hops sampled hops of a step each
+   touch in the state's layout: SIM_AHEAD_FAR for a state of more than SIM_FAR_BYTES whose steps touch more
+   than a line in SIM_FAR_HOPS_A_LINE hops, else PREFETCH_AHEAD (the layout's review sets it: layout_review()) */
+static void prefetch_distance(totex_sim *sim, uint64_t lines, uint64_t hops)
+{
+    if (sim->ahead_fixed)
+        return;
+    sim->ahead = sim->state_bytes > SIM_FAR_BYTES && lines * SIM_FAR_HOPS_A_LINE > hops ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
+}
+
 static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     if (step < SIM_LAYOUT_STEPS) {
-        state_layout_count(sim, hops, count, sim->layout_lines);
+        state_layout_count(sim, hops, count, sim->layout_lines, &sim->layout_hops);
         return;
     }
     if (step == SIM_LAYOUT_STEPS) {
         if (sim->layout == SIM_BY_OFFSET && 8 * sim->layout_lines[SIM_BY_DST] <= sim->layout_lines[SIM_BY_OFFSET] &&
             sim->layout_lines[SIM_BY_DST])
             state_to_by_dst(sim); /* from by offset only (totex_sim_set_layout() may have moved it before) */
+        prefetch_distance(sim, sim->layout_lines[sim->layout], sim->layout_hops);
         return;
     }
     sim->review_hops += count;
     if (sim->review_hops < sim->review_every)
         return;
     sim->review_hops = 0;
-    state_layout_count(sim, hops, count, sim->review_lines);
+    state_layout_count(sim, hops, count, sim->review_lines, &sim->review_sampled);
     if (++sim->review_samples < SIM_REVIEW_SAMPLES)
         return;
     int best = sim->layout;
@@ -1181,6 +1200,8 @@ static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, u
         state_relayout(sim, best);
         sim->relayouts += sim->layout == best;
     }
+    prefetch_distance(sim, sim->review_lines[sim->layout], sim->review_sampled);
+    sim->review_sampled = 0;
     sim->review_samples = 0;
     memset(sim->review_lines, 0, sizeof sim->review_lines);
 }
@@ -1707,6 +1728,7 @@ void totex_sim_review_every(totex_sim *sim, uint64_t hops)
 void totex_sim_prefetch_ahead(totex_sim *sim, uint32_t hops)
 {
     sim->ahead = hops < 1 ? 1 : hops > SIM_CHUNK_PAD ? SIM_CHUNK_PAD : hops;
+    sim->ahead_fixed = 1;
 }
 
 uint32_t totex_sim_relayouts(const totex_sim *sim)
