@@ -274,6 +274,102 @@ static void test_rejects_late_in_long_step(void **state)
     totex_network_free(net);
 }
 
+/* the fault of replaying @p s serially (@p form 0, 1) or split (2, 3), the pre-pass in its AVX2 form (0, 2: where
+   the processor has it) or its portable one (1, 3) */
+static totex_sim_fault replay_form(const totex_network *net, totex_ports ports, const totex_schedule *s, int form,
+                                   totex_error *err)
+{
+    totex_sim *sim = totex_sim_new(net, ports, 0, err);
+    assert_non_null(sim);
+    totex_sim_portable(sim, form & 1);
+    totex_status st = TOTEX_OK;
+    if (form < 2) {
+        st = totex_schedule_replay(s, totex_sim_sink(sim), err);
+    } else {
+        totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
+                               totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
+        for (uint64_t t = 0; t < totex_schedule_steps(s); t++) {
+            size_t k;
+            const totex_hop *q = totex_schedule_step(s, t, &k);
+            totex_status a = parts[0].step(parts[0].ctx, q, k, NULL), b = parts[1].step(parts[1].ctx, q, k, NULL);
+            if (a != TOTEX_OK || b != TOTEX_OK)
+                break;
+        }
+        st = totex_sim_stages_join(sim, err);
+    }
+    assert_int_equal(st, TOTEX_EVIOLATION);
+    const totex_sim_fault f = totex_sim_get_fault(sim);
+    totex_sim_free(sim);
+    return f;
+}
+
+/* A hop over a non-link anywhere in a step, under every port model, where the one-loop forms' pre-pass finds
+   the links' slots (rows of 4 slots: 2-D tori and meshes; src/sim/sim.c, pre_hop() and pre_avx2_in()): in a
+   group of 8 hops of the AVX2 form (the middle of the first chunk), at the last hop of a step (in the
+   scalar tail when the step's hops are not a multiple of 8), and in a later chunk; the two passes must name
+   it, serial and split, with either pre-pass; and on torus:4x4x4 (rows of 8, the loops' own look-up). */
+static void test_rejects_non_link_in_chunks(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *algo;
+        totex_ports ports;
+        uint32_t m0; /* the first coordinate's range (its stride is 1): node +2 in it is no neighbour */
+    } cases[] = {{"torus:16x16", "a2", TOTEX_PORTS_SINGLE, 16}, {"torus:16x16", "a3", TOTEX_PORTS_MULTI, 16},
+                 {"torus:16x16", "greedy", 2, 16},          {"mesh:12x10", "a2", TOTEX_PORTS_SINGLE, 12},
+                 {"mesh:12x10", "rounds", TOTEX_PORTS_MULTI, 12}, {"mesh:12x10", "greedy", 3, 12},
+                 {"torus:4x4x4", "octr", TOTEX_PORTS_MULTI, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        totex_schedule *s = ts_record(net, cases[i].ports, cases[i].algo);
+        const uint64_t steps = totex_schedule_steps(s);
+        const uint64_t at_steps[2] = {0, steps / 2};
+        for (int a = 0; a < 2; a++) {
+            const uint64_t at = at_steps[a];
+            size_t c = 0;
+            const totex_hop *h = totex_schedule_step(s, at, &c);
+            if (c == 0)
+                continue;
+            const size_t at_hops[4] = {c / 2, c - 1, c > 300 ? 300 : c / 3, c > 8 ? 5 : 0};
+            for (int b = 0; b < 4; b++) {
+                const size_t p = at_hops[b];
+                totex_hop *m = malloc(sizeof *m * c);
+                assert_non_null(m);
+                memcpy(m, h, sizeof *m * c);
+                /* from + k in the first coordinate, 2 <= k <= m0 - 2 (no neighbour), preferably a node that
+                   receives nothing in this step, so that no port or link check of the loops stops there first */
+                const uint32_t x = m[p].from % cases[i].m0;
+                m[p].to = m[p].from - x + (x + 2) % cases[i].m0;
+                for (uint32_t k = 2; k + 2 <= cases[i].m0; k++) {
+                    const uint32_t v = m[p].from - x + (x + k) % cases[i].m0;
+                    int busy = 0;
+                    for (size_t y = 0; y < c && !busy; y++)
+                        busy = h[y].to == v;
+                    if (!busy) {
+                        m[p].to = v;
+                        break;
+                    }
+                }
+                totex_schedule *bad = with_step(s, at, m, c);
+                for (int form = 0; form < 4; form++) {
+                    totex_error err = {{0}};
+                    const totex_sim_fault f = replay_form(net, cases[i].ports, bad, form, &err);
+                    if (f.kind != TOTEX_VIOL_NOT_LINK || f.step != at || f.src != m[p].src || f.dst != m[p].dst)
+                        fail_msg("%s %s: form %d, hop %zu of %zu at step %llu: expected a hop over a non-link, got %s "
+                                 "at step %llu: %s",
+                                 cases[i].spec, cases[i].algo, form, p, c, (unsigned long long)at,
+                                 totex_violation_name(f.kind), (unsigned long long)f.step, err.msg);
+                    assert_non_null(strstr(err.msg, "not neighbours"));
+                }
+                totex_schedule_free(bad);
+                free(m);
+            }
+        }
+        totex_schedule_free(s);
+        totex_network_free(net);
+    }
+}
+
 static void test_rejects_bad_ids(void **state)
 {
     (void)state;
@@ -309,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_rejects_lost_duplicated_delivered),
         cmocka_unit_test(test_rejects_bad_ids),
         cmocka_unit_test(test_rejects_late_in_long_step),
+        cmocka_unit_test(test_rejects_non_link_in_chunks),
         cmocka_unit_test(test_refuses_too_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,6 +159,7 @@ static uint64_t simulate(const totex_network *net, totex_ports ports, const tote
     if (review)
         totex_sim_review_every(sim, 1);
     totex_sim_portable(sim, portable_pre);
+    totex_sim_prefetch_ahead(sim, portable_pre ? 16 : 96); /* the state's prefetch near and far (a state over 32 MiB) */
     totex_status st = TOTEX_OK;
     for (uint64_t t = 0; t < totex_schedule_steps(s) && st == TOTEX_OK; t++) {
         size_t c = 0;

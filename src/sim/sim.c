@@ -41,8 +41,11 @@
  * The one-loop forms take a step in chunks of SIM_CHUNK hops: a pre-pass
  * (pick_pre: eight hops at a time with AVX2 where the processor has it, else
  * one at a time) checks every hop's ids and computes its message's state
- * index, the word it must find there and the word it leaves, then a loop per
- * port model and table row length (links_chunk_in) takes the rest. The
+ * index, the word it must find there and the word it leaves (and, under
+ * multiport and k-port with rows of 4 link slots, the hop's link), then a loop
+ * per port model and table row length (links_chunk_in) takes the rest; the
+ * state is prefetched 16 hops ahead, 96 when it is larger than the L3 and its
+ * steps touch more than a line of it in 4 hops (prefetch_distance()). The
  * messages part moves a message in one pass when it can (stamps of the last
  * move in the state word's high bits); the links part finds a link's slot
  * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
@@ -84,6 +87,16 @@
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 16
 #endif
+/* the one-loop forms' state prefetch, hops ahead (sim->ahead, prefetch_distance()): PREFETCH_AHEAD, or
+   SIM_AHEAD_FAR for a state of more than SIM_FAR_BYTES (the L3's size here) whose sampled steps touch more than
+   a line of it in SIM_FAR_HOPS_A_LINE hops: more of its words come from memory. greedy on mesh:64x64 2-port
+   (67 MB of state, about 0.9 lines a hop), its messages part: 7.7 ns a hop 16 ahead, 5.0 48 ahead, 3.9 96
+   ahead, 3.7 128 ahead; A3 there multiport (0.7 lines a hop) the serial replay 2.8-3.0 ns 16 ahead, 2.7 96
+   ahead; A2 single-port (0.06-0.09 lines a hop) 1.6-1.7 ns 16 ahead, 1.7-1.8 96 ahead (docs/performance.md,
+   session 23) */
+#define SIM_AHEAD_FAR 96
+#define SIM_FAR_BYTES ((size_t)32 << 20)
+#define SIM_FAR_HOPS_A_LINE 4
 /* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
 #define HOP_PREFETCH_AHEAD 64
 /* a node's neighbours are looked up in a table when it has at most this many link slots */
@@ -124,10 +137,13 @@ struct totex_sim {
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
+    uint32_t ahead;                    /* the one-loop forms' state prefetch, hops ahead (at most SIM_CHUNK_PAD) */
+    int ahead_fixed;                   /* set by totex_sim_prefetch_ahead(): the review leaves sim->ahead */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
     uint64_t layout_lines[3];          /* the state lines the first steps touch in each layout */
     uint64_t review_lines[3];          /* ... and the sampled steps since the last review (layout_review()) */
+    uint64_t layout_hops, review_sampled; /* the hops counted in layout_lines and in review_lines */
     uint32_t review_samples;
     uint64_t review_hops, review_every; /* hops since the last sampled step; hops between two samples */
     uint32_t relayouts;                /* moves of the state to another layout after the first choice */
@@ -327,6 +343,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
             goto nomem;
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
+    sim->ahead = PREFETCH_AHEAD; /* until the layout is chosen (prefetch_distance()) */
     sim->state = totex_huge_alloc(sim->state_bytes);
     if (!sim->state)
         goto nomem;
@@ -645,13 +662,15 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
  * state word (idx), the word it must hold (where ^ src == from, with a stamp
  * other than this step's: expect, compared as a whole by sim_word_bad()) and
  * the word it gets (moved: where ^ src == to, this step's stamp), and the
- * arrivals (to == dst). The loops after it then take one load and one
- * compare a hop for its ids and the message, instead of about twenty
- * instructions.
+ * arrivals (to == dst); with @p LK (multiport and k-port, a neighbour table of
+ * rows of 4 slots: 2-D meshes and tori), each hop's link in the table (link:
+ * from * 4 + its slot), a hop over a non-link failing as the ids do. The loops
+ * after it then take one load and one compare a hop for its ids and the
+ * message, instead of about twenty instructions, and one load for the link.
  */
 #define SIM_CHUNK 256
 /* idx entries past a chunk's hops, prefetched by the loops: copies of its last index */
-#define SIM_CHUNK_PAD PREFETCH_AHEAD
+#define SIM_CHUNK_PAD (SIM_AHEAD_FAR > PREFETCH_AHEAD ? SIM_AHEAD_FAR : PREFETCH_AHEAD)
 /* hops ahead whose lines the pre-pass fetches from the producer's buffer (4 hops a line): a chunk, so that the
    next chunk's lines come while the loop after the pre-pass runs */
 #define SIM_HOP_AHEAD SIM_CHUNK
@@ -660,12 +679,15 @@ typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
     uint32_t expect[SIM_CHUNK];              /* (from ^ src) | tag: see sim_word_bad() */
     uint32_t moved[SIM_CHUNK];               /* (to ^ src) | tag */
+    uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: from * 4 + the slot of
+                                                the hop's link in the neighbour table */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
 typedef struct sim_pre_in {
     uint32_t n, tag;
     const uint32_t *perm; /* SIM_BY_SRC */
+    const uint32_t *nbr;  /* the neighbour table, rows of 4 slots (@p LK of the pre-pass) */
 } sim_pre_in;
 
 /* a message's state word @p w against @p expect = (from ^ src) | tag: nonzero unless the message is at from
@@ -679,11 +701,17 @@ static inline __attribute__((always_inline)) uint32_t sim_word_bad(uint32_t w, u
 /* one hop of the pre-pass (the portable form, and the AVX2 form's tail); nonzero when an id check fails */
 static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h, const sim_pre_in *in,
                                                              sim_chunk *ck, size_t j, uint64_t *arr,
-                                                             const int MS, const int BD)
+                                                             const int MS, const int BD, const int LK)
 {
     const uint32_t n = in->n, from = h->from, to = h->to, src = h->src, dst = h->dst;
-    const uint32_t bad = (from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) |
-                         (from == dst);
+    uint32_t bad = (from >= n) | (to >= n) | (src >= n) | (dst >= n) | (src == dst) | (from == to) |
+                   (from == dst);
+    if (LK) { /* the link's slot, lowest first as fast_slot() finds it; none: not a link */
+        const uint32_t f = from < n ? from : 0, *row = in->nbr + (size_t)f * 4;
+        const uint32_t slot = row[0] == to ? 0 : row[1] == to ? 1 : row[2] == to ? 2 : row[3] == to ? 3 : 4;
+        bad |= slot == 4;
+        ck->link[j] = f * 4 + (slot & 3);
+    }
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
         ck->idx[j] = (uint32_t)state_index(n, s, d, BD, in->perm);
@@ -696,13 +724,14 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
 
 static inline __attribute__((always_inline)) uint32_t pre_portable_in(const totex_hop *hops, size_t c, size_t avail,
                                                                      const sim_pre_in *in, sim_chunk *ck,
-                                                                     uint64_t *arr, const int MS, const int BD)
+                                                                     uint64_t *arr, const int MS, const int BD,
+                                                                     const int LK)
 {
     uint32_t bad = 0;
     for (size_t j = 0; j < c; j++) {
         if (j % 4 == 0 && j + SIM_HOP_AHEAD < avail) /* the producer's buffer, written on another core */
             __builtin_prefetch(hops + j + SIM_HOP_AHEAD, 0, 3);
-        bad |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+        bad |= pre_hop(&hops[j], in, ck, j, arr, MS, BD, LK);
     }
     return bad;
 }
@@ -711,7 +740,7 @@ static inline __attribute__((always_inline)) uint32_t pre_portable_in(const tote
 
 __attribute__((target("avx2,popcnt"))) static inline __attribute__((always_inline)) uint32_t
 pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr, const int MS,
-            const int BD)
+            const int BD, const int LK)
 {
     const uint32_t n = in->n;
     const __m256i nm1 = _mm256_set1_epi32((int)(n - 1)), nv = _mm256_set1_epi32((int)n),
@@ -741,6 +770,31 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
         bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpeq_epi32(src, dst),
                                                    _mm256_or_si256(_mm256_cmpeq_epi32(from, to),
                                                                    _mm256_cmpeq_epi32(from, dst))));
+        if (LK) { /* the 8 rows of 4 slots transposed as the hops are: slot s of hop j+i in lane i of ns */
+            const __m256i fc = _mm256_min_epu32(from, nm1); /* a from >= n fails above */
+            const uint32_t *nb = in->nbr;
+#define SIM_ROW(A) (nb + (size_t)(hops[j + A].from < n ? hops[j + A].from : 0) * 4)
+#define SIM_ROWS(A, B) _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)SIM_ROW(A))), \
+                                               _mm_loadu_si128((const __m128i *)SIM_ROW(B)), 1)
+            const __m256i r0 = SIM_ROWS(0, 4), r1 = SIM_ROWS(1, 5), r2 = SIM_ROWS(2, 6), r3 = SIM_ROWS(3, 7);
+#undef SIM_ROWS
+#undef SIM_ROW
+            const __m256i u0 = _mm256_unpacklo_epi32(r0, r1), u1 = _mm256_unpackhi_epi32(r0, r1),
+                          u2 = _mm256_unpacklo_epi32(r2, r3), u3 = _mm256_unpackhi_epi32(r2, r3);
+            const __m256i m0 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u0, u2), to),
+                          m1 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u0, u2), to),
+                          m2 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u1, u3), to),
+                          m3 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u1, u3), to);
+            const __m256i one = _mm256_set1_epi32(1);
+            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it */
+            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32(3));
+            sl = _mm256_blendv_epi8(sl, _mm256_add_epi32(one, one), m2);
+            sl = _mm256_blendv_epi8(sl, one, m1);
+            sl = _mm256_andnot_si256(m0, sl);
+            const __m256i found = _mm256_or_si256(_mm256_or_si256(m0, m1), _mm256_or_si256(m2, m3));
+            bad = _mm256_or_si256(bad, _mm256_xor_si256(found, _mm256_cmpeq_epi32(zero, zero)));
+            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(_mm256_slli_epi32(fc, 2), sl));
+        }
         if (MS) {
             __m256i idx;
             if (BD == SIM_BY_DST) {
@@ -763,7 +817,7 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
     *arr += arrivals;
     uint32_t b = !_mm256_testz_si256(bad, bad);
     for (; j < c; j++)
-        b |= pre_hop(&hops[j], in, ck, j, arr, MS, BD);
+        b |= pre_hop(&hops[j], in, ck, j, arr, MS, BD, LK);
     return b;
 }
 #endif
@@ -771,48 +825,56 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
 /* the pre-pass of a chunk: nonzero when some hop fails an id check (ck's words are then not to be used) */
 typedef uint32_t (*sim_pre_fn)(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr);
 
-#define SIM_PRE_FN(NAME, BODY, MS, BD, ATTR)                                                                       \
+#define SIM_PRE_FN(NAME, BODY, MS, BD, LK, ATTR)                                                                   \
     ATTR static uint32_t NAME(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in, sim_chunk *ck, \
                               uint64_t *arr)                                                                       \
     {                                                                                                              \
-        return BODY(hops, c, avail, in, ck, arr, MS, BD);                                                          \
+        return BODY(hops, c, avail, in, ck, arr, MS, BD, LK);                                                      \
     }
-SIM_PRE_FN(pre_links_portable, pre_portable_in, 0, SIM_BY_OFFSET, )
-SIM_PRE_FN(pre_off_portable, pre_portable_in, 1, SIM_BY_OFFSET, )
-SIM_PRE_FN(pre_dst_portable, pre_portable_in, 1, SIM_BY_DST, )
-SIM_PRE_FN(pre_src_portable, pre_portable_in, 1, SIM_BY_SRC, )
+#define SIM_PRE_FNS(FORM, BODY, ATTR)                                                \
+    SIM_PRE_FN(pre_links_##FORM, BODY, 0, SIM_BY_OFFSET, 0, ATTR)                    \
+    SIM_PRE_FN(pre_off_##FORM, BODY, 1, SIM_BY_OFFSET, 0, ATTR)                      \
+    SIM_PRE_FN(pre_dst_##FORM, BODY, 1, SIM_BY_DST, 0, ATTR)                         \
+    SIM_PRE_FN(pre_src_##FORM, BODY, 1, SIM_BY_SRC, 0, ATTR)                         \
+    SIM_PRE_FN(pre_links4_##FORM, BODY, 0, SIM_BY_OFFSET, 1, ATTR)                   \
+    SIM_PRE_FN(pre_off4_##FORM, BODY, 1, SIM_BY_OFFSET, 1, ATTR)                     \
+    SIM_PRE_FN(pre_dst4_##FORM, BODY, 1, SIM_BY_DST, 1, ATTR)                        \
+    SIM_PRE_FN(pre_src4_##FORM, BODY, 1, SIM_BY_SRC, 1, ATTR)                        \
+    static const sim_pre_fn pre_##FORM[2][4] = {                                     \
+        {pre_links_##FORM, pre_off_##FORM, pre_dst_##FORM, pre_src_##FORM},          \
+        {pre_links4_##FORM, pre_off4_##FORM, pre_dst4_##FORM, pre_src4_##FORM}};
+SIM_PRE_FNS(portable, pre_portable_in, )
 #ifdef SIM_HAVE_AVX2
-SIM_PRE_FN(pre_links_avx2, pre_avx2_in, 0, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
-SIM_PRE_FN(pre_off_avx2, pre_avx2_in, 1, SIM_BY_OFFSET, __attribute__((target("avx2,popcnt"))))
-SIM_PRE_FN(pre_dst_avx2, pre_avx2_in, 1, SIM_BY_DST, __attribute__((target("avx2,popcnt"))))
-SIM_PRE_FN(pre_src_avx2, pre_avx2_in, 1, SIM_BY_SRC, __attribute__((target("avx2,popcnt"))))
+SIM_PRE_FNS(avx2, pre_avx2_in, __attribute__((target("avx2,popcnt"))))
 #endif
+#undef SIM_PRE_FNS
 #undef SIM_PRE_FN
 
-/* the pre-pass for the links alone (@p ms 0) or with the messages in layout @p layout: AVX2 when the
+/* the pre-pass for the links alone (@p ms 0) or with the messages in layout @p layout, with the links' slots
+   (@p lk: the table's rows of 4 slots, links_chunk_in()) or without: AVX2 when the
    processor has it and the simulator is not held to the portable form (totex_sim_portable()) */
-static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout)
+static sim_pre_fn pick_pre(const totex_sim *sim, int ms, int layout, int lk)
 {
+    const int form = !ms ? 0 : layout == SIM_BY_DST ? 2 : layout == SIM_BY_SRC ? 3 : 1;
 #ifdef SIM_HAVE_AVX2
     if (sim->avx2 && !sim->portable)
-        return !ms ? pre_links_avx2 : layout == SIM_BY_DST ? pre_dst_avx2 : layout == SIM_BY_SRC ? pre_src_avx2 : pre_off_avx2;
+        return pre_avx2[lk != 0][form];
 #endif
-    return !ms ? pre_links_portable
-               : layout == SIM_BY_DST ? pre_dst_portable : layout == SIM_BY_SRC ? pre_src_portable : pre_off_portable;
+    return pre_portable[lk != 0][form];
 }
 
 /* the pre-pass of hops[0, c) (c <= SIM_CHUNK) and, with the messages, the padding after its indices and the
-   prefetch of its first PREFETCH_AHEAD state lines; nonzero when a hop fails an id check */
+   prefetch of its first @p ahead state lines; nonzero when a hop fails an id check */
 static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, const totex_hop *hops, size_t c,
                                                                size_t avail, const sim_pre_in *in, sim_chunk *ck, uint64_t *arr,
-                                                               const msg_state *state, const int MS)
+                                                               const msg_state *state, uint32_t ahead, const int MS)
 {
     if (pre(hops, c, avail, in, ck, arr))
         return 1;
     if (MS) {
-        for (size_t j = 0; j < SIM_CHUNK_PAD; j++)
+        for (size_t j = 0; j < ahead; j++)
             ck->idx[c + j] = ck->idx[c - 1];
-        for (size_t j = 0; j < PREFETCH_AHEAD && j < c; j++)
+        for (size_t j = 0; j < ahead && j < c; j++)
             __builtin_prefetch(state + ck->idx[j], 1, 3);
     }
     return 0;
@@ -841,18 +903,19 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     if (!sh || !cur)
         return 0;
     msg_state *const state = sim->state;
-    const sim_pre_in in = {n, cur << sh, sim->perm};
-    const sim_pre_fn pre = pick_pre(sim, 1, BD);
+    const sim_pre_in in = {n, cur << sh, sim->perm, NULL};
+    const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
+    const uint32_t ahead = sim->ahead;
     sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, 1))
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, ahead, 1))
             break;
         size_t j = 0;
         for (; j < c; j++) {
-            __builtin_prefetch(state + ck.idx[j + PREFETCH_AHEAD], 1, 3);
+            __builtin_prefetch(state + ck.idx[j + ahead], 1, 3);
             msg_state *ms = state + ck.idx[j];
             if (sim_word_bad(*ms, ck.expect[j], mask))
                 break;
@@ -936,10 +999,11 @@ static const uint32_t *state_perm(totex_sim *sim)
 
 /* the lines of up to SIM_LAYOUT_SAMPLE hops of a step in each layout, added to @p lines (the layout by source
    counts as no better than the others when its table cannot be had) */
-static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t lines[3])
+static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t lines[3], uint64_t *counted)
 {
     const uint32_t n = sim->n;
     const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
+    *counted += c;
     const uint32_t *perm = state_perm(sim);
     size_t idx[SIM_LAYOUT_SAMPLE];
     for (int layout = 0; layout < 3; layout++) {
@@ -1098,23 +1162,34 @@ static void state_relayout(totex_sim *sim, int to)
  * against 1 by destination); a schedule whose pattern changes faster than a
  * review's window does not meet the margin, and stays.
  */
+/* the state's prefetch distance (sim->ahead) from the lines @p lines that @p hops sampled hops of a step each
+   touch in the state's layout: SIM_AHEAD_FAR for a state of more than SIM_FAR_BYTES whose steps touch more
+   than a line in SIM_FAR_HOPS_A_LINE hops, else PREFETCH_AHEAD (the layout's review sets it: layout_review()) */
+static void prefetch_distance(totex_sim *sim, uint64_t lines, uint64_t hops)
+{
+    if (sim->ahead_fixed)
+        return;
+    sim->ahead = sim->state_bytes > SIM_FAR_BYTES && lines * SIM_FAR_HOPS_A_LINE > hops ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
+}
+
 static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     if (step < SIM_LAYOUT_STEPS) {
-        state_layout_count(sim, hops, count, sim->layout_lines);
+        state_layout_count(sim, hops, count, sim->layout_lines, &sim->layout_hops);
         return;
     }
     if (step == SIM_LAYOUT_STEPS) {
         if (sim->layout == SIM_BY_OFFSET && 8 * sim->layout_lines[SIM_BY_DST] <= sim->layout_lines[SIM_BY_OFFSET] &&
             sim->layout_lines[SIM_BY_DST])
             state_to_by_dst(sim); /* from by offset only (totex_sim_set_layout() may have moved it before) */
+        prefetch_distance(sim, sim->layout_lines[sim->layout], sim->layout_hops);
         return;
     }
     sim->review_hops += count;
     if (sim->review_hops < sim->review_every)
         return;
     sim->review_hops = 0;
-    state_layout_count(sim, hops, count, sim->review_lines);
+    state_layout_count(sim, hops, count, sim->review_lines, &sim->review_sampled);
     if (++sim->review_samples < SIM_REVIEW_SAMPLES)
         return;
     int best = sim->layout;
@@ -1125,6 +1200,8 @@ static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, u
         state_relayout(sim, best);
         sim->relayouts += sim->layout == best;
     }
+    prefetch_distance(sim, sim->review_lines[sim->layout], sim->review_sampled);
+    sim->review_sampled = 0;
     sim->review_samples = 0;
     memset(sim->review_lines, 0, sizeof sim->review_lines);
 }
@@ -1273,7 +1350,7 @@ typedef struct sim_loop {
     uint32_t *link32;          /* multiport and k-port */
     uint64_t *sk, *rk;         /* k-port: send_k, recv_k */
     msg_state *state;
-    uint32_t stamp, peak0, mask;
+    uint32_t stamp, peak0, mask, ahead;
     uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
 } sim_loop;
 
@@ -1294,7 +1371,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
     uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
     uint64_t *const sk = lp->sk, *const rk = lp->rk;
     msg_state *const state = lp->state;
-    const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask;
+    const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask, ahead = lp->ahead;
     const uint64_t kbase = lp->now, kp = lp->kp;
     uint32_t top = 0; /* the largest queue a hop left (multiport) */
     size_t j = 0;
@@ -1304,18 +1381,21 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
         msg_state *ms = NULL;
         uint32_t wbad = 0;
         if (MS) {
-            __builtin_prefetch(state + ck->idx[j + PREFETCH_AHEAD], 1, 3);
+            __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
             ms = state + ck->idx[j];
             wbad = sim_word_bad(*ms, ck->expect[j], mask);
         }
-        const uint32_t slot = fast_slot(nbr + (size_t)from * NS, to, NS);
+        /* the link's slot: under multiport and k-port with rows of 4 slots the pre-pass found it (and failed a
+           hop over no link) */
+        const int LK = NS == 4 && PM != 1;
+        const uint32_t slot = LK ? 0 : fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (wbad != 0))
             break;
         if (PM == 1) {
             if (!ports_take1(ss, rs, from, to, stamp))
                 break;
         } else { /* the directed link's stamp, and under k-port the node's counts */
-            uint32_t *const ls = link32 + (size_t)from * NS + slot;
+            uint32_t *const ls = LK ? link32 + ck->link[j] : link32 + (size_t)from * NS + slot;
             if (*ls == stamp)
                 break;
             if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
@@ -1383,10 +1463,13 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     if (pm == 2 && !sim->send_k)
         return 0; /* k >= 256: the two passes only */
     const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
-                         sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask,
+                         sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask, sim->ahead,
                          (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
-    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm};
-    const sim_pre_fn pre = pick_pre(sim, MS, layout);
+    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm, sim->nbr};
+    /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass (single-port
+       takes no link stamp: the loop's look-up costs no more there) */
+    const int lk = sim->nbr_stride == 4 && pm != 1;
+    const sim_pre_fn pre = pick_pre(sim, MS, layout, lk);
     const links_chunk_fn loop = pick_chunk(sim, MS);
     sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
@@ -1394,7 +1477,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     size_t x = 0;
     while (x < count) {
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, MS))
+        if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, sim->ahead, MS))
             break;
         const size_t j = loop(&lp, hops + x, c, &ck, &over);
         x += j;
@@ -1640,6 +1723,12 @@ totex_sim_fault totex_sim_get_fault(const totex_sim *sim) { return sim->fault; }
 void totex_sim_review_every(totex_sim *sim, uint64_t hops)
 {
     sim->review_every = hops ? hops : 1;
+}
+
+void totex_sim_prefetch_ahead(totex_sim *sim, uint32_t hops)
+{
+    sim->ahead = hops < 1 ? 1 : hops > SIM_CHUNK_PAD ? SIM_CHUNK_PAD : hops;
+    sim->ahead_fixed = 1;
 }
 
 uint32_t totex_sim_relayouts(const totex_sim *sim)

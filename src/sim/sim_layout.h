@@ -37,4 +37,14 @@ void totex_sim_set_layout(totex_sim *sim, int layout);
  */
 void totex_sim_portable(totex_sim *sim, int on);
 
+/**
+ * Prefetch the state word of the hop @p hops ahead in the one-loop forms
+ * (src/sim/sim.c, prefetch_distance(): 16, or 96 for a state over 32 MiB
+ * whose steps touch more than a line of it in 4 hops; clamped to 1..96),
+ * from now on, whatever the layout's review finds: the benchmarks compare
+ * distances on one planned schedule, the tests replay with either.
+ * @param sim a simulator, between steps.
+ */
+void totex_sim_prefetch_ahead(totex_sim *sim, uint32_t hops);
+
 #endif
