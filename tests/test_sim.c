@@ -210,6 +210,35 @@ static void test_rejects_lost_duplicated_delivered(void **state)
     totex_network_free(net);
 }
 
+/* the fault of replaying @p s serially (@p form 0, 1) or split (2, 3), the pre-pass in its AVX2 form (0, 2: where
+   the processor has it) or its portable one (1, 3) */
+static totex_sim_fault replay_form(const totex_network *net, totex_ports ports, const totex_schedule *s, int form,
+                                   totex_error *err)
+{
+    totex_sim *sim = totex_sim_new(net, ports, 0, err);
+    assert_non_null(sim);
+    totex_sim_portable(sim, form & 1);
+    totex_status st = TOTEX_OK;
+    if (form < 2) {
+        st = totex_schedule_replay(s, totex_sim_sink(sim), err);
+    } else {
+        totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
+                               totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
+        for (uint64_t t = 0; t < totex_schedule_steps(s); t++) {
+            size_t k;
+            const totex_hop *q = totex_schedule_step(s, t, &k);
+            totex_status a = parts[0].step(parts[0].ctx, q, k, NULL), b = parts[1].step(parts[1].ctx, q, k, NULL);
+            if (a != TOTEX_OK || b != TOTEX_OK)
+                break;
+        }
+        st = totex_sim_stages_join(sim, err);
+    }
+    assert_int_equal(st, TOTEX_EVIOLATION);
+    const totex_sim_fault f = totex_sim_get_fault(sim);
+    totex_sim_free(sim);
+    return f;
+}
+
 /* A violation late in a step of more than two of the one-loop forms' chunks (256 hops, src/sim/sim.c): the
    hops of the chunks before it are undone, so that the two passes name the violation itself (a link taken
    twice at the step's last hop) and not a message those chunks moved; with the AVX2 pre-pass and the
@@ -242,31 +271,11 @@ static void test_rejects_late_in_long_step(void **state)
     totex_schedule *bad = with_step(s, at, m, c + 1);
     for (int form = 0; form < 4; form++) {
         totex_error err = {{0}};
-        totex_sim *sim = totex_sim_new(net, TOTEX_PORTS_MULTI, 0, &err);
-        assert_non_null(sim);
-        totex_sim_portable(sim, form & 1);
-        totex_status st = TOTEX_OK;
-        if (form < 2) {
-            st = totex_schedule_replay(bad, totex_sim_sink(sim), &err);
-        } else {
-            totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
-                                   totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
-            for (uint64_t t = 0; t < totex_schedule_steps(bad); t++) {
-                size_t k;
-                const totex_hop *q = totex_schedule_step(bad, t, &k);
-                totex_status a = parts[0].step(parts[0].ctx, q, k, NULL), b = parts[1].step(parts[1].ctx, q, k, NULL);
-                if (a != TOTEX_OK || b != TOTEX_OK)
-                    break;
-            }
-            st = totex_sim_stages_join(sim, &err);
-        }
-        assert_int_equal(st, TOTEX_EVIOLATION);
-        const totex_sim_fault f = totex_sim_get_fault(sim);
+        const totex_sim_fault f = replay_form(net, TOTEX_PORTS_MULTI, bad, form, &err);
         if (f.kind != TOTEX_VIOL_LINK_BUSY || f.step != at || f.src != m[c].src || f.dst != m[c].dst)
             fail_msg("form %d: expected a link conflict at step %llu (message %u->%u), got %s at step %llu: %s", form,
                      (unsigned long long)at, m[c].src, m[c].dst, totex_violation_name(f.kind),
                      (unsigned long long)f.step, err.msg);
-        totex_sim_free(sim);
     }
     free(m);
     totex_schedule_free(bad);
@@ -274,34 +283,6 @@ static void test_rejects_late_in_long_step(void **state)
     totex_network_free(net);
 }
 
-/* the fault of replaying @p s serially (@p form 0, 1) or split (2, 3), the pre-pass in its AVX2 form (0, 2: where
-   the processor has it) or its portable one (1, 3) */
-static totex_sim_fault replay_form(const totex_network *net, totex_ports ports, const totex_schedule *s, int form,
-                                   totex_error *err)
-{
-    totex_sim *sim = totex_sim_new(net, ports, 0, err);
-    assert_non_null(sim);
-    totex_sim_portable(sim, form & 1);
-    totex_status st = TOTEX_OK;
-    if (form < 2) {
-        st = totex_schedule_replay(s, totex_sim_sink(sim), err);
-    } else {
-        totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
-                               totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
-        for (uint64_t t = 0; t < totex_schedule_steps(s); t++) {
-            size_t k;
-            const totex_hop *q = totex_schedule_step(s, t, &k);
-            totex_status a = parts[0].step(parts[0].ctx, q, k, NULL), b = parts[1].step(parts[1].ctx, q, k, NULL);
-            if (a != TOTEX_OK || b != TOTEX_OK)
-                break;
-        }
-        st = totex_sim_stages_join(sim, err);
-    }
-    assert_int_equal(st, TOTEX_EVIOLATION);
-    const totex_sim_fault f = totex_sim_get_fault(sim);
-    totex_sim_free(sim);
-    return f;
-}
 
 /* A hop over a non-link anywhere in a step, under every port model, where the one-loop forms' pre-pass finds
    the links' slots (rows of 4 slots: 2-D tori and meshes; src/sim/sim.c, pre_hop() and pre_avx2_in()): in a
