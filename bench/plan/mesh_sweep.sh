@@ -41,5 +41,5 @@ echo "$LIST" | while read -r _ R C; do
             '{printf "%s%s %s %s cpu %.2f wall %.2f maxrss_mib %.0f\n", k, a, s, v, $2 + $3, $4, $5 / 1024}' >>"$OUT"
     done
 done
-awk '$6 == "cpu" {c = $7; p = $2; n[p]++; if (c > m[p]) {m[p] = c; w[p] = $1} if (c >= 5) over[p]++} /FAILED/ {f++}
+awk '$6 == "cpu" && !seen[$1 " " $2]++ {c = $7; p = $2; n[p]++; if (c > m[p]) {m[p] = c; w[p] = $1} if (c >= 5) over[p]++} /FAILED/ {f++}
      END {for (p in m) printf "%-7s %5d plans  largest CPU %6.2f s (%s)  over 5 s: %d\n", p, n[p], m[p], w[p], over[p] + 0; if (f) printf "FAILED plans: %d\n", f}' "$OUT"
