@@ -559,17 +559,22 @@ static const char *say_pred(char *buf, size_t len, const char *name, double seco
     return buf;
 }
 
-/* the TOTEX_VERBOSE line of a call that ran @p how with global figures @p g (@p how: "how" chosen, @p note
-   what decided it) */
-static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, int size, int rank, int how,
-                       const uint64_t *g, const double *pred, const char *note)
+/* the TOTEX_VERBOSE line of a call on the network @p net (NULL: none known) that ran @p how with global figures
+   @p g (@p how: "how" chosen, @p note what decided it; where a form TOTEX_ALLTOALLV forces does not apply on
+   @p net, the line says so) */
+static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, const totex_network *net, int size, int rank,
+                       int how, const uint64_t *g, const double *pred, const char *note)
 {
     char b[6][48];
+    int forced_na = 0;
+    (void)forced_on(net, &forced_na);
     if (opt->verbose && rank == 0 && (opt->verbose > 1 || st->v_said != how + 1))
         fprintf(stderr,
-                "totex: %s on %d ranks: %s (%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
+                "totex: %s on %d ranks: %s (%s%s; largest block %llu B, smallest %llu B, largest row or column %llu B, "
                 "%llu B in all; predicted %s, %s, %s, %s, %s, %s)\n",
-                opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note, (unsigned long long)g[F_BMAX],
+                opt->entry ? opt->entry : "totex_alltoallv", size, v_names[how], note,
+                forced_na ? "; the form TOTEX_ALLTOALLV forces does not apply to this communicator's network" : "",
+                (unsigned long long)g[F_BMAX],
                 (unsigned long long)(UINT64_MAX - g[F_BMIN_NEG]),
                 (unsigned long long)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), (unsigned long long)g[F_TOTAL],
                 say_pred(b[0], sizeof b[0], "direct", pred[0]), say_pred(b[1], sizeof b[1], "padded", pred[1]),
@@ -1097,8 +1102,6 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             return rc;
         net = routed_network(st, size);
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup), mode = mode_of(st, size, net, declared);
-        int forced_na = 0;
-        (void)forced_on(net, &forced_na);
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
@@ -1115,12 +1118,9 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
             if (rc != MPI_SUCCESS)
                 return rc;
             (void)choose(g, size, st, in_place, net, declared, pred);
-            say_choice(opt, st, size, rank,
+            say_choice(opt, st, net, size, rank,
                        !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : mode == M_BALANCED ? V_BALANCED : V_DIRECT, g, pred,
-                       forced_na
-                           ? "the figures and the count check carried on the data, no collective operation; the form "
-                             "TOTEX_ALLTOALLV forces does not apply to this communicator's network"
-                           : "the figures and the count check carried on the data, no collective operation");
+                       "the figures and the count check carried on the data, no collective operation");
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
             st->v_known = 1;
@@ -1154,7 +1154,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                 const uint64_t u[F_N] = {[F_ROW] = N * B, [F_COL] = N * B, [F_BMAX] = B, [F_BMIN_NEG] = UINT64_MAX - B,
                                          [F_SLOT] = B, [F_TOTAL] = N * N * B};
                 (void)choose(u, size, st, 0, net, declared, pred);
-                say_choice(opt, st, size, rank, V_UNIFORM, u, pred,
+                say_choice(opt, st, net, size, rank, V_UNIFORM, u, pred,
                            "as the last call: totex_alltoall's schedule, its cross-rank check on the data");
                 for (int k = 0; k < F_N; k++)
                     st->v_prev[k] = u[k];
@@ -1219,14 +1219,9 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
     }
     /* (choose() never takes a form that does not apply: a forced one is direct there, forced_on()) */
     const int how = choose(g, size, st, in_place, net, net && totex_mpi_comm_spec_declared(st, st->dup), pred);
-    int forced_na = 0;
-    (void)forced_on(net, &forced_na);
     totex_mpi_options o = *opt;
     o.fallback = 0;
-    say_choice(opt, st, size, rank, how, g, pred,
-               forced_na ? "the figures agreed by one MPI_Allreduce; the form TOTEX_ALLTOALLV forces does not apply to "
-                           "this communicator's network"
-                         : "the figures agreed by one MPI_Allreduce");
+    say_choice(opt, st, net, size, rank, how, g, pred, "the figures agreed by one MPI_Allreduce");
     switch (how) {
     case V_NONE:
         rc = MPI_SUCCESS;
