@@ -122,6 +122,7 @@ static void usage_plan(FILE *fp)
                 "algorithm (greedy and its kin) on a network of more than HOPS hops (its total status\n"
                 "S_G) when a cheaper one applies (default 2^25 = 33554432; 1.5 HOPS for greedy under k-port,\n"
                 "planned at once; 8 HOPS for pipeline); the report's choice line names what it skipped.\n"
+                "A larger HOPS tries them.\n"
 
                 "--schedule FILE [--format json|full|msccl]: write the verified schedule for `totex verify`\n"
                 "(docs/unit-schedule-format.md): json (default) the symmetric form (node 0's moves and\n"

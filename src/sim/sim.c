@@ -1149,6 +1149,16 @@ static void state_relayout(totex_sim *sim, int to)
     sim->layout = to;
 }
 
+/* the state's prefetch distance (sim->ahead) from the lines @p lines that @p hops sampled hops of a step each
+   touch in the state's layout: SIM_AHEAD_FAR for a state of more than SIM_FAR_BYTES whose steps touch more
+   than a line in SIM_FAR_HOPS_A_LINE hops, else PREFETCH_AHEAD (the layout's review sets it: layout_review()) */
+static void prefetch_distance(totex_sim *sim, uint64_t lines, uint64_t hops)
+{
+    if (sim->ahead_fixed)
+        return;
+    sim->ahead = sim->state_bytes > SIM_FAR_BYTES && lines * SIM_FAR_HOPS_A_LINE > hops ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
+}
+
 /*
  * The layout chosen after the first SIM_LAYOUT_STEPS steps (by destination
  * when that counts at most an eighth of the lines by offset, as before the
@@ -1162,16 +1172,6 @@ static void state_relayout(totex_sim *sim, int to)
  * against 1 by destination); a schedule whose pattern changes faster than a
  * review's window does not meet the margin, and stays.
  */
-/* the state's prefetch distance (sim->ahead) from the lines @p lines that @p hops sampled hops of a step each
-   touch in the state's layout: SIM_AHEAD_FAR for a state of more than SIM_FAR_BYTES whose steps touch more
-   than a line in SIM_FAR_HOPS_A_LINE hops, else PREFETCH_AHEAD (the layout's review sets it: layout_review()) */
-static void prefetch_distance(totex_sim *sim, uint64_t lines, uint64_t hops)
-{
-    if (sim->ahead_fixed)
-        return;
-    sim->ahead = sim->state_bytes > SIM_FAR_BYTES && lines * SIM_FAR_HOPS_A_LINE > hops ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
-}
-
 static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     if (step < SIM_LAYOUT_STEPS) {
