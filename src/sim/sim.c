@@ -347,6 +347,11 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
     sim->state = totex_huge_alloc(sim->state_bytes);
     if (!sim->state)
         goto nomem;
+    /* a state on 4 KiB pages (below TOTEX_HUGE_MIN) written now, zero as it is: one fault a page here instead of
+       two in the replay (its first load maps the zero page, its first store copies it). torus:8x8x8 multiport
+       OCTR's messages part (1 MiB of state): 514 faults and 1.80-2.18 ns a hop before, 1.65 after */
+    if (sim->state_bytes < TOTEX_HUGE_MIN)
+        memset(sim->state, 0, sim->state_bytes);
     /* node ids take the low bits of a state word (where ^ src < 2^b); the bits above, when at
        least 8, keep the stamp of the message's last move in the one-pass replay (msgs_one_pass) */
     uint32_t b = 1;
