@@ -47,7 +47,7 @@
  * state is prefetched 16 hops ahead, 96 when it is larger than the L3 and its
  * steps touch more than a line of it in 4 hops (prefetch_distance()). The
  * messages part moves a message in one pass when it can (stamps of the last
- * move in the state word's high bits); the links part finds a link's slot
+ * move in the state word's low bits); the links part finds a link's slot
  * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
  * directed link (multiport, k-port), per node the step of its last send and
  * receive (single-port) or 256 (step + 1) plus its sends and receives
@@ -131,9 +131,11 @@ struct totex_sim {
     uint32_t *nbr;                     /* n * nbr_stride: the neighbour across each link slot, UINT32_MAX for none
                                           (and for the padding slots);
                                           NULL when slots > SIM_TABLE_SLOTS */
-    msg_state *state;                  /* n * n: (where ^ src) in the low bits, the stamp of its last move above */
-    uint32_t loc_mask;                 /* the low bits of a state word: where the message is, XOR its source */
-    uint32_t stamp_shift;              /* the stamp's first bit; 0: no stamps (too many nodes), two passes only */
+    msg_state *state;                  /* n * n: (where ^ src) in the high bits, the stamp of its last move below */
+    uint32_t loc_shift;                /* where the message is, XOR its source, in a state word's bits from this
+                                          one up; the stamp in the bits below (stamp_mask); 0: no stamps (too
+                                          many nodes), two passes only */
+    uint32_t stamp_mask;               /* (1 << loc_shift) - 1 */
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
@@ -352,13 +354,14 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
        OCTR's messages part (1 MiB of state): 514 faults and 1.80-2.18 ns a hop before, 1.65 after */
     if (sim->state_bytes < TOTEX_HUGE_MIN)
         memset(sim->state, 0, sim->state_bytes);
-    /* node ids take the low bits of a state word (where ^ src < 2^b); the bits above, when at
-       least 8, keep the stamp of the message's last move in the one-pass replay (msgs_one_pass) */
+    /* node ids take the high b bits of a state word (where ^ src < 2^b); the bits below, when at
+       least 8, keep the stamp of the message's last move in the one-pass replay (msgs_one_pass): a word is
+       then checked against the one it must hold with a subtraction and a compare (sim_word_bad()) */
     uint32_t b = 1;
     while (b < 32 && ((uint64_t)1 << b) < n)
         b++;
-    sim->loc_mask = b >= 32 ? UINT32_MAX : ((uint32_t)1 << b) - 1;
-    sim->stamp_shift = b <= 24 ? b : 0;
+    sim->loc_shift = b <= 24 ? 32 - b : 0;
+    sim->stamp_mask = ((uint32_t)1 << sim->loc_shift) - 1;
     /* a step sampled every n^2/8 hops, a review every n^2 (the work of moving the state) */
     sim->review_every = (uint64_t)n * n / SIM_REVIEW_SAMPLES;
     if (sim->review_every < SIM_REVIEW_MIN_HOPS)
@@ -504,7 +507,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
             }
         }
         if (what & DO_MSGS) {
-            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->layout, sim->perm)] & sim->loc_mask) ^ h->src;
+            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->layout, sim->perm)] >> sim->loc_shift) ^ h->src;
             if (loc == h->dst) { /* delivered messages never move again, even from their destination */
                 *rank = RANK_PRESENT;
                 return violation(sim, step, fault, TOTEX_VIOL_DELIVERED, h->from, h,
@@ -624,13 +627,13 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
         const totex_hop *h = &hops[x];
         if (what & DO_MSGS) {
             msg_state *ms = state + state_index(n, h->src, h->dst, sim->layout, sim->perm);
-            if (((*ms & sim->loc_mask) ^ h->src) != h->from) {
+            if (((*ms >> sim->loc_shift) ^ h->src) != h->from) {
                 *bad = x;
                 sim->arrivals += arrivals;
                 return violation(sim, step, fault, TOTEX_VIOL_DUPLICATE, h->from, h,
                                  "the message is sent twice in this step (duplicated)", err);
             }
-            *ms = h->to ^ h->src;
+            *ms = (h->to ^ h->src) << sim->loc_shift;
             arrivals += h->to == h->dst;
         }
         if ((what & DO_LINKS) && h->to != h->dst) {
@@ -682,25 +685,26 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 
 typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
-    uint32_t expect[SIM_CHUNK];              /* (from ^ src) | tag: see sim_word_bad() */
-    uint32_t moved[SIM_CHUNK];               /* (to ^ src) | tag */
+    uint32_t expect[SIM_CHUNK];              /* (from ^ src) << shift | tag: see sim_word_bad() */
+    uint32_t moved[SIM_CHUNK];               /* (to ^ src) << shift | tag */
     uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: from * 4 + the slot of
                                                 the hop's link in the neighbour table */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
 typedef struct sim_pre_in {
-    uint32_t n, tag;
+    uint32_t n, tag, shift; /* shift: sim->loc_shift */
     const uint32_t *perm; /* SIM_BY_SRC */
     const uint32_t *nbr;  /* the neighbour table, rows of 4 slots (@p LK of the pre-pass) */
 } sim_pre_in;
 
-/* a message's state word @p w against @p expect = (from ^ src) | tag: nonzero unless the message is at from
-   ((w & mask) ^ src == from) and was not moved in this step (its stamp, w & ~mask, is not tag) */
+/* a message's state word @p w against @p expect = (from ^ src) << shift | tag: nonzero unless the message is
+   at from ((w >> shift) ^ src == from: w ^ expect has no bit at or above shift) and was not moved in this step
+   (its stamp, w & mask, is not tag: w ^ expect is not 0); @p mask = (1 << shift) - 1. Both at once: w ^ expect
+   in 1 .. mask */
 static inline __attribute__((always_inline)) uint32_t sim_word_bad(uint32_t w, uint32_t expect, uint32_t mask)
 {
-    const uint32_t t = w ^ expect;
-    return (t & mask) | (t == 0);
+    return (w ^ expect) - 1 >= mask;
 }
 
 /* one hop of the pre-pass (the portable form, and the AVX2 form's tail); nonzero when an id check fails */
@@ -720,8 +724,8 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
         ck->idx[j] = (uint32_t)state_index(n, s, d, BD, in->perm);
-        ck->expect[j] = (from ^ src) | in->tag;
-        ck->moved[j] = (to ^ src) | in->tag;
+        ck->expect[j] = (from ^ src) << in->shift | in->tag;
+        ck->moved[j] = (to ^ src) << in->shift | in->tag;
         *arr += to == dst;
     }
     return bad;
@@ -750,6 +754,7 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
     const uint32_t n = in->n;
     const __m256i nm1 = _mm256_set1_epi32((int)(n - 1)), nv = _mm256_set1_epi32((int)n),
                   tag = _mm256_set1_epi32((int)in->tag), zero = _mm256_setzero_si256();
+    const __m128i shift = _mm_cvtsi32_si128((int)in->shift);
     __m256i bad = zero;
     uint64_t arrivals = 0;
     size_t j = 0;
@@ -813,8 +818,10 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
                 idx = _mm256_add_epi32(_mm256_mullo_epi32(dd, nv), src);
             }
             _mm256_storeu_si256((__m256i *)(ck->idx + j), idx);
-            _mm256_storeu_si256((__m256i *)(ck->expect + j), _mm256_or_si256(_mm256_xor_si256(from, src), tag));
-            _mm256_storeu_si256((__m256i *)(ck->moved + j), _mm256_or_si256(_mm256_xor_si256(to, src), tag));
+            _mm256_storeu_si256((__m256i *)(ck->expect + j),
+                                _mm256_or_si256(_mm256_sll_epi32(_mm256_xor_si256(from, src), shift), tag));
+            _mm256_storeu_si256((__m256i *)(ck->moved + j),
+                                _mm256_or_si256(_mm256_sll_epi32(_mm256_xor_si256(to, src), shift), tag));
             arrivals += (uint64_t)__builtin_popcount(
                 (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(to, dst))));
         }
@@ -888,7 +895,7 @@ static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, 
 /*
  * The messages part of step @p step in one pass (split replay): each hop's
  * message must be at h->from, not delivered, and not yet moved in this step,
- * which the stamp of its last move says (the state word's high bits, the step
+ * which the stamp of its last move says (the state word's low bits, the step
  * + 1 modulo their range); it then moves at once. A message moved twice in a
  * step meets its own stamp, so one pass accepts exactly the steps the two
  * passes accept, but for a stamp that matches by wrap-around (a message last
@@ -903,12 +910,12 @@ static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, 
 static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
                                                                    size_t count, uint64_t step, const int BD)
 {
-    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
-    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
+    const uint32_t n = sim->n, mask = sim->stamp_mask, sh = sim->loc_shift;
+    const uint32_t cur = (uint32_t)((step + 1) & mask);
     if (!sh || !cur)
         return 0;
     msg_state *const state = sim->state;
-    const sim_pre_in in = {n, cur << sh, sim->perm, NULL};
+    const sim_pre_in in = {n, cur, sh, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     const uint32_t ahead = sim->ahead;
     sim_chunk ck;
@@ -932,7 +939,7 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     }
     if (x < count) {
         while (x-- > 0)
-            state[state_index(n, hops[x].src, hops[x].dst, BD, sim->perm)] = hops[x].from ^ hops[x].src;
+            state[state_index(n, hops[x].src, hops[x].dst, BD, sim->perm)] = (hops[x].from ^ hops[x].src) << sh;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -1458,8 +1465,8 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
  */
 static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step, const int MS)
 {
-    const uint32_t n = sim->n, mask = sim->loc_mask, sh = sim->stamp_shift;
-    const uint32_t cur = (uint32_t)((step + 1) & (UINT32_MAX >> sh));
+    const uint32_t n = sim->n, mask = sim->stamp_mask, sh = sim->loc_shift;
+    const uint32_t cur = (uint32_t)((step + 1) & mask);
     if (MS && (!sh || !cur))
         return 0;
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
@@ -1470,7 +1477,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
                          sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask, sim->ahead,
                          (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
-    const sim_pre_in in = {n, MS ? cur << sh : 0, sim->perm, sim->nbr};
+    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->perm, sim->nbr};
     /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass (single-port
        takes no link stamp: the loop's look-up costs no more there) */
     const int lk = sim->nbr_stride == 4 && pm != 1;
@@ -1492,7 +1499,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     if (x < count) {
         if (MS)
             for (size_t y = x; y-- > 0;)
-                sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = hops[y].from ^ hops[y].src;
+                sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = (hops[y].from ^ hops[y].src) << sh;
         if (pm == 0)
             links_undo(sim, hops, x, 0);
         else
@@ -1561,7 +1568,7 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 return TOTEX_OK;
             }
             for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
-                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->layout, sim->perm)] = hops[x].from ^ hops[x].src;
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->layout, sim->perm)] = (hops[x].from ^ hops[x].src) << sim->loc_shift;
             sim->arrivals = arrivals;
             sim->delay_sum = delay_sum;
             sim->last_arrival = last_arrival;
@@ -1693,7 +1700,7 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
     if (sim->arrivals != totex_network_messages(sim->net)) {
         for (uint32_t d = 0; d < n; d++) {
             for (uint32_t s = 0; s < n; s++) {
-                uint32_t loc = (sim->state[state_index(n, s, d, sim->layout, sim->perm)] & sim->loc_mask) ^ s;
+                uint32_t loc = (sim->state[state_index(n, s, d, sim->layout, sim->perm)] >> sim->loc_shift) ^ s;
                 if (s != d && loc != d) {
                     totex_hop h = {loc, loc, s, d};
                     char detail[160];
