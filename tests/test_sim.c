@@ -351,6 +351,75 @@ static void test_rejects_non_link_in_chunks(void **state)
     }
 }
 
+/* A message moved over two links in one step (store-and-forward allows one): the hop after its first
+   carries it on from where that one left it. The one-loop forms take a message's move at once and know it
+   moved in this step only by the stamp in its state word (src/sim/sim.c, sim_word_bad()); the two passes must
+   name the second hop, whose message is not at its start at the start of the step, serial and split, with
+   either pre-pass: in step 0 and in the middle step, in a group of 8 hops of the AVX2 pre-pass, in a later
+   chunk, and near a step's start; single-port, multiport and k-port, rows of 4 and 8 link slots. */
+static void test_rejects_two_links_in_a_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *algo;
+        totex_ports ports;
+    } cases[] = {{"torus:16x16", "a3", TOTEX_PORTS_MULTI}, {"torus:16x16", "greedy", 2},
+                 {"mesh:12x10", "a2", TOTEX_PORTS_SINGLE}, {"mesh:12x10", "rounds", TOTEX_PORTS_MULTI},
+                 {"torus:4x4x4", "octr", TOTEX_PORTS_MULTI}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        totex_schedule *s = ts_record(net, cases[i].ports, cases[i].algo);
+        const uint64_t at_steps[2] = {0, totex_schedule_steps(s) / 2};
+        for (int a = 0; a < 2; a++) {
+            const uint64_t at = at_steps[a];
+            size_t c = 0;
+            const totex_hop *h = totex_schedule_step(s, at, &c);
+            const size_t at_hops[3] = {c / 2, c > 300 ? 300 : c / 3, c > 8 ? 5 : 0};
+            for (int b = 0; b < 3; b++) {
+                size_t p = at_hops[b];
+                while (p < c && h[p].to == h[p].dst) /* a hop whose message goes on */
+                    p++;
+                if (p >= c)
+                    continue;
+                totex_hop *m = malloc(sizeof *m * (c + 1));
+                assert_non_null(m);
+                memcpy(m, h, sizeof *m * (p + 1));
+                memcpy(m + p + 2, h + p + 1, sizeof *m * (c - p - 1));
+                /* on from where hop p leaves it, preferably over a link and to a node that no hop of the step
+                   uses, so that the message is the first thing found wrong in the fast forms too */
+                uint32_t nb[16];
+                const uint32_t deg = totex_network_neighbors(net, h[p].to, nb);
+                assert_true(deg > 0 && deg <= 16);
+                totex_hop q = {h[p].to, nb[0], h[p].src, h[p].dst};
+                for (uint32_t r = 0; r < deg; r++) {
+                    int busy = 0;
+                    for (size_t y = 0; y < c && !busy; y++)
+                        busy = h[y].from == h[p].to || h[y].to == nb[r];
+                    if (!busy) {
+                        q.to = nb[r];
+                        break;
+                    }
+                }
+                m[p + 1] = q;
+                totex_schedule *bad = with_step(s, at, m, c + 1);
+                for (int form = 0; form < 4; form++) {
+                    totex_error err = {{0}};
+                    const totex_sim_fault f = replay_form(net, cases[i].ports, bad, form, &err);
+                    if (f.kind != TOTEX_VIOL_NOT_PRESENT || f.step != at || f.src != q.src || f.dst != q.dst)
+                        fail_msg("%s %s: form %d, after hop %zu of %zu at step %llu: expected message %u->%u not "
+                                 "present, got %s at step %llu: %s",
+                                 cases[i].spec, cases[i].algo, form, p, c, (unsigned long long)at, q.src, q.dst,
+                                 totex_violation_name(f.kind), (unsigned long long)f.step, err.msg);
+                }
+                totex_schedule_free(bad);
+                free(m);
+            }
+        }
+        totex_schedule_free(s);
+        totex_network_free(net);
+    }
+}
+
 static void test_rejects_bad_ids(void **state)
 {
     (void)state;
@@ -387,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_ids),
         cmocka_unit_test(test_rejects_late_in_long_step),
         cmocka_unit_test(test_rejects_non_link_in_chunks),
+        cmocka_unit_test(test_rejects_two_links_in_a_step),
         cmocka_unit_test(test_refuses_too_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
