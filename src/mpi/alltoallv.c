@@ -55,7 +55,10 @@
  *             relay before it where relay's (3 start-ups, the larger of a column's share of R
  *             links and 1.25 x the average link's bytes) is 13% below direct's on the torus
  *             (fitted) and 5% below padded's and routed's; balanced before both where every rank's
- *             last totals show a column over twice the mean and its prediction (3 start-ups and the
+ *             last totals show a column over twice the mean, those totals were the same on the
+ *             call before (a repeating pattern: its plan, O(n^3 diameter) of CPU, 30 ms on 64
+ *             nodes, is made once for it and cached; counts that change every call never pay it)
+ *             and its prediction (3 start-ups and the
  *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
  *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
  *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
@@ -190,6 +193,8 @@ static struct {
     uint64_t *node;        /* [2 n] scratch: the same by node (what the plan takes) */
     size_t n, nnode;
     int *fresh; /* the bound state's v_tot_fresh */
+    uint64_t *hash; /* the bound state's v_tot_hash and v_tot_repeat */
+    int *repeat;
     int got;
 } tot;
 
@@ -208,7 +213,25 @@ static int tot_bind(totex_mpi_state *st, size_t n)
         tot.node = r, tot.nnode = n;
     }
     tot.rows = st->v_tot, tot.cols = st->v_tot + n, tot.n = n, tot.fresh = &st->v_tot_fresh;
+    tot.hash = &st->v_tot_hash, tot.repeat = &st->v_tot_repeat;
     return 0;
+}
+
+/* *tot.fresh set from @p ok; when fresh, whether the totals are those of the last time they were fresh
+   (*tot.repeat: a repeating pattern, which "balanced" plans for; a hash of the 2 n totals, never 0) */
+static void tot_settle(int ok)
+{
+    *tot.fresh = ok;
+    if (!ok)
+        return;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < 2 * tot.n; i++) {
+        h ^= tot.rows[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9ULL;
+    }
+    h |= 1;
+    *tot.repeat = h == *tot.hash;
+    *tot.hash = h;
 }
 
 /* the bound totals have room for @p n ranks; 0, or -1 */
@@ -402,8 +425,12 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
     return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
+/* the last balanced_predict() found a hot receiver but did not plan: totals new since the last call */
+static int bal_unplanned;
+
 /* Predicted seconds of "balanced" (alltoallv_balanced.c) on @p net from every rank's totals of the last call
-   (tot, by rank; -1 without them, without a column over twice the mean, or where it does not apply): 3 start-ups
+   (tot, by rank; -1 without them, without a column over twice the mean, where it does not apply, or where those
+   totals differ from the call's before, unless their plan is cached: bal_unplanned): 3 start-ups
    and the larger of the bytes of the estimate W^ on the busiest link of its plan (the plan made and cached now:
    the next call takes it) times a slack of 1.3 and 4 start-ups per piece of its longest chain of pieces sent one
    after another to one relay (each waits for the last to arrive: fitted, not derived: SimGrid's 4x4, flat
@@ -412,6 +439,7 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
    per piece; docs/performance.md, session 21) */
 static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
 {
+    bal_unplanned = 0;
     if (!tot.fresh || !*tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
         return -1;
     /* (only with a hot receiver, a column over twice the mean: the plan costs O(n^3 diameter) per change of the
@@ -427,6 +455,13 @@ static double balanced_predict(const totex_mpi_state *st, int n, const totex_net
     for (int t = 0; t < n; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t;
         tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
+    }
+    /* (the plan costs O(n^3 diameter) of CPU on every rank, 30 ms on 64 nodes, more than a call of 64 KiB blocks
+       takes there: made only for totals seen twice in a row, a repeating pattern whose later calls take the plan
+       from the cache; counts that change from call to call never pay it) */
+    if (!*tot.repeat && !totex_mpi_v_balanced_cached(net, tot.node, tot.node + n)) {
+        bal_unplanned = 1;
+        return -1;
     }
     uint32_t chain = 0;
     const double busiest = totex_mpi_v_balanced_predict(net, tot.node, tot.node + n, NULL, &chain);
@@ -580,7 +615,9 @@ static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, const 
                 say_pred(b[0], sizeof b[0], "direct", pred[0]), say_pred(b[1], sizeof b[1], "padded", pred[1]),
                 say_pred(b[2], sizeof b[2], "routed", pred[2]),
                 say_pred(b[3], sizeof b[3], "direct on the torus", pred[3]),
-                say_pred(b[4], sizeof b[4], "relay", pred[4]), say_pred(b[5], sizeof b[5], "balanced", pred[5]));
+                say_pred(b[4], sizeof b[4], "relay", pred[4]),
+                pred[5] < 0 && bal_unplanned ? "balanced not planned (totals new: planned when they repeat)"
+                                             : say_pred(b[5], sizeof b[5], "balanced", pred[5]));
     st->v_said = how + 1;
 }
 
@@ -836,7 +873,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             rc = MPI_Unpack(pr + roff[t] + V_HDR, len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype,
                             comm);
     }
-    *tot.fresh = rc == MPI_SUCCESS && tot.got;
+    tot_settle(rc == MPI_SUCCESS && tot.got);
     free(ps);
     free(pr);
     free(hdr_ok);
@@ -975,7 +1012,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
                             rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
     }
-    *tot.fresh = rc == MPI_SUCCESS && tot.got;
+    tot_settle(rc == MPI_SUCCESS && tot.got);
     return rc;
 }
 
@@ -1179,7 +1216,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                     fold(keep.gath + (size_t)i * F_N, g);
                 tot.rows[i] = keep.gath[(size_t)i * F_N + F_ROW], tot.cols[i] = keep.gath[(size_t)i * F_N + F_COL];
             }
-            *tot.fresh = 1;
+            tot_settle(1);
         } else {
             if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
                 return rc;

@@ -142,6 +142,10 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
 /* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
    and cached here), its planning's seconds in *@p plan_seconds and in *@p chain the most messages one node sends
    one after another to one relay (either NULL: not wanted); -1 where it does not apply or without memory */
+/* plans "balanced" made in this process so far (each O(n^3 diameter) CPU; a test's and bench's count) */
+unsigned long totex_mpi_v_balanced_plans(void);
+/* 1 when balanced's cached plan was made for these totals on @p net (a prediction then costs nothing) */
+int totex_mpi_v_balanced_cached(const totex_network *net, const uint64_t *rows, const uint64_t *cols);
 double totex_mpi_v_balanced_predict(const totex_network *net, const uint64_t *rows, const uint64_t *cols,
                                     double *plan_seconds, uint32_t *chain);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
@@ -268,6 +272,9 @@ typedef struct totex_mpi_state {
     uint64_t *v_tot;         /* [2 n]: every rank's row then column totals of the last alltoallv call that read them
                                 from the data or gathered them (alltoallv.c: what "balanced" plans from), or NULL */
     int v_tot_fresh;         /* v_tot is the last call's (the same on every rank) */
+    uint64_t v_tot_hash;     /* a hash of v_tot when it was last read fresh (alltoallv.c: tot_settle()) */
+    int v_tot_repeat;        /* v_tot, read fresh, was the same as the time before: a repeating pattern, for
+                                which "balanced" makes its plan (once per pattern: O(n^3 diameter) CPU) */
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
