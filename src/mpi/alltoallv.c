@@ -61,6 +61,9 @@
  *             and its prediction (3 start-ups and the
  *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
  *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
+ *             A repeating pattern (the last call's figures those of the call before) is then
+ *             measured: the predicted form and direct timed once each, the faster kept for it
+ *             (alltoallv_tune.c; TOTEX_TUNE=0: the model alone).
  *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
@@ -1016,9 +1019,72 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
     return rc;
 }
 
+/* a trial of the measured choice (alltoallv_tune.c) decided by this call: recorded by totex_mpi_alltoallv() */
+static struct {
+    totex_mpi_state *st;
+    int trial, form;
+    double t0; /* MPI_Wtime() after the trial's barrier */
+} vt_pending;
+
+/* a key of the pattern of the last call: its global figures and, where read, every rank's totals */
+static uint64_t v_key(const totex_mpi_state *st)
+{
+    uint64_t h = 0x6a09e667f3bcc908ULL;
+    for (int k = 0; k < F_N; k++) {
+        h ^= (uint64_t)st->v_prev[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9ULL;
+    }
+    if (tot.fresh && *tot.fresh && tot.hash)
+        h ^= *tot.hash;
+    return h | 1;
+}
+
+/* the form mode @p mode of mode_of() runs (its planned path: what choose() takes from the last call's figures) */
+static int form_of_mode(int mode, const totex_mpi_state *st, int n, const totex_network *net, int declared)
+{
+    if (mode == M_DIRECT)
+        return V_DIRECT;
+    if (mode == M_RELAY)
+        return V_RELAY;
+    if (mode == M_BALANCED)
+        return V_BALANCED;
+    if (mode == M_UNIFORM)
+        return V_UNIFORM;
+    uint64_t g[F_N];
+    for (int k = 0; k < F_N; k++)
+        g[k] = st->v_prev[k];
+    double pred[6];
+    return choose(g, n, st, 0, net, declared, pred);
+}
+
+static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                  void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                  const totex_mpi_options *opt);
+
 int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                         void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                         MPI_Comm comm, const totex_mpi_options *opt)
+{
+    vt_pending.trial = 0;
+    int rc = v_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, opt);
+    if (vt_pending.trial) { /* (the same trial on every rank: decided from the figures every rank has) */
+        const double t = MPI_Wtime() - vt_pending.t0;
+        int rank = 0, size = 0;
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+        const int rrc = totex_mpi_v_tune_record(vt_pending.st, vt_pending.trial, t, rc == MPI_SUCCESS, rank,
+                                                opt->verbose, opt->entry, size, v_names[vt_pending.form],
+                                                v_names[V_DIRECT]);
+        vt_pending.trial = 0;
+        if (rc == MPI_SUCCESS)
+            rc = rrc;
+    }
+    return rc;
+}
+
+static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                  void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                  const totex_mpi_options *opt)
 {
     int rc, size = 0, rank = 0, inter = 0;
     totex_mpi_runs_drain(); /* this rank's nonblocking runs end first (as totex_mpi_alltoall) */
@@ -1138,7 +1204,24 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
             return rc;
         net = routed_network(st, size);
-        const int declared = net && totex_mpi_comm_spec_declared(st, st->dup), mode = mode_of(st, size, net, declared);
+        const int declared = net && totex_mpi_comm_spec_declared(st, st->dup);
+        int mode = mode_of(st, size, net, declared);
+        /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
+        if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
+            const int form = form_of_mode(mode, st, size, net, declared);
+            if (form != V_UNIFORM && form != V_NONE) {
+                int trial = 0;
+                const int run = totex_mpi_v_tune_form(st, v_key(st), form, V_DIRECT, &trial);
+                if (run == V_DIRECT && form != V_DIRECT)
+                    mode = M_DIRECT;
+                if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
+                    if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)
+                        return rc;
+                    vt_pending.st = st, vt_pending.trial = trial, vt_pending.form = form;
+                    vt_pending.t0 = MPI_Wtime();
+                }
+            }
+        }
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */

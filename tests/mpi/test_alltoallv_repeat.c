@@ -7,7 +7,9 @@
  *  1. 8 calls alternating two demands with a hot receiver (rank n - 1, then rank 0: different column totals):
  *     no plan made on any rank (totex_mpi_v_balanced_plans(), counted where the plan is made);
  *  2. then 3 calls of the first demand: exactly one plan made, by the third call;
- *  3. then 3 more: still one (the cache).
+ *  3. then 3 more: still one (the cache);
+ *  4. the measured choice (src/mpi/alltoallv_tune.c): no trial in step 1, exactly 2 trials (the predicted form,
+ *     then direct) by the end of step 3, none after (3 more calls).
  * The verbose line (ctest's PASS expression) must name balanced, so the plan was used. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
         call(MPI_COMM_WORLD, n, k % 2 ? 0 : n - 1, it++);
     CHECK(totex_mpi_v_balanced_plans() == 0, "%lu plans made for totals that changed every call (want 0)",
           totex_mpi_v_balanced_plans());
+    CHECK(totex_mpi_v_tune_trials() == 0, "%lu trials timed for counts that changed every call (want 0)",
+          totex_mpi_v_tune_trials());
     for (int k = 0; k < 3; k++)
         call(MPI_COMM_WORLD, n, n - 1, it++);
     CHECK(totex_mpi_v_balanced_plans() == 1, "%lu plans made for totals repeated 3 times (want 1)",
@@ -80,6 +84,13 @@ int main(int argc, char **argv)
         call(MPI_COMM_WORLD, n, n - 1, it++);
     CHECK(totex_mpi_v_balanced_plans() == 1, "%lu plans made after 3 more calls of the same totals (want 1: cached)",
           totex_mpi_v_balanced_plans());
+    /* (alltoallv_tune.c: the third and fourth calls of the pattern timed, the predicted form then direct) */
+    CHECK(totex_mpi_v_tune_trials() == 2, "%lu trials timed for counts repeated 6 times (want 2)",
+          totex_mpi_v_tune_trials());
+    for (int k = 0; k < 3; k++)
+        call(MPI_COMM_WORLD, n, n - 1, it++);
+    CHECK(totex_mpi_v_tune_trials() == 2, "%lu trials timed after 3 more calls (want 2: decided)",
+          totex_mpi_v_tune_trials());
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
