@@ -78,7 +78,7 @@
  * and displacements are those of MPI_Alltoall, and the count check below. No rank
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
- * the caller's buffers: the packed row and column and 2 n x 80 bytes of figures for
+ * the caller's buffers: the packed row and column and 2 n x 44 bytes of figures for
  * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
  * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
@@ -127,8 +127,39 @@ enum {
 };
 _Static_assert(F_N == TOTEX_MPI_V_FIGURES, "internal.h's TOTEX_MPI_V_FIGURES is the number of figures");
 
-/* bytes of the figures in front of every message of "direct" */
-#define V_HDR ((uint64_t)(F_N * sizeof(uint64_t)))
+/* bytes of the figures in front of every block carried with them ("direct", relay and balanced with the figures
+   on the data): hdr_put()'s wire form, 44 bytes (80 before session 24: at 1 KiB blocks on 64 ranks the figures'
+   bytes cost 3.5% of a call, docs/performance.md) */
+#define V_HDR ((uint64_t)44)
+
+/* a rank's figures @p f on the wire at @p dst (V_HDR bytes): u32 F_BAD, u32 flags (1 F_IRREG, 2 F_INPLACE),
+   u64 F_HASH, u64 F_ROW, u64 F_COL, u32 F_BMAX, u32 the smallest block (0xffffffff: none, F_BMIN_NEG 0), u32
+   F_SLOT; a rank's F_TOTAL is its F_ROW (both its bytes sent). A block, its packed size and an error code fit 32
+   bits: a block is at most INT_MAX - V_HDR bytes (checked before the figures are made) */
+static void hdr_put(char *dst, const uint64_t *f)
+{
+    const uint32_t w[2] = {(uint32_t)f[F_BAD], (uint32_t)((f[F_IRREG] ? 1u : 0u) | (f[F_INPLACE] ? 2u : 0u))};
+    const uint64_t d[3] = {f[F_HASH], f[F_ROW], f[F_COL]};
+    const uint32_t b[3] = {(uint32_t)f[F_BMAX], f[F_BMIN_NEG] ? (uint32_t)(UINT64_MAX - f[F_BMIN_NEG]) : UINT32_MAX,
+                           (uint32_t)f[F_SLOT]};
+    memcpy(dst, w, sizeof w);
+    memcpy(dst + sizeof w, d, sizeof d);
+    memcpy(dst + sizeof w + sizeof d, b, sizeof b);
+}
+
+/* the figures hdr_put() wrote at @p src into @p f (F_N words) */
+static void hdr_get(uint64_t *f, const char *src)
+{
+    uint32_t w[2], b[3];
+    uint64_t d[3];
+    memcpy(w, src, sizeof w);
+    memcpy(d, src + sizeof w, sizeof d);
+    memcpy(b, src + sizeof w + sizeof d, sizeof b);
+    f[F_BAD] = w[0], f[F_IRREG] = w[1] & 1u, f[F_INPLACE] = (w[1] >> 1) & 1u;
+    f[F_HASH] = d[0], f[F_ROW] = d[1], f[F_COL] = d[2], f[F_TOTAL] = d[1];
+    f[F_BMAX] = b[0], f[F_BMIN_NEG] = b[1] == UINT32_MAX ? 0 : UINT64_MAX - b[1], f[F_SLOT] = b[2];
+}
+_Static_assert(2 * 4 + 3 * 8 + 3 * 4 == 44, "V_HDR is hdr_put()'s size");
 
 /* this rank's figures @p a folded into @p b (the Allreduce's operation, and "direct"'s fold of the headers) */
 static void fold(const uint64_t *a, uint64_t *b)
@@ -822,7 +853,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
         }
     }
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++)
-        memcpy(ps + soff[t], f, V_HDR);
+        hdr_put(ps + soff[t], f);
     int local = MPI_SUCCESS;
     const int me = st->node_of ? st->node_of[rank] : rank;
     /* "balanced": its plan from the last call's totals of every node (none: equal totals) */
@@ -850,7 +881,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             }
             tot.got &= hdr_ok[t];
             if (hdr_ok[t]) {
-                memcpy(h, pr + roff[t], sizeof h);
+                hdr_get(h, pr + roff[t]);
                 fold(h, g);
                 tot.rows[j] = h[F_ROW], tot.cols[j] = h[F_COL];
             }
@@ -948,7 +979,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
         }
     }
     for (int j = 0; j < n; j++)
-        memcpy(cb + soff[j], f, V_HDR);
+        hdr_put(cb + soff[j], f);
     int rc = MPI_SUCCESS;
     size_t nr = 0;
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
@@ -981,7 +1012,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             cls = MPI_ERR_OTHER;
         if (cls == MPI_SUCCESS && MPI_Get_count(t, MPI_BYTE, &got) == MPI_SUCCESS && got >= (int)V_HDR) {
             uint64_t h[F_N];
-            memcpy(h, cb + roff[i], sizeof h);
+            hdr_get(h, cb + roff[i]);
             fold(h, g);
             if (tot.got)
                 tot.rows[i] = h[F_ROW], tot.cols[i] = h[F_COL];
@@ -1135,8 +1166,8 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         const uint64_t sb = (uint64_t)sc * (uint64_t)ssize, rb = (uint64_t)rcn * (uint64_t)rsize;
         if (sb > INT_MAX - V_HDR || rb > INT_MAX - V_HDR) {
             bad = MPI_ERR_COUNT;
-            msg = "a block of more than INT_MAX - 80 bytes (MPI counts a message's bytes in an int, and \"direct\" "
-                  "sends 80 bytes of figures with it): send it in parts";
+            msg = "a block of more than INT_MAX - 44 bytes (MPI counts a message's bytes in an int, and \"direct\" "
+                  "sends 44 bytes of figures with it): send it in parts";
             break;
         }
         if ((sb && !sendbuf) || (rb && !recvbuf)) {
@@ -1287,9 +1318,9 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         }
         if (net && declared && totex_mpi_v_balanced_applies(net)) {
             /* (where "balanced" may run next: every rank's figures gathered instead, folded here alike, so that
-               every rank knows every rank's totals; n x 80 bytes) */
+               every rank knows every rank's totals; n x 80 bytes, the figures as words) */
             if (tot_grow((size_t)size) ||
-                !(keep.gath = realloc(keep.gath, (size_t)size * V_HDR)))
+                !(keep.gath = realloc(keep.gath, (size_t)size * F_N * sizeof *keep.gath)))
                 return MPI_ERR_NO_MEM;
             if ((rc = MPI_Allgather(f, F_N, MPI_UINT64_T, keep.gath, F_N, MPI_UINT64_T, st->dup)) != MPI_SUCCESS)
                 return rc;
