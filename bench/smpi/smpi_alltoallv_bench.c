@@ -17,8 +17,10 @@
  *   hotspot  K = max(1, n/8) ranks (every 8th) receive 8 times what the others do,
  *            mean M;
  *   random   uniform on [0, 2M] per pair (a hash of seed, i, j).
- * Per kind and mean: one untimed call, a barrier, ITERS calls, a barrier (since 2026-11-30: no
- * rank starts the next case while another is still timed); the slowest rank's
+ * Per kind and mean: WARMUP (4) untimed calls, a barrier, ITERS calls, a barrier (since 2026-11-30:
+ * no rank starts the next case while another is still timed); the timed calls are the steady state
+ * of an exchange repeated with the same counts (totex's "balanced" plans only for totals seen on two
+ * calls in a row, src/mpi/alltoallv.c; one untimed call before session 24); the slowest rank's
  * simulated seconds per call are printed as
  *   "<impl> <kind> <mean> <seconds per call> <ok|WRONG>"
  * (ok: every received byte is the fill formula's). Rank 0 (impl totex) also prints
@@ -38,6 +40,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* untimed calls per case before the timed ones */
+#define WARMUP 4
 #include <string.h>
 
 #include <mpi.h>
@@ -217,8 +222,8 @@ int main(int argc, char **argv)
                 for (long k = 0; k < sc[j]; k++)
                     s[sd[j] + k] = fillb(rank, j, k);
             double t = 0;
-            for (int rep = 0; rep <= iters; rep++) {
-                if (rep == 1) {
+            for (int rep = 0; rep < WARMUP + iters; rep++) {
+                if (rep == WARMUP) {
                     MPI_Barrier(cart);
                     t = MPI_Wtime();
                 }

@@ -55,9 +55,15 @@
  *             relay before it where relay's (3 start-ups, the larger of a column's share of R
  *             links and 1.25 x the average link's bytes) is 13% below direct's on the torus
  *             (fitted) and 5% below padded's and routed's; balanced before both where every rank's
- *             last totals show a column over twice the mean and its prediction (3 start-ups and the
+ *             last totals show a column over twice the mean, those totals were the same on the
+ *             call before (a repeating pattern: its plan, O(n^3 diameter) of CPU, 30 ms on 64
+ *             nodes, is made once for it and cached; counts that change every call never pay it)
+ *             and its prediction (3 start-ups and the
  *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
  *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
+ *             A repeating pattern (the last call's figures those of the call before) is then
+ *             measured: the predicted form and direct timed once each, the faster kept for it
+ *             (alltoallv_tune.c; TOTEX_TUNE=0: the model alone).
  *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
@@ -72,7 +78,7 @@
  * and displacements are those of MPI_Alltoall, and the count check below. No rank
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
- * the caller's buffers: the packed row and column and 2 n x 80 bytes of figures for
+ * the caller's buffers: the packed row and column and 2 n x 44 bytes of figures for
  * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
  * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
@@ -121,8 +127,39 @@ enum {
 };
 _Static_assert(F_N == TOTEX_MPI_V_FIGURES, "internal.h's TOTEX_MPI_V_FIGURES is the number of figures");
 
-/* bytes of the figures in front of every message of "direct" */
-#define V_HDR ((uint64_t)(F_N * sizeof(uint64_t)))
+/* bytes of the figures in front of every block carried with them ("direct", relay and balanced with the figures
+   on the data): hdr_put()'s wire form, 44 bytes (80 before session 24: at 1 KiB blocks on 64 ranks the figures'
+   bytes cost 3.5% of a call, docs/performance.md) */
+#define V_HDR ((uint64_t)44)
+
+/* a rank's figures @p f on the wire at @p dst (V_HDR bytes): u32 F_BAD, u32 flags (1 F_IRREG, 2 F_INPLACE),
+   u64 F_HASH, u64 F_ROW, u64 F_COL, u32 F_BMAX, u32 the smallest block (0xffffffff: none, F_BMIN_NEG 0), u32
+   F_SLOT; a rank's F_TOTAL is its F_ROW (both its bytes sent). A block, its packed size and an error code fit 32
+   bits: a block is at most INT_MAX - V_HDR bytes (checked before the figures are made) */
+static void hdr_put(char *dst, const uint64_t *f)
+{
+    const uint32_t w[2] = {(uint32_t)f[F_BAD], (uint32_t)((f[F_IRREG] ? 1u : 0u) | (f[F_INPLACE] ? 2u : 0u))};
+    const uint64_t d[3] = {f[F_HASH], f[F_ROW], f[F_COL]};
+    const uint32_t b[3] = {(uint32_t)f[F_BMAX], f[F_BMIN_NEG] ? (uint32_t)(UINT64_MAX - f[F_BMIN_NEG]) : UINT32_MAX,
+                           (uint32_t)f[F_SLOT]};
+    memcpy(dst, w, sizeof w);
+    memcpy(dst + sizeof w, d, sizeof d);
+    memcpy(dst + sizeof w + sizeof d, b, sizeof b);
+}
+
+/* the figures hdr_put() wrote at @p src into @p f (F_N words) */
+static void hdr_get(uint64_t *f, const char *src)
+{
+    uint32_t w[2], b[3];
+    uint64_t d[3];
+    memcpy(w, src, sizeof w);
+    memcpy(d, src + sizeof w, sizeof d);
+    memcpy(b, src + sizeof w + sizeof d, sizeof b);
+    f[F_BAD] = w[0], f[F_IRREG] = w[1] & 1u, f[F_INPLACE] = (w[1] >> 1) & 1u;
+    f[F_HASH] = d[0], f[F_ROW] = d[1], f[F_COL] = d[2], f[F_TOTAL] = d[1];
+    f[F_BMAX] = b[0], f[F_BMIN_NEG] = b[1] == UINT32_MAX ? 0 : UINT64_MAX - b[1], f[F_SLOT] = b[2];
+}
+_Static_assert(2 * 4 + 3 * 8 + 3 * 4 == 44, "V_HDR is hdr_put()'s size");
 
 /* this rank's figures @p a folded into @p b (the Allreduce's operation, and "direct"'s fold of the headers) */
 static void fold(const uint64_t *a, uint64_t *b)
@@ -190,6 +227,8 @@ static struct {
     uint64_t *node;        /* [2 n] scratch: the same by node (what the plan takes) */
     size_t n, nnode;
     int *fresh; /* the bound state's v_tot_fresh */
+    uint64_t *hash; /* the bound state's v_tot_hash and v_tot_repeat */
+    int *repeat;
     int got;
 } tot;
 
@@ -208,7 +247,25 @@ static int tot_bind(totex_mpi_state *st, size_t n)
         tot.node = r, tot.nnode = n;
     }
     tot.rows = st->v_tot, tot.cols = st->v_tot + n, tot.n = n, tot.fresh = &st->v_tot_fresh;
+    tot.hash = &st->v_tot_hash, tot.repeat = &st->v_tot_repeat;
     return 0;
+}
+
+/* *tot.fresh set from @p ok; when fresh, whether the totals are those of the last time they were fresh
+   (*tot.repeat: a repeating pattern, which "balanced" plans for; a hash of the 2 n totals, never 0) */
+static void tot_settle(int ok)
+{
+    *tot.fresh = ok;
+    if (!ok)
+        return;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < 2 * tot.n; i++) {
+        h ^= tot.rows[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9ULL;
+    }
+    h |= 1;
+    *tot.repeat = h == *tot.hash;
+    *tot.hash = h;
 }
 
 /* the bound totals have room for @p n ranks; 0, or -1 */
@@ -402,8 +459,12 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
     return 2 * dep * st->t_s + (1 + 0.15 * P) * (rc / (2 * R) > avg ? rc / (2 * R) : avg) * st->t_c;
 }
 
+/* the last balanced_predict() found a hot receiver but did not plan: totals new since the last call */
+static int bal_unplanned;
+
 /* Predicted seconds of "balanced" (alltoallv_balanced.c) on @p net from every rank's totals of the last call
-   (tot, by rank; -1 without them, without a column over twice the mean, or where it does not apply): 3 start-ups
+   (tot, by rank; -1 without them, without a column over twice the mean, where it does not apply, or where those
+   totals differ from the call's before, unless their plan is cached: bal_unplanned): 3 start-ups
    and the larger of the bytes of the estimate W^ on the busiest link of its plan (the plan made and cached now:
    the next call takes it) times a slack of 1.3 and 4 start-ups per piece of its longest chain of pieces sent one
    after another to one relay (each waits for the last to arrive: fitted, not derived: SimGrid's 4x4, flat
@@ -412,6 +473,7 @@ static double routed_predict(const uint64_t *f, int n, const totex_mpi_state *st
    per piece; docs/performance.md, session 21) */
 static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
 {
+    bal_unplanned = 0;
     if (!tot.fresh || !*tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
         return -1;
     /* (only with a hot receiver, a column over twice the mean: the plan costs O(n^3 diameter) per change of the
@@ -427,6 +489,13 @@ static double balanced_predict(const totex_mpi_state *st, int n, const totex_net
     for (int t = 0; t < n; t++) {
         const int j = st->rank_of ? st->rank_of[t] : t;
         tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
+    }
+    /* (the plan costs O(n^3 diameter) of CPU on every rank, 30 ms on 64 nodes, more than a call of 64 KiB blocks
+       takes there: made only for totals seen twice in a row, a repeating pattern whose later calls take the plan
+       from the cache; counts that change from call to call never pay it) */
+    if (!*tot.repeat && !totex_mpi_v_balanced_cached(net, tot.node, tot.node + n)) {
+        bal_unplanned = 1;
+        return -1;
     }
     uint32_t chain = 0;
     const double busiest = totex_mpi_v_balanced_predict(net, tot.node, tot.node + n, NULL, &chain);
@@ -580,7 +649,9 @@ static void say_choice(const totex_mpi_options *opt, totex_mpi_state *st, const 
                 say_pred(b[0], sizeof b[0], "direct", pred[0]), say_pred(b[1], sizeof b[1], "padded", pred[1]),
                 say_pred(b[2], sizeof b[2], "routed", pred[2]),
                 say_pred(b[3], sizeof b[3], "direct on the torus", pred[3]),
-                say_pred(b[4], sizeof b[4], "relay", pred[4]), say_pred(b[5], sizeof b[5], "balanced", pred[5]));
+                say_pred(b[4], sizeof b[4], "relay", pred[4]),
+                pred[5] < 0 && bal_unplanned ? "balanced not planned (totals new: planned when they repeat)"
+                                             : say_pred(b[5], sizeof b[5], "balanced", pred[5]));
     st->v_said = how + 1;
 }
 
@@ -782,7 +853,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
         }
     }
     for (int t = 0; t < n && rc == MPI_SUCCESS; t++)
-        memcpy(ps + soff[t], f, V_HDR);
+        hdr_put(ps + soff[t], f);
     int local = MPI_SUCCESS;
     const int me = st->node_of ? st->node_of[rank] : rank;
     /* "balanced": its plan from the last call's totals of every node (none: equal totals) */
@@ -810,7 +881,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             }
             tot.got &= hdr_ok[t];
             if (hdr_ok[t]) {
-                memcpy(h, pr + roff[t], sizeof h);
+                hdr_get(h, pr + roff[t]);
                 fold(h, g);
                 tot.rows[j] = h[F_ROW], tot.cols[j] = h[F_COL];
             }
@@ -836,7 +907,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
             rc = MPI_Unpack(pr + roff[t] + V_HDR, len, &pos, rbuf + (MPI_Aint)rdispls[j] * rext, rcounts[j], rtype,
                             comm);
     }
-    *tot.fresh = rc == MPI_SUCCESS && tot.got;
+    tot_settle(rc == MPI_SUCCESS && tot.got);
     free(ps);
     free(pr);
     free(hdr_ok);
@@ -908,7 +979,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
         }
     }
     for (int j = 0; j < n; j++)
-        memcpy(cb + soff[j], f, V_HDR);
+        hdr_put(cb + soff[j], f);
     int rc = MPI_SUCCESS;
     size_t nr = 0;
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
@@ -941,7 +1012,7 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             cls = MPI_ERR_OTHER;
         if (cls == MPI_SUCCESS && MPI_Get_count(t, MPI_BYTE, &got) == MPI_SUCCESS && got >= (int)V_HDR) {
             uint64_t h[F_N];
-            memcpy(h, cb + roff[i], sizeof h);
+            hdr_get(h, cb + roff[i]);
             fold(h, g);
             if (tot.got)
                 tot.rows[i] = h[F_ROW], tot.cols[i] = h[F_COL];
@@ -975,13 +1046,76 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
                             rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
     }
-    *tot.fresh = rc == MPI_SUCCESS && tot.got;
+    tot_settle(rc == MPI_SUCCESS && tot.got);
     return rc;
 }
+
+/* a trial of the measured choice (alltoallv_tune.c) decided by this call: recorded by totex_mpi_alltoallv() */
+static struct {
+    totex_mpi_state *st;
+    int trial, form;
+    double t0; /* MPI_Wtime() after the trial's barrier */
+} vt_pending;
+
+/* a key of the pattern of the last call: its global figures and, where read, every rank's totals */
+static uint64_t v_key(const totex_mpi_state *st)
+{
+    uint64_t h = 0x6a09e667f3bcc908ULL;
+    for (int k = 0; k < F_N; k++) {
+        h ^= (uint64_t)st->v_prev[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9ULL;
+    }
+    if (tot.fresh && *tot.fresh && tot.hash)
+        h ^= *tot.hash;
+    return h | 1;
+}
+
+/* the form mode @p mode of mode_of() runs (its planned path: what choose() takes from the last call's figures) */
+static int form_of_mode(int mode, const totex_mpi_state *st, int n, const totex_network *net, int declared)
+{
+    if (mode == M_DIRECT)
+        return V_DIRECT;
+    if (mode == M_RELAY)
+        return V_RELAY;
+    if (mode == M_BALANCED)
+        return V_BALANCED;
+    if (mode == M_UNIFORM)
+        return V_UNIFORM;
+    uint64_t g[F_N];
+    for (int k = 0; k < F_N; k++)
+        g[k] = st->v_prev[k];
+    double pred[6];
+    return choose(g, n, st, 0, net, declared, pred);
+}
+
+static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                  void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                  const totex_mpi_options *opt);
 
 int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                         void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                         MPI_Comm comm, const totex_mpi_options *opt)
+{
+    vt_pending.trial = 0;
+    int rc = v_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, opt);
+    if (vt_pending.trial) { /* (the same trial on every rank: decided from the figures every rank has) */
+        const double t = MPI_Wtime() - vt_pending.t0;
+        int rank = 0, size = 0;
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+        const int rrc = totex_mpi_v_tune_record(vt_pending.st, vt_pending.trial, t, rc == MPI_SUCCESS, rank,
+                                                opt->verbose, opt->entry, size, v_names[vt_pending.form],
+                                                v_names[V_DIRECT]);
+        vt_pending.trial = 0;
+        if (rc == MPI_SUCCESS)
+            rc = rrc;
+    }
+    return rc;
+}
+
+static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                  void *recvbuf, const int *recvcounts, const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                  const totex_mpi_options *opt)
 {
     int rc, size = 0, rank = 0, inter = 0;
     totex_mpi_runs_drain(); /* this rank's nonblocking runs end first (as totex_mpi_alltoall) */
@@ -1032,8 +1166,8 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         const uint64_t sb = (uint64_t)sc * (uint64_t)ssize, rb = (uint64_t)rcn * (uint64_t)rsize;
         if (sb > INT_MAX - V_HDR || rb > INT_MAX - V_HDR) {
             bad = MPI_ERR_COUNT;
-            msg = "a block of more than INT_MAX - 80 bytes (MPI counts a message's bytes in an int, and \"direct\" "
-                  "sends 80 bytes of figures with it): send it in parts";
+            msg = "a block of more than INT_MAX - 44 bytes (MPI counts a message's bytes in an int, and \"direct\" "
+                  "sends 44 bytes of figures with it): send it in parts";
             break;
         }
         if ((sb && !sendbuf) || (rb && !recvbuf)) {
@@ -1101,7 +1235,24 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         if ((rc = totex_mpi_costs(st->dup, size, rank, st)) != MPI_SUCCESS)
             return rc;
         net = routed_network(st, size);
-        const int declared = net && totex_mpi_comm_spec_declared(st, st->dup), mode = mode_of(st, size, net, declared);
+        const int declared = net && totex_mpi_comm_spec_declared(st, st->dup);
+        int mode = mode_of(st, size, net, declared);
+        /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
+        if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
+            const int form = form_of_mode(mode, st, size, net, declared);
+            if (form != V_UNIFORM && form != V_NONE) {
+                int trial = 0;
+                const int run = totex_mpi_v_tune_form(st, v_key(st), form, V_DIRECT, &trial);
+                if (run == V_DIRECT && form != V_DIRECT)
+                    mode = M_DIRECT;
+                if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
+                    if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)
+                        return rc;
+                    vt_pending.st = st, vt_pending.trial = trial, vt_pending.form = form;
+                    vt_pending.t0 = MPI_Wtime();
+                }
+            }
+        }
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
@@ -1167,9 +1318,9 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         }
         if (net && declared && totex_mpi_v_balanced_applies(net)) {
             /* (where "balanced" may run next: every rank's figures gathered instead, folded here alike, so that
-               every rank knows every rank's totals; n x 80 bytes) */
+               every rank knows every rank's totals; n x 80 bytes, the figures as words) */
             if (tot_grow((size_t)size) ||
-                !(keep.gath = realloc(keep.gath, (size_t)size * V_HDR)))
+                !(keep.gath = realloc(keep.gath, (size_t)size * F_N * sizeof *keep.gath)))
                 return MPI_ERR_NO_MEM;
             if ((rc = MPI_Allgather(f, F_N, MPI_UINT64_T, keep.gath, F_N, MPI_UINT64_T, st->dup)) != MPI_SUCCESS)
                 return rc;
@@ -1179,7 +1330,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
                     fold(keep.gath + (size_t)i * F_N, g);
                 tot.rows[i] = keep.gath[(size_t)i * F_N + F_ROW], tot.cols[i] = keep.gath[(size_t)i * F_N + F_COL];
             }
-            *tot.fresh = 1;
+            tot_settle(1);
         } else {
             if (keep.op == MPI_OP_NULL && (rc = MPI_Op_create(v_reduce, 1, &keep.op)) != MPI_SUCCESS)
                 return rc;

@@ -27,8 +27,10 @@
  *             two legs through any other node k) that leaves its busiest link least loaded, then the shorter;
  *             then 2 passes taking each piece off and putting it back on its best candidate. Cost: (2 + 1)
  *             Q n^2 (n - 1) candidates, each a walk of its route's links: O(n^3 diameter) time (measured:
- *             bench/mpi/mpi_balanced_plan.c, docs/performance.md); cached while the rows and columns stay
- *             the same (a call with the last call's totals plans nothing). Memory: the plan, n^2 Q bytes of
+ *             bench/mpi/mpi_balanced_plan.c, docs/performance.md); made only for totals seen on two calls
+ *             in a row (alltoallv.c: a repeating pattern; totals that change every call never plan), then
+ *             cached while the rows and columns stay the same (a call with the plan's totals plans nothing;
+ *             totex_mpi_v_balanced_plans() counts the plans made). Memory: the plan, n^2 Q bytes of
  *             relays (n <= 64: at most 16 KiB), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
  * Optimality: none claimed. Its busiest link on the bench's seeded Zipf and hot-spot demands is counted
@@ -95,7 +97,17 @@ static struct {
     double busiest; /* bytes of W^ on the plan's busiest link */
     double seconds; /* CPU seconds of the last planning */
     uint32_t chain; /* the most pieces one node sends up through one relay */
+    unsigned long made; /* plans made in this process */
 } plan;
+
+unsigned long totex_mpi_v_balanced_plans(void) { return plan.made; }
+
+int totex_mpi_v_balanced_cached(const totex_network *net, const uint64_t *rows, const uint64_t *cols)
+{
+    const uint32_t n = net ? totex_network_nodes(net) : 0;
+    return net && plan.net == net && plan.n == n && plan.rows && rows && cols &&
+           !memcmp(plan.rows, rows, n * sizeof *rows) && !memcmp(plan.cols, cols, n * sizeof *cols);
+}
 
 /* the directed links of SimGrid's route s -> t appended to @p out (link id (v D + dim) 2 + (+ way)); their count */
 static int route(const totex_network *net, const uint32_t *order, uint32_t s, uint32_t t, uint16_t *out)
@@ -139,8 +151,7 @@ static int by_weight(const void *a, const void *b)
 static int make_plan(const totex_network *net, const uint64_t *rows, const uint64_t *cols)
 {
     const uint32_t n = totex_network_nodes(net), D = totex_network_dims(net);
-    if (plan.net == net && plan.n == n && plan.rows && rows && cols &&
-        !memcmp(plan.rows, rows, n * sizeof *rows) && !memcmp(plan.cols, cols, n * sizeof *cols))
+    if (totex_mpi_v_balanced_cached(net, rows, cols))
         return 0;
     const double t0 = MPI_Wtime();
     free(plan.rows);
@@ -260,6 +271,7 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     plan.via = via;
     plan.busiest = busiest;
     plan.seconds = MPI_Wtime() - t0;
+    plan.made++;
     return 0;
 }
 

@@ -142,6 +142,10 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
 /* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
    and cached here), its planning's seconds in *@p plan_seconds and in *@p chain the most messages one node sends
    one after another to one relay (either NULL: not wanted); -1 where it does not apply or without memory */
+/* plans "balanced" made in this process so far (each O(n^3 diameter) CPU; a test's and bench's count) */
+unsigned long totex_mpi_v_balanced_plans(void);
+/* 1 when balanced's cached plan was made for these totals on @p net (a prediction then costs nothing) */
+int totex_mpi_v_balanced_cached(const totex_network *net, const uint64_t *rows, const uint64_t *cols);
 double totex_mpi_v_balanced_predict(const totex_network *net, const uint64_t *rows, const uint64_t *cols,
                                     double *plan_seconds, uint32_t *chain);
 /* bytes of the receives totex_mpi_v_routed() posts on one rank of @p net for those @p bmax and @p maxrow */
@@ -268,6 +272,12 @@ typedef struct totex_mpi_state {
     uint64_t *v_tot;         /* [2 n]: every rank's row then column totals of the last alltoallv call that read them
                                 from the data or gathered them (alltoallv.c: what "balanced" plans from), or NULL */
     int v_tot_fresh;         /* v_tot is the last call's (the same on every rank) */
+    uint64_t v_tot_hash;     /* a hash of v_tot when it was last read fresh (alltoallv.c: tot_settle()) */
+    int v_tot_repeat;        /* v_tot, read fresh, was the same as the time before: a repeating pattern, for
+                                which "balanced" makes its plan (once per pattern: O(n^3 diameter) CPU) */
+    uint64_t vt_key;         /* alltoallv_tune.c: the pattern (a key of the last call's figures) being tuned */
+    int vt_stage, vt_form, vt_direct, vt_best; /* its stage, the predicted form, direct's, the faster */
+    double vt_t[2];          /* seconds (the slowest rank's) of the predicted form's and direct's trials */
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
@@ -308,6 +318,20 @@ typedef struct totex_mpi_state {
     size_t packed_bytes;
     struct totex_mpi_state *next_live, **prev_live;
 } totex_mpi_state;
+
+/* ---- the measured choice of a repeating pattern (alltoallv_tune.c) ----
+ * The form to run for the pattern named @p key (a hash of the last call's global figures, the same on every rank)
+ * when the model predicts @p predicted (@p direct: direct's id): a pattern seen once runs @p predicted untimed;
+ * repeated, @p predicted is timed (*@p trial 1), then @p direct (*@p trial 2), then the faster runs (*@p trial 0).
+ * TOTEX_TUNE=0: always @p predicted. Local, no communication. */
+int totex_mpi_v_tune_form(totex_mpi_state *st, uint64_t key, int predicted, int direct, int *trial);
+/* After a call that was trial @p trial (1 or 2) and took @p seconds on this rank (@p ok: it succeeded, on every
+ * rank alike): the slowest rank's time by one MPI_Allreduce on st->dup (collective; none when !ok, which restarts
+ * the pattern's trials); after the second, the decision, said on TOTEX_VERBOSE's stderr by rank 0. MPI's code. */
+int totex_mpi_v_tune_record(totex_mpi_state *st, int trial, double seconds, int ok, int rank, int verbose,
+                            const char *entry, int size, const char *form_name, const char *direct_name);
+/* trials timed by totex_mpi_v_tune_record() in this process (a test's count) */
+unsigned long totex_mpi_v_tune_trials(void);
 
 /* ---- the TOTEX_* knobs (env.c) ----
  * A knob set to a value it does not take is ignored with one line on stderr (variable, value,
