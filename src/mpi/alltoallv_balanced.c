@@ -67,6 +67,15 @@
 #ifndef BAL_CHAIN
 #define BAL_CHAIN 1 /* a node's relayed pieces up one after another per relay (1), else in rounds */
 #endif
+#ifndef BAL_HOTFIRST
+#define BAL_HOTFIRST 0 /* chains by destination, the largest column first (1) */
+#endif
+#ifndef BAL_STRAIGHT_LATE
+#define BAL_STRAIGHT_LATE 0 /* straight pieces posted once every relayed piece has gone up (1) */
+#endif
+#ifndef BAL_NEAR
+#define BAL_NEAR 1 /* a relay at most this many hops from the destination (99: any node) */
+#endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
 #endif
@@ -95,6 +104,7 @@ static struct {
     double busiest; /* bytes of W^ on the plan's busiest link */
     double seconds; /* CPU seconds of the last planning */
     uint32_t chain; /* the most pieces one node sends up through one relay */
+    uint32_t ord[BAL_MAX_NODES]; /* destinations in the order the chains take them */
 } plan;
 
 /* the directed links of SimGrid's route s -> t appended to @p out (link id (v D + dim) 2 + (+ way)); their count */
@@ -195,7 +205,11 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
         for (int q = 0; q < BAL_Q; q++)
             for (size_t x = 0; x < np && p[x].w > 0; x++) {
                 const uint32_t i = p[x].i, j = p[x].j;
+#ifdef BAL_W0
+                const double w = p[x].w * (q == 0 ? BAL_W0 / 1000.0 : (1000 - BAL_W0) / 1000.0 / (BAL_Q - 1));
+#else
                 const double w = p[x].w / BAL_Q;
+#endif
                 uint8_t *v = &via[((size_t)i * N + j) * BAL_Q + q];
                 if (pass) { /* (taken off its way first) */
                     const uint16_t *a = rt + ((size_t)i * N + *v) * L, *b = rt + ((size_t)*v * N + j) * L;
@@ -213,6 +227,12 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
                     const uint32_t k = y == 0 ? j : y - 1;
                     if (k == i || (y > 0 && k == j))
                         continue;
+                    if (y > 0 && rt[((size_t)k * N + j) * L] > BAL_NEAR)
+                        continue;
+#ifdef BAL_NEAR_SRC
+                    if (y > 0 && rt[((size_t)i * N + k) * L] > BAL_NEAR_SRC)
+                        continue;
+#endif
                     const uint16_t *a = rt + ((size_t)i * N + k) * L, *b = rt + ((size_t)k * N + j) * L;
                     double mx = 0;
                     for (int e = 1; e <= a[0]; e++)
@@ -252,6 +272,15 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     }
     free(cnt);
     plan.chain = chain;
+    for (uint32_t j = 0; j < n; j++)
+        plan.ord[j] = j;
+    for (uint32_t a = 0; BAL_HOTFIRST && a < n; a++)
+        for (uint32_t b = a + 1; b < n; b++)
+            if (rc[n + plan.ord[b]] > rc[n + plan.ord[a]]) {
+                const uint32_t t = plan.ord[a];
+                plan.ord[a] = plan.ord[b];
+                plan.ord[b] = t;
+            }
     free(rt), free(load), free(p);
     plan.net = net;
     plan.n = n;
@@ -282,7 +311,11 @@ static uint64_t cut(uint64_t P, uint64_t h, int q)
         return 0;
     if (q >= BAL_Q || P < h)
         return P;
+#ifdef BAL_W0
+    return h + (P - h) * (BAL_W0 * (uint64_t)(BAL_Q - 1) + (1000 - BAL_W0) * (uint64_t)(q - 1)) / (1000 * (BAL_Q - 1));
+#else
     return h + (P - h) * (uint64_t)q / BAL_Q;
+#endif
 }
 
 typedef struct upm { /* the pieces this node relays from one source */
@@ -328,7 +361,7 @@ static int post_next(uint32_t k, uint32_t *cur, const uint8_t *via, uint32_t n, 
     const size_t N = n;
     *posted = 0;
     for (; *cur < (uint32_t)BAL_Q * n; ++*cur) {
-        const uint32_t q = *cur / n, j = *cur % n;
+        const uint32_t q = *cur / n, j = plan.ord[*cur % n];
         if (j == me || j == k || via[((size_t)me * N + j) * BAL_Q + q] != k)
             continue;
         const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, (int)q), b = cut(P, h, (int)q + 1);
@@ -343,6 +376,28 @@ static int post_next(uint32_t k, uint32_t *cur, const uint8_t *via, uint32_t n, 
                          &(*ureq)[(*nuq)++]);
     }
     return MPI_SUCCESS;
+}
+
+/* this node's straight pieces, their requests appended to *@p req; MPI code */
+static int post_straight(const uint8_t *via, uint32_t n, uint32_t me, const char *psend, const uint64_t *soff,
+                         uint64_t h, MPI_Comm dup, MPI_Request **req, size_t *nr, size_t *cap)
+{
+    const size_t N = n;
+    int rc = MPI_SUCCESS;
+    for (uint32_t j = 0; rc == MPI_SUCCESS && j < n; j++) {
+        if (j == me)
+            continue;
+        const uint64_t P = soff[j + 1] - soff[j];
+        for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS && !BAL_STAGGER_ALL; q++)
+            if (via[((size_t)me * N + j) * BAL_Q + q] == j) {
+                const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
+                if (totex_mpi_more_requests(req, *nr, cap))
+                    return MPI_ERR_NO_MEM;
+                rc = MPI_Isend(psend + soff[j] + a, (int)(b - a), MPI_BYTE, (int)j, BAL_TAG_DIRECT + q, dup,
+                               &(*req)[(*nr)++]);
+            }
+    }
+    return rc;
 }
 
 int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const uint64_t *cols, const char *psend,
@@ -460,21 +515,12 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             rc = post_up(rnd, via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &left);
     }
     pending += left;
-    for (uint32_t j = 0; rc == MPI_SUCCESS && j < n; j++) {
-        if (j == me)
-            continue;
-        const uint64_t P = soff[j + 1] - soff[j];
-        for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS && !BAL_STAGGER_ALL; q++)
-            if (VIA(me, j, q) == j) {
-                const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
-                if (totex_mpi_more_requests(&req, nr, &cap)) {
-                    rc = MPI_ERR_NO_MEM;
-                    break;
-                }
-                rc = MPI_Isend(psend + soff[j] + a, (int)(b - a), MPI_BYTE, (int)j, BAL_TAG_DIRECT + q, dup,
-                               &req[nr++]);
-            }
-    }
+    size_t upleft = 0; /* this node's relayed pieces not yet gone up (BAL_STRAIGHT_LATE) */
+    for (uint32_t j = 0; BAL_STRAIGHT_LATE && j < n; j++)
+        for (int q = 0; q < BAL_Q; q++)
+            upleft += j != me && VIA(me, j, q) != j;
+    if (!upleft && rc == MPI_SUCCESS)
+        rc = post_straight(via, n, me, psend, soff, h, dup, &req, &nr, &cap);
     /* as a relay: a source's pieces received once its lengths came, each sent on as soon as it came */
     for (; rc == MPI_SUCCESS && pending; pending--) {
         int idx = MPI_UNDEFINED;
@@ -485,6 +531,9 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             rc = MPI_ERR_INTERN;
             break;
         }
+        if (BAL_STRAIGHT_LATE && (uown[idx] & OWN_SEND) && upleft && !--upleft &&
+            (rc = post_straight(via, n, me, psend, soff, h, dup, &req, &nr, &cap)) != MPI_SUCCESS)
+            break;
         if (BAL_CHAIN && (uown[idx] & OWN_SEND)) { /* the next piece to that relay */
             int posted = 0;
             rc = post_next((uint32_t)uown[idx], &chain[(uint32_t)uown[idx]], via, n, me, psend, soff, h, dup, &ureq,
