@@ -12,7 +12,8 @@
  *             exact.
  * Steps:      2 dependent: every block is cut into Q = 4 pieces (the first h bytes, the sender's figures,
  *             in piece 0 unless the block is shorter); each piece goes straight to its destination or through
- *             one relay k (a leg to k, then a leg on), as the plan says. To each relay a source sends one
+ *             one relay k, a neighbour of the destination (a leg to k, then one link on: BAL_NEAR, session 24),
+ *             as the plan says. To each relay a source sends one
  *             message of the lengths of the pieces it relays through it (uint64 each: the relay does not know
  *             them), then the pieces, each its own message (tag by destination and piece), one after another
  *             per relay (BAL_CHAIN: the next when the last has gone, so the relay's first pieces come early
@@ -24,11 +25,16 @@
  *             of every rank (O(n) numbers, carried on the data of the last call: alltoallv.c), W^(i,j) =
  *             r_i c_j / T (exact for a demand of rank 1: Zipf's and hot spots' generators). Pieces of W^ / Q,
  *             largest first, round-robin over the Q pieces, each on the candidate (the direct route, or the
- *             two legs through any other node k) that leaves its busiest link least loaded, then the shorter;
- *             then 2 passes taking each piece off and putting it back on its best candidate. Cost: (2 + 1)
- *             Q n^2 (n - 1) candidates, each a walk of its route's links: O(n^3 diameter) time (measured:
- *             bench/mpi/mpi_balanced_plan.c, docs/performance.md); cached while the rows and columns stay
- *             the same (a call with the last call's totals plans nothing). Memory: the plan, n^2 Q bytes of
+ *             two legs through a node k one link from the destination j) that leaves its busiest link least
+ *             loaded, then the shorter; then 2 passes taking each piece off and putting it back on its best
+ *             candidate. A relay beside the destination puts the second leg on one of j's in-links, where it
+ *             starts as soon as its piece came: against relays anywhere (the plan of session 21) the same
+ *             busiest link of W^ on 4x4 and 4x4x4, 1.046 x it on 8x8 Zipf, shorter chains, and 4x4 Zipf
+ *             and hot spots faster as run (docs/performance.md, session 24). Cost: (2 + 1) Q n^2 (2 D + 1)
+ *             candidates, each a walk of its route's links, and a scan of the n nodes for the neighbours:
+ *             O(n^2 (n + D diameter)) time (measured: bench/mpi/mpi_balanced_plan.c, docs/performance.md);
+ *             cached while the rows and columns stay the same (a call with the last call's totals plans
+ *             nothing). Memory: the plan, n^2 Q bytes of
  *             relays (n <= 64: at most 16 KiB), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
  * Optimality: none claimed. Its busiest link on the bench's seeded Zipf and hot-spot demands is counted
@@ -38,8 +44,8 @@
  *             docs/performance.md ("Routes planned on an estimate of the demand", session 21).
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
- * learns its pieces' lengths from the message before them. Planning: the O(n^3 diameter) above, once per
- * change of the totals.
+ * learns its pieces' lengths from the message before them. Planning: the O(n^2 (n + D diameter)) above, once
+ * per change of the totals.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -67,14 +73,11 @@
 #ifndef BAL_CHAIN
 #define BAL_CHAIN 1 /* a node's relayed pieces up one after another per relay (1), else in rounds */
 #endif
-#ifndef BAL_HOTFIRST
-#define BAL_HOTFIRST 0 /* chains by destination, the largest column first (1) */
-#endif
-#ifndef BAL_STRAIGHT_LATE
-#define BAL_STRAIGHT_LATE 0 /* straight pieces posted once every relayed piece has gone up (1) */
-#endif
 #ifndef BAL_NEAR
-#define BAL_NEAR 1 /* a relay at most this many hops from the destination (99: any node) */
+#define BAL_NEAR 1 /* the first distance tried for relays from the destination (the diameter or more: any node) */
+#endif
+#ifndef BAL_NEAR_SLACK
+#define BAL_NEAR_SLACK 0.01 /* relays nearer while the busiest link stays at most this fraction above anywhere's */
 #endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
@@ -104,7 +107,7 @@ static struct {
     double busiest; /* bytes of W^ on the plan's busiest link */
     double seconds; /* CPU seconds of the last planning */
     uint32_t chain; /* the most pieces one node sends up through one relay */
-    uint32_t ord[BAL_MAX_NODES]; /* destinations in the order the chains take them */
+    uint32_t near;  /* the farthest a relay is from its destination (links) */
 } plan;
 
 /* the directed links of SimGrid's route s -> t appended to @p out (link id (v D + dim) 2 + (+ way)); their count */
@@ -143,6 +146,69 @@ static int by_weight(const void *a, const void *b)
     if (x->i != y->i)
         return x->i < y->i ? -1 : 1;
     return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* the greedy on the sorted pieces @p p (W^'s blocks) with relays at most @p near links from the destination: the
+   ways into @p via, the links' bytes into @p load (2 D n, zeroed here); the busiest link's bytes */
+static double greedy(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const pair *p, size_t np, int near,
+                     uint8_t *via, double *load)
+{
+    const size_t N = n;
+    memset(load, 0, 2 * (size_t)D * N * sizeof *load);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            for (int q = 0; q < BAL_Q; q++)
+                via[((size_t)i * N + j) * BAL_Q + q] = (uint8_t)j;
+    for (int pass = 0; pass <= BAL_PASSES; pass++)
+        for (int q = 0; q < BAL_Q; q++)
+            for (size_t x = 0; x < np && p[x].w > 0; x++) {
+                const uint32_t i = p[x].i, j = p[x].j;
+                const double w = p[x].w / BAL_Q;
+                uint8_t *v = &via[((size_t)i * N + j) * BAL_Q + q];
+                if (pass) { /* (taken off its way first) */
+                    const uint16_t *a = rt + ((size_t)i * N + *v) * L, *b = rt + ((size_t)*v * N + j) * L;
+                    for (int e = 1; e <= a[0]; e++)
+                        load[a[e]] -= w;
+                    if (*v != j)
+                        for (int e = 1; e <= b[0]; e++)
+                            load[b[e]] -= w;
+                }
+                /* the direct route, then any relay k whose two legs leave a lower busiest link, or the same
+                   on fewer links (the lower k on a tie) */
+                uint32_t best = j;
+                double bmax = 0, blen = 0;
+                for (uint32_t y = 0; y <= n; y++) {
+                    const uint32_t k = y == 0 ? j : y - 1;
+                    if (k == i || (y > 0 && k == j))
+                        continue;
+                    if (y > 0 && rt[((size_t)k * N + j) * L] > near)
+                        continue; /* (a relay too far from the destination) */
+                    const uint16_t *a = rt + ((size_t)i * N + k) * L, *b = rt + ((size_t)k * N + j) * L;
+                    double mx = 0;
+                    for (int e = 1; e <= a[0]; e++)
+                        if (load[a[e]] > mx)
+                            mx = load[a[e]];
+                    if (k != j)
+                        for (int e = 1; e <= b[0]; e++)
+                            if (load[b[e]] > mx)
+                                mx = load[b[e]];
+                    const double len = a[0] + (k != j ? b[0] : 0);
+                    if (y == 0 || mx < bmax || (mx == bmax && len < blen))
+                        best = k, bmax = mx, blen = len;
+                }
+                *v = (uint8_t)best;
+                const uint16_t *a = rt + ((size_t)i * N + best) * L, *b = rt + ((size_t)best * N + j) * L;
+                for (int e = 1; e <= a[0]; e++)
+                    load[a[e]] += w;
+                if (best != j)
+                    for (int e = 1; e <= b[0]; e++)
+                        load[b[e]] += w;
+            }
+    double busiest = 0;
+    for (size_t e = 0; e < 2 * (size_t)D * N; e++)
+        if (load[e] > busiest)
+            busiest = load[e];
+    return busiest;
 }
 
 /* the plan for rows and columns @p rows, @p cols (NULL: all equal); 0, or -1 (no memory) */
@@ -195,69 +261,32 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     size_t np = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++) {
-            for (int q = 0; q < BAL_Q; q++)
-                via[((size_t)i * N + j) * BAL_Q + q] = (uint8_t)j;
             if (i != j && T > 0)
                 p[np++] = (pair){(double)rc[i] * (double)rc[n + j] / T, i, j};
         }
     qsort(p, np, sizeof *p, by_weight);
-    for (int pass = 0; pass <= BAL_PASSES; pass++)
-        for (int q = 0; q < BAL_Q; q++)
-            for (size_t x = 0; x < np && p[x].w > 0; x++) {
-                const uint32_t i = p[x].i, j = p[x].j;
-#ifdef BAL_W0
-                const double w = p[x].w * (q == 0 ? BAL_W0 / 1000.0 : (1000 - BAL_W0) / 1000.0 / (BAL_Q - 1));
-#else
-                const double w = p[x].w / BAL_Q;
-#endif
-                uint8_t *v = &via[((size_t)i * N + j) * BAL_Q + q];
-                if (pass) { /* (taken off its way first) */
-                    const uint16_t *a = rt + ((size_t)i * N + *v) * L, *b = rt + ((size_t)*v * N + j) * L;
-                    for (int e = 1; e <= a[0]; e++)
-                        load[a[e]] -= w;
-                    if (*v != j)
-                        for (int e = 1; e <= b[0]; e++)
-                            load[b[e]] -= w;
-                }
-                /* the direct route, then any relay k whose two legs leave a lower busiest link, or the same
-                   on fewer links (the lower k on a tie) */
-                uint32_t best = j;
-                double bmax = 0, blen = 0;
-                for (uint32_t y = 0; y <= n; y++) {
-                    const uint32_t k = y == 0 ? j : y - 1;
-                    if (k == i || (y > 0 && k == j))
-                        continue;
-                    if (y > 0 && rt[((size_t)k * N + j) * L] > BAL_NEAR)
-                        continue;
-#ifdef BAL_NEAR_SRC
-                    if (y > 0 && rt[((size_t)i * N + k) * L] > BAL_NEAR_SRC)
-                        continue;
-#endif
-                    const uint16_t *a = rt + ((size_t)i * N + k) * L, *b = rt + ((size_t)k * N + j) * L;
-                    double mx = 0;
-                    for (int e = 1; e <= a[0]; e++)
-                        if (load[a[e]] > mx)
-                            mx = load[a[e]];
-                    if (k != j)
-                        for (int e = 1; e <= b[0]; e++)
-                            if (load[b[e]] > mx)
-                                mx = load[b[e]];
-                    const double len = a[0] + (k != j ? b[0] : 0);
-                    if (y == 0 || mx < bmax || (mx == bmax && len < blen))
-                        best = k, bmax = mx, blen = len;
-                }
-                *v = (uint8_t)best;
-                const uint16_t *a = rt + ((size_t)i * N + best) * L, *b = rt + ((size_t)best * N + j) * L;
-                for (int e = 1; e <= a[0]; e++)
-                    load[a[e]] += w;
-                if (best != j)
-                    for (int e = 1; e <= b[0]; e++)
-                        load[b[e]] += w;
-            }
-    double busiest = 0;
-    for (size_t e = 0; e < 2 * (size_t)D * N; e++)
-        if (load[e] > busiest)
-            busiest = load[e];
+    /* relays as near the destination as leaves the busiest link within BAL_NEAR_SLACK of relays anywhere: the
+       plan with relays anywhere, then with relays at most 1, 2, ... links from the destination until one is */
+    uint8_t *any = malloc(N * N * BAL_Q);
+    if (!any) {
+        free(rt), free(via), free(load), free(p), free(rc);
+        return -1;
+    }
+    const double b_any = greedy(n, D, L, rt, p, np, (int)diam, any, load);
+    double busiest = b_any;
+    uint32_t near = diam;
+    for (uint32_t d = BAL_NEAR; d < diam; d++) {
+        const double b = greedy(n, D, L, rt, p, np, (int)d, via, load);
+        if (b <= b_any * (1 + BAL_NEAR_SLACK)) {
+            busiest = b, near = d;
+            break;
+        }
+    }
+    if (near == diam) {
+        free(via);
+        via = any;
+    } else
+        free(any);
     /* the longest chain: the most pieces one node sends up through one relay (sent one after another) */
     uint32_t chain = 0;
     uint32_t *cnt = calloc(N, sizeof *cnt);
@@ -272,15 +301,10 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     }
     free(cnt);
     plan.chain = chain;
-    for (uint32_t j = 0; j < n; j++)
-        plan.ord[j] = j;
-    for (uint32_t a = 0; BAL_HOTFIRST && a < n; a++)
-        for (uint32_t b = a + 1; b < n; b++)
-            if (rc[n + plan.ord[b]] > rc[n + plan.ord[a]]) {
-                const uint32_t t = plan.ord[a];
-                plan.ord[a] = plan.ord[b];
-                plan.ord[b] = t;
-            }
+    plan.near = near;
+#ifdef BAL_DEBUG
+    fprintf(stderr, "plan n %u near %u busiest %.1f any %.1f chain %u\n", n, near, busiest, b_any, chain);
+#endif
     free(rt), free(load), free(p);
     plan.net = net;
     plan.n = n;
@@ -311,11 +335,7 @@ static uint64_t cut(uint64_t P, uint64_t h, int q)
         return 0;
     if (q >= BAL_Q || P < h)
         return P;
-#ifdef BAL_W0
-    return h + (P - h) * (BAL_W0 * (uint64_t)(BAL_Q - 1) + (1000 - BAL_W0) * (uint64_t)(q - 1)) / (1000 * (BAL_Q - 1));
-#else
     return h + (P - h) * (uint64_t)q / BAL_Q;
-#endif
 }
 
 typedef struct upm { /* the pieces this node relays from one source */
@@ -361,7 +381,7 @@ static int post_next(uint32_t k, uint32_t *cur, const uint8_t *via, uint32_t n, 
     const size_t N = n;
     *posted = 0;
     for (; *cur < (uint32_t)BAL_Q * n; ++*cur) {
-        const uint32_t q = *cur / n, j = plan.ord[*cur % n];
+        const uint32_t q = *cur / n, j = *cur % n;
         if (j == me || j == k || via[((size_t)me * N + j) * BAL_Q + q] != k)
             continue;
         const uint64_t P = soff[j + 1] - soff[j], a = cut(P, h, (int)q), b = cut(P, h, (int)q + 1);
@@ -376,28 +396,6 @@ static int post_next(uint32_t k, uint32_t *cur, const uint8_t *via, uint32_t n, 
                          &(*ureq)[(*nuq)++]);
     }
     return MPI_SUCCESS;
-}
-
-/* this node's straight pieces, their requests appended to *@p req; MPI code */
-static int post_straight(const uint8_t *via, uint32_t n, uint32_t me, const char *psend, const uint64_t *soff,
-                         uint64_t h, MPI_Comm dup, MPI_Request **req, size_t *nr, size_t *cap)
-{
-    const size_t N = n;
-    int rc = MPI_SUCCESS;
-    for (uint32_t j = 0; rc == MPI_SUCCESS && j < n; j++) {
-        if (j == me)
-            continue;
-        const uint64_t P = soff[j + 1] - soff[j];
-        for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS && !BAL_STAGGER_ALL; q++)
-            if (via[((size_t)me * N + j) * BAL_Q + q] == j) {
-                const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
-                if (totex_mpi_more_requests(req, *nr, cap))
-                    return MPI_ERR_NO_MEM;
-                rc = MPI_Isend(psend + soff[j] + a, (int)(b - a), MPI_BYTE, (int)j, BAL_TAG_DIRECT + q, dup,
-                               &(*req)[(*nr)++]);
-            }
-    }
-    return rc;
 }
 
 int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const uint64_t *cols, const char *psend,
@@ -515,12 +513,21 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             rc = post_up(rnd, via, n, me, psend, soff, h, dup, &ureq, &uown, &nuq, &ucap, &left);
     }
     pending += left;
-    size_t upleft = 0; /* this node's relayed pieces not yet gone up (BAL_STRAIGHT_LATE) */
-    for (uint32_t j = 0; BAL_STRAIGHT_LATE && j < n; j++)
-        for (int q = 0; q < BAL_Q; q++)
-            upleft += j != me && VIA(me, j, q) != j;
-    if (!upleft && rc == MPI_SUCCESS)
-        rc = post_straight(via, n, me, psend, soff, h, dup, &req, &nr, &cap);
+    for (uint32_t j = 0; rc == MPI_SUCCESS && j < n; j++) {
+        if (j == me)
+            continue;
+        const uint64_t P = soff[j + 1] - soff[j];
+        for (int q = 0; q < BAL_Q && rc == MPI_SUCCESS && !BAL_STAGGER_ALL; q++)
+            if (VIA(me, j, q) == j) {
+                const uint64_t a = cut(P, h, q), b = cut(P, h, q + 1);
+                if (totex_mpi_more_requests(&req, nr, &cap)) {
+                    rc = MPI_ERR_NO_MEM;
+                    break;
+                }
+                rc = MPI_Isend(psend + soff[j] + a, (int)(b - a), MPI_BYTE, (int)j, BAL_TAG_DIRECT + q, dup,
+                               &req[nr++]);
+            }
+    }
     /* as a relay: a source's pieces received once its lengths came, each sent on as soon as it came */
     for (; rc == MPI_SUCCESS && pending; pending--) {
         int idx = MPI_UNDEFINED;
@@ -531,9 +538,6 @@ int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const u
             rc = MPI_ERR_INTERN;
             break;
         }
-        if (BAL_STRAIGHT_LATE && (uown[idx] & OWN_SEND) && upleft && !--upleft &&
-            (rc = post_straight(via, n, me, psend, soff, h, dup, &req, &nr, &cap)) != MPI_SUCCESS)
-            break;
         if (BAL_CHAIN && (uown[idx] & OWN_SEND)) { /* the next piece to that relay */
             int posted = 0;
             rc = post_next((uint32_t)uown[idx], &chain[(uint32_t)uown[idx]], via, n, me, psend, soff, h, dup, &ureq,
