@@ -6,9 +6,8 @@
  * same, node j receives in proportion to 1 / (j + 1)) the plan's busiest link meets that bound, as session 21
  * and 24 measured on the bench's demands (docs/performance.md). Direct routes alone are 2.1 x (4x4) and 3.0 x
  * (4x4x4) over it there (seen with the greedy never taking a relay), so a plan that relays nothing, or badly,
- * fails. Also the plan's busiest link is never below
- * the bound (a counting error would show there). One process: the plan is made by every rank alike, without
- * communication.
+ * fails. Also the plan's busiest link is never below the bound (a counting error would show there). One
+ * process: the plan is made by every rank alike, without communication.
  */
 #include <math.h>
 #include <stdint.h>
