@@ -12,30 +12,33 @@
  *             exact.
  * Steps:      2 dependent: every block is cut into Q = 4 pieces (the first h bytes, the sender's figures,
  *             in piece 0 unless the block is shorter); each piece goes straight to its destination or through
- *             one relay k, a neighbour of the destination (a leg to k, then one link on: BAL_NEAR, session 24),
- *             as the plan says. To each relay a source sends one
- *             message of the lengths of the pieces it relays through it (uint64 each: the relay does not know
- *             them), then the pieces, each its own message (tag by destination and piece), one after another
- *             per relay (BAL_CHAIN: the next when the last has gone, so the relay's first pieces come early
- *             under a fair sharing of links; measured against all at once and rounds, docs/performance.md,
- *             session 21); the relay sends each piece on (tag by source and piece) as soon as it came. A
- *             destination knows every piece's length and way (its column of W and the plan): each of its
- *             receives has its exact length (a mismatch: MPI's truncation or a short count there).
+ *             one relay k near the destination (a leg to k, then a leg on), as the plan says. To each relay a
+ *             source sends one message of the lengths of the pieces it relays through it (uint64 each: the
+ *             relay does not know them), then the pieces, each its own message (tag by destination and
+ *             piece), one after another per relay (BAL_CHAIN: the next when the last has gone, so the relay's
+ *             first pieces come early under a fair sharing of links; measured against all at once and rounds,
+ *             docs/performance.md, session 21); the relay sends each piece on (tag by source and piece) as
+ *             soon as it came. A destination knows every piece's length and way (its column of W and the
+ *             plan): each of its receives has its exact length (a mismatch: MPI's truncation or a short
+ *             count there).
  * The plan:   every rank computes the same plan from the same figures: the last call's row and column totals
  *             of every rank (O(n) numbers, carried on the data of the last call: alltoallv.c), W^(i,j) =
  *             r_i c_j / T (exact for a demand of rank 1: Zipf's and hot spots' generators). Pieces of W^ / Q,
  *             largest first, round-robin over the Q pieces, each on the candidate (the direct route, or the
- *             two legs through a node k one link from the destination j) that leaves its busiest link least
- *             loaded, then the shorter; then 2 passes taking each piece off and putting it back on its best
- *             candidate. A relay beside the destination puts the second leg on one of j's in-links, where it
- *             starts as soon as its piece came: against relays anywhere (the plan of session 21) the same
- *             busiest link of W^ on 4x4 and 4x4x4, 1.046 x it on 8x8 Zipf, shorter chains, and 4x4 Zipf
- *             and hot spots faster as run (docs/performance.md, session 24). Cost: (2 + 1) Q n^2 (2 D + 1)
- *             candidates, each a walk of its route's links, and a scan of the n nodes for the neighbours:
- *             O(n^2 (n + D diameter)) time (measured: bench/mpi/mpi_balanced_plan.c, docs/performance.md);
- *             cached while the rows and columns stay the same (a call with the last call's totals plans
- *             nothing). Memory: the plan, n^2 Q bytes of
- *             relays (n <= 64: at most 16 KiB), the loads of the 2 D n links, the route table while
+ *             two legs through a node k at most d links from the destination j) that leaves its busiest link
+ *             least loaded, then the shorter; then 2 passes taking each piece off and putting it back on its
+ *             best candidate. Made with d the diameter (relays anywhere), then with d = 1, 2, ... (BAL_NEAR
+ *             first), the plan kept is the first whose busiest link is within 1% (BAL_NEAR_SLACK) of relays
+ *             anywhere, else relays anywhere: a relay near the destination sends its pieces on over few
+ *             links, one of them j's in-link, so the second legs share fewer links with first legs and the
+ *             chains are shorter (4x4: 12 pieces against 26 on Zipf's demand; 4x4 Zipf 1 link, hot spots 2,
+ *             8x8 Zipf 2: measured against relays anywhere in docs/performance.md, session 24). Cost: up to
+ *             the diameter's plans, each (2 + 1) Q n^2 candidates of which those with k within d are walked
+ *             (each a walk of its route's links): O(n^3 diameter^2) time at most, 1.2 to 1.8 x the one plan
+ *             with relays anywhere as measured (bench/mpi/mpi_balanced_plan.c, docs/performance.md); cached
+ *             while the rows and columns stay the same (a call with the last call's totals plans
+ *             nothing). Memory: the plan, n^2 Q bytes of relays (n <= 64: at most 16 KiB; two while
+ *             planning), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
  * Optimality: none claimed. Its busiest link on the bench's seeded Zipf and hot-spot demands is counted
  *             against the fluid LP optimum by bench/smpi/alltoallv_linkload.py; it is worse than relay on
@@ -44,8 +47,8 @@
  *             docs/performance.md ("Routes planned on an estimate of the demand", session 21).
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
- * learns its pieces' lengths from the message before them. Planning: the O(n^2 (n + D diameter)) above, once
- * per change of the totals.
+ * learns its pieces' lengths from the message before them. Planning: the plans above, once per change of the
+ * totals.
  */
 #include <limits.h>
 #include <stdint.h>
