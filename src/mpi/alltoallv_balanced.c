@@ -28,11 +28,11 @@
  *             two legs through a node k at most d links from the destination j) that leaves its busiest link
  *             least loaded, then the shorter; then 2 passes taking each piece off and putting it back on its
  *             best candidate. Made with d the diameter (relays anywhere), then with d = 1, 2, ... (BAL_NEAR
- *             first), the plan kept is the first whose busiest link is within 1% (BAL_NEAR_SLACK) of relays
+ *             first), the plan kept is the first whose busiest link is within 0.1% (BAL_NEAR_SLACK) of relays
  *             anywhere, else relays anywhere: a relay near the destination sends its pieces on over few
  *             links, one of them j's in-link, so the second legs share fewer links with first legs and the
  *             chains are shorter (4x4: 12 pieces against 26 on Zipf's demand; 4x4 Zipf 1 link, hot spots 2,
- *             8x8 Zipf 2: measured against relays anywhere in docs/performance.md, session 24). Cost: up to
+ *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). Cost: up to
  *             the diameter's plans, each (2 + 1) Q n^2 candidates of which those with k within d are walked
  *             (each a walk of its route's links): O(n^3 diameter^2) time at most, 1.2 to 1.8 x the one plan
  *             with relays anywhere as measured (bench/mpi/mpi_balanced_plan.c, docs/performance.md); cached
@@ -80,7 +80,7 @@
 #define BAL_NEAR 1 /* the first distance tried for relays from the destination (the diameter or more: any node) */
 #endif
 #ifndef BAL_NEAR_SLACK
-#define BAL_NEAR_SLACK 0.01 /* relays nearer while the busiest link stays at most this fraction above anywhere's */
+#define BAL_NEAR_SLACK 0.001 /* relays nearer while the busiest link stays at most this fraction above anywhere's */
 #endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
