@@ -12,26 +12,35 @@
  *             exact.
  * Steps:      2 dependent: every block is cut into Q = 4 pieces (the first h bytes, the sender's figures,
  *             in piece 0 unless the block is shorter); each piece goes straight to its destination or through
- *             one relay k (a leg to k, then a leg on), as the plan says. To each relay a source sends one
- *             message of the lengths of the pieces it relays through it (uint64 each: the relay does not know
- *             them), then the pieces, each its own message (tag by destination and piece), one after another
- *             per relay (BAL_CHAIN: the next when the last has gone, so the relay's first pieces come early
- *             under a fair sharing of links; measured against all at once and rounds, docs/performance.md,
- *             session 21); the relay sends each piece on (tag by source and piece) as soon as it came. A
- *             destination knows every piece's length and way (its column of W and the plan): each of its
- *             receives has its exact length (a mismatch: MPI's truncation or a short count there).
+ *             one relay k near the destination (a leg to k, then a leg on), as the plan says. To each relay a
+ *             source sends one message of the lengths of the pieces it relays through it (uint64 each: the
+ *             relay does not know them), then the pieces, each its own message (tag by destination and
+ *             piece), one after another per relay (BAL_CHAIN: the next when the last has gone, so the relay's
+ *             first pieces come early under a fair sharing of links; measured against all at once and rounds,
+ *             docs/performance.md, session 21); the relay sends each piece on (tag by source and piece) as
+ *             soon as it came. A destination knows every piece's length and way (its column of W and the
+ *             plan): each of its receives has its exact length (a mismatch: MPI's truncation or a short
+ *             count there).
  * The plan:   every rank computes the same plan from the same figures: the last call's row and column totals
  *             of every rank (O(n) numbers, carried on the data of the last call: alltoallv.c), W^(i,j) =
  *             r_i c_j / T (exact for a demand of rank 1: Zipf's and hot spots' generators). Pieces of W^ / Q,
  *             largest first, round-robin over the Q pieces, each on the candidate (the direct route, or the
- *             two legs through any other node k) that leaves its busiest link least loaded, then the shorter;
- *             then 2 passes taking each piece off and putting it back on its best candidate. Cost: (2 + 1)
- *             Q n^2 (n - 1) candidates, each a walk of its route's links: O(n^3 diameter) time (measured:
- *             bench/mpi/mpi_balanced_plan.c, docs/performance.md); made only for totals seen on two calls
- *             in a row (alltoallv.c: a repeating pattern; totals that change every call never plan), then
- *             cached while the rows and columns stay the same (a call with the plan's totals plans nothing;
- *             totex_mpi_v_balanced_plans() counts the plans made). Memory: the plan, n^2 Q bytes of
- *             relays (n <= 64: at most 16 KiB), the loads of the 2 D n links, the route table while
+ *             two legs through a node k at most d links from the destination j) that leaves its busiest link
+ *             least loaded, then the shorter; then 2 passes taking each piece off and putting it back on its
+ *             best candidate. Made with d the diameter (relays anywhere), then with d = 1, 2, ... (BAL_NEAR
+ *             first), the plan kept is the first whose busiest link is within 0.1% (BAL_NEAR_SLACK) of relays
+ *             anywhere, else relays anywhere: a relay near the destination sends its pieces on over few
+ *             links, one of them j's in-link, so the second legs share fewer links with first legs and the
+ *             chains are shorter (4x4: 12 pieces against 26 on Zipf's demand; 4x4 Zipf 1 link, hot spots 2,
+ *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). Cost: up to
+ *             the diameter's plans, each (2 + 1) Q n^2 candidates of which those with k within d are walked
+ *             (each a walk of its route's links): O(n^3 diameter^2) time at most, 1.2 to 1.8 x the one plan
+ *             with relays anywhere as measured (bench/mpi/mpi_balanced_plan.c, docs/performance.md); made
+ *             only for totals seen on two calls in a row (alltoallv.c: a repeating pattern; totals that
+ *             change every call never plan), then cached while the rows and columns stay the same (a call
+ *             with the plan's totals plans nothing; totex_mpi_v_balanced_plans() counts the plans made).
+ *             Memory: the plan, n^2 Q bytes of relays (n <= 64: at most 16 KiB; two while
+ *             planning), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
  * Optimality: none claimed. Its busiest link on the bench's seeded Zipf and hot-spot demands is counted
  *             against the fluid LP optimum by bench/smpi/alltoallv_linkload.py; it is worse than relay on
@@ -40,8 +49,8 @@
  *             docs/performance.md ("Routes planned on an estimate of the demand", session 21).
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
- * learns its pieces' lengths from the message before them. Planning: the O(n^3 diameter) above, once per
- * change of the totals.
+ * learns its pieces' lengths from the message before them. Planning: the plans above, once per change of the
+ * totals.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -68,6 +77,12 @@
 #endif
 #ifndef BAL_CHAIN
 #define BAL_CHAIN 1 /* a node's relayed pieces up one after another per relay (1), else in rounds */
+#endif
+#ifndef BAL_NEAR
+#define BAL_NEAR 1 /* the first distance tried for relays from the destination (the diameter or more: any node) */
+#endif
+#ifndef BAL_NEAR_SLACK
+#define BAL_NEAR_SLACK 0.001 /* relays nearer while the busiest link stays at most this fraction above anywhere's */
 #endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
@@ -98,6 +113,7 @@ static struct {
     double seconds; /* CPU seconds of the last planning */
     uint32_t chain; /* the most pieces one node sends up through one relay */
     unsigned long made; /* plans made in this process */
+    uint32_t near;  /* the farthest a relay is from its destination (links) */
 } plan;
 
 unsigned long totex_mpi_v_balanced_plans(void) { return plan.made; }
@@ -145,6 +161,69 @@ static int by_weight(const void *a, const void *b)
     if (x->i != y->i)
         return x->i < y->i ? -1 : 1;
     return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* the greedy on the sorted pieces @p p (W^'s blocks) with relays at most @p near links from the destination: the
+   ways into @p via, the links' bytes into @p load (2 D n, zeroed here); the busiest link's bytes */
+static double greedy(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const pair *p, size_t np, int near,
+                     uint8_t *via, double *load)
+{
+    const size_t N = n;
+    memset(load, 0, 2 * (size_t)D * N * sizeof *load);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            for (int q = 0; q < BAL_Q; q++)
+                via[((size_t)i * N + j) * BAL_Q + q] = (uint8_t)j;
+    for (int pass = 0; pass <= BAL_PASSES; pass++)
+        for (int q = 0; q < BAL_Q; q++)
+            for (size_t x = 0; x < np && p[x].w > 0; x++) {
+                const uint32_t i = p[x].i, j = p[x].j;
+                const double w = p[x].w / BAL_Q;
+                uint8_t *v = &via[((size_t)i * N + j) * BAL_Q + q];
+                if (pass) { /* (taken off its way first) */
+                    const uint16_t *a = rt + ((size_t)i * N + *v) * L, *b = rt + ((size_t)*v * N + j) * L;
+                    for (int e = 1; e <= a[0]; e++)
+                        load[a[e]] -= w;
+                    if (*v != j)
+                        for (int e = 1; e <= b[0]; e++)
+                            load[b[e]] -= w;
+                }
+                /* the direct route, then any relay k whose two legs leave a lower busiest link, or the same
+                   on fewer links (the lower k on a tie) */
+                uint32_t best = j;
+                double bmax = 0, blen = 0;
+                for (uint32_t y = 0; y <= n; y++) {
+                    const uint32_t k = y == 0 ? j : y - 1;
+                    if (k == i || (y > 0 && k == j))
+                        continue;
+                    if (y > 0 && rt[((size_t)k * N + j) * L] > near)
+                        continue; /* (a relay too far from the destination) */
+                    const uint16_t *a = rt + ((size_t)i * N + k) * L, *b = rt + ((size_t)k * N + j) * L;
+                    double mx = 0;
+                    for (int e = 1; e <= a[0]; e++)
+                        if (load[a[e]] > mx)
+                            mx = load[a[e]];
+                    if (k != j)
+                        for (int e = 1; e <= b[0]; e++)
+                            if (load[b[e]] > mx)
+                                mx = load[b[e]];
+                    const double len = a[0] + (k != j ? b[0] : 0);
+                    if (y == 0 || mx < bmax || (mx == bmax && len < blen))
+                        best = k, bmax = mx, blen = len;
+                }
+                *v = (uint8_t)best;
+                const uint16_t *a = rt + ((size_t)i * N + best) * L, *b = rt + ((size_t)best * N + j) * L;
+                for (int e = 1; e <= a[0]; e++)
+                    load[a[e]] += w;
+                if (best != j)
+                    for (int e = 1; e <= b[0]; e++)
+                        load[b[e]] += w;
+            }
+    double busiest = 0;
+    for (size_t e = 0; e < 2 * (size_t)D * N; e++)
+        if (load[e] > busiest)
+            busiest = load[e];
+    return busiest;
 }
 
 /* the plan for rows and columns @p rows, @p cols (NULL: all equal); 0, or -1 (no memory) */
@@ -196,59 +275,32 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     size_t np = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++) {
-            for (int q = 0; q < BAL_Q; q++)
-                via[((size_t)i * N + j) * BAL_Q + q] = (uint8_t)j;
             if (i != j && T > 0)
                 p[np++] = (pair){(double)rc[i] * (double)rc[n + j] / T, i, j};
         }
     qsort(p, np, sizeof *p, by_weight);
-    for (int pass = 0; pass <= BAL_PASSES; pass++)
-        for (int q = 0; q < BAL_Q; q++)
-            for (size_t x = 0; x < np && p[x].w > 0; x++) {
-                const uint32_t i = p[x].i, j = p[x].j;
-                const double w = p[x].w / BAL_Q;
-                uint8_t *v = &via[((size_t)i * N + j) * BAL_Q + q];
-                if (pass) { /* (taken off its way first) */
-                    const uint16_t *a = rt + ((size_t)i * N + *v) * L, *b = rt + ((size_t)*v * N + j) * L;
-                    for (int e = 1; e <= a[0]; e++)
-                        load[a[e]] -= w;
-                    if (*v != j)
-                        for (int e = 1; e <= b[0]; e++)
-                            load[b[e]] -= w;
-                }
-                /* the direct route, then any relay k whose two legs leave a lower busiest link, or the same
-                   on fewer links (the lower k on a tie) */
-                uint32_t best = j;
-                double bmax = 0, blen = 0;
-                for (uint32_t y = 0; y <= n; y++) {
-                    const uint32_t k = y == 0 ? j : y - 1;
-                    if (k == i || (y > 0 && k == j))
-                        continue;
-                    const uint16_t *a = rt + ((size_t)i * N + k) * L, *b = rt + ((size_t)k * N + j) * L;
-                    double mx = 0;
-                    for (int e = 1; e <= a[0]; e++)
-                        if (load[a[e]] > mx)
-                            mx = load[a[e]];
-                    if (k != j)
-                        for (int e = 1; e <= b[0]; e++)
-                            if (load[b[e]] > mx)
-                                mx = load[b[e]];
-                    const double len = a[0] + (k != j ? b[0] : 0);
-                    if (y == 0 || mx < bmax || (mx == bmax && len < blen))
-                        best = k, bmax = mx, blen = len;
-                }
-                *v = (uint8_t)best;
-                const uint16_t *a = rt + ((size_t)i * N + best) * L, *b = rt + ((size_t)best * N + j) * L;
-                for (int e = 1; e <= a[0]; e++)
-                    load[a[e]] += w;
-                if (best != j)
-                    for (int e = 1; e <= b[0]; e++)
-                        load[b[e]] += w;
-            }
-    double busiest = 0;
-    for (size_t e = 0; e < 2 * (size_t)D * N; e++)
-        if (load[e] > busiest)
-            busiest = load[e];
+    /* relays as near the destination as leaves the busiest link within BAL_NEAR_SLACK of relays anywhere: the
+       plan with relays anywhere, then with relays at most 1, 2, ... links from the destination until one is */
+    uint8_t *any = malloc(N * N * BAL_Q);
+    if (!any) {
+        free(rt), free(via), free(load), free(p), free(rc);
+        return -1;
+    }
+    const double b_any = greedy(n, D, L, rt, p, np, (int)diam, any, load);
+    double busiest = b_any;
+    uint32_t near = diam;
+    for (uint32_t d = BAL_NEAR; d < diam; d++) {
+        const double b = greedy(n, D, L, rt, p, np, (int)d, via, load);
+        if (b <= b_any * (1 + BAL_NEAR_SLACK)) {
+            busiest = b, near = d;
+            break;
+        }
+    }
+    if (near == diam) {
+        free(via);
+        via = any;
+    } else
+        free(any);
     /* the longest chain: the most pieces one node sends up through one relay (sent one after another) */
     uint32_t chain = 0;
     uint32_t *cnt = calloc(N, sizeof *cnt);
@@ -263,6 +315,10 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     }
     free(cnt);
     plan.chain = chain;
+    plan.near = near;
+#ifdef BAL_DEBUG
+    fprintf(stderr, "plan n %u near %u busiest %.1f any %.1f chain %u\n", n, near, busiest, b_any, chain);
+#endif
     free(rt), free(load), free(p);
     plan.net = net;
     plan.n = n;
