@@ -109,7 +109,7 @@ for t in "$@"; do
             }
             printf "worst ratio to the best SMPI alltoallv: %.3f (totex), %.3f (totex_nocheck: TOTEX_CHECK=0)\n", worst, worstn
         }' "$raw"
-    echo "totex chose (call order, per case: 4 untimed + ITERS timed calls): $(sort "$out/chose-$t.txt" | uniq -c | tr -s ' \n' ' ')"
+    echo "totex chose (call order, per case: 5 untimed + ITERS timed calls): $(sort "$out/chose-$t.txt" | uniq -c | tr -s ' \n' ' ')"
     if grep -Eq "^totex(_nocheck)? .*WRONG|^totex(_nocheck)? FAILED" "$raw" || ! grep -q "^totex " "$raw"; then
         echo "smpi alltoallv bench: totex failed or gave a wrong result on torus $t (see $out/log-$t-totex.txt)" >&2
         status=1

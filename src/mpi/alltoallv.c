@@ -56,13 +56,13 @@
  *             links and 1.25 x the average link's bytes) is 13% below direct's on the torus
  *             (fitted) and 5% below padded's and routed's; balanced before both where every rank's
  *             last totals show a column over twice the mean, those totals were the same on the
- *             call before (a repeating pattern: its plan, O(n^3 diameter) of CPU, 30 ms on 64
+ *             call before (a repeating pattern: its plan, O(n^3 diameter^2) of CPU at most, 30-60 ms on 64
  *             nodes, is made once for it and cached; counts that change every call never pay it)
  *             and its prediction (3 start-ups and the
  *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
  *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
  *             A repeating pattern (the last call's figures those of the call before) is then
- *             measured: the predicted form and direct timed once each, the faster kept for it
+ *             measured: the predicted form, balanced where it was planned, and direct timed once each, the fastest kept for it
  *             (alltoallv_tune.c; TOTEX_TUNE=0: the model alone).
  *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
@@ -476,7 +476,7 @@ static double balanced_predict(const totex_mpi_state *st, int n, const totex_net
     bal_unplanned = 0;
     if (!tot.fresh || !*tot.fresh || tot.n < (size_t)n || !totex_mpi_v_balanced_applies(net))
         return -1;
-    /* (only with a hot receiver, a column over twice the mean: the plan costs O(n^3 diameter) per change of the
+    /* (only with a hot receiver, a column over twice the mean: the plan costs up to O(n^3 diameter^2) per change of the
        totals, not worth it where the estimate is nearly uniform and relay's routes are as good) */
     double sum = 0, top = 0;
     for (int j = 0; j < n; j++) {
@@ -490,7 +490,7 @@ static double balanced_predict(const totex_mpi_state *st, int n, const totex_net
         const int j = st->rank_of ? st->rank_of[t] : t;
         tot.node[t] = tot.rows[j], tot.node[n + t] = tot.cols[j];
     }
-    /* (the plan costs O(n^3 diameter) of CPU on every rank, 30 ms on 64 nodes, more than a call of 64 KiB blocks
+    /* (the plan costs up to O(n^3 diameter^2) of CPU on every rank, 34-62 ms on 64 nodes, more than a call of 64 KiB blocks
        takes there: made only for totals seen twice in a row, a repeating pattern whose later calls take the plan
        from the cache; counts that change from call to call never pay it) */
     if (!*tot.repeat && !totex_mpi_v_balanced_cached(net, tot.node, tot.node + n)) {
@@ -1070,9 +1070,17 @@ static uint64_t v_key(const totex_mpi_state *st)
     return h | 1;
 }
 
-/* the form mode @p mode of mode_of() runs (its planned path: what choose() takes from the last call's figures) */
-static int form_of_mode(int mode, const totex_mpi_state *st, int n, const totex_network *net, int declared)
+/* the form mode @p mode of mode_of() runs (its planned path: what choose() takes from the last call's figures);
+   *@p balanced: 1 when balanced's prediction from those figures stands (it applies and was planned) */
+static int form_of_mode(int mode, const totex_mpi_state *st, int n, const totex_network *net, int declared,
+                        int *balanced)
 {
+    double pred[6];
+    uint64_t g[F_N];
+    for (int k = 0; k < F_N; k++)
+        g[k] = st->v_prev[k];
+    const int how = choose(g, n, st, 0, net, declared, pred);
+    *balanced = declared && pred[5] >= 0;
     if (mode == M_DIRECT)
         return V_DIRECT;
     if (mode == M_RELAY)
@@ -1081,11 +1089,7 @@ static int form_of_mode(int mode, const totex_mpi_state *st, int n, const totex_
         return V_BALANCED;
     if (mode == M_UNIFORM)
         return V_UNIFORM;
-    uint64_t g[F_N];
-    for (int k = 0; k < F_N; k++)
-        g[k] = st->v_prev[k];
-    double pred[6];
-    return choose(g, n, st, 0, net, declared, pred);
+    return how;
 }
 
 static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
@@ -1104,8 +1108,7 @@ int totex_mpi_alltoallv(const void *sendbuf, const int *sendcounts, const int *s
         MPI_Comm_rank(comm, &rank);
         MPI_Comm_size(comm, &size);
         const int rrc = totex_mpi_v_tune_record(vt_pending.st, vt_pending.trial, t, rc == MPI_SUCCESS, rank,
-                                                opt->verbose, opt->entry, size, v_names[vt_pending.form],
-                                                v_names[V_DIRECT]);
+                                                opt->verbose, opt->entry, size, v_names);
         vt_pending.trial = 0;
         if (rc == MPI_SUCCESS)
             rc = rrc;
@@ -1239,12 +1242,13 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         int mode = mode_of(st, size, net, declared);
         /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
         if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
-            const int form = form_of_mode(mode, st, size, net, declared);
+            int bal = 0;
+            const int form = form_of_mode(mode, st, size, net, declared, &bal);
             if (form != V_UNIFORM && form != V_NONE) {
                 int trial = 0;
-                const int run = totex_mpi_v_tune_form(st, v_key(st), form, V_DIRECT, &trial);
-                if (run == V_DIRECT && form != V_DIRECT)
-                    mode = M_DIRECT;
+                const int run = totex_mpi_v_tune_form(st, v_key(st), form, bal ? V_BALANCED : -1, V_DIRECT, &trial);
+                if (run != form)
+                    mode = run == V_BALANCED ? M_BALANCED : M_DIRECT;
                 if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
                     if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)
                         return rc;

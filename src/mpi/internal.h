@@ -276,8 +276,9 @@ typedef struct totex_mpi_state {
     int v_tot_repeat;        /* v_tot, read fresh, was the same as the time before: a repeating pattern, for
                                 which "balanced" makes its plan (once per pattern: O(n^3 diameter) CPU) */
     uint64_t vt_key;         /* alltoallv_tune.c: the pattern (a key of the last call's figures) being tuned */
-    int vt_stage, vt_form, vt_direct, vt_best; /* its stage, the predicted form, direct's, the faster */
-    double vt_t[2];          /* seconds (the slowest rank's) of the predicted form's and direct's trials */
+    int vt_stage, vt_form, vt_second, vt_direct, vt_best; /* its stage, the predicted form, the second candidate
+                                (-1: none), direct's, the fastest */
+    double vt_t[3];          /* seconds (the slowest rank's) of the three trials (-1: not timed) */
     const char *entry;       /* the function of the call under way (totex_mpi_options.entry), for that line */
     int costs_known;         /* t_s and t_c below are set (same on every rank) */
     double t_s, t_c;         /* seconds, seconds/byte: measured by ping-pong unless TOTEX_TS / TOTEX_TC */
@@ -321,15 +322,17 @@ typedef struct totex_mpi_state {
 
 /* ---- the measured choice of a repeating pattern (alltoallv_tune.c) ----
  * The form to run for the pattern named @p key (a hash of the last call's global figures, the same on every rank)
- * when the model predicts @p predicted (@p direct: direct's id): a pattern seen once runs @p predicted untimed;
- * repeated, @p predicted is timed (*@p trial 1), then @p direct (*@p trial 2), then the faster runs (*@p trial 0).
- * TOTEX_TUNE=0: always @p predicted. Local, no communication. */
-int totex_mpi_v_tune_form(totex_mpi_state *st, uint64_t key, int predicted, int direct, int *trial);
-/* After a call that was trial @p trial (1 or 2) and took @p seconds on this rank (@p ok: it succeeded, on every
- * rank alike): the slowest rank's time by one MPI_Allreduce on st->dup (collective; none when !ok, which restarts
- * the pattern's trials); after the second, the decision, said on TOTEX_VERBOSE's stderr by rank 0. MPI's code. */
+ * when the model predicts @p predicted, @p second is another candidate (-1: none) and @p direct is direct's id: a
+ * pattern seen once runs @p predicted untimed; repeated, @p predicted, @p second and @p direct are timed one call
+ * each (*@p trial 1, 2, 3), then the fastest runs (*@p trial 0). TOTEX_TUNE=0: always @p predicted. Local, no
+ * communication. */
+int totex_mpi_v_tune_form(totex_mpi_state *st, uint64_t key, int predicted, int second, int direct, int *trial);
+/* After a call that was trial @p trial and took @p seconds on this rank from the trial's barrier (@p ok: it
+ * succeeded, on every rank alike): the slowest rank's time by one MPI_Allreduce on st->dup (collective; none when
+ * !ok, which restarts the pattern's trials); after direct's, the decision, said on TOTEX_VERBOSE's stderr by rank 0
+ * with the forms' names from @p names (indexed by form id). MPI's code. */
 int totex_mpi_v_tune_record(totex_mpi_state *st, int trial, double seconds, int ok, int rank, int verbose,
-                            const char *entry, int size, const char *form_name, const char *direct_name);
+                            const char *entry, int size, const char *const *names);
 /* trials timed by totex_mpi_v_tune_record() in this process (a test's count) */
 unsigned long totex_mpi_v_tune_trials(void);
 
