@@ -189,6 +189,15 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* a hash of @p n words (never 0): names the totals of a call (tot_settle) and a call's pattern (v_key) */
+static uint64_t hash_words(const uint64_t *w, size_t n)
+{
+    uint64_t h = 0x6a09e667f3bcc908ULL;
+    for (size_t i = 0; i < n; i++)
+        h = mix64(h ^ w[i]);
+    return h | 1;
+}
+
 /* the count check's term of the pair (from, to) carrying @p bytes */
 static uint64_t pair_hash(int from, int to, uint64_t bytes)
 {
@@ -258,12 +267,7 @@ static void tot_settle(int ok)
     *tot.fresh = ok;
     if (!ok)
         return;
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (size_t i = 0; i < 2 * tot.n; i++) {
-        h ^= tot.rows[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 0xbf58476d1ce4e5b9ULL;
-    }
-    h |= 1;
+    const uint64_t h = hash_words(tot.rows, 2 * tot.n); /* (rows then cols: one array) */
     *tot.repeat = h == *tot.hash;
     *tot.hash = h;
 }
@@ -1060,14 +1064,11 @@ static struct {
 /* a key of the pattern of the last call: its global figures and, where read, every rank's totals */
 static uint64_t v_key(const totex_mpi_state *st)
 {
-    uint64_t h = 0x6a09e667f3bcc908ULL;
-    for (int k = 0; k < F_N; k++) {
-        h ^= (uint64_t)st->v_prev[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 0xbf58476d1ce4e5b9ULL;
-    }
-    if (tot.fresh && *tot.fresh && tot.hash)
-        h ^= *tot.hash;
-    return h | 1;
+    uint64_t g[F_N + 1];
+    for (int k = 0; k < F_N; k++)
+        g[k] = st->v_prev[k];
+    g[F_N] = tot.fresh && *tot.fresh && tot.hash ? *tot.hash : 0;
+    return hash_words(g, F_N + 1);
 }
 
 /* the form mode @p mode of mode_of() runs (its planned path: what choose() takes from the last call's figures);
