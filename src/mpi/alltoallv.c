@@ -570,7 +570,8 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
    were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
 enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY, M_BALANCED };
 
-static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared)
+static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared, int *how_out,
+                   int *bal_out)
 {
     const int forced = forced_on(net, NULL); /* (a forced form that does not apply: direct) */
     if (forced == V_RELAY)
@@ -586,6 +587,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
         g[k] = st->v_prev[k];
     double pred[6];
     const int how = choose(g, n, st, 0, net, declared, pred);
+    if (how_out) /* (what the measured choice needs: alltoallv_tune.c) */
+        *how_out = how, *bal_out = declared && pred[5] >= 0;
     const double m = (double)(g[F_ROW] > g[F_COL] ? g[F_ROW] : g[F_COL]), direct_lo = 2 * st->t_s + m * st->t_c;
     if (how == V_UNIFORM) {
         if (g[F_INPLACE] || st->nb_calls) /* (a failed call retires the duplicate: not while nonblocking calls use it) */
@@ -1071,17 +1074,10 @@ static uint64_t v_key(const totex_mpi_state *st)
     return hash_words(g, F_N + 1);
 }
 
-/* the form mode @p mode of mode_of() runs (its planned path: what choose() takes from the last call's figures);
-   *@p balanced: 1 when balanced's prediction from those figures stands (it applies and was planned) */
-static int form_of_mode(int mode, const totex_mpi_state *st, int n, const totex_network *net, int declared,
-                        int *balanced)
+/* the form mode @p mode of mode_of() runs (its planned path: @p how, what choose() took from the last call's
+   figures) */
+static int form_of_mode(int mode, int how)
 {
-    double pred[6];
-    uint64_t g[F_N];
-    for (int k = 0; k < F_N; k++)
-        g[k] = st->v_prev[k];
-    const int how = choose(g, n, st, 0, net, declared, pred);
-    *balanced = declared && pred[5] >= 0;
     if (mode == M_DIRECT)
         return V_DIRECT;
     if (mode == M_RELAY)
@@ -1240,11 +1236,11 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
             return rc;
         net = routed_network(st, size);
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup);
-        int mode = mode_of(st, size, net, declared);
+        int how_last = V_DIRECT, bal = 0;
+        int mode = mode_of(st, size, net, declared, &how_last, &bal);
         /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
         if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
-            int bal = 0;
-            const int form = form_of_mode(mode, st, size, net, declared, &bal);
+            const int form = form_of_mode(mode, how_last);
             if (form != V_UNIFORM && form != V_NONE) {
                 int trial = 0;
                 const int run = totex_mpi_v_tune_form(st, v_key(st), form, bal ? V_BALANCED : -1, V_DIRECT, &trial);
@@ -1280,7 +1276,7 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
             st->v_known = 1;
-            if (mode_of(st, size, net, declared) != M_UNIFORM)
+            if (mode_of(st, size, net, declared, NULL, NULL) != M_UNIFORM)
                 return MPI_SUCCESS;
             /* uniform counts on every rank: the next call runs totex_alltoall's schedule at once; its plan is
                made now, as the first uniform call made it before (every rank is here, its counts uniform) */
