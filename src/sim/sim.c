@@ -163,9 +163,18 @@ struct totex_sim {
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
                                           modulo 255 (1 .. 255), all reset to 0 every 255 steps: one byte, so
                                           that a mesh's stamps stay in the first-level cache */
-    uint32_t *link32;                  /* multiport and k-port with the table: n * nbr_stride, the step + 1 of the
-                                          directed link's last hop (0 for none), read by the one-loop forms only
-                                          (links_chunk_in(); check_hops() takes the node words) */
+    uint32_t *link32;                  /* with the table: nbr_stride * n8, the step + 1 of the directed link's last
+                                          hop (0 for none), slot by slot (the link from node v over slot s at
+                                          s * n8 + v), read by the one-loop forms only (links_chunk_in(),
+                                          dense_chunk_in(); check_hops() takes the node words) */
+    uint32_t *in32;                    /* with the table, the dense form (dense_chunk_in()): nbr_stride * n8, per
+                                          directed link into a node (the node's slot of the link back, slot by
+                                          slot) the step + 1 of its last hop, bit 31 set when the message stayed
+                                          (to != dst) */
+    uint32_t *rev;                     /* the dense form: for each link's place in link32, its place in in32 */
+    uint32_t n8;                       /* n rounded up to a multiple of 8: the rows of link32 and in32, queue's
+                                          length (its padding 0) */
+    int dense;                         /* the dense form applies (every link has a link back: rev) */
     uint64_t *send_k, *recv_k;         /* k-port with the table, k < 256: per node, 256 (step + 1) plus its sends
                                           (receives) in that step, read by the one-loop forms only (ports_takek()) */
     uint32_t *queue;                   /* undelivered messages held per node */
@@ -250,6 +259,8 @@ void totex_sim_free(totex_sim *sim)
     free(sim->recv_count);
     free(sim->link_stamp);
     free(sim->link32);
+    free(sim->in32);
+    free(sim->rev);
     free(sim->send_k);
     free(sim->recv_k);
     free(sim->queue);
@@ -291,7 +302,8 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->slots += totex_factor_max_degree(f);
     }
     sim->coords = malloc(sizeof *sim->coords * (size_t)n * sim->k);
-    sim->queue = malloc(sizeof *sim->queue * (size_t)n);
+    sim->n8 = (n + 7) & ~7u;
+    sim->queue = calloc(sim->n8, sizeof *sim->queue);
     if (!sim->coords || !sim->queue)
         goto nomem;
     sim->peak_queue = n - 1; /* every node starts holding its n-1 messages */
@@ -321,15 +333,35 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->node_word = calloc(n, sizeof *sim->node_word);
         if (!sim->node_word)
             goto nomem;
-        if (ports != TOTEX_PORTS_SINGLE && !(sim->link32 = calloc((size_t)n * sim->nbr_stride, sizeof *sim->link32)))
+        const size_t links = (size_t)sim->n8 * sim->nbr_stride;
+        sim->link32 = calloc(links, sizeof *sim->link32);
+        sim->in32 = calloc(links, sizeof *sim->in32);
+        sim->rev = calloc(links, sizeof *sim->rev);
+        if (!sim->link32 || !sim->in32 || !sim->rev)
             goto nomem;
+        /* the link from v over slot s comes into u = nbr[v][s] over u's lowest slot back to v (the one-loop forms
+           take a hop over v's lowest slot to u: two hops into u over two links have two senders, two slots) */
+        sim->dense = 1;
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t s = 0; s < sim->nbr_stride; s++) {
+                const uint32_t u = sim->nbr[(size_t)v * sim->nbr_stride + s];
+                if (u == UINT32_MAX)
+                    continue;
+                uint32_t t = 0;
+                while (t < sim->nbr_stride && sim->nbr[(size_t)u * sim->nbr_stride + t] != v)
+                    t++;
+                if (t == sim->nbr_stride)
+                    sim->dense = 0; /* no link back */
+                else
+                    sim->rev[(size_t)s * sim->n8 + v] = t * sim->n8 + u;
+            }
         if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI && ports < 256 &&
             (!(sim->send_k = calloc(n, sizeof *sim->send_k)) || !(sim->recv_k = calloc(n, sizeof *sim->recv_k))))
             goto nomem;
     }
     if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
-        sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
-        sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
+        sim->send_stamp = calloc(sim->n8, sizeof *sim->send_stamp);
+        sim->recv_stamp = calloc(sim->n8, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
             goto nomem;
     }
@@ -687,13 +719,14 @@ typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
     uint32_t expect[SIM_CHUNK];              /* (from ^ src) << shift | tag: see sim_word_bad() */
     uint32_t moved[SIM_CHUNK];               /* (to ^ src) << shift | tag */
-    uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: from * 4 + the slot of
-                                                the hop's link in the neighbour table */
+    uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: the slot of the hop's
+                                                link in the neighbour table times n8, plus from (link32's place) */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
 typedef struct sim_pre_in {
     uint32_t n, tag, shift; /* shift: sim->loc_shift */
+    uint32_t n8;          /* sim->n8: the link of slot s at node v is s * n8 + v */
     const uint32_t *perm; /* SIM_BY_SRC */
     const uint32_t *nbr;  /* the neighbour table, rows of 4 slots (@p LK of the pre-pass) */
 } sim_pre_in;
@@ -719,7 +752,7 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
         const uint32_t f = from < n ? from : 0, *row = in->nbr + (size_t)f * 4;
         const uint32_t slot = row[0] == to ? 0 : row[1] == to ? 1 : row[2] == to ? 2 : row[3] == to ? 3 : 4;
         bad |= slot == 4;
-        ck->link[j] = f * 4 + (slot & 3);
+        ck->link[j] = (slot & 3) * in->n8 + f;
     }
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
@@ -795,15 +828,15 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
                           m1 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u0, u2), to),
                           m2 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u1, u3), to),
                           m3 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u1, u3), to);
-            const __m256i one = _mm256_set1_epi32(1);
-            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it */
-            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32(3));
+            const __m256i one = _mm256_set1_epi32((int)in->n8);
+            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it; times n8 */
+            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32((int)(3 * in->n8)));
             sl = _mm256_blendv_epi8(sl, _mm256_add_epi32(one, one), m2);
             sl = _mm256_blendv_epi8(sl, one, m1);
             sl = _mm256_andnot_si256(m0, sl);
             const __m256i found = _mm256_or_si256(_mm256_or_si256(m0, m1), _mm256_or_si256(m2, m3));
             bad = _mm256_or_si256(bad, _mm256_xor_si256(found, _mm256_cmpeq_epi32(zero, zero)));
-            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(_mm256_slli_epi32(fc, 2), sl));
+            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(fc, sl));
         }
         if (MS) {
             __m256i idx;
@@ -915,7 +948,7 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     if (!sh || !cur)
         return 0;
     msg_state *const state = sim->state;
-    const sim_pre_in in = {n, cur, sh, sim->perm, NULL};
+    const sim_pre_in in = {n, cur, sh, sim->n8, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     const uint32_t ahead = sim->ahead;
     sim_chunk ck;
@@ -1372,6 +1405,9 @@ typedef struct sim_loop {
     msg_state *state;
     uint32_t stamp, peak0, mask, ahead;
     uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
+    uint32_t n8;
+    uint32_t *in32;
+    const uint32_t *rev;
 } sim_loop;
 
 /*
@@ -1393,6 +1429,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
     msg_state *const state = lp->state;
     const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask, ahead = lp->ahead;
     const uint64_t kbase = lp->now, kp = lp->kp;
+    const uint32_t n8 = lp->n8;
     uint32_t top = 0; /* the largest queue a hop left (multiport) */
     size_t j = 0;
 #pragma GCC unroll 2
@@ -1415,7 +1452,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
             if (!ports_take1(ss, rs, from, to, stamp))
                 break;
         } else { /* the directed link's stamp, and under k-port the node's counts */
-            uint32_t *const ls = LK ? link32 + ck->link[j] : link32 + (size_t)from * NS + slot;
+            uint32_t *const ls = LK ? link32 + ck->link[j] : link32 + (size_t)slot * n8 + from;
             if (*ls == stamp)
                 break;
             if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
@@ -1465,6 +1502,191 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
 }
 
 /*
+ * The dense form of a step of the links part (links_fast(); with the messages too in the serial replay):
+ * per hop no count and no queue. Multiport and k-port, on a table whose links all have a link back
+ * (sim->dense), steps of at least n / SIM_DENSE_NODES hops: the directed link's stamp, checked and written
+ * (link32), and the stamp of the link into the receiver (in32, bit 31 set when the message stays there,
+ * to != dst). Single-port, steps of at least n / SIM_DENSE_NODES1 hops: the node's send and receive stamps
+ * (send_stamp, recv_stamp, the receive's bit 31 as in32's). Then one pass over the nodes
+ * (dense_nodes_in()) counts each node's sends and receives of the step from those stamps, checks them
+ * against k (a node over k fails the step as a hop would: the two passes then name it) and moves its queue
+ * by the messages that stayed less the sends. A node sends over as many links as it sends messages and
+ * receives over as many as it receives (a link twice in a step is a link conflict, and under single-port
+ * two sends: the loop stops there), so the counts are those of check_hops(). The per-hop form
+ * (links_chunk_in()) reads and writes a node's counts and queues at every hop: on mesh:16x32 2-port greedy
+ * its links part took 2.3-2.5 ns a hop, 0.85-0.9 with neither the counts nor the queues; this form 1.6
+ * (docs/performance.md, session 25). Sparser steps keep the per-hop form: the node pass is over all n nodes
+ * (A2 on mesh:32x32, 0.67 hops a node a step: the dense form with link stamps 1.70-1.78 ns a hop, the
+ * per-hop form 1.59-1.65, the dense form with node stamps 1.47-1.54).
+ */
+#define SIM_DENSE_NODES 4
+#define SIM_DENSE_NODES1 16
+
+static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loop *lp, const totex_hop *hc, size_t c,
+                                                                   const sim_chunk *ck, const unsigned PM,
+                                                                   const uint32_t NS, const int MS)
+{
+    const uint32_t *const nbr = lp->nbr, *const rev = lp->rev;
+    uint32_t *const link32 = lp->link32, *const in32 = lp->in32, *const ss = lp->ss, *const rs = lp->rs;
+    msg_state *const state = lp->state;
+    const uint32_t stamp = lp->stamp, mask = lp->mask, ahead = lp->ahead, n8 = lp->n8;
+    size_t j = 0;
+#pragma GCC unroll 2
+    for (; j < c; j++) {
+        const uint32_t from = hc[j].from, to = hc[j].to, dst = hc[j].dst;
+        msg_state *ms = NULL;
+        uint32_t wbad = 0;
+        if (MS) {
+            __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
+            ms = state + ck->idx[j];
+            wbad = sim_word_bad(*ms, ck->expect[j], mask);
+        }
+        /* the link's slot: with rows of 4 slots the pre-pass found it (and failed a hop over no link), but
+           under single-port, which takes no link stamp */
+        const int LK = NS == 4 && PM != 1;
+        const uint32_t slot = LK ? 0 : fast_slot(nbr + (size_t)from * NS, to, NS);
+        if ((slot == UINT32_MAX) | (wbad != 0))
+            break;
+        const uint32_t stay = (uint32_t)(to != dst) << 31;
+        if (PM == 1) { /* the node's send and receive stamps, the receive's bit 31 when the message stays */
+            if ((ss[from] == stamp) | ((rs[to] & 0x7fffffffu) == stamp))
+                break;
+            ss[from] = stamp;
+            rs[to] = stamp | stay;
+        } else {
+            const uint32_t li = LK ? ck->link[j] : slot * n8 + from;
+            if (link32[li] == stamp)
+                break;
+            link32[li] = stamp;
+            in32[rev[li]] = stamp | stay;
+        }
+        if (MS)
+            *ms = ck->moved[j];
+    }
+    return j;
+}
+
+typedef size_t (*dense_chunk_fn)(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck);
+#define SIM_DENSE_FNS(P, NS)                                                                                       \
+    static size_t dense_chunk_##P##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck)   \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, NS, 0);                                                            \
+    }                                                                                                              \
+    static size_t dense_fused_##P##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck)   \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, NS, 1);                                                            \
+    }
+SIM_DENSE_FNS(0, 4) SIM_DENSE_FNS(0, 8) SIM_DENSE_FNS(0, 12) SIM_DENSE_FNS(0, 16)
+SIM_DENSE_FNS(1, 4) SIM_DENSE_FNS(1, 8) SIM_DENSE_FNS(1, 12) SIM_DENSE_FNS(1, 16)
+#undef SIM_DENSE_FNS
+
+/* the dense loop for this simulator's table (@p ms: with the messages), under single-port (@p single) or not
+   (multiport and k-port take the same loop: the node pass counts k) */
+static dense_chunk_fn pick_dense(const totex_sim *sim, int ms, int single)
+{
+    static const dense_chunk_fn fns[2][2][4] = {
+        {{dense_chunk_0_4, dense_chunk_0_8, dense_chunk_0_12, dense_chunk_0_16},
+         {dense_chunk_1_4, dense_chunk_1_8, dense_chunk_1_12, dense_chunk_1_16}},
+        {{dense_fused_0_4, dense_fused_0_8, dense_fused_0_12, dense_fused_0_16},
+         {dense_fused_1_4, dense_fused_1_8, dense_fused_1_12, dense_fused_1_16}}};
+    const uint32_t rows = sim->nbr_stride / 4;
+    return fns[ms != 0][single != 0][rows ? rows - 1 : 0];
+}
+
+/* the node pass of the dense form, node by node: each node's sends and receives of step @p stamp - 1 against
+   @p kp (0: multiport, no limit), and its queue moved by the messages that stayed less its sends (@p sign 1),
+   or moved back (@p sign -1, after a node over k). Returns nonzero when some node is over k; *top: the largest
+   queue after */
+static inline __attribute__((always_inline)) uint32_t dense_nodes_in(const totex_sim *sim, uint32_t stamp, uint32_t kp,
+                                                                    int sign, uint32_t *top)
+{
+    const int single = sim->ports == TOTEX_PORTS_SINGLE;
+    const uint32_t n = sim->n, n8 = sim->n8, slots = single ? 1 : sim->slots;
+    /* single-port: a node's send and receive stamps (a slot each) */
+    const uint32_t *const link32 = single ? sim->send_stamp : sim->link32, *const in32 = single ? sim->recv_stamp : sim->in32;
+    uint32_t *const queue = sim->queue;
+    const uint32_t tagged = stamp | 0x80000000u;
+    uint32_t bad = 0, mx = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t sends = 0, recvs = 0, stay = 0;
+        for (uint32_t s = 0; s < slots; s++) {
+            const uint32_t w = in32[(size_t)s * n8 + v];
+            sends += link32[(size_t)s * n8 + v] == stamp;
+            recvs += (w & 0x7fffffffu) == stamp;
+            stay += w == tagged;
+        }
+        bad |= kp && (sends > kp || recvs > kp);
+        const uint32_t q = sign > 0 ? queue[v] + stay - sends : queue[v] - stay + sends;
+        queue[v] = q;
+        mx = q > mx ? q : mx;
+    }
+    *top = mx;
+    return bad;
+}
+static uint32_t dense_nodes_plain(const totex_sim *sim, uint32_t stamp, uint32_t kp, int sign, uint32_t *top)
+{
+    return dense_nodes_in(sim, stamp, kp, sign, top);
+}
+#ifdef SIM_HAVE_AVX2
+/* dense_nodes_in() 8 nodes at a time (link32, in32 and queue have n8 entries a slot, 0 past n) */
+__attribute__((target("avx2"))) static uint32_t dense_nodes_avx2(const totex_sim *sim, uint32_t stamp, uint32_t kp,
+                                                                 int sign, uint32_t *top)
+{
+    const int single = sim->ports == TOTEX_PORTS_SINGLE;
+    const uint32_t n8 = sim->n8, slots = single ? 1 : sim->slots;
+    const uint32_t *const link32 = single ? sim->send_stamp : sim->link32, *const in32 = single ? sim->recv_stamp : sim->in32;
+    uint32_t *const queue = sim->queue;
+    const __m256i st = _mm256_set1_epi32((int)stamp), tg = _mm256_set1_epi32((int)(stamp | 0x80000000u)),
+                  low = _mm256_set1_epi32(0x7fffffff), kv = _mm256_set1_epi32((int)kp);
+    __m256i bad = _mm256_setzero_si256(), mx = bad;
+    for (uint32_t v = 0; v < n8; v += 8) {
+        __m256i sends = _mm256_setzero_si256(), recvs = sends, stay = sends;
+        for (uint32_t s = 0; s < slots; s++) {
+            const __m256i w = _mm256_loadu_si256((const __m256i *)(in32 + (size_t)s * n8 + v));
+            sends = _mm256_sub_epi32(sends, _mm256_cmpeq_epi32(
+                                                _mm256_loadu_si256((const __m256i *)(link32 + (size_t)s * n8 + v)), st));
+            if (kp)
+                recvs = _mm256_sub_epi32(recvs, _mm256_cmpeq_epi32(_mm256_and_si256(w, low), st));
+            stay = _mm256_sub_epi32(stay, _mm256_cmpeq_epi32(w, tg));
+        }
+        if (kp)
+            bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi32(sends, kv), _mm256_cmpgt_epi32(recvs, kv)));
+        const __m256i q0 = _mm256_loadu_si256((const __m256i *)(queue + v));
+        const __m256i q = sign > 0 ? _mm256_sub_epi32(_mm256_add_epi32(q0, stay), sends)
+                                   : _mm256_add_epi32(_mm256_sub_epi32(q0, stay), sends);
+        _mm256_storeu_si256((__m256i *)(queue + v), q);
+        mx = _mm256_max_epu32(mx, q);
+    }
+    __m128i h = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+    h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+    h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+    *top = (uint32_t)_mm_cvtsi128_si32(h);
+    return !_mm256_testz_si256(bad, bad);
+}
+#endif
+
+/* the end of a step of the dense form: the node pass (dense_nodes_in()); a node over k: the queues back as
+   they were and 0 (the caller replays the step in the two passes, which name it). Else the peak as
+   links_close() finds it (every queue is at most the peak between two steps: the peak stands when the
+   largest queue now is at most it, else the arrivals are counted again in hop order), the hop counts, 1 */
+static int dense_close(totex_sim *sim, const totex_hop *hops, size_t count, uint32_t stamp, uint32_t kp)
+{
+    uint32_t top;
+#ifdef SIM_HAVE_AVX2
+    uint32_t (*const nodes)(const totex_sim *, uint32_t, uint32_t, int, uint32_t *) =
+        sim->avx2 && !sim->portable ? dense_nodes_avx2 : dense_nodes_plain;
+#else
+    uint32_t (*const nodes)(const totex_sim *, uint32_t, uint32_t, int, uint32_t *) = dense_nodes_plain;
+#endif
+    if (nodes(sim, stamp, kp, 1, &top)) {
+        nodes(sim, stamp, 0, -1, &top);
+        return 0;
+    }
+    links_close(sim, hops, count, 0, top > sim->peak_queue);
+    return 1;
+}
+
+/*
  * The links part of step @p step in one loop a chunk (the neighbour table only: sim->nbr set), or with @p MS
  * both parts (fused_one_loop()): the same checks as check_hops() and the same updates as move_hops(), no message
  * text and one branch per check. At the first hop that fails any check it undoes the hops before it (the
@@ -1480,17 +1702,23 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
     const int layout = sim->layout;
     const uint32_t stamp = (uint32_t)(step + 1);
-    if (pm == 2 && !sim->send_k)
+    /* the dense form (dense_chunk_in()) on a step of at least n / SIM_DENSE_NODES hops (its node pass is over
+       all n nodes), while bit 31 of a stamp is free */
+    const int dense = (pm == 1 ? (uint64_t)count * SIM_DENSE_NODES1 >= n
+                               : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n) && stamp < 0x80000000u;
+    if (!dense && pm == 2 && !sim->send_k)
         return 0; /* k >= 256: the two passes only */
     const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
                          sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask, sim->ahead,
-                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
-    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->perm, sim->nbr};
-    /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass (single-port
-       takes no link stamp: the loop's look-up costs no more there) */
+                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports, sim->n8, sim->in32, sim->rev};
+    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->n8, sim->perm, sim->nbr};
+    /* rows of 4 slots: the links' slots found 8 at a time in the pre-pass, for the dense form and, in the
+       per-hop form, under multiport and k-port (single-port takes no link stamp there: the loop's look-up costs
+       no more) */
     const int lk = sim->nbr_stride == 4 && pm != 1;
     const sim_pre_fn pre = pick_pre(sim, MS, layout, lk);
     const links_chunk_fn loop = pick_chunk(sim, MS);
+    const dense_chunk_fn dloop = pick_dense(sim, MS, pm == 1);
     sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
     uint64_t arrivals = 0;
@@ -1499,22 +1727,29 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
         if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, sim->ahead, MS))
             break;
-        const size_t j = loop(&lp, hops + x, c, &ck, &over);
+        const size_t j = dense ? dloop(&lp, hops + x, c, &ck) : loop(&lp, hops + x, c, &ck, &over);
         x += j;
         if (j < c)
             break;
     }
-    if (x < count) {
-        if (MS)
+    /* the dense form's node pass: a node over k fails the step as a hop does (the queues left as they were) */
+    const int failed = x < count || (dense && !dense_close(sim, hops, count, stamp,
+                                                            pm == 0 ? 0 : pm == 1 ? 1 : (uint32_t)sim->ports));
+    if (failed) {
+        if (MS) /* the messages moved in this step (all of them after a node over k), back in reverse */
             for (size_t y = x; y-- > 0;)
                 sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = (hops[y].from ^ hops[y].src) << sh;
+        if (dense) /* the dense loop writes no queue */
+            return 0;
         if (pm == 0)
             links_undo(sim, hops, x, 0);
         else
             links_undo(sim, hops, x, 1);
         return 0;
     }
-    if (pm == 0)
+    if (dense)
+        ; /* dense_close() took the peak and the hop counts */
+    else if (pm == 0)
         links_close(sim, hops, count, 0, over);
     else
         links_close(sim, hops, count, 1, over);
