@@ -420,6 +420,96 @@ static void test_rejects_two_links_in_a_step(void **state)
     }
 }
 
+/* A node over its ports in a step of the links part's dense form (src/sim/sim.c, dense_chunk_in(): per hop only
+   stamps, then one pass over the nodes counts each node's sends and receives): under k-port and single-port, a
+   hop added to a step of a verified schedule that makes a node send, or receive, one message more than k over
+   a link the step leaves free, carrying a message that is at its tail and that the step does not move (for one
+   receive too many, one of the sender's hops to another node dropped when it sends k already); at the step's
+   end and in its middle; the two passes must name the port conflict at that node, serial and
+   split, with either form of the pre-pass and of the node pass; rows of 4 and 8 link slots. */
+static void test_rejects_ports_in_dense_steps(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *algo;
+        totex_ports ports;
+    } cases[] = {{"torus:16x16", "greedy", 2}, {"mesh:12x10", "greedy", 3}, {"torus:4x4x4", "greedy", 2},
+                 {"torus:16x16", "a2", TOTEX_PORTS_SINGLE}, {"mesh:12x10", "a2", TOTEX_PORTS_SINGLE}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        const uint32_t n = totex_network_nodes(net), k = totex_ports_k(cases[i].ports);
+        totex_schedule *s = ts_record(net, cases[i].ports, cases[i].algo);
+        const uint64_t at = 0; /* every message is at its source */
+        size_t c = 0;
+        const totex_hop *h = totex_schedule_step(s, at, &c);
+        assert_true(c * 4 >= n); /* a dense step */
+        uint32_t *sends = calloc(n, sizeof *sends), *recvs = calloc(n, sizeof *recvs);
+        assert_non_null(sends);
+        assert_non_null(recvs);
+        for (size_t y = 0; y < c; y++) {
+            sends[h[y].from]++;
+            recvs[h[y].to]++;
+        }
+        for (int dir = 0; dir < 2; dir++) { /* 0: one send too many at a node, 1: one receive too many */
+            totex_hop q = {UINT32_MAX, UINT32_MAX, 0, 0};
+            size_t drop = SIZE_MAX; /* a hop of the sender left out */
+            for (uint32_t v = 0; v < n && q.from == UINT32_MAX; v++) {
+                uint32_t nb[16];
+                const uint32_t deg = totex_network_neighbors(net, v, nb);
+                for (uint32_t r = 0; r < deg && q.from == UINT32_MAX; r++) {
+                    const uint32_t a = dir ? nb[r] : v, b = dir ? v : nb[r]; /* the hop a -> b */
+                    int busy = !(dir ? recvs[b] == k : sends[a] == k);
+                    for (size_t y = 0; y < c && !busy; y++)
+                        busy = h[y].from == a && h[y].to == b;
+                    for (uint32_t d = 0; d < n && !busy && q.from == UINT32_MAX; d++) {
+                        int moved = d == a;
+                        for (size_t y = 0; y < c && !moved; y++)
+                            moved = h[y].src == a && h[y].dst == d;
+                        if (!moved)
+                            q = (totex_hop){a, b, a, d};
+                    }
+                }
+            }
+            assert_true(q.from != UINT32_MAX);
+            for (size_t y = 0; y < c && dir && sends[q.from] == k && drop == SIZE_MAX; y++)
+                if (h[y].from == q.from && h[y].to != q.to)
+                    drop = y;
+            assert_true(!dir || sends[q.from] < k || drop != SIZE_MAX);
+            const uint32_t node = dir ? q.to : q.from;
+            for (int where = 0; where < 2; where++) { /* the step's end, its middle */
+                const size_t p = where ? c / 2 : c;
+                totex_hop *m = malloc(sizeof *m * (c + 1));
+                assert_non_null(m);
+                size_t mc = 0;
+                for (size_t y = 0; y <= c; y++) {
+                    if (y == p)
+                        m[mc++] = q;
+                    if (y < c && y != drop)
+                        m[mc++] = h[y];
+                }
+                totex_schedule *bad = with_step(s, at, m, mc);
+                for (int form = 0; form < 4; form++) {
+                    totex_error err = {{0}};
+                    const totex_sim_fault f = replay_form(net, cases[i].ports, bad, form, &err);
+                    const totex_violation want = dir ? TOTEX_VIOL_PORT_RECV : TOTEX_VIOL_PORT_SEND;
+                    if (f.kind != want || f.step != at || f.node != node)
+                        fail_msg("%s %s: form %d, hop %u->%u added at %zu of %zu: expected %s at node %u in step "
+                                 "%llu, got %s at node %u in step %llu: %s",
+                                 cases[i].spec, cases[i].algo, form, q.from, q.to, p, c, totex_violation_name(want),
+                                 node, (unsigned long long)at, totex_violation_name(f.kind), f.node,
+                                 (unsigned long long)f.step, err.msg);
+                }
+                totex_schedule_free(bad);
+                free(m);
+            }
+        }
+        free(sends);
+        free(recvs);
+        totex_schedule_free(s);
+        totex_network_free(net);
+    }
+}
+
 static void test_rejects_bad_ids(void **state)
 {
     (void)state;
@@ -457,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_rejects_late_in_long_step),
         cmocka_unit_test(test_rejects_non_link_in_chunks),
         cmocka_unit_test(test_rejects_two_links_in_a_step),
+        cmocka_unit_test(test_rejects_ports_in_dense_steps),
         cmocka_unit_test(test_refuses_too_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
