@@ -163,17 +163,19 @@ struct totex_sim {
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
                                           modulo 255 (1 .. 255), all reset to 0 every 255 steps: one byte, so
                                           that a mesh's stamps stay in the first-level cache */
-    uint32_t *link32;                  /* with the table: nbr_stride * n8, the step + 1 of the directed link's last
-                                          hop (0 for none), slot by slot (the link from node v over slot s at
-                                          s * n8 + v), read by the one-loop forms only (links_chunk_in(),
-                                          dense_chunk_in(); check_hops() takes the node words) */
-    uint32_t *in32;                    /* with the table, the dense form (dense_chunk_in()): nbr_stride * n8, per
+    uint16_t *link16;                  /* with the table: nbr_stride * n16, the stamp of the directed link's last hop
+                                          (link_stamp16(): 1 .. 32767, 0 for none; all 0 again every 32767
+                                          steps), slot by slot (the link from node v over slot s at s * n16 + v),
+                                          read by the one-loop forms only (links_chunk_in(), dense_chunk_in();
+                                          check_hops() takes the node words) */
+    uint16_t *in16;                    /* with the table, the dense form (dense_chunk_in()): nbr_stride * n16, per
                                           directed link into a node (the node's slot of the link back, slot by
-                                          slot) the step + 1 of its last hop, bit 31 set when the message stayed
-                                          (to != dst) */
-    uint32_t *rev;                     /* the dense form: for each link's place in link32, its place in in32 */
-    uint32_t n8;                       /* n rounded up to a multiple of 8: the rows of link32 and in32, queue's
-                                          length (its padding 0) */
+                                          slot) the stamp of its last hop as in link16, bit 15 set when the
+                                          message stays (to != dst) */
+    uint64_t link_cycle;               /* the 32767 steps link16 and in16 hold stamps of (step / 32767) */
+    uint32_t *rev;                     /* the dense form: for each link's place in link16, its place in in16 */
+    uint32_t n16;                      /* n rounded up to a multiple of 16: the rows of link16 and in16, the
+                                          length of queue, send_stamp and recv_stamp (their padding 0) */
     int dense;                         /* the dense form applies (every link has a link back: rev) */
     uint64_t *send_k, *recv_k;         /* k-port with the table, k < 256: per node, 256 (step + 1) plus its sends
                                           (receives) in that step, read by the one-loop forms only (ports_takek()) */
@@ -258,8 +260,8 @@ void totex_sim_free(totex_sim *sim)
     free(sim->send_count);
     free(sim->recv_count);
     free(sim->link_stamp);
-    free(sim->link32);
-    free(sim->in32);
+    free(sim->link16);
+    free(sim->in16);
     free(sim->rev);
     free(sim->send_k);
     free(sim->recv_k);
@@ -302,8 +304,8 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->slots += totex_factor_max_degree(f);
     }
     sim->coords = malloc(sizeof *sim->coords * (size_t)n * sim->k);
-    sim->n8 = (n + 7) & ~7u;
-    sim->queue = calloc(sim->n8, sizeof *sim->queue);
+    sim->n16 = (n + 15) & ~15u;
+    sim->queue = calloc(sim->n16, sizeof *sim->queue);
     if (!sim->coords || !sim->queue)
         goto nomem;
     sim->peak_queue = n - 1; /* every node starts holding its n-1 messages */
@@ -333,11 +335,11 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->node_word = calloc(n, sizeof *sim->node_word);
         if (!sim->node_word)
             goto nomem;
-        const size_t links = (size_t)sim->n8 * sim->nbr_stride;
-        sim->link32 = calloc(links, sizeof *sim->link32);
-        sim->in32 = calloc(links, sizeof *sim->in32);
+        const size_t links = (size_t)sim->n16 * sim->nbr_stride;
+        sim->link16 = calloc(links, sizeof *sim->link16);
+        sim->in16 = calloc(links, sizeof *sim->in16);
         sim->rev = calloc(links, sizeof *sim->rev);
-        if (!sim->link32 || !sim->in32 || !sim->rev)
+        if (!sim->link16 || !sim->in16 || !sim->rev)
             goto nomem;
         /* the link from v over slot s comes into u = nbr[v][s] over u's lowest slot back to v (the one-loop forms
            take a hop over v's lowest slot to u: two hops into u over two links have two senders, two slots) */
@@ -353,15 +355,15 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
                 if (t == sim->nbr_stride)
                     sim->dense = 0; /* no link back */
                 else
-                    sim->rev[(size_t)s * sim->n8 + v] = t * sim->n8 + u;
+                    sim->rev[(size_t)s * sim->n16 + v] = t * sim->n16 + u;
             }
         if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI && ports < 256 &&
             (!(sim->send_k = calloc(n, sizeof *sim->send_k)) || !(sim->recv_k = calloc(n, sizeof *sim->recv_k))))
             goto nomem;
     }
     if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
-        sim->send_stamp = calloc(sim->n8, sizeof *sim->send_stamp);
-        sim->recv_stamp = calloc(sim->n8, sizeof *sim->recv_stamp);
+        sim->send_stamp = calloc(sim->n16, sizeof *sim->send_stamp);
+        sim->recv_stamp = calloc(sim->n16, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
             goto nomem;
     }
@@ -720,13 +722,13 @@ typedef struct sim_chunk {
     uint32_t expect[SIM_CHUNK];              /* (from ^ src) << shift | tag: see sim_word_bad() */
     uint32_t moved[SIM_CHUNK];               /* (to ^ src) << shift | tag */
     uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: the slot of the hop's
-                                                link in the neighbour table times n8, plus from (link32's place) */
+                                                link in the neighbour table times n16, plus from (link16's place) */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
 typedef struct sim_pre_in {
     uint32_t n, tag, shift; /* shift: sim->loc_shift */
-    uint32_t n8;          /* sim->n8: the link of slot s at node v is s * n8 + v */
+    uint32_t n16;         /* sim->n16: the link of slot s at node v is s * n16 + v */
     const uint32_t *perm; /* SIM_BY_SRC */
     const uint32_t *nbr;  /* the neighbour table, rows of 4 slots (@p LK of the pre-pass) */
 } sim_pre_in;
@@ -752,7 +754,7 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
         const uint32_t f = from < n ? from : 0, *row = in->nbr + (size_t)f * 4;
         const uint32_t slot = row[0] == to ? 0 : row[1] == to ? 1 : row[2] == to ? 2 : row[3] == to ? 3 : 4;
         bad |= slot == 4;
-        ck->link[j] = (slot & 3) * in->n8 + f;
+        ck->link[j] = (slot & 3) * in->n16 + f;
     }
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
@@ -828,9 +830,9 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
                           m1 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u0, u2), to),
                           m2 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u1, u3), to),
                           m3 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u1, u3), to);
-            const __m256i one = _mm256_set1_epi32((int)in->n8);
-            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it; times n8 */
-            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32((int)(3 * in->n8)));
+            const __m256i one = _mm256_set1_epi32((int)in->n16);
+            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it; times n16 */
+            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32((int)(3 * in->n16)));
             sl = _mm256_blendv_epi8(sl, _mm256_add_epi32(one, one), m2);
             sl = _mm256_blendv_epi8(sl, one, m1);
             sl = _mm256_andnot_si256(m0, sl);
@@ -948,7 +950,7 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     if (!sh || !cur)
         return 0;
     msg_state *const state = sim->state;
-    const sim_pre_in in = {n, cur, sh, sim->n8, sim->perm, NULL};
+    const sim_pre_in in = {n, cur, sh, sim->n16, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     const uint32_t ahead = sim->ahead;
     sim_chunk ck;
@@ -1383,7 +1385,7 @@ static inline __attribute__((always_inline)) int ports_takek(uint64_t *sk, uint6
 }
 
 /* the links' writes of hops[0, x) undone (links_fast()): queue[from] back up, under multiport queue[to] down.
-   The stamps and counts of this step the one-loop forms leave in link32, send_stamp, recv_stamp, send_k and
+   The stamps and counts of this step the one-loop forms leave in link16, send_stamp, recv_stamp, send_k and
    recv_k are read by no one again: check_hops() takes the node words, and the next step has another stamp */
 static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, const totex_hop *hops, size_t x,
                                                              const unsigned PM)
@@ -1400,13 +1402,13 @@ static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, con
 typedef struct sim_loop {
     const uint32_t *nbr;
     uint32_t *queue, *ss, *rs; /* ss, rs: send_stamp and recv_stamp (single-port) */
-    uint32_t *link32;          /* multiport and k-port */
+    uint16_t *link16;          /* multiport and k-port */
     uint64_t *sk, *rk;         /* k-port: send_k, recv_k */
     msg_state *state;
     uint32_t stamp, peak0, mask, ahead;
     uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
-    uint32_t n8;
-    uint32_t *in32;
+    uint32_t n16, stamp16; /* stamp16: link_stamp16() */
+    uint16_t *in16;
     const uint32_t *rev;
 } sim_loop;
 
@@ -1424,12 +1426,13 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
                                                                    const unsigned PM, const uint32_t NS, const int MS)
 {
     const uint32_t *const nbr = lp->nbr;
-    uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
+    uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs;
+    uint16_t *const link16 = lp->link16;
     uint64_t *const sk = lp->sk, *const rk = lp->rk;
     msg_state *const state = lp->state;
     const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask, ahead = lp->ahead;
     const uint64_t kbase = lp->now, kp = lp->kp;
-    const uint32_t n8 = lp->n8;
+    const uint32_t n16 = lp->n16, stamp16 = lp->stamp16;
     uint32_t top = 0; /* the largest queue a hop left (multiport) */
     size_t j = 0;
 #pragma GCC unroll 2
@@ -1452,12 +1455,12 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
             if (!ports_take1(ss, rs, from, to, stamp))
                 break;
         } else { /* the directed link's stamp, and under k-port the node's counts */
-            uint32_t *const ls = LK ? link32 + ck->link[j] : link32 + (size_t)slot * n8 + from;
-            if (*ls == stamp)
+            uint16_t *const ls = LK ? link16 + ck->link[j] : link16 + (size_t)slot * n16 + from;
+            if (*ls == stamp16)
                 break;
             if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
                 break;
-            *ls = stamp;
+            *ls = (uint16_t)stamp16;
         }
         if (MS)
             *ms = ck->moved[j];
@@ -1505,31 +1508,38 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
  * The dense form of a step of the links part (links_fast(); with the messages too in the serial replay):
  * per hop no count and no queue. Multiport and k-port, on a table whose links all have a link back
  * (sim->dense), steps of at least n / SIM_DENSE_NODES hops: the directed link's stamp, checked and written
- * (link32), and the stamp of the link into the receiver (in32, bit 31 set when the message stays there,
- * to != dst). Single-port, steps of at least n / SIM_DENSE_NODES1 hops: the node's send and receive stamps
- * (send_stamp, recv_stamp, the receive's bit 31 as in32's). Then one pass over the nodes
- * (dense_nodes_in()) counts each node's sends and receives of the step from those stamps, checks them
- * against k (a node over k fails the step as a hop would: the two passes then name it) and moves its queue
- * by the messages that stayed less the sends. A node sends over as many links as it sends messages and
- * receives over as many as it receives (a link twice in a step is a link conflict, and under single-port
- * two sends: the loop stops there), so the counts are those of check_hops(). The per-hop form
- * (links_chunk_in()) reads and writes a node's counts and queues at every hop: on mesh:16x32 2-port greedy
- * its links part took 2.3-2.5 ns a hop, 0.85-0.9 with neither the counts nor the queues; this form 1.6
- * (docs/performance.md, session 25). Sparser steps keep the per-hop form: the node pass is over all n nodes
- * (A2 on mesh:32x32, 0.67 hops a node a step: the dense form with link stamps 1.70-1.78 ns a hop, the
- * per-hop form 1.59-1.65, the dense form with node stamps 1.47-1.54).
+ * (link16), and the stamp of the link into the receiver (in16, bit 15 set when the message stays there,
+ * to != dst). Single-port, steps of at least n / SIM_DENSE_NODES1 hops: the node's send and receive stamps,
+ * checked and written (send_stamp, recv_stamp, the receive's bit 31 set when the message stays). Then one
+ * pass over the nodes (dense_nodes_in(), dense_single_in()) counts each node's sends and receives of the
+ * step from those stamps, checks them against k (k-port: a node over k fails the step as a hop would, and
+ * the two passes name it) and moves its queue by the messages that stayed less the sends. A node sends
+ * over as many links as it sends messages and receives over as many as it receives (a link twice in a step
+ * is a link conflict, and under single-port two sends: the loop stops there), so the counts are those of
+ * check_hops(). The per-hop form (links_chunk_in()) reads and writes a node's counts and queues at every
+ * hop: on mesh:16x32 2-port greedy its links part took 2.3-2.5 ns a hop, 0.85-0.9 with neither the counts
+ * nor the queues (docs/performance.md, session 25). Sparser steps keep the per-hop form: the node pass is
+ * over all n nodes (A2 on mesh:32x32, 0.67 hops a node a step: the dense form with link stamps took
+ * 1.70-1.78 ns a hop, the per-hop form 1.59-1.65, the dense form with node stamps 1.47-1.54).
  */
 #define SIM_DENSE_NODES 4
 #define SIM_DENSE_NODES1 16
+/* link16's stamps: 1 .. SIM_STAMP16 */
+#define SIM_STAMP16 32767u
+
+/* the stamp of step @p step in link16 and in16 (they are all 0 again at every multiple of SIM_STAMP16 steps:
+   links_fast()) */
+static inline uint32_t link_stamp16(uint64_t step) { return (uint32_t)(step % SIM_STAMP16) + 1; }
 
 static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loop *lp, const totex_hop *hc, size_t c,
                                                                    const sim_chunk *ck, const unsigned PM,
                                                                    const uint32_t NS, const int MS)
 {
     const uint32_t *const nbr = lp->nbr, *const rev = lp->rev;
-    uint32_t *const link32 = lp->link32, *const in32 = lp->in32, *const ss = lp->ss, *const rs = lp->rs;
+    uint16_t *const link16 = lp->link16, *const in16 = lp->in16;
+    uint32_t *const ss = lp->ss, *const rs = lp->rs;
     msg_state *const state = lp->state;
-    const uint32_t stamp = lp->stamp, mask = lp->mask, ahead = lp->ahead, n8 = lp->n8;
+    const uint32_t stamp = lp->stamp, mask = lp->mask, ahead = lp->ahead, n16 = lp->n16, stamp16 = lp->stamp16;
     size_t j = 0;
 #pragma GCC unroll 2
     for (; j < c; j++) {
@@ -1547,18 +1557,17 @@ static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loo
         const uint32_t slot = LK ? 0 : fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (wbad != 0))
             break;
-        const uint32_t stay = (uint32_t)(to != dst) << 31;
         if (PM == 1) { /* the node's send and receive stamps, the receive's bit 31 when the message stays */
             if ((ss[from] == stamp) | ((rs[to] & 0x7fffffffu) == stamp))
                 break;
             ss[from] = stamp;
-            rs[to] = stamp | stay;
+            rs[to] = stamp | (uint32_t)(to != dst) << 31;
         } else {
-            const uint32_t li = LK ? ck->link[j] : slot * n8 + from;
-            if (link32[li] == stamp)
+            const uint32_t li = LK ? ck->link[j] : slot * n16 + from;
+            if (link16[li] == stamp16)
                 break;
-            link32[li] = stamp;
-            in32[rev[li]] = stamp | stay;
+            link16[li] = (uint16_t)stamp16;
+            in16[rev[li]] = (uint16_t)(stamp16 | (uint32_t)(to != dst) << 15);
         }
         if (MS)
             *ms = ck->moved[j];
@@ -1593,26 +1602,24 @@ static dense_chunk_fn pick_dense(const totex_sim *sim, int ms, int single)
     return fns[ms != 0][single != 0][rows ? rows - 1 : 0];
 }
 
-/* the node pass of the dense form, node by node: each node's sends and receives of step @p stamp - 1 against
-   @p kp (0: multiport, no limit), and its queue moved by the messages that stayed less its sends (@p sign 1),
-   or moved back (@p sign -1, after a node over k). Returns nonzero when some node is over k; *top: the largest
-   queue after */
-static inline __attribute__((always_inline)) uint32_t dense_nodes_in(const totex_sim *sim, uint32_t stamp, uint32_t kp,
+/* the node pass of the dense form under multiport and k-port, node by node: each node's sends (link16) and
+   receives (in16) of the step of stamp @p s16 against @p kp (0: no limit), and its queue moved by the messages
+   that stayed less its sends (@p sign 1), or moved back (@p sign -1, after a node over k). Nonzero when some
+   node is over k; *top: the largest queue after */
+static inline __attribute__((always_inline)) uint32_t dense_nodes_in(const totex_sim *sim, uint32_t s16, uint32_t kp,
                                                                     int sign, uint32_t *top)
 {
-    const int single = sim->ports == TOTEX_PORTS_SINGLE;
-    const uint32_t n = sim->n, n8 = sim->n8, slots = single ? 1 : sim->slots;
-    /* single-port: a node's send and receive stamps (a slot each) */
-    const uint32_t *const link32 = single ? sim->send_stamp : sim->link32, *const in32 = single ? sim->recv_stamp : sim->in32;
+    const uint32_t n = sim->n, n16 = sim->n16, slots = sim->slots;
+    const uint16_t *const link16 = sim->link16, *const in16 = sim->in16;
     uint32_t *const queue = sim->queue;
-    const uint32_t tagged = stamp | 0x80000000u;
+    const uint32_t tagged = s16 | 0x8000u;
     uint32_t bad = 0, mx = 0;
     for (uint32_t v = 0; v < n; v++) {
         uint32_t sends = 0, recvs = 0, stay = 0;
         for (uint32_t s = 0; s < slots; s++) {
-            const uint32_t w = in32[(size_t)s * n8 + v];
-            sends += link32[(size_t)s * n8 + v] == stamp;
-            recvs += (w & 0x7fffffffu) == stamp;
+            const uint32_t w = in16[(size_t)s * n16 + v];
+            sends += link16[(size_t)s * n16 + v] == s16;
+            recvs += (w & 0x7fffu) == s16;
             stay += w == tagged;
         }
         bad |= kp && (sends > kp || recvs > kp);
@@ -1623,65 +1630,126 @@ static inline __attribute__((always_inline)) uint32_t dense_nodes_in(const totex
     *top = mx;
     return bad;
 }
-static uint32_t dense_nodes_plain(const totex_sim *sim, uint32_t stamp, uint32_t kp, int sign, uint32_t *top)
+static uint32_t dense_nodes_plain(const totex_sim *sim, uint32_t s16, uint32_t kp, int sign, uint32_t *top)
 {
-    return dense_nodes_in(sim, stamp, kp, sign, top);
+    return dense_nodes_in(sim, s16, kp, sign, top);
 }
-#ifdef SIM_HAVE_AVX2
-/* dense_nodes_in() 8 nodes at a time (link32, in32 and queue have n8 entries a slot, 0 past n) */
-__attribute__((target("avx2"))) static uint32_t dense_nodes_avx2(const totex_sim *sim, uint32_t stamp, uint32_t kp,
-                                                                 int sign, uint32_t *top)
+
+/* the node pass under single-port: a node's send stamp and its receive stamp's (the loop took at most one of
+   each), its queue moved by the message that stayed less the send; *top: the largest queue after */
+static inline __attribute__((always_inline)) void dense_single_in(const totex_sim *sim, uint32_t stamp, uint32_t *top)
 {
-    const int single = sim->ports == TOTEX_PORTS_SINGLE;
-    const uint32_t n8 = sim->n8, slots = single ? 1 : sim->slots;
-    const uint32_t *const link32 = single ? sim->send_stamp : sim->link32, *const in32 = single ? sim->recv_stamp : sim->in32;
+    const uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
     uint32_t *const queue = sim->queue;
-    const __m256i st = _mm256_set1_epi32((int)stamp), tg = _mm256_set1_epi32((int)(stamp | 0x80000000u)),
-                  low = _mm256_set1_epi32(0x7fffffff), kv = _mm256_set1_epi32((int)kp);
-    __m256i bad = _mm256_setzero_si256(), mx = bad;
-    for (uint32_t v = 0; v < n8; v += 8) {
-        __m256i sends = _mm256_setzero_si256(), recvs = sends, stay = sends;
-        for (uint32_t s = 0; s < slots; s++) {
-            const __m256i w = _mm256_loadu_si256((const __m256i *)(in32 + (size_t)s * n8 + v));
-            sends = _mm256_sub_epi32(sends, _mm256_cmpeq_epi32(
-                                                _mm256_loadu_si256((const __m256i *)(link32 + (size_t)s * n8 + v)), st));
-            if (kp)
-                recvs = _mm256_sub_epi32(recvs, _mm256_cmpeq_epi32(_mm256_and_si256(w, low), st));
-            stay = _mm256_sub_epi32(stay, _mm256_cmpeq_epi32(w, tg));
-        }
-        if (kp)
-            bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi32(sends, kv), _mm256_cmpgt_epi32(recvs, kv)));
-        const __m256i q0 = _mm256_loadu_si256((const __m256i *)(queue + v));
-        const __m256i q = sign > 0 ? _mm256_sub_epi32(_mm256_add_epi32(q0, stay), sends)
-                                   : _mm256_add_epi32(_mm256_sub_epi32(q0, stay), sends);
-        _mm256_storeu_si256((__m256i *)(queue + v), q);
-        mx = _mm256_max_epu32(mx, q);
+    const uint32_t tagged = stamp | 0x80000000u;
+    uint32_t mx = 0;
+    for (uint32_t v = 0; v < sim->n; v++) {
+        const uint32_t q = queue[v] + (rs[v] == tagged) - (ss[v] == stamp);
+        queue[v] = q;
+        mx = q > mx ? q : mx;
     }
+    *top = mx;
+}
+static void dense_single_plain(const totex_sim *sim, uint32_t stamp, uint32_t *top) { dense_single_in(sim, stamp, top); }
+
+#ifdef SIM_HAVE_AVX2
+/* the largest of the 8 lanes of @p mx */
+__attribute__((target("avx2"))) static inline uint32_t max8_avx2(__m256i mx)
+{
     __m128i h = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
     h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
     h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
-    *top = (uint32_t)_mm_cvtsi128_si32(h);
+    return (uint32_t)_mm_cvtsi128_si32(h);
+}
+
+/* dense_nodes_in() 16 nodes at a time (link16, in16 and queue have n16 entries a slot, 0 past n); @p kp below
+   32768 */
+__attribute__((target("avx2"))) static uint32_t dense_nodes_avx2(const totex_sim *sim, uint32_t s16, uint32_t kp,
+                                                                 int sign, uint32_t *top)
+{
+    const uint32_t n16 = sim->n16, slots = sim->slots;
+    const uint16_t *const link16 = sim->link16, *const in16 = sim->in16;
+    uint32_t *const queue = sim->queue;
+    const __m256i st = _mm256_set1_epi16((short)s16), tg = _mm256_set1_epi16((short)(s16 | 0x8000u)),
+                  low = _mm256_set1_epi16(0x7fff), kv = _mm256_set1_epi16((short)kp);
+    __m256i bad = _mm256_setzero_si256(), mx = bad;
+    for (uint32_t v = 0; v < n16; v += 16) {
+        __m256i sends = _mm256_setzero_si256(), recvs = sends, stay = sends;
+        for (uint32_t s = 0; s < slots; s++) {
+            const __m256i w = _mm256_loadu_si256((const __m256i *)(in16 + (size_t)s * n16 + v));
+            sends = _mm256_sub_epi16(sends, _mm256_cmpeq_epi16(
+                                                _mm256_loadu_si256((const __m256i *)(link16 + (size_t)s * n16 + v)), st));
+            if (kp)
+                recvs = _mm256_sub_epi16(recvs, _mm256_cmpeq_epi16(_mm256_and_si256(w, low), st));
+            stay = _mm256_sub_epi16(stay, _mm256_cmpeq_epi16(w, tg));
+        }
+        if (kp)
+            bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi16(sends, kv), _mm256_cmpgt_epi16(recvs, kv)));
+        const __m256i d = sign > 0 ? _mm256_sub_epi16(stay, sends) : _mm256_sub_epi16(sends, stay);
+        const __m256i q0 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(queue + v)),
+                                            _mm256_cvtepi16_epi32(_mm256_castsi256_si128(d))),
+                      q1 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(queue + v + 8)),
+                                            _mm256_cvtepi16_epi32(_mm256_extracti128_si256(d, 1)));
+        _mm256_storeu_si256((__m256i *)(queue + v), q0);
+        _mm256_storeu_si256((__m256i *)(queue + v + 8), q1);
+        mx = _mm256_max_epu32(mx, _mm256_max_epu32(q0, q1));
+    }
+    *top = max8_avx2(mx);
     return !_mm256_testz_si256(bad, bad);
+}
+
+/* dense_single_in() 8 nodes at a time (send_stamp, recv_stamp and queue have n16 entries, 0 past n) */
+__attribute__((target("avx2"))) static void dense_single_avx2(const totex_sim *sim, uint32_t stamp, uint32_t *top)
+{
+    const uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
+    uint32_t *const queue = sim->queue;
+    const __m256i st = _mm256_set1_epi32((int)stamp), tg = _mm256_set1_epi32((int)(stamp | 0x80000000u));
+    __m256i mx = _mm256_setzero_si256();
+    for (uint32_t v = 0; v < sim->n16; v += 8) {
+        /* cmpeq is -1 where true: the queue plus the send's, less the stay's */
+        const __m256i q = _mm256_sub_epi32(
+            _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(queue + v)),
+                             _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(ss + v)), st)),
+            _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(rs + v)), tg));
+        _mm256_storeu_si256((__m256i *)(queue + v), q);
+        mx = _mm256_max_epu32(mx, q);
+    }
+    *top = max8_avx2(mx);
 }
 #endif
 
-/* the end of a step of the dense form: the node pass (dense_nodes_in()); a node over k: the queues back as
-   they were and 0 (the caller replays the step in the two passes, which name it). Else the peak as
-   links_close() finds it (every queue is at most the peak between two steps: the peak stands when the
-   largest queue now is at most it, else the arrivals are counted again in hop order), the hop counts, 1 */
-static int dense_close(totex_sim *sim, const totex_hop *hops, size_t count, uint32_t stamp, uint32_t kp)
+/* the end of a step of the dense form: the node pass (dense_nodes_in(), dense_single_in()); a node over k:
+   the queues back as they were and 0 (the caller replays the step in the two passes, which name it). Else
+   the peak as links_close() finds it (every queue is at most the peak between two steps: the peak stands
+   when the largest queue now is at most it, else the arrivals are counted again in hop order), the hop
+   counts, 1 */
+static int dense_close(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     uint32_t top;
+    const int avx2 = sim->avx2 && !sim->portable;
+    if (sim->ports == TOTEX_PORTS_SINGLE) {
+        const uint32_t stamp = (uint32_t)(step + 1);
 #ifdef SIM_HAVE_AVX2
-    uint32_t (*const nodes)(const totex_sim *, uint32_t, uint32_t, int, uint32_t *) =
-        sim->avx2 && !sim->portable ? dense_nodes_avx2 : dense_nodes_plain;
-#else
-    uint32_t (*const nodes)(const totex_sim *, uint32_t, uint32_t, int, uint32_t *) = dense_nodes_plain;
+        if (avx2)
+            dense_single_avx2(sim, stamp, &top);
+        else
 #endif
-    if (nodes(sim, stamp, kp, 1, &top)) {
-        nodes(sim, stamp, 0, -1, &top);
-        return 0;
+            dense_single_plain(sim, stamp, &top);
+    } else {
+        /* k-port over k only when k is below the slots (a node has at most that many links) */
+        const uint32_t kp = sim->ports == TOTEX_PORTS_MULTI || sim->ports >= sim->slots ? 0 : (uint32_t)sim->ports;
+        const uint32_t s16 = link_stamp16(step);
+        uint32_t (*nodes)(const totex_sim *, uint32_t, uint32_t, int, uint32_t *) = dense_nodes_plain;
+#ifdef SIM_HAVE_AVX2
+        if (avx2)
+            nodes = dense_nodes_avx2;
+#endif
+        if (nodes(sim, s16, kp, 1, &top)) {
+            nodes(sim, s16, 0, -1, &top);
+            return 0;
+        }
     }
+    (void)avx2;
     links_close(sim, hops, count, 0, top > sim->peak_queue);
     return 1;
 }
@@ -1697,21 +1765,27 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
 {
     const uint32_t n = sim->n, mask = sim->stamp_mask, sh = sim->loc_shift;
     const uint32_t cur = (uint32_t)((step + 1) & mask);
+    if (step / SIM_STAMP16 != sim->link_cycle) { /* link16's stamps of SIM_STAMP16 steps before */
+        memset(sim->link16, 0, sizeof *sim->link16 * sim->n16 * sim->nbr_stride);
+        memset(sim->in16, 0, sizeof *sim->in16 * sim->n16 * sim->nbr_stride);
+        sim->link_cycle = step / SIM_STAMP16;
+    }
     if (MS && (!sh || !cur))
         return 0;
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
     const int layout = sim->layout;
     const uint32_t stamp = (uint32_t)(step + 1);
     /* the dense form (dense_chunk_in()) on a step of at least n / SIM_DENSE_NODES hops (its node pass is over
-       all n nodes), while bit 31 of a stamp is free */
-    const int dense = (pm == 1 ? (uint64_t)count * SIM_DENSE_NODES1 >= n
-                               : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n) && stamp < 0x80000000u;
+       all n nodes); single-port while bit 31 of a stamp is free */
+    const int dense = pm == 1 ? (uint64_t)count * SIM_DENSE_NODES1 >= n && stamp < 0x80000000u
+                              : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n;
     if (!dense && pm == 2 && !sim->send_k)
         return 0; /* k >= 256: the two passes only */
-    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
+    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link16, sim->send_k,
                          sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask, sim->ahead,
-                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports, sim->n8, sim->in32, sim->rev};
-    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->n8, sim->perm, sim->nbr};
+                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports, sim->n16, link_stamp16(step),
+                         sim->in16, sim->rev};
+    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->n16, sim->perm, sim->nbr};
     /* rows of 4 slots: the links' slots found 8 at a time in the pre-pass, for the dense form and, in the
        per-hop form, under multiport and k-port (single-port takes no link stamp there: the loop's look-up costs
        no more) */
@@ -1733,8 +1807,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
             break;
     }
     /* the dense form's node pass: a node over k fails the step as a hop does (the queues left as they were) */
-    const int failed = x < count || (dense && !dense_close(sim, hops, count, stamp,
-                                                            pm == 0 ? 0 : pm == 1 ? 1 : (uint32_t)sim->ports));
+    const int failed = x < count || (dense && !dense_close(sim, hops, count, step));
     if (failed) {
         if (MS) /* the messages moved in this step (all of them after a node over k), back in reverse */
             for (size_t y = x; y-- > 0;)
