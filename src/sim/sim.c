@@ -1539,9 +1539,22 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
    links_fast()) */
 static inline uint32_t link_stamp16(uint64_t step) { return (uint32_t)(step % SIM_STAMP16) + 1; }
 
+#ifdef SIM_HAVE_AVX2
+/* fast_slot() of a row of 8 slots in one 8-wide compare (the dense loop's AVX2 form, dense_chunk_avx2_*()) */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint32_t fast_slot8(const uint32_t *nb,
+                                                                                                 uint32_t to)
+{
+    const unsigned hit = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+        _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)nb), _mm256_set1_epi32((int)to))));
+    return hit ? (uint32_t)__builtin_ctz(hit) : UINT32_MAX;
+}
+#endif
+/* a row's slot function for dense_chunk_in(): fast_slot() of rows of NS */
+typedef uint32_t (*slot_fn)(const uint32_t *nb, uint32_t to);
+
 static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loop *lp, const totex_hop *hc, size_t c,
                                                                    const sim_chunk *ck, const unsigned PM,
-                                                                   const uint32_t NS, const int MS)
+                                                                   const uint32_t NS, const int MS, slot_fn SLOT)
 {
     const uint32_t *const nbr = lp->nbr, *const rev = lp->rev;
     uint16_t *const link16 = lp->link16, *const in16 = lp->in16;
@@ -1562,7 +1575,7 @@ static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loo
         /* the link's slot: with rows of 4 slots the pre-pass found it (and failed a hop over no link), but
            under single-port, which takes no link stamp */
         const int LK = NS == 4 && PM != 1;
-        const uint32_t slot = LK ? 0 : fast_slot(nbr + (size_t)from * NS, to, NS);
+        const uint32_t slot = LK ? 0 : SLOT ? SLOT(nbr + (size_t)from * NS, to) : fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (wbad != 0))
             break;
         if (PM == 1) { /* the node's send and receive stamps, the receive's bit 31 when the message stays */
@@ -1587,20 +1600,41 @@ typedef size_t (*dense_chunk_fn)(const sim_loop *lp, const totex_hop *hc, size_t
 #define SIM_DENSE_FNS(P, NS)                                                                                       \
     static size_t dense_chunk_##P##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck)   \
     {                                                                                                              \
-        return dense_chunk_in(lp, hc, c, ck, P, NS, 0);                                                            \
+        return dense_chunk_in(lp, hc, c, ck, P, NS, 0, NULL);                                                      \
     }                                                                                                              \
     static size_t dense_fused_##P##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck)   \
     {                                                                                                              \
-        return dense_chunk_in(lp, hc, c, ck, P, NS, 1);                                                            \
+        return dense_chunk_in(lp, hc, c, ck, P, NS, 1, NULL);                                                      \
     }
 SIM_DENSE_FNS(0, 4) SIM_DENSE_FNS(0, 8) SIM_DENSE_FNS(0, 12) SIM_DENSE_FNS(0, 16)
 SIM_DENSE_FNS(1, 4) SIM_DENSE_FNS(1, 8) SIM_DENSE_FNS(1, 12) SIM_DENSE_FNS(1, 16)
 #undef SIM_DENSE_FNS
 
+#ifdef SIM_HAVE_AVX2
+/* rows of 8 slots (3-D tori and meshes) with AVX2: the slot in one compare (fast_slot8()) */
+#define SIM_DENSE8_FNS(P)                                                                                          \
+    __attribute__((target("avx2"))) static size_t dense_chunk8_##P(const sim_loop *lp, const totex_hop *hc, size_t c, \
+                                                                   const sim_chunk *ck)                           \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, 8, 0, fast_slot8);                                                 \
+    }                                                                                                              \
+    __attribute__((target("avx2"))) static size_t dense_fused8_##P(const sim_loop *lp, const totex_hop *hc, size_t c, \
+                                                                   const sim_chunk *ck)                           \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, 8, 1, fast_slot8);                                                 \
+    }
+SIM_DENSE8_FNS(0) SIM_DENSE8_FNS(1)
+#undef SIM_DENSE8_FNS
+#endif
+
 /* the dense loop for this simulator's table (@p ms: with the messages), under single-port (@p single) or not
    (multiport and k-port take the same loop: the node pass counts k) */
 static dense_chunk_fn pick_dense(const totex_sim *sim, int ms, int single)
 {
+#ifdef SIM_HAVE_AVX2
+    if (sim->nbr_stride == 8 && sim->avx2 && !sim->portable)
+        return ms ? (single ? dense_fused8_1 : dense_fused8_0) : (single ? dense_chunk8_1 : dense_chunk8_0);
+#endif
     static const dense_chunk_fn fns[2][2][4] = {
         {{dense_chunk_0_4, dense_chunk_0_8, dense_chunk_0_12, dense_chunk_0_16},
          {dense_chunk_1_4, dense_chunk_1_8, dense_chunk_1_12, dense_chunk_1_16}},
