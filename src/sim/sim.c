@@ -103,6 +103,11 @@
 #define SIM_AHEAD_FAR 96
 #define SIM_FAR_BYTES ((size_t)32 << 20)
 #define SIM_FAR_HOPS_A_LINE 4
+/* the messages part prefetches no state when the sampled steps touch at most a line of it in
+   SIM_NEAR_HOPS_A_LINE hops: A2, by destination or by source, 0.06-0.09 lines a hop, whose lines come in
+   order: its messages part on mesh:32x32 took 1.56-1.66 ns a hop without, 1.65-1.72 with (session 25, four
+   alternations at load 18) */
+#define SIM_NEAR_HOPS_A_LINE 8
 /* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
 #define HOP_PREFETCH_AHEAD 64
 /* a node's neighbours are looked up in a table when it has at most this many link slots */
@@ -146,6 +151,7 @@ struct totex_sim {
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
     uint32_t ahead;                    /* the one-loop forms' state prefetch, hops ahead (at most SIM_CHUNK_PAD) */
+    int prefetch;                      /* the messages part prefetches the state (prefetch_distance()) */
     int ahead_fixed;                   /* set by totex_sim_prefetch_ahead(): the review leaves sim->ahead */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
@@ -388,6 +394,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
     sim->ahead = PREFETCH_AHEAD; /* until the layout is chosen (prefetch_distance()) */
+    sim->prefetch = 1;
     sim->state = totex_huge_alloc(sim->state_bytes);
     if (!sim->state)
         goto nomem;
@@ -951,7 +958,8 @@ static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, 
  * from the pre-pass, a chunk at a time (pre_chunk()).
  */
 static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
-                                                                   size_t count, uint64_t step, const int BD)
+                                                                   size_t count, uint64_t step, const int BD,
+                                                                   const int PF)
 {
     const uint32_t n = sim->n, mask = sim->stamp_mask, sh = sim->loc_shift;
     const uint32_t cur = (uint32_t)((step + 1) & mask);
@@ -970,7 +978,8 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
             break;
         size_t j = 0;
         for (; j < c; j++) {
-            __builtin_prefetch(state + ck.idx[j + ahead], 1, 3);
+            if (PF)
+                __builtin_prefetch(state + ck.idx[j + ahead], 1, 3);
             msg_state *ms = state + ck.idx[j];
             if (sim_word_bad(*ms, ck.expect[j], mask))
                 break;
@@ -1220,6 +1229,7 @@ static void prefetch_distance(totex_sim *sim, uint64_t lines, uint64_t hops)
     if (sim->ahead_fixed)
         return;
     sim->ahead = sim->state_bytes > SIM_FAR_BYTES && lines * SIM_FAR_HOPS_A_LINE > hops ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
+    sim->prefetch = lines * SIM_NEAR_HOPS_A_LINE > hops;
 }
 
 /*
@@ -1273,10 +1283,16 @@ static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, u
 static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     layout_review(sim, hops, count, step);
+    if (!sim->prefetch)
+        switch (sim->layout) {
+        case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST, 0);
+        case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC, 0);
+        default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET, 0);
+        }
     switch (sim->layout) {
-    case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST);
-    case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC);
-    default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET);
+    case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST, 1);
+    case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC, 1);
+    default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET, 1);
     }
 }
 
