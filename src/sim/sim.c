@@ -1834,9 +1834,13 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const int layout = sim->layout;
     const uint32_t stamp = (uint32_t)(step + 1);
     /* the dense form (dense_chunk_in()) on a step of at least n / SIM_DENSE_NODES hops (its node pass is over
-       all n nodes); single-port while bit 31 of a stamp is free */
+       all n nodes); single-port while bit 31 of a stamp is free. With the messages (the serial replay), under
+       multiport and k-port only where the pre-pass finds the links (rows of 4 slots): elsewhere the store into
+       in16 waits on the loop's look-up of the slot, and the state's loads after it wait on that store
+       (torus:8x8x8 OCTR's serial replay took 3.23-3.54 ns a hop in the dense form, 3.08-3.30 in the per-hop
+       form; its links part 1.48-1.68 in the dense form, 1.80-2.08 in the per-hop form) */
     const int dense = pm == 1 ? (uint64_t)count * SIM_DENSE_NODES1 >= n && stamp < 0x80000000u
-                              : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n;
+                              : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n && (!MS || sim->nbr_stride == 4);
     if (!dense && pm == 2 && !sim->send_k)
         return 0; /* k >= 256: the two passes only */
     const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link16, sim->send_k,
