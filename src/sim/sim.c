@@ -1837,7 +1837,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
        all n nodes); single-port while bit 31 of a stamp is free. With the messages (the serial replay), under
        multiport and k-port only where the pre-pass finds the links (rows of 4 slots): elsewhere the store into
        in16 waits on the loop's look-up of the slot, and the state's loads after it wait on that store
-       (torus:8x8x8 OCTR's serial replay took 3.23-3.54 ns a hop in the dense form, 3.08-3.30 in the per-hop
+       (torus:8x8x8 OCTR's serial replay took 3.23-3.54 ns a hop in the dense form, 3.08-3.41 in the per-hop
        form; its links part 1.48-1.68 in the dense form, 1.80-2.08 in the per-hop form) */
     const int dense = pm == 1 ? (uint64_t)count * SIM_DENSE_NODES1 >= n && stamp < 0x80000000u
                               : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n && (!MS || sim->nbr_stride == 4);
