@@ -420,6 +420,176 @@ static void test_rejects_two_links_in_a_step(void **state)
     }
 }
 
+/* A node over its ports in a step of the links part's dense form (src/sim/sim.c, dense_chunk_in(): per hop only
+   stamps, then one pass over the nodes counts each node's sends and receives): under k-port and single-port, a
+   hop added to a step of a verified schedule that makes a node send, or receive, one message more than k over
+   a link the step leaves free, carrying a message that is at its tail and that the step does not move (for one
+   receive too many, one of the sender's hops to another node dropped when it sends k already); at the step's
+   end and in its middle; the two passes must name the port conflict at that node, serial and
+   split, with either form of the pre-pass and of the node pass; rows of 4 and 8 link slots. */
+static void test_rejects_ports_in_dense_steps(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *algo;
+        totex_ports ports;
+    } cases[] = {{"torus:16x16", "greedy", 2}, {"mesh:12x10", "greedy", 3}, {"torus:4x4x4", "greedy", 2},
+                 {"torus:16x16", "a2", TOTEX_PORTS_SINGLE}, {"mesh:12x10", "a2", TOTEX_PORTS_SINGLE}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        totex_network *net = ts_net(cases[i].spec);
+        const uint32_t n = totex_network_nodes(net), k = totex_ports_k(cases[i].ports);
+        totex_schedule *s = ts_record(net, cases[i].ports, cases[i].algo);
+        const uint64_t at = 0; /* every message is at its source */
+        size_t c = 0;
+        const totex_hop *h = totex_schedule_step(s, at, &c);
+        assert_true(c * 4 >= n); /* a dense step */
+        uint32_t *sends = calloc(n, sizeof *sends), *recvs = calloc(n, sizeof *recvs);
+        assert_non_null(sends);
+        assert_non_null(recvs);
+        for (size_t y = 0; y < c; y++) {
+            sends[h[y].from]++;
+            recvs[h[y].to]++;
+        }
+        for (int dir = 0; dir < 2; dir++) { /* 0: one send too many at a node, 1: one receive too many */
+            totex_hop q = {UINT32_MAX, UINT32_MAX, 0, 0};
+            size_t drop = SIZE_MAX; /* a hop of the sender left out */
+            for (uint32_t v = 0; v < n && q.from == UINT32_MAX; v++) {
+                uint32_t nb[16];
+                const uint32_t deg = totex_network_neighbors(net, v, nb);
+                for (uint32_t r = 0; r < deg && q.from == UINT32_MAX; r++) {
+                    const uint32_t a = dir ? nb[r] : v, b = dir ? v : nb[r]; /* the hop a -> b */
+                    int busy = !(dir ? recvs[b] == k : sends[a] == k);
+                    for (size_t y = 0; y < c && !busy; y++)
+                        busy = h[y].from == a && h[y].to == b;
+                    for (uint32_t d = 0; d < n && !busy && q.from == UINT32_MAX; d++) {
+                        int moved = d == a;
+                        for (size_t y = 0; y < c && !moved; y++)
+                            moved = h[y].src == a && h[y].dst == d;
+                        if (!moved)
+                            q = (totex_hop){a, b, a, d};
+                    }
+                }
+            }
+            assert_true(q.from != UINT32_MAX);
+            for (size_t y = 0; y < c && dir && sends[q.from] == k && drop == SIZE_MAX; y++)
+                if (h[y].from == q.from && h[y].to != q.to)
+                    drop = y;
+            assert_true(!dir || sends[q.from] < k || drop != SIZE_MAX);
+            const uint32_t node = dir ? q.to : q.from;
+            for (int where = 0; where < 2; where++) { /* the step's end, its middle */
+                const size_t p = where ? c / 2 : c;
+                totex_hop *m = malloc(sizeof *m * (c + 1));
+                assert_non_null(m);
+                size_t mc = 0;
+                for (size_t y = 0; y <= c; y++) {
+                    if (y == p)
+                        m[mc++] = q;
+                    if (y < c && y != drop)
+                        m[mc++] = h[y];
+                }
+                totex_schedule *bad = with_step(s, at, m, mc);
+                for (int form = 0; form < 4; form++) {
+                    totex_error err = {{0}};
+                    const totex_sim_fault f = replay_form(net, cases[i].ports, bad, form, &err);
+                    const totex_violation want = dir ? TOTEX_VIOL_PORT_RECV : TOTEX_VIOL_PORT_SEND;
+                    if (f.kind != want || f.step != at || f.node != node)
+                        fail_msg("%s %s: form %d, hop %u->%u added at %zu of %zu: expected %s at node %u in step "
+                                 "%llu, got %s at node %u in step %llu: %s",
+                                 cases[i].spec, cases[i].algo, form, q.from, q.to, p, c, totex_violation_name(want),
+                                 node, (unsigned long long)at, totex_violation_name(f.kind), f.node,
+                                 (unsigned long long)f.step, err.msg);
+                }
+                totex_schedule_free(bad);
+                free(m);
+            }
+        }
+        free(sends);
+        free(recvs);
+        totex_schedule_free(s);
+        totex_network_free(net);
+    }
+}
+
+/* The link stamps of the one-loop forms are 16 bits (src/sim/sim.c, link_stamp16()), the same again every
+   32767 steps, and all set to 0 then: a step 32767 steps after another must not count that step's links as
+   its own. On torus:4x4 multiport: step 0 moves four messages one link away from their destinations (their
+   receivers' queues above every other), 32768 steps move four other messages up and down a column and back
+   (dense steps: a quarter of the nodes' hops or more), a step brings the first four back, then greedy's
+   schedule: the peak queue must be the one counted here (every node's queue at every step's end), serial and
+   split, either pre-pass and node pass. With step 0's stamps counted again at step 32767, node 0's queue goes
+   one above. */
+static void test_link_stamps_wrap(void **state)
+{
+    (void)state;
+    totex_network *net = ts_net("torus:4x4");
+    const uint32_t n = totex_network_nodes(net);
+    totex_schedule *g = ts_record(net, TOTEX_PORTS_MULTI, "greedy"), *s = totex_schedule_new();
+    const totex_hop away[4] = {{1, 0, 1, 2}, {5, 4, 5, 6}, {9, 8, 9, 10}, {13, 12, 13, 14}};
+    const totex_hop back[4] = {{0, 1, 1, 2}, {4, 5, 5, 6}, {8, 9, 9, 10}, {12, 13, 13, 14}};
+    const totex_hop up[4] = {{2, 6, 2, 1}, {10, 14, 10, 9}, {3, 7, 3, 0}, {11, 15, 11, 8}};
+    const totex_hop down[4] = {{6, 2, 2, 1}, {14, 10, 10, 9}, {7, 3, 3, 0}, {15, 11, 11, 8}};
+    assert_int_equal(totex_schedule_add_step(s, away, 4, NULL), TOTEX_OK);
+    for (int t = 0; t < 32768; t++)
+        assert_int_equal(totex_schedule_add_step(s, t % 2 ? down : up, 4, NULL), TOTEX_OK);
+    assert_int_equal(totex_schedule_add_step(s, back, 4, NULL), TOTEX_OK);
+    for (uint64_t t = 0; t < totex_schedule_steps(g); t++) {
+        size_t c;
+        const totex_hop *h = totex_schedule_step(g, t, &c);
+        assert_int_equal(totex_schedule_add_step(s, h, c, NULL), TOTEX_OK);
+    }
+    /* the peak counted here: every queue at every step's end */
+    uint64_t *q = malloc(sizeof *q * n), peak = n - 1;
+    assert_non_null(q);
+    for (uint32_t v = 0; v < n; v++)
+        q[v] = n - 1;
+    for (uint64_t t = 0; t < totex_schedule_steps(s); t++) {
+        size_t c;
+        const totex_hop *h = totex_schedule_step(s, t, &c);
+        for (size_t y = 0; y < c; y++) {
+            q[h[y].from]--;
+            q[h[y].to] += h[y].to != h[y].dst;
+        }
+        for (uint32_t v = 0; v < n; v++)
+            peak = q[v] > peak ? q[v] : peak;
+    }
+    assert_int_equal(peak, n); /* node 0 at step 0, and no more */
+    for (int form = 0; form < 4; form++) {
+        totex_error err = {{0}};
+        totex_sim *sim = totex_sim_new(net, TOTEX_PORTS_MULTI, 0, &err);
+        totex_sim_report rep;
+        assert_non_null(sim);
+        totex_sim_portable(sim, form & 1);
+        totex_status st = TOTEX_OK;
+        if (form < 2) {
+            st = totex_schedule_replay(s, totex_sim_sink(sim), &err);
+        } else {
+            totex_sink parts[2] = {totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_LINKS),
+                                   totex_sim_stage_sink(sim, TOTEX_SIM_STAGE_MESSAGES)};
+            for (uint64_t t = 0; t < totex_schedule_steps(s) && st == TOTEX_OK; t++) {
+                size_t k;
+                const totex_hop *h = totex_schedule_step(s, t, &k);
+                st = parts[0].step(parts[0].ctx, h, k, &err);
+                if (st == TOTEX_OK)
+                    st = parts[1].step(parts[1].ctx, h, k, &err);
+            }
+            if (st == TOTEX_OK)
+                st = totex_sim_stages_join(sim, &err);
+        }
+        if (st == TOTEX_OK)
+            st = totex_sim_finish(sim, &rep, &err);
+        if (st != TOTEX_OK)
+            fail_msg("form %d: %s", form, err.msg);
+        if (rep.peak_queue != peak || rep.peak_queue_node != 0)
+            fail_msg("form %d: peak queue %llu at node %u, counted %llu at node 0", form,
+                     (unsigned long long)rep.peak_queue, rep.peak_queue_node, (unsigned long long)peak);
+        totex_sim_free(sim);
+    }
+    free(q);
+    totex_schedule_free(s);
+    totex_schedule_free(g);
+    totex_network_free(net);
+}
+
 static void test_rejects_bad_ids(void **state)
 {
     (void)state;
@@ -457,6 +627,8 @@ int main(void)
         cmocka_unit_test(test_rejects_late_in_long_step),
         cmocka_unit_test(test_rejects_non_link_in_chunks),
         cmocka_unit_test(test_rejects_two_links_in_a_step),
+        cmocka_unit_test(test_rejects_ports_in_dense_steps),
+        cmocka_unit_test(test_link_stamps_wrap),
         cmocka_unit_test(test_refuses_too_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

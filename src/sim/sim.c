@@ -48,12 +48,18 @@
  * steps touch more than a line of it in 4 hops (prefetch_distance()). The
  * messages part moves a message in one pass when it can (stamps of the last
  * move in the state word's low bits); the links part finds a link's slot
- * with 4-wide compares in the neighbour table and keeps, per step, a stamp per
- * directed link (multiport, k-port), per node the step of its last send and
- * receive (single-port) or 256 (step + 1) plus its sends and receives
- * (k-port); the two passes keep one 8-byte word per node (its step's sends,
- * receives and the slots it sent over), or, beyond SIM_TABLE_SLOTS slots,
- * one-byte link stamps (reset every 255 steps). Figures: docs/performance.md.
+ * with 4-wide compares in the neighbour table. On a step of many hops (at
+ * least n/4, single-port n/16) it takes the dense form (dense_chunk_in):
+ * per hop only stamps, a 16-bit one per directed link and per link into the
+ * receiver (multiport, k-port) or the node's send and receive stamps
+ * (single-port), then one pass over the nodes counts each node's sends and
+ * receives against k and moves its queue. On sparser steps it keeps, per
+ * hop, a stamp per directed link (multiport, k-port), per node the step of
+ * its last send and receive (single-port) or 256 (step + 1) plus its sends
+ * and receives (k-port), and the queues. The two passes keep one 8-byte word
+ * per node (its step's sends, receives and the slots it sent over), or,
+ * beyond SIM_TABLE_SLOTS slots, one-byte link stamps (reset every 255
+ * steps). Figures: docs/performance.md.
  *
  * Port models (include/totex/common.h): single-port, one send and one receive
  * per node per step; multiport, one message per directed link per step;
@@ -97,6 +103,11 @@
 #define SIM_AHEAD_FAR 96
 #define SIM_FAR_BYTES ((size_t)32 << 20)
 #define SIM_FAR_HOPS_A_LINE 4
+/* the messages part prefetches no state when the sampled steps touch at most a line of it in
+   SIM_NEAR_HOPS_A_LINE hops: A2, by destination or by source, 0.06-0.09 lines a hop, whose lines come in
+   order: its messages part on mesh:32x32 took 1.56-1.66 ns a hop without, 1.65-1.72 with (session 25, four
+   alternations at load 18) */
+#define SIM_NEAR_HOPS_A_LINE 8
 /* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
 #define HOP_PREFETCH_AHEAD 64
 /* a node's neighbours are looked up in a table when it has at most this many link slots */
@@ -140,6 +151,7 @@ struct totex_sim {
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
     uint32_t ahead;                    /* the one-loop forms' state prefetch, hops ahead (at most SIM_CHUNK_PAD) */
+    int prefetch;                      /* the messages part prefetches the state (prefetch_distance()) */
     int ahead_fixed;                   /* set by totex_sim_prefetch_ahead(): the review leaves sim->ahead */
     uint32_t *perm;                    /* SIM_BY_SRC: each destination's place in its source's row (its coordinates
                                           in reverse order); NULL until that layout is first taken */
@@ -158,14 +170,27 @@ struct totex_sim {
                                           link slots it sent over (15..0); a word of an earlier step counts as
                                           empty. One word per node, read without the slot: the check of a hop
                                           does not wait for the table look-up. The arrays below: the others */
-    uint32_t *send_stamp, *recv_stamp; /* single-port and k-port: step of the node's last send / receive */
+    uint32_t *send_stamp, *recv_stamp; /* single-port and k-port: step of the node's last send / receive (step + 1
+                                          in the one-loop forms; the dense form sets bit 31 of a receive when the
+                                          message stays: dense_chunk_in()) */
     uint32_t *send_count, *recv_count; /* k-port: sends / receives of the node in step send_stamp / recv_stamp */
     uint8_t *link_stamp;               /* multiport and k-port: n * slots, the step + 1 of the link's last hop
                                           modulo 255 (1 .. 255), all reset to 0 every 255 steps: one byte, so
                                           that a mesh's stamps stay in the first-level cache */
-    uint32_t *link32;                  /* multiport and k-port with the table: n * nbr_stride, the step + 1 of the
-                                          directed link's last hop (0 for none), read by the one-loop forms only
-                                          (links_chunk_in(); check_hops() takes the node words) */
+    uint16_t *link16;                  /* with the table: nbr_stride * n16, the stamp of the directed link's last hop
+                                          (link_stamp16(): 1 .. 32767, 0 for none; all 0 again every 32767
+                                          steps), slot by slot (the link from node v over slot s at s * n16 + v),
+                                          read by the one-loop forms only (links_chunk_in(), dense_chunk_in();
+                                          check_hops() takes the node words) */
+    uint16_t *in16;                    /* with the table, the dense form (dense_chunk_in()): nbr_stride * n16, per
+                                          directed link into a node (the node's slot of the link back, slot by
+                                          slot) the stamp of its last hop as in link16, bit 15 set when the
+                                          message stays (to != dst) */
+    uint64_t link_cycle;               /* the 32767 steps link16 and in16 hold stamps of (step / 32767) */
+    uint32_t *rev;                     /* the dense form: for each link's place in link16, its place in in16 */
+    uint32_t n16;                      /* n rounded up to a multiple of 16: the rows of link16 and in16, the
+                                          length of queue, send_stamp and recv_stamp (their padding 0) */
+    int dense;                         /* the dense form applies (every link has a link back: rev) */
     uint64_t *send_k, *recv_k;         /* k-port with the table, k < 256: per node, 256 (step + 1) plus its sends
                                           (receives) in that step, read by the one-loop forms only (ports_takek()) */
     uint32_t *queue;                   /* undelivered messages held per node */
@@ -249,7 +274,9 @@ void totex_sim_free(totex_sim *sim)
     free(sim->send_count);
     free(sim->recv_count);
     free(sim->link_stamp);
-    free(sim->link32);
+    free(sim->link16);
+    free(sim->in16);
+    free(sim->rev);
     free(sim->send_k);
     free(sim->recv_k);
     free(sim->queue);
@@ -291,7 +318,8 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->slots += totex_factor_max_degree(f);
     }
     sim->coords = malloc(sizeof *sim->coords * (size_t)n * sim->k);
-    sim->queue = malloc(sizeof *sim->queue * (size_t)n);
+    sim->n16 = (n + 15) & ~15u;
+    sim->queue = calloc(sim->n16, sizeof *sim->queue);
     if (!sim->coords || !sim->queue)
         goto nomem;
     sim->peak_queue = n - 1; /* every node starts holding its n-1 messages */
@@ -321,15 +349,35 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
         sim->node_word = calloc(n, sizeof *sim->node_word);
         if (!sim->node_word)
             goto nomem;
-        if (ports != TOTEX_PORTS_SINGLE && !(sim->link32 = calloc((size_t)n * sim->nbr_stride, sizeof *sim->link32)))
+        const size_t links = (size_t)sim->n16 * sim->nbr_stride;
+        sim->link16 = calloc(links, sizeof *sim->link16);
+        sim->in16 = calloc(links, sizeof *sim->in16);
+        sim->rev = calloc(links, sizeof *sim->rev);
+        if (!sim->link16 || !sim->in16 || !sim->rev)
             goto nomem;
+        /* the link from v over slot s comes into u = nbr[v][s] over u's lowest slot back to v (the one-loop forms
+           take a hop over v's lowest slot to u: two hops into u over two links have two senders, two slots) */
+        sim->dense = 1;
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t s = 0; s < sim->nbr_stride; s++) {
+                const uint32_t u = sim->nbr[(size_t)v * sim->nbr_stride + s];
+                if (u == UINT32_MAX)
+                    continue;
+                uint32_t t = 0;
+                while (t < sim->nbr_stride && sim->nbr[(size_t)u * sim->nbr_stride + t] != v)
+                    t++;
+                if (t == sim->nbr_stride)
+                    sim->dense = 0; /* no link back */
+                else
+                    sim->rev[(size_t)s * sim->n16 + v] = t * sim->n16 + u;
+            }
         if (ports != TOTEX_PORTS_SINGLE && ports != TOTEX_PORTS_MULTI && ports < 256 &&
             (!(sim->send_k = calloc(n, sizeof *sim->send_k)) || !(sim->recv_k = calloc(n, sizeof *sim->recv_k))))
             goto nomem;
     }
     if ((!sim->nbr && ports != TOTEX_PORTS_MULTI) || (sim->nbr && ports == TOTEX_PORTS_SINGLE)) {
-        sim->send_stamp = calloc(n, sizeof *sim->send_stamp);
-        sim->recv_stamp = calloc(n, sizeof *sim->recv_stamp);
+        sim->send_stamp = calloc(sim->n16, sizeof *sim->send_stamp);
+        sim->recv_stamp = calloc(sim->n16, sizeof *sim->recv_stamp);
         if (!sim->send_stamp || !sim->recv_stamp)
             goto nomem;
     }
@@ -346,6 +394,7 @@ totex_sim *totex_sim_new(const totex_network *net, totex_ports ports, uint64_t m
     }
     sim->state_bytes = sizeof(msg_state) * (size_t)n * n;
     sim->ahead = PREFETCH_AHEAD; /* until the layout is chosen (prefetch_distance()) */
+    sim->prefetch = 1;
     sim->state = totex_huge_alloc(sim->state_bytes);
     if (!sim->state)
         goto nomem;
@@ -687,13 +736,14 @@ typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
     uint32_t expect[SIM_CHUNK];              /* (from ^ src) << shift | tag: see sim_word_bad() */
     uint32_t moved[SIM_CHUNK];               /* (to ^ src) << shift | tag */
-    uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: from * 4 + the slot of
-                                                the hop's link in the neighbour table */
+    uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: the slot of the hop's
+                                                link in the neighbour table times n16, plus from (link16's place) */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
 typedef struct sim_pre_in {
     uint32_t n, tag, shift; /* shift: sim->loc_shift */
+    uint32_t n16;         /* sim->n16: the link of slot s at node v is s * n16 + v */
     const uint32_t *perm; /* SIM_BY_SRC */
     const uint32_t *nbr;  /* the neighbour table, rows of 4 slots (@p LK of the pre-pass) */
 } sim_pre_in;
@@ -719,7 +769,7 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
         const uint32_t f = from < n ? from : 0, *row = in->nbr + (size_t)f * 4;
         const uint32_t slot = row[0] == to ? 0 : row[1] == to ? 1 : row[2] == to ? 2 : row[3] == to ? 3 : 4;
         bad |= slot == 4;
-        ck->link[j] = f * 4 + (slot & 3);
+        ck->link[j] = (slot & 3) * in->n16 + f;
     }
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
@@ -795,15 +845,15 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
                           m1 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u0, u2), to),
                           m2 = _mm256_cmpeq_epi32(_mm256_unpacklo_epi64(u1, u3), to),
                           m3 = _mm256_cmpeq_epi32(_mm256_unpackhi_epi64(u1, u3), to);
-            const __m256i one = _mm256_set1_epi32(1);
-            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it */
-            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32(3));
+            const __m256i one = _mm256_set1_epi32((int)in->n16);
+            /* the lowest slot that matches (fast_slot()): 3, then 2, 1, 0 over it; times n16 */
+            __m256i sl = _mm256_and_si256(m3, _mm256_set1_epi32((int)(3 * in->n16)));
             sl = _mm256_blendv_epi8(sl, _mm256_add_epi32(one, one), m2);
             sl = _mm256_blendv_epi8(sl, one, m1);
             sl = _mm256_andnot_si256(m0, sl);
             const __m256i found = _mm256_or_si256(_mm256_or_si256(m0, m1), _mm256_or_si256(m2, m3));
             bad = _mm256_or_si256(bad, _mm256_xor_si256(found, _mm256_cmpeq_epi32(zero, zero)));
-            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(_mm256_slli_epi32(fc, 2), sl));
+            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(fc, sl));
         }
         if (MS) {
             __m256i idx;
@@ -908,14 +958,15 @@ static inline __attribute__((always_inline)) uint32_t pre_chunk(sim_pre_fn pre, 
  * from the pre-pass, a chunk at a time (pre_chunk()).
  */
 static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim, const totex_hop *hops,
-                                                                   size_t count, uint64_t step, const int BD)
+                                                                   size_t count, uint64_t step, const int BD,
+                                                                   const int PF)
 {
     const uint32_t n = sim->n, mask = sim->stamp_mask, sh = sim->loc_shift;
     const uint32_t cur = (uint32_t)((step + 1) & mask);
     if (!sh || !cur)
         return 0;
     msg_state *const state = sim->state;
-    const sim_pre_in in = {n, cur, sh, sim->perm, NULL};
+    const sim_pre_in in = {n, cur, sh, sim->n16, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     const uint32_t ahead = sim->ahead;
     sim_chunk ck;
@@ -927,7 +978,8 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
             break;
         size_t j = 0;
         for (; j < c; j++) {
-            __builtin_prefetch(state + ck.idx[j + ahead], 1, 3);
+            if (PF)
+                __builtin_prefetch(state + ck.idx[j + ahead], 1, 3);
             msg_state *ms = state + ck.idx[j];
             if (sim_word_bad(*ms, ck.expect[j], mask))
                 break;
@@ -1177,6 +1229,7 @@ static void prefetch_distance(totex_sim *sim, uint64_t lines, uint64_t hops)
     if (sim->ahead_fixed)
         return;
     sim->ahead = sim->state_bytes > SIM_FAR_BYTES && lines * SIM_FAR_HOPS_A_LINE > hops ? SIM_AHEAD_FAR : PREFETCH_AHEAD;
+    sim->prefetch = lines * SIM_NEAR_HOPS_A_LINE > hops;
 }
 
 /*
@@ -1230,10 +1283,16 @@ static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, u
 static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     layout_review(sim, hops, count, step);
+    if (!sim->prefetch)
+        switch (sim->layout) {
+        case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST, 0);
+        case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC, 0);
+        default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET, 0);
+        }
     switch (sim->layout) {
-    case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST);
-    case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC);
-    default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET);
+    case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST, 1);
+    case SIM_BY_SRC: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_SRC, 1);
+    default: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_OFFSET, 1);
     }
 }
 
@@ -1350,7 +1409,7 @@ static inline __attribute__((always_inline)) int ports_takek(uint64_t *sk, uint6
 }
 
 /* the links' writes of hops[0, x) undone (links_fast()): queue[from] back up, under multiport queue[to] down.
-   The stamps and counts of this step the one-loop forms leave in link32, send_stamp, recv_stamp, send_k and
+   The stamps and counts of this step the one-loop forms leave in link16, send_stamp, recv_stamp, send_k and
    recv_k are read by no one again: check_hops() takes the node words, and the next step has another stamp */
 static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, const totex_hop *hops, size_t x,
                                                              const unsigned PM)
@@ -1367,11 +1426,14 @@ static inline __attribute__((always_inline)) void links_undo(totex_sim *sim, con
 typedef struct sim_loop {
     const uint32_t *nbr;
     uint32_t *queue, *ss, *rs; /* ss, rs: send_stamp and recv_stamp (single-port) */
-    uint32_t *link32;          /* multiport and k-port */
+    uint16_t *link16;          /* multiport and k-port */
     uint64_t *sk, *rk;         /* k-port: send_k, recv_k */
     msg_state *state;
     uint32_t stamp, peak0, mask, ahead;
     uint64_t now, kp; /* now: 256 (step + 1), the base of the k-port counts */
+    uint32_t n16, stamp16; /* stamp16: link_stamp16() */
+    uint16_t *in16;
+    const uint32_t *rev;
 } sim_loop;
 
 /*
@@ -1388,11 +1450,13 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
                                                                    const unsigned PM, const uint32_t NS, const int MS)
 {
     const uint32_t *const nbr = lp->nbr;
-    uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs, *const link32 = lp->link32;
+    uint32_t *const queue = lp->queue, *const ss = lp->ss, *const rs = lp->rs;
+    uint16_t *const link16 = lp->link16;
     uint64_t *const sk = lp->sk, *const rk = lp->rk;
     msg_state *const state = lp->state;
     const uint32_t stamp = lp->stamp, peak0 = lp->peak0, mask = lp->mask, ahead = lp->ahead;
     const uint64_t kbase = lp->now, kp = lp->kp;
+    const uint32_t n16 = lp->n16, stamp16 = lp->stamp16;
     uint32_t top = 0; /* the largest queue a hop left (multiport) */
     size_t j = 0;
 #pragma GCC unroll 2
@@ -1415,12 +1479,12 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
             if (!ports_take1(ss, rs, from, to, stamp))
                 break;
         } else { /* the directed link's stamp, and under k-port the node's counts */
-            uint32_t *const ls = LK ? link32 + ck->link[j] : link32 + (size_t)from * NS + slot;
-            if (*ls == stamp)
+            uint16_t *const ls = LK ? link16 + ck->link[j] : link16 + (size_t)slot * n16 + from;
+            if (*ls == stamp16)
                 break;
             if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
                 break;
-            *ls = stamp;
+            *ls = (uint16_t)stamp16;
         }
         if (MS)
             *ms = ck->moved[j];
@@ -1465,6 +1529,290 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
 }
 
 /*
+ * The dense form of a step of the links part (links_fast(); with the messages too in the serial replay):
+ * per hop no count and no queue. Multiport and k-port, on a table whose links all have a link back
+ * (sim->dense), steps of at least n / SIM_DENSE_NODES hops: the directed link's stamp, checked and written
+ * (link16), and the stamp of the link into the receiver (in16, bit 15 set when the message stays there,
+ * to != dst). Single-port, steps of at least n / SIM_DENSE_NODES1 hops: the node's send and receive stamps,
+ * checked and written (send_stamp, recv_stamp, the receive's bit 31 set when the message stays). Then one
+ * pass over the nodes (dense_nodes_in(), dense_single_in()) counts each node's sends and receives of the
+ * step from those stamps, checks them against k (k-port: a node over k fails the step as a hop would, and
+ * the two passes name it) and moves its queue by the messages that stayed less the sends. A node sends
+ * over as many links as it sends messages and receives over as many as it receives (a link twice in a step
+ * is a link conflict, and under single-port two sends: the loop stops there), so the counts are those of
+ * check_hops(). The per-hop form (links_chunk_in()) reads and writes a node's counts and queues at every
+ * hop: on mesh:16x32 2-port greedy its links part took 2.3-2.5 ns a hop, 0.85-0.9 with neither the counts
+ * nor the queues (docs/performance.md, session 25). Sparser steps keep the per-hop form: the node pass is
+ * over all n nodes (A2 on mesh:32x32, 0.67 hops a node a step: the dense form with link stamps took
+ * 1.70-1.78 ns a hop, the per-hop form 1.59-1.65, the dense form with node stamps 1.47-1.54).
+ */
+#define SIM_DENSE_NODES 4
+#define SIM_DENSE_NODES1 16
+/* link16's stamps: 1 .. SIM_STAMP16 */
+#define SIM_STAMP16 32767u
+
+/* the stamp of step @p step in link16 and in16 (they are all 0 again at every multiple of SIM_STAMP16 steps:
+   links_fast()) */
+static inline uint32_t link_stamp16(uint64_t step) { return (uint32_t)(step % SIM_STAMP16) + 1; }
+
+#ifdef SIM_HAVE_AVX2
+/* fast_slot() of a row of 8 slots in one 8-wide compare (the dense loop's AVX2 form, dense_chunk_avx2_*()) */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint32_t fast_slot8(const uint32_t *nb,
+                                                                                                 uint32_t to)
+{
+    const unsigned hit = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+        _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)nb), _mm256_set1_epi32((int)to))));
+    return hit ? (uint32_t)__builtin_ctz(hit) : UINT32_MAX;
+}
+#endif
+/* a row's slot function for dense_chunk_in(): fast_slot() of rows of NS */
+typedef uint32_t (*slot_fn)(const uint32_t *nb, uint32_t to);
+
+static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loop *lp, const totex_hop *hc, size_t c,
+                                                                   const sim_chunk *ck, const unsigned PM,
+                                                                   const uint32_t NS, const int MS, slot_fn SLOT)
+{
+    const uint32_t *const nbr = lp->nbr, *const rev = lp->rev;
+    uint16_t *const link16 = lp->link16, *const in16 = lp->in16;
+    uint32_t *const ss = lp->ss, *const rs = lp->rs;
+    msg_state *const state = lp->state;
+    const uint32_t stamp = lp->stamp, mask = lp->mask, ahead = lp->ahead, n16 = lp->n16, stamp16 = lp->stamp16;
+    size_t j = 0;
+#pragma GCC unroll 2
+    for (; j < c; j++) {
+        const uint32_t from = hc[j].from, to = hc[j].to, dst = hc[j].dst;
+        msg_state *ms = NULL;
+        uint32_t wbad = 0;
+        if (MS) {
+            __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
+            ms = state + ck->idx[j];
+            wbad = sim_word_bad(*ms, ck->expect[j], mask);
+        }
+        /* the link's slot: with rows of 4 slots the pre-pass found it (and failed a hop over no link), but
+           under single-port, which takes no link stamp */
+        const int LK = NS == 4 && PM != 1;
+        const uint32_t slot = LK ? 0 : SLOT ? SLOT(nbr + (size_t)from * NS, to) : fast_slot(nbr + (size_t)from * NS, to, NS);
+        if ((slot == UINT32_MAX) | (wbad != 0))
+            break;
+        if (PM == 1) { /* the node's send and receive stamps, the receive's bit 31 when the message stays */
+            if ((ss[from] == stamp) | ((rs[to] & 0x7fffffffu) == stamp))
+                break;
+            ss[from] = stamp;
+            rs[to] = stamp | (uint32_t)(to != dst) << 31;
+        } else {
+            const uint32_t li = LK ? ck->link[j] : slot * n16 + from;
+            if (link16[li] == stamp16)
+                break;
+            link16[li] = (uint16_t)stamp16;
+            in16[rev[li]] = (uint16_t)(stamp16 | (uint32_t)(to != dst) << 15);
+        }
+        if (MS)
+            *ms = ck->moved[j];
+    }
+    return j;
+}
+
+typedef size_t (*dense_chunk_fn)(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck);
+#define SIM_DENSE_FNS(P, NS)                                                                                       \
+    static size_t dense_chunk_##P##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck)   \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, NS, 0, NULL);                                                      \
+    }                                                                                                              \
+    static size_t dense_fused_##P##_##NS(const sim_loop *lp, const totex_hop *hc, size_t c, const sim_chunk *ck)   \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, NS, 1, NULL);                                                      \
+    }
+SIM_DENSE_FNS(0, 4) SIM_DENSE_FNS(0, 8) SIM_DENSE_FNS(0, 12) SIM_DENSE_FNS(0, 16)
+SIM_DENSE_FNS(1, 4) SIM_DENSE_FNS(1, 8) SIM_DENSE_FNS(1, 12) SIM_DENSE_FNS(1, 16)
+#undef SIM_DENSE_FNS
+
+#ifdef SIM_HAVE_AVX2
+/* rows of 8 slots (3-D tori and meshes) with AVX2: the slot in one compare (fast_slot8()) */
+#define SIM_DENSE8_FNS(P)                                                                                          \
+    __attribute__((target("avx2"))) static size_t dense_chunk8_##P(const sim_loop *lp, const totex_hop *hc, size_t c, \
+                                                                   const sim_chunk *ck)                           \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, 8, 0, fast_slot8);                                                 \
+    }                                                                                                              \
+    __attribute__((target("avx2"))) static size_t dense_fused8_##P(const sim_loop *lp, const totex_hop *hc, size_t c, \
+                                                                   const sim_chunk *ck)                           \
+    {                                                                                                              \
+        return dense_chunk_in(lp, hc, c, ck, P, 8, 1, fast_slot8);                                                 \
+    }
+SIM_DENSE8_FNS(0) SIM_DENSE8_FNS(1)
+#undef SIM_DENSE8_FNS
+#endif
+
+/* the dense loop for this simulator's table (@p ms: with the messages), under single-port (@p single) or not
+   (multiport and k-port take the same loop: the node pass counts k) */
+static dense_chunk_fn pick_dense(const totex_sim *sim, int ms, int single)
+{
+#ifdef SIM_HAVE_AVX2
+    if (sim->nbr_stride == 8 && sim->avx2 && !sim->portable)
+        return ms ? (single ? dense_fused8_1 : dense_fused8_0) : (single ? dense_chunk8_1 : dense_chunk8_0);
+#endif
+    static const dense_chunk_fn fns[2][2][4] = {
+        {{dense_chunk_0_4, dense_chunk_0_8, dense_chunk_0_12, dense_chunk_0_16},
+         {dense_chunk_1_4, dense_chunk_1_8, dense_chunk_1_12, dense_chunk_1_16}},
+        {{dense_fused_0_4, dense_fused_0_8, dense_fused_0_12, dense_fused_0_16},
+         {dense_fused_1_4, dense_fused_1_8, dense_fused_1_12, dense_fused_1_16}}};
+    const uint32_t rows = sim->nbr_stride / 4;
+    return fns[ms != 0][single != 0][rows ? rows - 1 : 0];
+}
+
+/* the node pass of the dense form under multiport and k-port, node by node: each node's sends (link16) and
+   receives (in16) of the step of stamp @p s16 against @p kp (0: no limit), and its queue moved by the messages
+   that stayed less its sends (@p sign 1), or moved back (@p sign -1, after a node over k). Nonzero when some
+   node is over k; *top: the largest queue after */
+static inline __attribute__((always_inline)) uint32_t dense_nodes_in(const totex_sim *sim, uint32_t s16, uint32_t kp,
+                                                                    int sign, uint32_t *top)
+{
+    const uint32_t n = sim->n, n16 = sim->n16, slots = sim->slots;
+    const uint16_t *const link16 = sim->link16, *const in16 = sim->in16;
+    uint32_t *const queue = sim->queue;
+    const uint32_t tagged = s16 | 0x8000u;
+    uint32_t bad = 0, mx = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t sends = 0, recvs = 0, stay = 0;
+        for (uint32_t s = 0; s < slots; s++) {
+            const uint32_t w = in16[(size_t)s * n16 + v];
+            sends += link16[(size_t)s * n16 + v] == s16;
+            recvs += (w & 0x7fffu) == s16;
+            stay += w == tagged;
+        }
+        bad |= kp && (sends > kp || recvs > kp);
+        const uint32_t q = sign > 0 ? queue[v] + stay - sends : queue[v] - stay + sends;
+        queue[v] = q;
+        mx = q > mx ? q : mx;
+    }
+    *top = mx;
+    return bad;
+}
+static uint32_t dense_nodes_plain(const totex_sim *sim, uint32_t s16, uint32_t kp, int sign, uint32_t *top)
+{
+    return dense_nodes_in(sim, s16, kp, sign, top);
+}
+
+/* the node pass under single-port: a node's send stamp and its receive stamp's (the loop took at most one of
+   each), its queue moved by the message that stayed less the send; *top: the largest queue after */
+static inline __attribute__((always_inline)) void dense_single_in(const totex_sim *sim, uint32_t stamp, uint32_t *top)
+{
+    const uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
+    uint32_t *const queue = sim->queue;
+    const uint32_t tagged = stamp | 0x80000000u;
+    uint32_t mx = 0;
+    for (uint32_t v = 0; v < sim->n; v++) {
+        const uint32_t q = queue[v] + (rs[v] == tagged) - (ss[v] == stamp);
+        queue[v] = q;
+        mx = q > mx ? q : mx;
+    }
+    *top = mx;
+}
+static void dense_single_plain(const totex_sim *sim, uint32_t stamp, uint32_t *top) { dense_single_in(sim, stamp, top); }
+
+#ifdef SIM_HAVE_AVX2
+/* the largest of the 8 lanes of @p mx */
+__attribute__((target("avx2"))) static inline uint32_t max8_avx2(__m256i mx)
+{
+    __m128i h = _mm_max_epu32(_mm256_castsi256_si128(mx), _mm256_extracti128_si256(mx, 1));
+    h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+    h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+    return (uint32_t)_mm_cvtsi128_si32(h);
+}
+
+/* dense_nodes_in() 16 nodes at a time (link16, in16 and queue have n16 entries a slot, 0 past n); @p kp below
+   32768 */
+__attribute__((target("avx2"))) static uint32_t dense_nodes_avx2(const totex_sim *sim, uint32_t s16, uint32_t kp,
+                                                                 int sign, uint32_t *top)
+{
+    const uint32_t n16 = sim->n16, slots = sim->slots;
+    const uint16_t *const link16 = sim->link16, *const in16 = sim->in16;
+    uint32_t *const queue = sim->queue;
+    const __m256i st = _mm256_set1_epi16((short)s16), tg = _mm256_set1_epi16((short)(s16 | 0x8000u)),
+                  low = _mm256_set1_epi16(0x7fff), kv = _mm256_set1_epi16((short)kp);
+    __m256i bad = _mm256_setzero_si256(), mx = bad;
+    for (uint32_t v = 0; v < n16; v += 16) {
+        __m256i sends = _mm256_setzero_si256(), recvs = sends, stay = sends;
+        for (uint32_t s = 0; s < slots; s++) {
+            const __m256i w = _mm256_loadu_si256((const __m256i *)(in16 + (size_t)s * n16 + v));
+            sends = _mm256_sub_epi16(sends, _mm256_cmpeq_epi16(
+                                                _mm256_loadu_si256((const __m256i *)(link16 + (size_t)s * n16 + v)), st));
+            if (kp)
+                recvs = _mm256_sub_epi16(recvs, _mm256_cmpeq_epi16(_mm256_and_si256(w, low), st));
+            stay = _mm256_sub_epi16(stay, _mm256_cmpeq_epi16(w, tg));
+        }
+        if (kp)
+            bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi16(sends, kv), _mm256_cmpgt_epi16(recvs, kv)));
+        const __m256i d = sign > 0 ? _mm256_sub_epi16(stay, sends) : _mm256_sub_epi16(sends, stay);
+        const __m256i q0 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(queue + v)),
+                                            _mm256_cvtepi16_epi32(_mm256_castsi256_si128(d))),
+                      q1 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(queue + v + 8)),
+                                            _mm256_cvtepi16_epi32(_mm256_extracti128_si256(d, 1)));
+        _mm256_storeu_si256((__m256i *)(queue + v), q0);
+        _mm256_storeu_si256((__m256i *)(queue + v + 8), q1);
+        mx = _mm256_max_epu32(mx, _mm256_max_epu32(q0, q1));
+    }
+    *top = max8_avx2(mx);
+    return !_mm256_testz_si256(bad, bad);
+}
+
+/* dense_single_in() 8 nodes at a time (send_stamp, recv_stamp and queue have n16 entries, 0 past n) */
+__attribute__((target("avx2"))) static void dense_single_avx2(const totex_sim *sim, uint32_t stamp, uint32_t *top)
+{
+    const uint32_t *const ss = sim->send_stamp, *const rs = sim->recv_stamp;
+    uint32_t *const queue = sim->queue;
+    const __m256i st = _mm256_set1_epi32((int)stamp), tg = _mm256_set1_epi32((int)(stamp | 0x80000000u));
+    __m256i mx = _mm256_setzero_si256();
+    for (uint32_t v = 0; v < sim->n16; v += 8) {
+        /* cmpeq is -1 where true: the queue plus the send's, less the stay's */
+        const __m256i q = _mm256_sub_epi32(
+            _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(queue + v)),
+                             _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(ss + v)), st)),
+            _mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(rs + v)), tg));
+        _mm256_storeu_si256((__m256i *)(queue + v), q);
+        mx = _mm256_max_epu32(mx, q);
+    }
+    *top = max8_avx2(mx);
+}
+#endif
+
+/* the end of a step of the dense form: the node pass (dense_nodes_in(), dense_single_in()); a node over k:
+   the queues back as they were and 0 (the caller replays the step in the two passes, which name it). Else
+   the peak as links_close() finds it (every queue is at most the peak between two steps: the peak stands
+   when the largest queue now is at most it, else the arrivals are counted again in hop order), the hop
+   counts, 1 */
+static int dense_close(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
+{
+    uint32_t top;
+    const int avx2 = sim->avx2 && !sim->portable;
+    if (sim->ports == TOTEX_PORTS_SINGLE) {
+        const uint32_t stamp = (uint32_t)(step + 1);
+#ifdef SIM_HAVE_AVX2
+        if (avx2)
+            dense_single_avx2(sim, stamp, &top);
+        else
+#endif
+            dense_single_plain(sim, stamp, &top);
+    } else {
+        /* k-port over k only when k is below the slots (a node has at most that many links) */
+        const uint32_t kp = sim->ports == TOTEX_PORTS_MULTI || sim->ports >= sim->slots ? 0 : (uint32_t)sim->ports;
+        const uint32_t s16 = link_stamp16(step);
+        uint32_t (*nodes)(const totex_sim *, uint32_t, uint32_t, int, uint32_t *) = dense_nodes_plain;
+#ifdef SIM_HAVE_AVX2
+        if (avx2)
+            nodes = dense_nodes_avx2;
+#endif
+        if (nodes(sim, s16, kp, 1, &top)) {
+            nodes(sim, s16, 0, -1, &top);
+            return 0;
+        }
+    }
+    (void)avx2;
+    links_close(sim, hops, count, 0, top > sim->peak_queue);
+    return 1;
+}
+
+/*
  * The links part of step @p step in one loop a chunk (the neighbour table only: sim->nbr set), or with @p MS
  * both parts (fused_one_loop()): the same checks as check_hops() and the same updates as move_hops(), no message
  * text and one branch per check. At the first hop that fails any check it undoes the hops before it (the
@@ -1475,22 +1823,38 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
 {
     const uint32_t n = sim->n, mask = sim->stamp_mask, sh = sim->loc_shift;
     const uint32_t cur = (uint32_t)((step + 1) & mask);
+    if (step / SIM_STAMP16 != sim->link_cycle) { /* link16's stamps of SIM_STAMP16 steps before */
+        memset(sim->link16, 0, sizeof *sim->link16 * sim->n16 * sim->nbr_stride);
+        memset(sim->in16, 0, sizeof *sim->in16 * sim->n16 * sim->nbr_stride);
+        sim->link_cycle = step / SIM_STAMP16;
+    }
     if (MS && (!sh || !cur))
         return 0;
     const unsigned pm = sim->ports == TOTEX_PORTS_MULTI ? 0u : sim->ports == TOTEX_PORTS_SINGLE ? 1u : 2u;
     const int layout = sim->layout;
     const uint32_t stamp = (uint32_t)(step + 1);
-    if (pm == 2 && !sim->send_k)
+    /* the dense form (dense_chunk_in()) on a step of at least n / SIM_DENSE_NODES hops (its node pass is over
+       all n nodes); single-port while bit 31 of a stamp is free. With the messages (the serial replay), under
+       multiport and k-port only where the pre-pass finds the links (rows of 4 slots): elsewhere the store into
+       in16 waits on the loop's look-up of the slot, and the state's loads after it wait on that store
+       (torus:8x8x8 OCTR's serial replay took 3.23-3.54 ns a hop in the dense form, 3.08-3.41 in the per-hop
+       form; its links part 1.48-1.68 in the dense form, 1.80-2.08 in the per-hop form) */
+    const int dense = pm == 1 ? (uint64_t)count * SIM_DENSE_NODES1 >= n && stamp < 0x80000000u
+                              : sim->dense && (uint64_t)count * SIM_DENSE_NODES >= n && (!MS || sim->nbr_stride == 4);
+    if (!dense && pm == 2 && !sim->send_k)
         return 0; /* k >= 256: the two passes only */
-    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link32, sim->send_k,
+    const sim_loop lp = {sim->nbr, sim->queue, sim->send_stamp, sim->recv_stamp, sim->link16, sim->send_k,
                          sim->recv_k, sim->state, stamp, (uint32_t)sim->peak_queue, mask, sim->ahead,
-                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports};
-    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->perm, sim->nbr};
-    /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass (single-port
-       takes no link stamp: the loop's look-up costs no more there) */
+                         (uint64_t)stamp << 8, pm == 1 ? 1 : (uint64_t)sim->ports, sim->n16, link_stamp16(step),
+                         sim->in16, sim->rev};
+    const sim_pre_in in = {n, MS ? cur : 0, sh, sim->n16, sim->perm, sim->nbr};
+    /* rows of 4 slots, multiport and k-port: the links' slots found 8 at a time in the pre-pass, in either form
+       (single-port takes no link stamp: the loop's look-up costs no more; in its dense form, on A2 mesh:32x32,
+       1.51-1.54 ns a hop against 1.64-1.73 with the pre-pass's) */
     const int lk = sim->nbr_stride == 4 && pm != 1;
     const sim_pre_fn pre = pick_pre(sim, MS, layout, lk);
     const links_chunk_fn loop = pick_chunk(sim, MS);
+    const dense_chunk_fn dloop = pick_dense(sim, MS, pm == 1);
     sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
     uint64_t arrivals = 0;
@@ -1499,22 +1863,28 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
         const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
         if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, sim->ahead, MS))
             break;
-        const size_t j = loop(&lp, hops + x, c, &ck, &over);
+        const size_t j = dense ? dloop(&lp, hops + x, c, &ck) : loop(&lp, hops + x, c, &ck, &over);
         x += j;
         if (j < c)
             break;
     }
-    if (x < count) {
-        if (MS)
+    /* the dense form's node pass: a node over k fails the step as a hop does (the queues left as they were) */
+    const int failed = x < count || (dense && !dense_close(sim, hops, count, step));
+    if (failed) {
+        if (MS) /* the messages moved in this step (all of them after a node over k), back in reverse */
             for (size_t y = x; y-- > 0;)
                 sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = (hops[y].from ^ hops[y].src) << sh;
+        if (dense) /* the dense loop writes no queue */
+            return 0;
         if (pm == 0)
             links_undo(sim, hops, x, 0);
         else
             links_undo(sim, hops, x, 1);
         return 0;
     }
-    if (pm == 0)
+    if (dense)
+        ; /* dense_close() took the peak and the hop counts */
+    else if (pm == 0)
         links_close(sim, hops, count, 0, over);
     else
         links_close(sim, hops, count, 1, over);
