@@ -731,6 +731,12 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 /* hops ahead whose lines the pre-pass fetches from the producer's buffer (4 hops a line): a chunk, so that the
    next chunk's lines come while the loop after the pre-pass runs */
 #define SIM_HOP_AHEAD SIM_CHUNK
+/* the chunk's length in the one-loop forms (msgs_one_pass_in(), links_fast()) when the state is prefetched
+   PREFETCH_AHEAD hops ahead, and in the links part alone (SIM_CHUNK when SIM_AHEAD_FAR): greedy mesh:16x32
+   2-port's messages part took 1.43-1.47 ns a hop in chunks of 128 hops, 1.51-1.85 in chunks of 256, its links
+   part 1.64-1.67 against 1.73-1.91, its serial replay 2.86-2.95 against 3.00-3.08 (session 25, a private
+   harness, three alternations at load 27; docs/performance.md) */
+#define SIM_CHUNK_NEAR 128
 
 typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
@@ -969,11 +975,12 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     const sim_pre_in in = {n, cur, sh, sim->n16, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     const uint32_t ahead = sim->ahead;
+    const size_t cl = ahead > PREFETCH_AHEAD ? SIM_CHUNK : SIM_CHUNK_NEAR;
     sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        const size_t c = count - x < cl ? count - x : cl;
         if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, ahead, 1))
             break;
         size_t j = 0;
@@ -1883,12 +1890,13 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const sim_pre_fn pre = pick_pre(sim, MS, layout, lk);
     const links_chunk_fn loop = pick_chunk(sim, MS);
     const dense_chunk_fn dloop = pick_dense(sim, MS, pm == 1);
+    const size_t cl = MS && sim->ahead > PREFETCH_AHEAD ? SIM_CHUNK : SIM_CHUNK_NEAR;
     sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
     uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        const size_t c = count - x < cl ? count - x : cl;
         if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, sim->ahead, MS))
             break;
         const size_t j = dense ? dloop(&lp, hops + x, c, &ck) : loop(&lp, hops + x, c, &ck, &over);
