@@ -38,7 +38,8 @@
  * (totex_sim_step) takes both one-loop forms in a single loop
  * (fused_one_loop: a hop read and its ids checked once) on networks with the
  * neighbour table, the two one-loop forms one after the other on the others.
- * The one-loop forms take a step in chunks of SIM_CHUNK hops: a pre-pass
+ * The one-loop forms take a step in chunks of 128 hops (SIM_CHUNK_NEAR; 256,
+ * SIM_CHUNK, where the state is prefetched 96 hops ahead): a pre-pass
  * (pick_pre: eight hops at a time with AVX2 where the processor has it, else
  * one at a time) checks every hop's ids and computes its message's state
  * index, the word it must find there and the word it leaves (and, under
