@@ -38,7 +38,8 @@
  * (totex_sim_step) takes both one-loop forms in a single loop
  * (fused_one_loop: a hop read and its ids checked once) on networks with the
  * neighbour table, the two one-loop forms one after the other on the others.
- * The one-loop forms take a step in chunks of SIM_CHUNK hops: a pre-pass
+ * The one-loop forms take a step in chunks of 128 hops (SIM_CHUNK_NEAR; 256,
+ * SIM_CHUNK, where the state is prefetched 96 hops ahead): a pre-pass
  * (pick_pre: eight hops at a time with AVX2 where the processor has it, else
  * one at a time) checks every hop's ids and computes its message's state
  * index, the word it must find there and the word it leaves (and, under
@@ -161,8 +162,8 @@ struct totex_sim {
     uint32_t review_samples;
     uint64_t review_hops, review_every; /* hops since the last sampled step; hops between two samples */
     uint32_t relayouts;                /* moves of the state to another layout after the first choice */
-    uint64_t *line_bits;               /* a bit per 64-byte line of the state, all 0 between two counts
-                                          (count_lines()); NULL until the first count */
+    uint64_t *line_bits;               /* a bit per 64-byte line of the state in each of the 3 layouts, all 0
+                                          between two counts (count_lines3()); NULL until the first count */
     size_t state_bytes;
     uint64_t *node_word;               /* networks with the neighbour table (nbr), every port model: per node,
                                           the step + 1 of its last send or receive (bits 63..32), and in that
@@ -731,6 +732,12 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 /* hops ahead whose lines the pre-pass fetches from the producer's buffer (4 hops a line): a chunk, so that the
    next chunk's lines come while the loop after the pre-pass runs */
 #define SIM_HOP_AHEAD SIM_CHUNK
+/* the chunk's length in the one-loop forms (msgs_one_pass_in(), links_fast()) when the state is prefetched
+   PREFETCH_AHEAD hops ahead, and in the links part alone (SIM_CHUNK when SIM_AHEAD_FAR): greedy mesh:16x32
+   2-port's messages part took 1.43-1.47 ns a hop in chunks of 128 hops, 1.51-1.85 in chunks of 256, its links
+   part 1.64-1.67 against 1.73-1.91, its serial replay 2.86-2.95 against 3.00-3.08 (session 25, a private
+   harness, three alternations at load 27; docs/performance.md) */
+#define SIM_CHUNK_NEAR 128
 
 typedef struct sim_chunk {
     uint32_t idx[SIM_CHUNK + SIM_CHUNK_PAD]; /* the message's state word, state_index() */
@@ -969,11 +976,12 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     const sim_pre_in in = {n, cur, sh, sim->n16, sim->perm, NULL};
     const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
     const uint32_t ahead = sim->ahead;
+    const size_t cl = ahead > PREFETCH_AHEAD ? SIM_CHUNK : SIM_CHUNK_NEAR;
     sim_chunk ck;
     uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        const size_t c = count - x < cl ? count - x : cl;
         if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, state, ahead, 1))
             break;
         size_t j = 0;
@@ -1018,29 +1026,6 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
 #define SIM_LAYOUT_STEPS 64
 #define SIM_LAYOUT_SAMPLE 1024
 
-/* distinct 64-byte lines of the state among the @p count (at most SIM_LAYOUT_SAMPLE) indices @p idx: a bit
-   per line of the state in sim->line_bits (n^2 / 128 bytes), set, counted and cleared again (the words touched
-   only). When the bits cannot be had: @p count, a line each, so that no layout looks better than another */
-static size_t count_lines(totex_sim *sim, const size_t *idx, size_t count)
-{
-    enum { LINE = 64 / sizeof(msg_state) };
-    if (!sim->line_bits)
-        sim->line_bits = calloc(((size_t)sim->n * sim->n / LINE + 64) / 64, sizeof *sim->line_bits);
-    uint64_t *const bits = sim->line_bits;
-    if (!bits)
-        return count;
-    size_t lines = 0;
-    for (size_t x = 0; x < count; x++) {
-        const size_t line = idx[x] / LINE;
-        const uint64_t b = (uint64_t)1 << (line % 64);
-        lines += !(bits[line / 64] & b);
-        bits[line / 64] |= b;
-    }
-    for (size_t x = 0; x < count; x++)
-        bits[idx[x] / LINE / 64] = 0;
-    return lines;
-}
-
 /* sim->perm, the place of each destination in a source's row in the layout by source: its coordinates in
    reverse order (the last dimension's the lowest digit). NULL when out of memory */
 static const uint32_t *state_perm(totex_sim *sim)
@@ -1061,26 +1046,77 @@ static const uint32_t *state_perm(totex_sim *sim)
     return perm;
 }
 
-/* the lines of up to SIM_LAYOUT_SAMPLE hops of a step in each layout, added to @p lines (the layout by source
-   counts as no better than the others when its table cannot be had) */
+/* the distinct 64-byte lines of the state that the first @p c hops (at most SIM_LAYOUT_SAMPLE) touch in each
+   layout (SIM_BY_OFFSET, SIM_BY_DST and, with @p SRC, SIM_BY_SRC), added to @p lines[layout]: one pass over the
+   hops, a bitmap per layout in @p bits (a bit per line of the state, n^2 / 128 bytes each, all 0 between two
+   counts: the words set are cleared again), three independent chains of loads and stores. A hop with a node id
+   of n or more is not counted (it fails the step) */
+static inline __attribute__((always_inline)) void count_lines3(uint64_t *bits, size_t words, const totex_hop *hops,
+                                                             size_t c, uint32_t n, const uint32_t *perm,
+                                                             uint64_t lines[3], const int SRC)
+{
+    enum { LINE = 64 / sizeof(msg_state) };
+    uint32_t w[3][SIM_LAYOUT_SAMPLE];
+    uint64_t *const b0 = bits, *const b1 = bits + words, *const b2 = bits + 2 * words;
+    size_t m = 0, l0 = 0, l1 = 0, l2 = 0;
+    for (size_t x = 0; x < c; x++) {
+        const uint32_t s = hops[x].src, d = hops[x].dst;
+        if (s >= n || d >= n)
+            continue;
+        const size_t i0 = state_index(n, s, d, SIM_BY_OFFSET, perm) / LINE,
+                     i1 = state_index(n, s, d, SIM_BY_DST, perm) / LINE;
+        const uint64_t m0 = (uint64_t)1 << (i0 % 64), m1 = (uint64_t)1 << (i1 % 64);
+        w[0][m] = (uint32_t)(i0 / 64);
+        w[1][m] = (uint32_t)(i1 / 64);
+        l0 += !(b0[i0 / 64] & m0);
+        b0[i0 / 64] |= m0;
+        l1 += !(b1[i1 / 64] & m1);
+        b1[i1 / 64] |= m1;
+        if (SRC) {
+            const size_t i2 = state_index(n, s, d, SIM_BY_SRC, perm) / LINE;
+            const uint64_t m2 = (uint64_t)1 << (i2 % 64);
+            w[2][m] = (uint32_t)(i2 / 64);
+            l2 += !(b2[i2 / 64] & m2);
+            b2[i2 / 64] |= m2;
+        }
+        m++;
+    }
+    for (size_t x = 0; x < m; x++) {
+        b0[w[0][x]] = 0;
+        b1[w[1][x]] = 0;
+        if (SRC)
+            b2[w[2][x]] = 0;
+    }
+    lines[SIM_BY_OFFSET] += l0;
+    lines[SIM_BY_DST] += l1;
+    lines[SIM_BY_SRC] += SRC ? l2 : c; /* without its table the layout by source counts as no better */
+}
+
+/* the lines of up to SIM_LAYOUT_SAMPLE hops of a step in each layout, added to @p lines (count_lines3(); the layout
+   by source counts as no better than the others when its table cannot be had, and every layout a line a hop
+   when the bitmaps cannot be had) */
 static void state_layout_count(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t lines[3], uint64_t *counted)
 {
     const uint32_t n = sim->n;
     const size_t c = count < SIM_LAYOUT_SAMPLE ? count : SIM_LAYOUT_SAMPLE;
+    const size_t words = ((size_t)n * n / (64 / sizeof(msg_state)) + 64) / 64;
     *counted += c;
     const uint32_t *perm = state_perm(sim);
-    size_t idx[SIM_LAYOUT_SAMPLE];
-    for (int layout = 0; layout < 3; layout++) {
+    if (!sim->line_bits)
+        sim->line_bits = calloc(3 * words, sizeof *sim->line_bits);
+    if (!sim->line_bits) {
         size_t m = 0;
-        if (layout == SIM_BY_SRC && !perm) {
-            lines[layout] += c;
-            continue;
-        }
         for (size_t x = 0; x < c; x++)
-            if (hops[x].src < n && hops[x].dst < n)
-                idx[m++] = state_index(n, hops[x].src, hops[x].dst, layout, perm);
-        lines[layout] += count_lines(sim, idx, m);
+            m += hops[x].src < n && hops[x].dst < n;
+        lines[SIM_BY_OFFSET] += m;
+        lines[SIM_BY_DST] += m;
+        lines[SIM_BY_SRC] += perm ? m : c;
+        return;
     }
+    if (perm)
+        count_lines3(sim->line_bits, words, hops, c, n, perm, lines, 1);
+    else
+        count_lines3(sim->line_bits, words, hops, c, n, perm, lines, 0);
 }
 
 /* The state moved from the layout by offset to the layout by destination: the column of each source is
@@ -1855,12 +1891,13 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     const sim_pre_fn pre = pick_pre(sim, MS, layout, lk);
     const links_chunk_fn loop = pick_chunk(sim, MS);
     const dense_chunk_fn dloop = pick_dense(sim, MS, pm == 1);
+    const size_t cl = MS && sim->ahead > PREFETCH_AHEAD ? SIM_CHUNK : SIM_CHUNK_NEAR;
     sim_chunk ck;
     uint32_t over = 0; /* some queue went above the peak during the loop */
     uint64_t arrivals = 0;
     size_t x = 0;
     while (x < count) {
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
+        const size_t c = count - x < cl ? count - x : cl;
         if (pre_chunk(pre, hops + x, c, count - x, &in, &ck, &arrivals, sim->state, sim->ahead, MS))
             break;
         const size_t j = dense ? dloop(&lp, hops + x, c, &ck) : loop(&lp, hops + x, c, &ck, &over);
