@@ -13,7 +13,9 @@
  *             - after none, a failed call, or a call whose figures choose direct: "direct"
  *               with every message carrying its sender's figures (run_carried(): every rank
  *               receives from every rank, so each folds all of them; no collective
- *               operation);
+ *               operation; after such a call that succeeded, a rank whose figures did not
+ *               change sends 4 bytes in their place and the others fold those they kept:
+ *               V_BRIEF);
  *             - after a call whose figures choose relay (or TOTEX_ALLTOALLV=relay): "relay"
  *               with every block carrying its sender's figures (run_relay_carried(): in its
  *               straight message or its first chunk; every rank receives a block from every
@@ -79,7 +81,7 @@
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: the packed row and column and 2 n x 44 bytes of figures for
- * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
+ * "direct" with the figures on the data (and n x 44 bytes of every rank's last figures per communicator) (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
  * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
  *
