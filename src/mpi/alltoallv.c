@@ -81,7 +81,8 @@
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: the packed row and column and 2 n x 44 bytes of figures for
- * "direct" with the figures on the data (and n x 44 bytes of every rank's last figures per communicator) (O(n) requests for the planned "direct"); 2 n B bytes of slots for
+ * "direct" with the figures on the data (and n x 44 bytes of every rank's last figures per
+ * communicator) (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
  * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
  *
