@@ -13,7 +13,9 @@
  *             - after none, a failed call, or a call whose figures choose direct: "direct"
  *               with every message carrying its sender's figures (run_carried(): every rank
  *               receives from every rank, so each folds all of them; no collective
- *               operation);
+ *               operation; after such a call that succeeded, a rank whose figures did not
+ *               change sends 4 bytes in their place and the others fold those they kept:
+ *               V_BRIEF);
  *             - after a call whose figures choose relay (or TOTEX_ALLTOALLV=relay): "relay"
  *               with every block carrying its sender's figures (run_relay_carried(): in its
  *               straight message or its first chunk; every rank receives a block from every
@@ -79,7 +81,8 @@
  * gathers the n x n matrix; the relays of "padded" forward fixed slots and the
  * receiver unpacks its recvcounts' bytes from each. totex's memory per rank beyond
  * the caller's buffers: the packed row and column and 2 n x 44 bytes of figures for
- * "direct" with the figures on the data (O(n) requests for the planned "direct"); 2 n B bytes of slots for
+ * "direct" with the figures on the data (and n x 44 bytes of every rank's last figures per
+ * communicator) (O(n) requests for the planned "direct"); 2 n B bytes of slots for
  * "padded"; the row's packed bytes for "direct" in place; for "routed" and "relay" the
  * packed row and column and the receives' room (alltoallv_routed.c, alltoallv_relay.c).
  *
@@ -160,6 +163,34 @@ static void hdr_get(uint64_t *f, const char *src)
     f[F_BMAX] = b[0], f[F_BMIN_NEG] = b[1] == UINT32_MAX ? 0 : UINT64_MAX - b[1], f[F_SLOT] = b[2];
 }
 _Static_assert(2 * 4 + 3 * 8 + 3 * 4 == 44, "V_HDR is hdr_put()'s size");
+
+/* bytes of the brief figures: in "direct" with the figures on the data, a sender whose figures (hdr_put()'s 44
+   bytes) are those it sent in the last call, when that call ran so and succeeded (st->v_hdrs_valid, the same on
+   every rank), sends in their place one u32 with its top bit set (a full form begins with F_BAD, an MPI error
+   code: a non-negative int) and 31 bits of a hash of the figures it stands for; every receiver keeps every
+   sender's last figures (st->v_hdrs) and folds those. The fold, the count check and the totals are the same
+   as with the figures sent whole (SimGrid 4x4x4, SMPI's default factors, random 1 KiB blocks: the 44 bytes cost
+   2.1%, docs/performance.md, session 25) */
+#define V_BRIEF ((uint64_t)4)
+#define V_BRIEF_BIT 0x80000000u
+
+static uint64_t hash_words(const uint64_t *w, size_t n);
+
+/* the brief form of the figures @p h (V_HDR bytes in hdr_put()'s form) */
+static uint32_t hdr_brief(const unsigned char *h)
+{
+    uint64_t w[6] = {0};
+    memcpy(w, h, V_HDR);
+    return V_BRIEF_BIT | (uint32_t)(hash_words(w, 6) & 0x7fffffffu);
+}
+
+/* the bytes of the figures in front of the message at @p p (its first 4 bytes came): V_BRIEF or V_HDR */
+static uint64_t hdr_len(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    return w & V_BRIEF_BIT ? V_BRIEF : V_HDR;
+}
 
 /* this rank's figures @p a folded into @p b (the Allreduce's operation, and "direct"'s fold of the headers) */
 static void fold(const uint64_t *a, uint64_t *b)
@@ -947,14 +978,22 @@ static int grow_carried(size_t bytes, size_t noff, size_t nstat)
    buffer (before, nothing is written there). A send longer than its receive: MPI's truncation on the
    receiver, and the sum != 0 everywhere else; shorter: a short count there. So a mismatch is an error on
    every rank (MPI_ERR_TRUNCATE or MPI_ERR_COUNT), no hang: every rank posts exactly one receive from and one
-   send to every other rank. Memory: the packed row and column and 2 n V_HDR bytes (kept across calls) */
+   send to every other rank. With @p brief_ok (st->v_hdrs_valid when the call began: the last call ran so and
+   succeeded), a rank whose figures are those it sent then sends V_BRIEF bytes in their place and the receivers
+   fold the figures they kept (st->v_hdrs); on success st->v_hdrs holds every rank's figures of this call and
+   st->v_hdrs_valid is set. Memory: the packed row and column, 2 n V_HDR bytes (kept across calls) and n V_HDR
+   bytes of kept figures (st->v_hdrs) */
 static int run_carried(const char *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype, int ssize,
                        char *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype, int rsize, int in_place,
-                       int n, int rank, int bad, uint64_t *f, MPI_Comm comm, MPI_Comm dup)
+                       int n, int rank, int bad, uint64_t *f, MPI_Comm comm, totex_mpi_state *st, int brief_ok)
 {
     const size_t N = (size_t)n;
+    const MPI_Comm dup = st->dup;
     if (grow_requests(2 * N) || grow_carried(0, 2 * (N + 1), 2 * N))
         return MPI_ERR_NO_MEM;
+    if (!st->v_hdrs && !(st->v_hdrs = malloc(N * V_HDR)))
+        return MPI_ERR_NO_MEM;
+    unsigned char *kept = st->v_hdrs;
     size_t *soff = keep.off, *roff = keep.off + N + 1;
     soff[0] = 0;
     for (int j = 0; j < n; j++)
@@ -985,8 +1024,19 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
                 soff[k + 1] = soff[k] + V_HDR;
         }
     }
-    for (int j = 0; j < n; j++)
-        hdr_put(cb + soff[j], f);
+    /* this rank's figures: brief where they are those it sent in the last call (every receiver kept them) */
+    unsigned char mine[V_HDR];
+    hdr_put((char *)mine, f);
+    const int brief = brief_ok && !memcmp(mine, kept + (size_t)rank * V_HDR, V_HDR);
+    memcpy(kept + (size_t)rank * V_HDR, mine, V_HDR);
+    const uint32_t mark = hdr_brief(mine);
+    const size_t skip = brief ? V_HDR - V_BRIEF : 0; /* (the brief form sits just before the block) */
+    for (int j = 0; j < n; j++) {
+        if (brief)
+            memcpy(cb + soff[j] + skip, &mark, sizeof mark);
+        else
+            memcpy(cb + soff[j], mine, V_HDR);
+    }
     int rc = MPI_SUCCESS;
     size_t nr = 0;
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
@@ -995,7 +1045,8 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
     }
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
         const int j = (rank + k) % n;
-        rc = MPI_Isend(cb + soff[j], (int)(soff[j + 1] - soff[j]), MPI_BYTE, j, TOTEX_MPI_V_TAG, dup, &keep.req[nr++]);
+        rc = MPI_Isend(cb + soff[j] + skip, (int)(soff[j + 1] - soff[j] - skip), MPI_BYTE, j, TOTEX_MPI_V_TAG, dup,
+                       &keep.req[nr++]);
     }
     if (rc != MPI_SUCCESS) { /* (a failed post: an MPI failure, not a mismatch; the rest cancelled) */
         cancel_posted(nr);
@@ -1017,9 +1068,26 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
         int err = wrc == MPI_ERR_IN_STATUS ? t->MPI_ERROR : MPI_SUCCESS, cls = MPI_SUCCESS, got = -1;
         if (err != MPI_SUCCESS && MPI_Error_class(err, &cls) != MPI_SUCCESS)
             cls = MPI_ERR_OTHER;
-        if (cls == MPI_SUCCESS && MPI_Get_count(t, MPI_BYTE, &got) == MPI_SUCCESS && got >= (int)V_HDR) {
+        /* the figures: whole (kept for the next call), or brief (those kept from sender i's last call) */
+        uint64_t hl = V_HDR, want = roff[i + 1] - roff[i];
+        int figs = 0;
+        if (cls == MPI_SUCCESS && MPI_Get_count(t, MPI_BYTE, &got) == MPI_SUCCESS && got >= (int)V_BRIEF &&
+            (hl = hdr_len(cb + roff[i])) == V_BRIEF) {
+            uint32_t w;
+            memcpy(&w, cb + roff[i], sizeof w);
+            want -= V_HDR - V_BRIEF;
+            figs = brief_ok && w == hdr_brief(kept + (size_t)i * V_HDR);
+            if (!figs && !local) { /* (not when every rank's last call succeeded: the figures kept are the sent) */
+                fail(MPI_ERR_INTERN, rank, "brief figures from a rank whose last figures this rank did not keep");
+                local = MPI_ERR_INTERN;
+            }
+        } else if (cls == MPI_SUCCESS && got >= (int)V_HDR) {
+            memcpy(kept + (size_t)i * V_HDR, cb + roff[i], V_HDR);
+            figs = 1;
+        }
+        if (figs) {
             uint64_t h[F_N];
-            hdr_get(h, cb + roff[i]);
+            hdr_get(h, (const char *)kept + (size_t)i * V_HDR);
             fold(h, g);
             if (tot.got)
                 tot.rows[i] = h[F_ROW], tot.cols[i] = h[F_COL];
@@ -1027,8 +1095,8 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
             tot.got = 0;
         if (!local && cls != MPI_SUCCESS)
             local = cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : err;
-        else if (!local && (size_t)got != roff[i + 1] - roff[i])
-            local = MPI_ERR_COUNT;
+        else if (!local && (uint64_t)got != want) /* (longer than expected behind brief figures: the room held it) */
+            local = (uint64_t)got > want ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT;
     }
     for (int k = 1; k < n && wrc == MPI_ERR_IN_STATUS && !local; k++) /* (the sends) */
         if (keep.stat[n - 1 + k - 1].MPI_ERROR != MPI_SUCCESS)
@@ -1050,10 +1118,11 @@ static int run_carried(const char *sbuf, const int *scounts, const int *sdispls,
         const int len = (int)(roff[i + 1] - roff[i] - V_HDR);
         int pos = 0;
         if (len && !(in_place && i == rank))
-            rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + V_HDR, len, &pos,
+            rc = MPI_Unpack(i == rank ? cb + soff[i] + V_HDR : cb + roff[i] + hdr_len(cb + roff[i]), len, &pos,
                             rbuf + (MPI_Aint)rdispls[i] * rext, rcounts[i], rtype, comm);
     }
     tot_settle(rc == MPI_SUCCESS && tot.got);
+    st->v_hdrs_valid = rc == MPI_SUCCESS;
     return rc;
 }
 
@@ -1211,6 +1280,9 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
     totex_mpi_state *st = NULL;
     if ((rc = totex_mpi_state_get(comm, &st)) != MPI_SUCCESS)
         return rc;
+    /* (brief figures only right after a "direct" call with the figures on the data that succeeded) */
+    const int brief_ok = st->v_hdrs_valid;
+    st->v_hdrs_valid = 0;
     /* (rank 0's TOTEX_CHECK is kept for totex_alltoall's calls on the duplicate; this call's check is the
        Allreduce's) */
     if (size > 1 && (rc = totex_mpi_state_dup(st, comm, totex_mpi_env_switch("TOTEX_CHECK", 1))) != MPI_SUCCESS)
@@ -1266,7 +1338,7 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
                                        room_b, room_r, comm, st, mode == M_BALANCED);
             else
                 rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                                 recvtype, rsize, in_place, size, rank, bad, g, comm, st->dup);
+                                 recvtype, rsize, in_place, size, rank, bad, g, comm, st, brief_ok);
             if (rc != MPI_SUCCESS)
                 return rc;
             (void)choose(g, size, st, in_place, net, declared, pred);
@@ -1286,7 +1358,7 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
             o.verbose = opt->verbose > 1 ? opt->verbose : 0;
             o.prepare = &pr;
             if ((rc = totex_mpi_alltoall(sendbuf, c0, sendtype, recvbuf, r0, recvtype, comm, &o)) != MPI_SUCCESS)
-                st->v_known = 0;
+                st->v_known = 0, st->v_hdrs_valid = 0;
             return rc;
         }
         *tot.fresh = 0; /* (this call's totals are not read from its data: balanced plans without them next) */

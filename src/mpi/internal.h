@@ -275,6 +275,11 @@ typedef struct totex_mpi_state {
     uint64_t v_tot_hash;     /* a hash of v_tot when it was last read fresh (alltoallv.c: tot_settle()) */
     int v_tot_repeat;        /* v_tot, read fresh, was the same as the time before: a repeating pattern, for
                                 which "balanced" makes its plan (once per pattern: O(n^3 diameter) CPU) */
+    unsigned char *v_hdrs;   /* [n x 44]: every rank's figures as it last sent them in "direct" with the figures on
+                                the data (this rank's own at its rank), or NULL (alltoallv.c: brief figures) */
+    int v_hdrs_valid;        /* v_hdrs are those of the last call, a "direct" call with the figures on the data that
+                                succeeded (the same on every rank): a sender whose figures are unchanged sends 4
+                                bytes in their place */
     uint64_t vt_key;         /* alltoallv_tune.c: the pattern (a key of the last call's figures) being tuned */
     int vt_stage, vt_form, vt_second, vt_direct, vt_best; /* its stage, the predicted form, the second candidate
                                 (-1: none), direct's, the fastest */

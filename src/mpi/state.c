@@ -103,6 +103,7 @@ void totex_mpi_state_free(totex_mpi_state *st)
     free(st->named_spec);
     free(st->node_of);
     free(st->v_tot);
+    free(st->v_hdrs);
     free(st);
 }
 

@@ -167,25 +167,32 @@ static int call_bytes(const unsigned char *s, const int *sc, const int *sd, unsi
 #endif
 }
 
-static void mismatch_pair(MPI_Comm comm, int c, int to, int delta);
+static void mismatch_steady(MPI_Comm comm, int c, int to, int delta, int steady);
+static void mismatch_pair(MPI_Comm comm, int c, int to, int delta) { mismatch_steady(comm, c, to, delta, 0); }
 static void mismatch_case(MPI_Comm comm, int c) { mismatch_pair(comm, c, -1, 1); }
 
 /* as mismatch_case(), but rank @p to (-1: rank 1, or 0 on one rank) expects @p delta bytes more (or fewer) from
    rank 0 than rank 0 sends (on a 4x4 torus rank n / 2 is half-way round a ring from rank 0: "relay" carries
-   that block through a relay, in chunks) */
-static void mismatch_pair(MPI_Comm comm, int c, int to, int delta)
+   that block through a relay, in chunks). @p steady 1: the counts of run_case() for @p c (a pattern the calls
+   before repeated: every rank's figures but rank @p to's are those of the last call, sent brief by "direct"),
+   rank @p to's receive count changed; 2: the same, but rank 0 sends @p delta bytes more to rank @p to, which
+   expects the usual (rank 0's figures change, the receiver's do not); 0: every count one more than run_case()'s */
+static void mismatch_steady(MPI_Comm comm, int c, int to, int delta, int steady)
 {
     int n;
     MPI_Comm_size(comm, &n);
     int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int)), *rc = malloc(n * sizeof(int)),
         *rd = malloc(n * sizeof(int));
     for (int j = 0; j < n; j++) {
-        sc[j] = cnt(c, rank, j, n) + (c == C_ZEROS);
-        rc[j] = cnt(c, j, rank, n) + (c == C_ZEROS);
+        sc[j] = cnt(c, rank, j, n) + (c == C_ZEROS && !steady);
+        rc[j] = cnt(c, j, rank, n) + (c == C_ZEROS && !steady);
     }
     if (to < 0)
         to = n > 1 ? 1 : 0;
-    if (rank == to)
+    if (steady == 2) {
+        if (rank == 0)
+            sc[to] += delta;
+    } else if (rank == to)
         rc[0] += delta;
     long se = layout(sc, n, c == C_UNIFORM, sd), re = layout(rc, n, c == C_UNIFORM, rd);
     unsigned char *s = malloc((size_t)se + 1), *r = malloc((size_t)re + 1);
@@ -304,6 +311,20 @@ int main(int argc, char **argv)
         CHECK(world == MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD's error handler is no longer MPI_ERRORS_ARE_FATAL after "
               "the mismatches");
         MPI_Errhandler_free(&world);
+    }
+    /* a pattern repeated (the choice settled; "direct" sends the figures of a rank whose figures did not change
+       brief), then one rank's receive count changed alone (the sender's figures brief as before), or one send
+       count alone, by one byte more or fewer: an error on every rank, no receive byte written, and the pattern
+       runs again after it */
+    if ((!chk || strcmp(chk, "0")) && n > 1) {
+        const int to[4] = {n - 1, n / 2, 1, n - 1}, delta[4] = {1, -1, -1, 1}, how[4] = {1, 1, 2, 2};
+        for (int m = 0; m < 4; m++) {
+            for (int k = 0; k < 6; k++)
+                run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+            if (cnt(C_ZEROS, 0, to[m], n) + delta[m] >= 0)
+                mismatch_steady(comm, C_ZEROS, to[m], delta[m], how[m]);
+            run_case(comm, C_ZEROS, 0, 0, 0, it++, vtype);
+        }
     }
     /* blocks far longer than the last call's (relay: its relays' rooms, sized by the last call's figures, too
        small: the rest of each message in a second part), then short again */
