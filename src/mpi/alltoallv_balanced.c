@@ -32,19 +32,21 @@
  *             anywhere, else relays anywhere: a relay near the destination sends its pieces on over few
  *             links, one of them j's in-link, so the second legs share fewer links with first legs and the
  *             chains are shorter (4x4: 12 pieces against 26 on Zipf's demand; 4x4 Zipf 1 link, hot spots 2,
- *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). A second plan
+ *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). Where that
+ *             plan's first legs load a link to 0.95 x its busiest link or more (BAL_UP_SATURATED), a second plan
  *             is made alike with the links of a relay's first leg weighed 1.3 x their load (BAL_UP_WEIGHT) and
  *             4 passes (BAL_UP_PASSES), and kept where its busiest link is lower by more than 0.1%: the greedy
  *             counts a candidate by its busiest link only, so it loads the links into a relay up to the busiest
  *             link's level, and the relay's pieces then come as late as the bottleneck's own bytes and go on
  *             after it; weighed, the first legs stay lighter (8x8 hot receivers in one line: 433 against 783
  *             us of W^, the busiest link 782.94 us, the cut round the line, against 797.79; run 1.17 against
- *             1.27 x that cut; docs/performance.md, session 25). Where it is not lower the first plan stands
- *             (its runs measured: on 4x4 the weighed plans ran up to 1.19 x slower at the same busiest link).
+ *             1.27 x that cut; docs/performance.md, session 25). Elsewhere the first plan stands (measured:
+ *             on 4x4 the weighed plans ran up to 1.19 x slower at the same busiest link, and on 4x4x4 hot
+ *             receivers, first legs at 0.85 x the busiest link, 1.06 x slower with a busiest link 1.6% lower).
  *             Cost: up to twice the diameter's plans, each (2 + 1) Q n^2 candidates (the second (4 + 1) Q n^2)
  *             of which those with k within d are walked (each a walk of its route's links): O(n^3 diameter^2)
- *             time at most, 2.5 to 3 x session 24's as measured (bench/mpi/mpi_balanced_plan.c,
- *             docs/performance.md); made
+ *             time at most; the second plan made on 8x8 hot receivers only of the bench's demands there, 2.6 x
+ *             session 24's CPU (bench/mpi/mpi_balanced_plan.c, docs/performance.md); made
  *             only for totals seen on two calls in a row (alltoallv.c: a repeating pattern; totals that
  *             change every call never plan), then cached while the rows and columns stay the same (a call
  *             with the plan's totals plans nothing; totex_mpi_v_balanced_plans() counts the plans made).
@@ -100,6 +102,9 @@
 #endif
 #ifndef BAL_UP_PASSES
 #define BAL_UP_PASSES 4 /* the second plan's passes */
+#endif
+#ifndef BAL_UP_SATURATED
+#define BAL_UP_SATURATED 0.95 /* the second plan made where the first's first legs load a link to this x its busiest */
 #endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
@@ -320,9 +325,10 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
         }
     qsort(p, np, sizeof *p, by_weight);
     /* two plans, each with relays as near the destination as leaves its busiest link within BAL_NEAR_SLACK of
-       relays anywhere: the first with every link at its load (session 24's), the second with a relay's first
-       leg's links weighed 1 + BAL_UP_WEIGHT x their load and BAL_UP_PASSES passes; the second kept where its
-       busiest link is lower by more than BAL_NEAR_SLACK */
+       relays anywhere: the first with every link at its load (session 24's); where its first legs load a link
+       to BAL_UP_SATURATED of its busiest link or more, the second with a relay's first leg's links weighed
+       1 + BAL_UP_WEIGHT x their load and BAL_UP_PASSES passes, kept where its busiest link is lower by more
+       than BAL_NEAR_SLACK */
     uint8_t *two = malloc(N * N * BAL_Q), *spare = malloc(N * N * BAL_Q);
     if (!two || !spare) {
         free(rt), free(via), free(load), free(p), free(rc), free(two), free(spare);
@@ -330,7 +336,19 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
     }
     uint32_t near = 0, near2 = 0;
     double busiest = near_plan(n, D, L, rt, p, np, diam, 0, BAL_PASSES, &via, &spare, load, &near);
-    const double b2 = near_plan(n, D, L, rt, p, np, diam, BAL_UP_WEIGHT, BAL_UP_PASSES, &two, &spare, load, &near2);
+    double up = 0; /* the first plan's busiest link of first legs (W^'s bytes relayed up, on load) */
+    memset(load, 0, 2 * (size_t)D * N * sizeof *load);
+    for (size_t x = 0; x < np; x++)
+        for (int q = 0; q < BAL_Q; q++) {
+            const uint32_t i = p[x].i, j = p[x].j, k = via[((size_t)i * N + j) * BAL_Q + q];
+            const uint16_t *a = rt + ((size_t)i * N + k) * L;
+            for (int e = 1; k != j && e <= a[0]; e++)
+                if ((load[a[e]] += p[x].w / BAL_Q) > up)
+                    up = load[a[e]];
+        }
+    const double b2 = up >= BAL_UP_SATURATED * busiest
+                          ? near_plan(n, D, L, rt, p, np, diam, BAL_UP_WEIGHT, BAL_UP_PASSES, &two, &spare, load, &near2)
+                          : busiest;
     if (b2 < busiest * (1 - BAL_NEAR_SLACK)) {
         uint8_t *t = via;
         via = two, two = t;
