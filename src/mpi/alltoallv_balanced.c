@@ -39,7 +39,7 @@
  *             counts a candidate by its busiest link only, so it loads the links into a relay up to the busiest
  *             link's level, and the relay's pieces then come as late as the bottleneck's own bytes and go on
  *             after it; weighed, the first legs stay lighter (8x8 hot receivers in one line: 433 against 783
- *             us of W^, the busiest link 782.94 us, the cut round the line, against 797.79; run 1.17 against
+ *             us of W^, the busiest link 782.94 us, the cut round the line, against 797.79; run 1.18 against
  *             1.27 x that cut; docs/performance.md, session 25). Elsewhere the first plan stands (measured:
  *             on 4x4 the weighed plans ran up to 1.19 x slower at the same busiest link, and on 4x4x4 hot
  *             receivers, first legs at 0.85 x the busiest link, 1.06 x slower with a busiest link 1.6% lower).
