@@ -17,7 +17,7 @@
  *   hotspot  K = max(1, n/8) ranks (every 8th) receive 8 times what the others do,
  *            mean M;
  *   random   uniform on [0, 2M] per pair (a hash of seed, i, j).
- * Per kind and mean: WARMUP (5) untimed calls, a barrier, ITERS calls, a barrier (since 2026-11-30:
+ * Per kind and mean: WARMUP (5; -DWARMUP=N) untimed calls, a barrier, ITERS calls, a barrier (since 2026-11-30:
  * no rank starts the next case while another is still timed); the timed calls are the steady state
  * of an exchange repeated with the same counts (totex's "balanced" plans only for totals seen on two
  * calls in a row, src/mpi/alltoallv.c; one untimed call before session 24); the slowest rank's
@@ -41,8 +41,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* untimed calls per case before the timed ones */
+/* untimed calls per case before the timed ones (-DWARMUP=1 for a quicker run of one form forced with
+   TOTEX_ALLTOALLV: 5 gives the measured choice its trials) */
+#ifndef WARMUP
 #define WARMUP 5
+#endif
 #include <string.h>
 
 #include <mpi.h>

@@ -32,14 +32,25 @@
  *             anywhere, else relays anywhere: a relay near the destination sends its pieces on over few
  *             links, one of them j's in-link, so the second legs share fewer links with first legs and the
  *             chains are shorter (4x4: 12 pieces against 26 on Zipf's demand; 4x4 Zipf 1 link, hot spots 2,
- *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). Cost: up to
- *             the diameter's plans, each (2 + 1) Q n^2 candidates of which those with k within d are walked
- *             (each a walk of its route's links): O(n^3 diameter^2) time at most, 1.2 to 1.8 x the one plan
- *             with relays anywhere as measured (bench/mpi/mpi_balanced_plan.c, docs/performance.md); made
+ *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). Where that
+ *             plan's first legs load a link to 0.95 x its busiest link or more (BAL_UP_SATURATED), a second plan
+ *             is made alike with the links of a relay's first leg weighed 1.3 x their load (BAL_UP_WEIGHT) and
+ *             4 passes (BAL_UP_PASSES), and kept where its busiest link is lower by more than 0.1%: the greedy
+ *             counts a candidate by its busiest link only, so it loads the links into a relay up to the busiest
+ *             link's level, and the relay's pieces then come as late as the bottleneck's own bytes and go on
+ *             after it; weighed, the first legs stay lighter (8x8 hot receivers in one line: 433 against 783
+ *             us of W^, the busiest link 782.94 us, the cut round the line, against 797.79; run 1.18 against
+ *             1.27 x that cut; docs/performance.md, session 25). Elsewhere the first plan stands (measured:
+ *             on 4x4 the weighed plans ran up to 1.19 x slower at the same busiest link, and on 4x4x4 hot
+ *             receivers, first legs at 0.85 x the busiest link, 1.06 x slower with a busiest link 1.6% lower).
+ *             Cost: up to twice the diameter's plans, each (2 + 1) Q n^2 candidates (the second (4 + 1) Q n^2)
+ *             of which those with k within d are walked (each a walk of its route's links): O(n^3 diameter^2)
+ *             time at most; the second plan made on 8x8 hot receivers only of the bench's demands there, 2.6 x
+ *             session 24's CPU (bench/mpi/mpi_balanced_plan.c, docs/performance.md); made
  *             only for totals seen on two calls in a row (alltoallv.c: a repeating pattern; totals that
  *             change every call never plan), then cached while the rows and columns stay the same (a call
  *             with the plan's totals plans nothing; totex_mpi_v_balanced_plans() counts the plans made).
- *             Memory: the plan, n^2 Q bytes of relays (n <= 64: at most 16 KiB; two while
+ *             Memory: the plan, n^2 Q bytes of relays (n <= 64: at most 16 KiB; three while
  *             planning), the loads of the 2 D n links, the route table while
  *             planning (n^2 (diameter + 1) uint16): O(n^2), not the O(n) of the other forms.
  * Optimality: none claimed. Its busiest link on the bench's seeded Zipf and hot-spot demands is counted
@@ -71,7 +82,9 @@
 #define BAL_Q 4
 #endif
 #define BAL_MAX_NODES 64
-#define BAL_PASSES 2
+#ifndef BAL_PASSES
+#define BAL_PASSES 2 /* the greedy's passes of taking each piece off and putting it back */
+#endif
 #ifndef BAL_STAGGER_ALL
 #define BAL_STAGGER_ALL 0 /* the straight pieces in the rounds too (1) */
 #endif
@@ -83,6 +96,15 @@
 #endif
 #ifndef BAL_NEAR_SLACK
 #define BAL_NEAR_SLACK 0.001 /* relays nearer while the busiest link stays at most this fraction above anywhere's */
+#endif
+#ifndef BAL_UP_WEIGHT
+#define BAL_UP_WEIGHT 0.3 /* the second plan: a relay's first leg's links weighed (1 + this) x their load */
+#endif
+#ifndef BAL_UP_PASSES
+#define BAL_UP_PASSES 4 /* the second plan's passes */
+#endif
+#ifndef BAL_UP_SATURATED
+#define BAL_UP_SATURATED 0.95 /* the second plan made where the first's first legs load a link to this x its busiest */
 #endif
 #ifndef BAL_STAGGER
 #define BAL_STAGGER 1 /* a node's relayed pieces up in rounds of this many pieces (0: all at once) */
@@ -166,7 +188,7 @@ static int by_weight(const void *a, const void *b)
 /* the greedy on the sorted pieces @p p (W^'s blocks) with relays at most @p near links from the destination: the
    ways into @p via, the links' bytes into @p load (2 D n, zeroed here); the busiest link's bytes */
 static double greedy(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const pair *p, size_t np, int near,
-                     uint8_t *via, double *load)
+                     double up_weight, int passes, uint8_t *via, double *load)
 {
     const size_t N = n;
     memset(load, 0, 2 * (size_t)D * N * sizeof *load);
@@ -174,7 +196,7 @@ static double greedy(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const
         for (uint32_t j = 0; j < n; j++)
             for (int q = 0; q < BAL_Q; q++)
                 via[((size_t)i * N + j) * BAL_Q + q] = (uint8_t)j;
-    for (int pass = 0; pass <= BAL_PASSES; pass++)
+    for (int pass = 0; pass <= passes; pass++)
         for (int q = 0; q < BAL_Q; q++)
             for (size_t x = 0; x < np && p[x].w > 0; x++) {
                 const uint32_t i = p[x].i, j = p[x].j;
@@ -200,9 +222,10 @@ static double greedy(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const
                         continue; /* (a relay too far from the destination) */
                     const uint16_t *a = rt + ((size_t)i * N + k) * L, *b = rt + ((size_t)k * N + j) * L;
                     double mx = 0;
+                    const double up = k != j ? 1 + up_weight : 1;
                     for (int e = 1; e <= a[0]; e++)
-                        if (load[a[e]] > mx)
-                            mx = load[a[e]];
+                        if (load[a[e]] * up > mx)
+                            mx = load[a[e]] * up;
                     if (k != j)
                         for (int e = 1; e <= b[0]; e++)
                             if (load[b[e]] > mx)
@@ -224,6 +247,28 @@ static double greedy(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const
         if (load[e] > busiest)
             busiest = load[e];
     return busiest;
+}
+
+/* the plan with relays as near the destination as leaves the busiest link within BAL_NEAR_SLACK of relays
+   anywhere (the greedy with relays anywhere, then at most 1, 2, ... links from the destination until one is),
+   into *@p via (*@p spare: a second buffer, the two swapped where relays anywhere are kept); the farthest
+   relay's distance into *@p near; its busiest link's bytes */
+static double near_plan(uint32_t n, uint32_t D, size_t L, const uint16_t *rt, const pair *p, size_t np,
+                        uint32_t diam, double up_weight, int passes, uint8_t **via, uint8_t **spare, double *load,
+                        uint32_t *near)
+{
+    const double b_any = greedy(n, D, L, rt, p, np, (int)diam, up_weight, passes, *spare, load);
+    for (uint32_t d = BAL_NEAR; d < diam; d++) {
+        const double b = greedy(n, D, L, rt, p, np, (int)d, up_weight, passes, *via, load);
+        if (b <= b_any * (1 + BAL_NEAR_SLACK)) {
+            *near = d;
+            return b;
+        }
+    }
+    uint8_t *t = *via;
+    *via = *spare, *spare = t;
+    *near = diam;
+    return b_any;
 }
 
 /* the plan for rows and columns @p rows, @p cols (NULL: all equal); 0, or -1 (no memory) */
@@ -279,28 +324,38 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
                 p[np++] = (pair){(double)rc[i] * (double)rc[n + j] / T, i, j};
         }
     qsort(p, np, sizeof *p, by_weight);
-    /* relays as near the destination as leaves the busiest link within BAL_NEAR_SLACK of relays anywhere: the
-       plan with relays anywhere, then with relays at most 1, 2, ... links from the destination until one is */
-    uint8_t *any = malloc(N * N * BAL_Q);
-    if (!any) {
-        free(rt), free(via), free(load), free(p), free(rc);
+    /* two plans, each with relays as near the destination as leaves its busiest link within BAL_NEAR_SLACK of
+       relays anywhere: the first with every link at its load (session 24's); where its first legs load a link
+       to BAL_UP_SATURATED of its busiest link or more, the second with a relay's first leg's links weighed
+       1 + BAL_UP_WEIGHT x their load and BAL_UP_PASSES passes, kept where its busiest link is lower by more
+       than BAL_NEAR_SLACK */
+    uint8_t *two = malloc(N * N * BAL_Q), *spare = malloc(N * N * BAL_Q);
+    if (!two || !spare) {
+        free(rt), free(via), free(load), free(p), free(rc), free(two), free(spare);
         return -1;
     }
-    const double b_any = greedy(n, D, L, rt, p, np, (int)diam, any, load);
-    double busiest = b_any;
-    uint32_t near = diam;
-    for (uint32_t d = BAL_NEAR; d < diam; d++) {
-        const double b = greedy(n, D, L, rt, p, np, (int)d, via, load);
-        if (b <= b_any * (1 + BAL_NEAR_SLACK)) {
-            busiest = b, near = d;
-            break;
+    uint32_t near = 0, near2 = 0;
+    double busiest = near_plan(n, D, L, rt, p, np, diam, 0, BAL_PASSES, &via, &spare, load, &near);
+    double up = 0; /* the first plan's busiest link of first legs (W^'s bytes relayed up, on load) */
+    memset(load, 0, 2 * (size_t)D * N * sizeof *load);
+    for (size_t x = 0; x < np; x++)
+        for (int q = 0; q < BAL_Q; q++) {
+            const uint32_t i = p[x].i, j = p[x].j, k = via[((size_t)i * N + j) * BAL_Q + q];
+            const uint16_t *a = rt + ((size_t)i * N + k) * L;
+            for (int e = 1; k != j && e <= a[0]; e++)
+                if ((load[a[e]] += p[x].w / BAL_Q) > up)
+                    up = load[a[e]];
         }
+    const double b2 = up >= BAL_UP_SATURATED * busiest
+                          ? near_plan(n, D, L, rt, p, np, diam, BAL_UP_WEIGHT, BAL_UP_PASSES, &two, &spare, load, &near2)
+                          : busiest;
+    if (b2 < busiest * (1 - BAL_NEAR_SLACK)) {
+        uint8_t *t = via;
+        via = two, two = t;
+        busiest = b2, near = near2;
     }
-    if (near == diam) {
-        free(via);
-        via = any;
-    } else
-        free(any);
+    free(two);
+    free(spare);
     /* the longest chain: the most pieces one node sends up through one relay (sent one after another) */
     uint32_t chain = 0;
     uint32_t *cnt = calloc(N, sizeof *cnt);
