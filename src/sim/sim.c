@@ -764,6 +764,16 @@ static inline __attribute__((always_inline)) uint32_t sim_word_bad(uint32_t w, u
     return (w ^ expect) - 1 >= mask;
 }
 
+/* the state word of a chunk's hop @p j into @p ms (the word @p ahead hops on prefetched); nonzero where the message
+   is not where the hop takes it from (sim_word_bad()) */
+static inline __attribute__((always_inline)) uint32_t chunk_word(msg_state *state, const sim_chunk *ck, size_t j,
+                                                                 uint32_t ahead, uint32_t mask, msg_state **ms)
+{
+    __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
+    *ms = state + ck->idx[j];
+    return sim_word_bad(**ms, ck->expect[j], mask);
+}
+
 /* one hop of the pre-pass (the portable form, and the AVX2 form's tail); nonzero when an id check fails */
 static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h, const sim_pre_in *in,
                                                              sim_chunk *ck, size_t j, uint64_t *arr,
@@ -1499,12 +1509,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
     for (; j < c; j++) {
         const uint32_t from = hc[j].from, to = hc[j].to;
         msg_state *ms = NULL;
-        uint32_t wbad = 0;
-        if (MS) {
-            __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
-            ms = state + ck->idx[j];
-            wbad = sim_word_bad(*ms, ck->expect[j], mask);
-        }
+        const uint32_t wbad = MS ? chunk_word(state, ck, j, ahead, mask, &ms) : 0;
         /* the link's slot: under multiport and k-port with rows of 4 slots the pre-pass found it (and failed a
            hop over no link) */
         const int LK = NS == 4 && PM != 1;
@@ -1618,12 +1623,7 @@ static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loo
     for (; j < c; j++) {
         const uint32_t from = hc[j].from, to = hc[j].to, dst = hc[j].dst;
         msg_state *ms = NULL;
-        uint32_t wbad = 0;
-        if (MS) {
-            __builtin_prefetch(state + ck->idx[j + ahead], 1, 3);
-            ms = state + ck->idx[j];
-            wbad = sim_word_bad(*ms, ck->expect[j], mask);
-        }
+        const uint32_t wbad = MS ? chunk_word(state, ck, j, ahead, mask, &ms) : 0;
         /* the link's slot: with rows of 4 slots the pre-pass found it (and failed a hop over no link), but
            under single-port, which takes no link stamp */
         const int LK = NS == 4 && PM != 1;
