@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Link-load count of alltoallv routing rules on SimGrid's tori (offline, no MPI, no SimGrid).
 
-usage: bench/smpi/alltoallv_linkload.py [TORUS ...] [--kinds K,K] [--mean M] [--pieces Q]
+usage: bench/smpi/alltoallv_linkload.py [TORUS ...] [--kinds K,K] [--mean M] [--pieces Q] [--fw N]
 
 For every torus (default 4x4 8x8 4x4x4) and demand kind (default uniform,zipf,hotspot,random) at mean M
 bytes per pair (default 65536), the demand W is smpi_alltoallv_bench.c's seeded generator (seed 1, the same
@@ -33,6 +33,11 @@ Rules (what a rank must know to compute its part of each):
             link least loaded, then the shorter); the fractions are applied to the real W. Counted on W.
   west@W^   the same routing counted on W^ (what the rule achieves on its own estimate).
   greedyW   the same greedy on the real W (a centralised heuristic no rank can compute: the reference).
+  fw        (with --fw N) Frank-Wolfe over each block's direct route and its 2-leg routes through a relay on one
+            of its shortest paths, N iterations: each iteration every rank takes, for each block of its row,
+            the route of least cost (the softmax gradient of the links' loads, exp(40 load / max load)) and moves
+            2 / (t + 3) of the block onto it. Its row, and the links' loads summed over every rank each
+            iteration (an allreduce of 2 D n numbers: no n x n gather). The best busiest link seen.
 """
 import math
 import sys
@@ -377,8 +382,52 @@ def estimate(W, n):
     return [[(row[i] * col[j] / tot if i != j else 0.0) for j in range(n)] for i in range(n)]
 
 
+def fw_routing(T, W, iters):
+    """the fw rule above: the busiest link's bytes, the best over the iterations"""
+    cands = {}
+    for i in range(T.n):
+        for j in range(T.n):
+            if i == j or W[i][j] == 0:
+                continue
+            ps, dist = [T.route(i, j)], len(T.route(i, j))
+            for k in range(T.n):
+                if k not in (i, j):
+                    p = T.path([i, k, j])
+                    if len(p) == dist:
+                        ps.append(p)
+            cands[(i, j)] = ps
+    flow = {key: {0: 1.0} for key in cands}
+
+    def loads():
+        load = [0.0] * T.nlinks()
+        for (i, j), fr in flow.items():
+            for pi, f in fr.items():
+                for l in cands[(i, j)][pi]:
+                    load[l] += f * W[i][j]
+        return load
+
+    best = float("inf")
+    for t in range(iters + 1):
+        load = loads()
+        mx = max(load)
+        best = min(best, mx)
+        if t == iters or mx <= 0:
+            break
+        c = [math.exp(40.0 * (x - mx) / mx) for x in load]
+        g = 2.0 / (t + 3)
+        for key, ps in cands.items():
+            b = min(range(len(ps)), key=lambda x: sum(c[l] for l in ps[x]))
+            fr = flow[key]
+            for x in list(fr):
+                fr[x] *= 1 - g
+                if fr[x] < 1e-4:
+                    del fr[x]
+            fr[b] = fr.get(b, 0.0) + g
+    return best
+
+
 def main(argv):
-    tori, kinds, mean, pieces, passes = [], "uniform,zipf,hotspot,random", 65536, 4, 2
+    tori, kinds, mean, pieces, passes, fw = [], "uniform,zipf,hotspot,random", 65536, 4, 2, 0
     it = iter(argv)
     for a in it:
         if a == "--kinds":
@@ -389,6 +438,8 @@ def main(argv):
             pieces = int(next(it))
         elif a == "--passes":
             passes = int(next(it))
+        elif a == "--fw":
+            fw = int(next(it))
         else:
             tori.append(a)
     tori = tori or ["4x4", "8x8", "4x4x4"]
@@ -416,6 +467,8 @@ def main(argv):
             rows.append(("west@W^", on_est))
             _, on_w = greedy_routing(T, W, pieces, passes)
             rows.append(("greedyW", on_w))
+            if fw > 0:
+                rows.append(("fw(%d)" % fw, fw_routing(T, W, fw)))
             print("%s %s %s west_cpu %.2f s (python)" % (t, kind, bs, t1 - t0))
             for name, v in rows:
                 print("%s %s %s %s %.2f %.3f" % (t, kind, bs, name, us(v), v / LINK / bound))

@@ -35,7 +35,13 @@ static void zipf_case(const char *spec, uint32_t in_links)
     if (!net)
         return;
     const uint32_t n = totex_network_nodes(net);
-    uint64_t *rows = calloc(2 * (size_t)n, sizeof *rows), *cols = rows + n;
+    uint64_t *rows = calloc(2 * (size_t)n, sizeof *rows);
+    CHECK(rows != NULL, "8x8 hot line: no memory");
+    if (!rows) {
+        totex_network_free(net);
+        return;
+    }
+    uint64_t *cols = rows + n;
     double hn = 0;
     for (uint32_t k = 1; k <= n; k++)
         hn += 1.0 / k;
@@ -76,7 +82,13 @@ static void hot_line_case(void)
     const uint32_t n = totex_network_nodes(net);
     CHECK(totex_network_stride(net, 0) == 1 || totex_network_stride(net, 1) == 1, "no factor of stride 1");
     const uint32_t fast = totex_network_stride(net, 0) == 1 ? 0 : 1;
-    uint64_t *rows = calloc(2 * (size_t)n, sizeof *rows), *cols = rows + n;
+    uint64_t *rows = calloc(2 * (size_t)n, sizeof *rows);
+    CHECK(rows != NULL, "8x8 hot line: no memory");
+    if (!rows) {
+        totex_network_free(net);
+        return;
+    }
+    uint64_t *cols = rows + n;
     const uint64_t unit = 34953; /* (the bench's block to a cold receiver at a mean of 64 KiB) */
     for (uint32_t j = 0; j < n; j++) {
         rows[j] = (uint64_t)(8 * 8 + 56) * unit;
