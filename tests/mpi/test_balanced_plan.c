@@ -26,6 +26,16 @@
 
 static int rank, failures;
 
+/* 2 n zeroed totals (rows, then columns) for case @p what; NULL (a failure counted, @p net freed) without memory */
+static uint64_t *totals_new(uint32_t n, const char *what, totex_network *net)
+{
+    uint64_t *t = calloc(2 * (size_t)n, sizeof *t);
+    CHECK(t != NULL, "%s: no memory", what);
+    if (!t)
+        totex_network_free(net);
+    return t;
+}
+
 /* the plan's busiest link on @p spec (a torus of rings of 4) against the ejection bound of Zipf's columns */
 static void zipf_case(const char *spec, uint32_t in_links)
 {
@@ -35,12 +45,9 @@ static void zipf_case(const char *spec, uint32_t in_links)
     if (!net)
         return;
     const uint32_t n = totex_network_nodes(net);
-    uint64_t *rows = calloc(2 * (size_t)n, sizeof *rows);
-    CHECK(rows != NULL, "8x8 hot line: no memory");
-    if (!rows) {
-        totex_network_free(net);
+    uint64_t *rows = totals_new(n, spec, net);
+    if (!rows)
         return;
-    }
     uint64_t *cols = rows + n;
     double hn = 0;
     for (uint32_t k = 1; k <= n; k++)
@@ -82,12 +89,9 @@ static void hot_line_case(void)
     const uint32_t n = totex_network_nodes(net);
     CHECK(totex_network_stride(net, 0) == 1 || totex_network_stride(net, 1) == 1, "no factor of stride 1");
     const uint32_t fast = totex_network_stride(net, 0) == 1 ? 0 : 1;
-    uint64_t *rows = calloc(2 * (size_t)n, sizeof *rows);
-    CHECK(rows != NULL, "8x8 hot line: no memory");
-    if (!rows) {
-        totex_network_free(net);
+    uint64_t *rows = totals_new(n, "8x8 hot line", net);
+    if (!rows)
         return;
-    }
     uint64_t *cols = rows + n;
     const uint64_t unit = 34953; /* (the bench's block to a cold receiver at a mean of 64 KiB) */
     for (uint32_t j = 0; j < n; j++) {
