@@ -16,7 +16,9 @@ default 65536), alltoallv_linkload.demand_matrix (node id = rank, first dimensio
   2. Steps: greedy list scheduling, step by step: each directed link takes up to C bytes of the pieces waiting
      at its tail whose next hop it is and which came in an earlier step (a piece is split where C ends),
      priority P: "far" (default) the most hops still to go first, then the larger load left on the piece's
-     remaining links; "load" the larger load left on the piece's remaining links first.
+     remaining links; "load" the larger load left on the piece's remaining links first; "local" the most
+     hops still to go first, ties in the order the pieces came (what the tail node knows from the pieces it
+     holds: no global figure).
 Printed: the routing's busiest link (link time at 10 GB/s, against the demand's LP when known), the steps,
 the schedule's link time (the sum over steps of the busiest link's bytes in the step) and its ratio to the
 routing's busiest link. With --out, the schedule per rank for bench/smpi/stepped_proto.c, lines
@@ -152,7 +154,9 @@ def schedule(T, pieces, C, prio):
         moved = []
         keep = [f for f in frags if f[3] > s]
         for l, fs in by_link.items():
-            if prio == "load":
+            if prio == "local":
+                fs.sort(key=lambda f: -(len(f[1]) - f[2]))  # stable: the order the pieces came in
+            elif prio == "load":
                 fs.sort(key=lambda f: (-sum(left_load[x] for x in f[1][f[2]:]), -(len(f[1]) - f[2])))
             else:
                 fs.sort(key=lambda f: (-(len(f[1]) - f[2]), -max(left_load[x] for x in f[1][f[2]:])))

@@ -6,7 +6,11 @@
  *   VARIANT   strict      each step: post its receives and sends, wait for all of them, then the next step
  *             pipe:P      every receive posted at the start; a send goes as soon as the receives it forwards
  *                         from have come and the rank has no send of P or more steps before it unfinished
- *                         (pipe:0: no such limit, only the data dependencies)
+ *                         (pipe:0: no such limit, only the data dependencies; SMPI completes a send
+ *                         below smpi/send-is-detached-thresh, 64 KiB by default, as soon as it is posted)
+ *             win:P       as pipe:P, but the limit counts the rank's receives too: a send of step s goes
+ *                         when every send and receive of the rank's steps up to s - P has finished
+ *                         (win:1: strict with every receive posted at the start)
  *   WARMUP    untimed runs before the timed ones (default 3)
  *   ITERS     timed runs (default 3), each from a barrier
  *
@@ -50,11 +54,16 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3)
         die("usage: stepped_proto SCHEDULE strict|pipe:P [WARMUP]");
-    int depth = -1; /* -1 strict */
+    int depth = -1, win = 0; /* -1 strict */
     if (strncmp(argv[2], "pipe:", 5) == 0)
         depth = atoi(argv[2] + 5);
-    else if (strcmp(argv[2], "strict") != 0)
-        die("VARIANT is strict or pipe:P");
+    else if (strncmp(argv[2], "win:", 4) == 0) {
+        depth = atoi(argv[2] + 4);
+        win = 1;
+    } else if (strcmp(argv[2], "strict") != 0)
+        die("VARIANT is strict, pipe:P or win:P");
+    if (win && depth < 1)
+        die("win:P needs P >= 1");
     int warmup = argc > 3 ? atoi(argv[3]) : 3, iters = argc > 4 ? atoi(argv[4]) : 3;
     if (warmup < 0 || iters < 1)
         die("WARMUP is at least 0 and ITERS at least 1");
@@ -154,11 +163,15 @@ int main(int argc, char **argv)
                 done[nr + i] = 0;
                 req[nr + i] = MPI_REQUEST_NULL;
             }
-            int left = nr + ns, lo = 0; /* lo: the first send not finished */
+            int left = nr + ns, lo = 0, rlo = 0; /* lo (rlo): the first send (receive) not finished */
             while (left > 0) {
                 while (lo < ns && done[nr + lo])
                     lo++;
+                while (rlo < nr && done[rlo])
+                    rlo++;
                 int lim = lo < ns ? sends[lo].step + depth : 0;
+                if (win && rlo < nr && recvs[rlo].step + depth < lim)
+                    lim = recvs[rlo].step + depth;
                 for (int i = lo; i < ns; i++) {
                     if (posted[i])
                         continue;
