@@ -2,7 +2,7 @@
 # PROTOTYPE (session 26, issue 30), not a library feature: sweep of the neighbour-step executor
 # (stepped_plan.py makes the schedule, stepped_proto.c runs it on SimGrid SMPI).
 #
-# Usage: bench/smpi/stepped.sh [TORUS [KINDS [CS [VARIANTS]]]]   (VARIANTS: strict, pipe:P, win:P; stepped_proto.c)
+# Usage: bench/smpi/stepped.sh [TORUS [KINDS [CS [VARIANTS]]]]   (VARIANTS: strict, pipe:P, win:P, each with /K for K chunks; stepped_proto.c)
 #        defaults: 4x4 "random uniform" "16384 32768 65536 131072" "strict pipe:1 pipe:2 pipe:0"
 #        PLAN_ARGS adds options to stepped_plan.py (e.g. "--prio load"); SMPI_CFG replaces the factors
 #        (default flat: --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1); OUT (default /tmp/stepped).

@@ -11,6 +11,9 @@
  *             win:P       as pipe:P, but the limit counts the rank's receives too: a send of step s goes
  *                         when every send and receive of the rank's steps up to s - P has finished
  *                         (win:1: strict with every receive posted at the start)
+ *             any of them with /K (strict/8, pipe:1/8): every message sent as K messages of a K-th of its
+ *                         bytes each, posted together (SMPI's default factors charge a message of 64 KiB or
+ *                         more 11.6 x the link latency); a send's chunks wait for all chunks of what it forwards
  *   WARMUP    untimed runs before the timed ones (default 3)
  *   ITERS     timed runs (default 3), each from a barrier
  *
@@ -19,7 +22,8 @@
  *   stepped VARIANT steps S us T mean M bytes B
  * T: the first timed run, M: the mean of the ITERS timed runs (each rank's own mean, the slowest rank's).
  * The byte counts are the schedule's, the content is not real data (one send buffer of zeros shared by every
- * send). Every message is one hop (node ids = ranks, the hosts of bench/smpi/platform.sh), tag = its step.
+ * send). Every message is one hop (node ids = ranks, the hosts of bench/smpi/platform.sh), tag = its step x K +
+ * its chunk.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +32,7 @@
 #include <mpi.h>
 
 typedef struct {
-    int step, peer;
+    int step, peer, tag;
     long bytes;
     int ndeps;
     int *deps; /* indices into the rank's receives */
@@ -54,13 +58,16 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3)
         die("usage: stepped_proto SCHEDULE strict|pipe:P [WARMUP]");
-    int depth = -1, win = 0; /* -1 strict */
+    int depth = -1, win = 0, K = 1; /* -1 strict */
+    const char *slash = strchr(argv[2], '/');
+    if (slash && (K = atoi(slash + 1)) < 1)
+        die("VARIANT/K needs K >= 1");
     if (strncmp(argv[2], "pipe:", 5) == 0)
         depth = atoi(argv[2] + 5);
     else if (strncmp(argv[2], "win:", 4) == 0) {
         depth = atoi(argv[2] + 4);
         win = 1;
-    } else if (strcmp(argv[2], "strict") != 0)
+    } else if (strncmp(argv[2], "strict", 6) != 0 || (argv[2][6] != '\0' && argv[2][6] != '/'))
         die("VARIANT is strict, pipe:P or win:P");
     if (win && depth < 1)
         die("win:P needs P >= 1");
@@ -88,7 +95,7 @@ int main(int argc, char **argv)
                 continue;
             if (nr == cap_r)
                 recvs = realloc(recvs, sizeof(msg_t) * (size_t)(cap_r *= 2));
-            recvs[nr++] = (msg_t){s, p, b, 0, NULL};
+            recvs[nr++] = (msg_t){s, p, s, b, 0, NULL};
         } else {
             int k;
             if (fscanf(fh, "%d", &k) != 1)
@@ -103,7 +110,7 @@ int main(int argc, char **argv)
             }
             if (ns == cap_s)
                 sends = realloc(sends, sizeof(msg_t) * (size_t)(cap_s *= 2));
-            sends[ns++] = (msg_t){s, p, b, k, d};
+            sends[ns++] = (msg_t){s, p, s, b, k, d};
         }
     }
     fclose(fh);
@@ -127,6 +134,32 @@ int main(int argc, char **argv)
             sends[i].deps[q] = found;
         }
     }
+    if (K > 1) { /* every message as K chunks, in the same (step) order */
+        msg_t *r2 = malloc(sizeof(msg_t) * (size_t)nr * (size_t)K);
+        msg_t *s2 = malloc(sizeof(msg_t) * (size_t)ns * (size_t)K);
+        for (int j = 0; j < nr; j++)
+            for (int c = 0; c < K; c++)
+                r2[j * K + c] = (msg_t){recvs[j].step, recvs[j].peer, recvs[j].step * K + c,
+                                        recvs[j].bytes / K + (c < recvs[j].bytes % K), 0, NULL};
+        for (int i = 0; i < ns; i++) {
+            for (int c = 0; c < K; c++) {
+                int *d = malloc(sizeof(int) * (size_t)(sends[i].ndeps * K + 1));
+                for (int q = 0; q < sends[i].ndeps; q++)
+                    for (int e = 0; e < K; e++)
+                        d[q * K + e] = sends[i].deps[q] * K + e;
+                s2[i * K + c] = (msg_t){sends[i].step, sends[i].peer, sends[i].step * K + c,
+                                        sends[i].bytes / K + (c < sends[i].bytes % K), sends[i].ndeps * K, d};
+            }
+            free(sends[i].deps);
+        }
+        free(recvs);
+        free(sends);
+        recvs = r2;
+        sends = s2;
+        nr *= K;
+        ns *= K;
+        maxsend = maxsend / K + 1;
+    }
     long *roff = malloc(sizeof(long) * (size_t)(nr + 1));
     for (int j = 0; j < nr; j++) {
         roff[j] = totrecv;
@@ -145,16 +178,17 @@ int main(int argc, char **argv)
             for (int s = 0; s < nsteps; s++) {
                 int k = 0;
                 for (; a < nr && recvs[a].step == s; a++)
-                    MPI_Irecv(rbuf + roff[a], (int)recvs[a].bytes, MPI_BYTE, recvs[a].peer, s, MPI_COMM_WORLD,
+                    MPI_Irecv(rbuf + roff[a], (int)recvs[a].bytes, MPI_BYTE, recvs[a].peer, recvs[a].tag, MPI_COMM_WORLD,
                               &req[k++]);
                 for (; b < ns && sends[b].step == s; b++)
-                    MPI_Isend(sbuf, (int)sends[b].bytes, MPI_BYTE, sends[b].peer, s, MPI_COMM_WORLD, &req[k++]);
+                    MPI_Isend(sbuf, (int)sends[b].bytes, MPI_BYTE, sends[b].peer, sends[b].tag, MPI_COMM_WORLD,
+                              &req[k++]);
                 MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
             }
         } else {
             /* req[0 .. nr): receives, req[nr ..): sends */
             for (int j = 0; j < nr; j++) {
-                MPI_Irecv(rbuf + roff[j], (int)recvs[j].bytes, MPI_BYTE, recvs[j].peer, recvs[j].step,
+                MPI_Irecv(rbuf + roff[j], (int)recvs[j].bytes, MPI_BYTE, recvs[j].peer, recvs[j].tag,
                           MPI_COMM_WORLD, &req[j]);
                 done[j] = 0;
             }
@@ -182,7 +216,7 @@ int main(int argc, char **argv)
                         ready = done[sends[i].deps[q]];
                     if (!ready)
                         continue;
-                    MPI_Isend(sbuf, (int)sends[i].bytes, MPI_BYTE, sends[i].peer, sends[i].step, MPI_COMM_WORLD,
+                    MPI_Isend(sbuf, (int)sends[i].bytes, MPI_BYTE, sends[i].peer, sends[i].tag, MPI_COMM_WORLD,
                               &req[nr + i]);
                     posted[i] = 1;
                 }
