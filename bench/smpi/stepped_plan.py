@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PROTOTYPE (session 26, issue 30), not a library feature: a neighbour-step schedule of an alltoallv demand.
 
-usage: bench/smpi/stepped_plan.py TORUS KIND C [--fw N] [--min-frac F] [--prio P] [--out FILE] [--mean M]
+usage: bench/smpi/stepped_plan.py TORUS KIND C [--fw N | --rounds R] [--min-frac F] [--prio P] [--out FILE] [--mean M]
 
 What it measures: whether a near-LP routing of a demand W can be cut into store-and-forward steps of
 neighbour messages in which every directed link carries at most C bytes, and what that costs in link time.
@@ -13,6 +13,8 @@ default 65536), alltoallv_linkload.demand_matrix (node id = rank, first dimensio
      busiest link is kept; paths below F of a block (default 0: only FW's own cut, 1e-4) are dropped and the
      rest rounded to bytes.
      alltoallv_linkload.fw_routing's rule (shortest 2-leg routes) is printed beside it.
+     --rounds R instead: what ranks could compute from their rows and R allreduces (rounds_routing: every
+     block split evenly over its shortest paths, then R Frank-Wolfe rounds with an exact line search).
   2. Steps: greedy list scheduling, step by step: each directed link takes up to C bytes of the pieces waiting
      at its tail whose next hop it is and which came in an earlier step (a piece is split where C ends),
      priority P: "far" (default) the most hops still to go first, then the larger load left on the piece's
@@ -111,6 +113,46 @@ def fw_all_shortest(T, W, iters):
     return cands, best_flow, best
 
 
+def rounds_routing(T, W, rounds, beta=40.0):
+    """--rounds R: a routing the ranks can compute without W, each from its own row: every block split evenly over
+    its shortest paths, then R rounds of Frank-Wolfe with an exact line search; a round needs the links' loads L
+    and the loads L' of every block moved whole to its least-cost path (the softmax of L), summed over ranks (one
+    allreduce of 2 x 2Dn numbers), from which every rank takes the same step g (the least busiest link of
+    (1 - g) L + g L', g in (0, 1/2], 200 points). Returns (cands, flow, busiest link's bytes) as fw_all_shortest"""
+    n = T.n
+    cands = {}
+    for i in range(n):
+        for j in range(n):
+            if i != j and W[i][j] > 0:
+                cands[(i, j)] = [moves_links(T, i, m) for m in shortest_moves(T, i, j)]
+    flow = {key: {p: 1.0 / len(ps) for p in range(len(ps))} for key, ps in cands.items()}
+    load = [0.0] * T.nlinks()
+    for (i, j), fr in flow.items():
+        for p, f in fr.items():
+            for l in cands[(i, j)][p]:
+                load[l] += f * W[i][j]
+    for _ in range(rounds):
+        mx = max(load)
+        c = [math.exp(beta * (x - mx) / mx) for x in load]
+        target = {key: min(range(len(ps)), key=lambda x: sum(c[l] for l in ps[x])) for key, ps in cands.items()}
+        lt = [0.0] * T.nlinks()
+        for (i, j), b in target.items():
+            for l in cands[(i, j)][b]:
+                lt[l] += W[i][j]
+        g, best = 0.002, float("inf")
+        for k in range(1, 201):
+            m = max((1 - k / 400.0) * a + k / 400.0 * b for a, b in zip(load, lt))
+            if m < best:
+                best, g = m, k / 400.0
+        for key, b in target.items():
+            fr = flow[key]
+            for x in list(fr):
+                fr[x] *= 1 - g
+            fr[b] = fr.get(b, 0.0) + g
+        load = [(1 - g) * a + g * b for a, b in zip(load, lt)]
+    return cands, flow, max(load)
+
+
 def pieces_of(T, W, cands, flow, min_frac):
     """each block's flow in whole bytes over its paths of at least min_frac (renormalised): [(bytes, links)]"""
     out = []
@@ -202,7 +244,7 @@ def write_schedule(T, steps, path):
 
 
 def main(argv):
-    opts = {"--fw": "400", "--min-frac": "0", "--prio": "far", "--out": None, "--mean": "65536"}
+    opts = {"--fw": "400", "--rounds": None, "--min-frac": "0", "--prio": "far", "--out": None, "--mean": "65536"}
     pos = []
     it = iter(argv)
     for a in it:
@@ -219,7 +261,11 @@ def main(argv):
     b = bounds(T, W)
     lp = LP_US.get((tor, kind))
     ref = lp if lp else max(b) * 1e6
-    cands, flow, best = fw_all_shortest(T, W, int(opts["--fw"]))
+    if opts["--rounds"] is not None:
+        cands, flow, best = rounds_routing(T, W, int(opts["--rounds"]))
+        opts["--fw"] = "0 (--rounds %s: even split, line-searched rounds)," % opts["--rounds"]
+    else:
+        cands, flow, best = fw_all_shortest(T, W, int(opts["--fw"]))
     pieces = pieces_of(T, W, cands, flow, float(opts["--min-frac"]))
     load = [0] * T.nlinks()
     for bb, links in pieces:
