@@ -147,10 +147,6 @@ static uint32_t last_relayouts;
 /* the one-loop forms' pre-pass held to its portable form (src/sim/sim_layout.h) in the next simulate() */
 static int portable_pre;
 
-/* the state held in its compact form (2 bytes a message, two passes a step: src/sim/sim_layout.h) from the start of
-   the next simulate() */
-static int compact_state;
-
 /* the simulator: UINT64_MAX when it accepts, else the step of its fault; serial (split 0) or in two parts;
    with @p review, the state's layout reviewed every 8 steps (a step sampled every hop), so that a short
    schedule moves it between layouts as it goes, and moved to another layout every 5 steps besides */
@@ -163,8 +159,6 @@ static uint64_t simulate(const totex_network *net, totex_ports ports, const tote
     if (review)
         totex_sim_review_every(sim, 1);
     totex_sim_portable(sim, portable_pre);
-    if (compact_state)
-        totex_sim_compact(sim);
     totex_sim_prefetch_ahead(sim, portable_pre ? 16 : 96); /* the state's prefetch near and far (a state over 32 MiB) */
     totex_status st = TOTEX_OK;
     for (uint64_t t = 0; t < totex_schedule_steps(s) && st == TOTEX_OK; t++) {
@@ -293,7 +287,6 @@ static void agrees_with_reference(void **state)
             const uint64_t want = reference(net, cases[c].ports, bad, &m);
             const int review = trial % 2; /* every other trial with the layout moved as the replay goes */
             portable_pre = trial % 3 == 1; /* a third of the trials without AVX2 (the same where it is absent) */
-            compact_state = trial % 5 == 2;  /* a fifth with the compact state */
             const uint64_t serial = simulate(net, cases[c].ports, bad, 0, review, &rep);
             if (want == UINT64_MAX && serial == UINT64_MAX) {
                 /* the measures of an accepted schedule: the serial replay's (the split one stops at its join) */

@@ -148,9 +148,6 @@ struct totex_sim {
                                           one up; the stamp in the bits below (stamp_mask); 0: no stamps (too
                                           many nodes), two passes only */
     uint32_t stamp_mask;               /* (1 << loc_shift) - 1 */
-    int compact;                       /* the state holds 2-byte words (where ^ src), no stamps (state_compact()):
-                                          the messages part then takes its step in two passes over the state
-                                          (msgs_compact_in()); the layout stays */
     int layout;                        /* the state's layout (state_index()): SIM_BY_OFFSET, SIM_BY_DST, SIM_BY_SRC */
     int avx2;                          /* the processor has AVX2 (pick_pre()), looked up by totex_sim_new() */
     int portable;                      /* the pre-pass in its portable form even where AVX2 is (pick_pre()) */
@@ -225,28 +222,6 @@ static inline size_t state_index(uint32_t n, uint32_t src, uint32_t dst, int lay
         return (size_t)src * n + perm[dst];
     const uint32_t d = layout == SIM_BY_DST ? dst : dst >= src ? dst - src : dst - src + n;
     return (size_t)d * n + src;
-}
-
-/* where the message of state word @p i is, XOR its source: the high bits of a 4-byte word, or a 2-byte word of the
-   compact state (state_compact()) */
-static inline uint32_t state_loc(const totex_sim *sim, size_t i)
-{
-    return sim->compact ? ((const uint16_t *)sim->state)[i] : sim->state[i] >> sim->loc_shift;
-}
-
-/* state word @p i set to where ^ src = @p loc, stamp 0 (no step's) */
-static inline void state_put(totex_sim *sim, size_t i, uint32_t loc)
-{
-    if (sim->compact)
-        ((uint16_t *)sim->state)[i] = (uint16_t)loc;
-    else
-        sim->state[i] = loc << sim->loc_shift;
-}
-
-/* the address of state word @p i, for a prefetch */
-static inline const void *state_at(const totex_sim *sim, size_t i)
-{
-    return sim->compact ? (const void *)((const uint16_t *)sim->state + i) : (const void *)(sim->state + i);
 }
 
 /* Link slot (within dimension dim's slots) of the link from coordinate a to b, UINT32_MAX when not adjacent. */
@@ -510,6 +485,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
     const uint32_t n = sim->n, k = sim->k, slots = sim->slots, nbr_stride = sim->nbr_stride;
     const uint32_t stamp = (uint32_t)(step + 1);
     const uint32_t *const nbr = sim->nbr;
+    msg_state *const state = sim->state;
     uint32_t *const queue = sim->queue;
     uint8_t *const link_stamp = sim->link_stamp;
     const uint8_t link_now = (uint8_t)(step % 255 + 1);
@@ -536,7 +512,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
         if ((what & DO_MSGS) && x + PREFETCH_AHEAD < count) {
             const totex_hop *p = &hops[x + PREFETCH_AHEAD];
             if (p->dst < n && p->src < n)
-                __builtin_prefetch(state_at(sim, state_index(n, p->src, p->dst, sim->layout, sim->perm)), 1, 3);
+                __builtin_prefetch(state + state_index(n, p->src, p->dst, sim->layout, sim->perm), 1, 3);
         }
         uint32_t slot = UINT32_MAX;
         if (what & DO_LINKS) {
@@ -581,7 +557,7 @@ static inline __attribute__((always_inline)) totex_status check_hops(totex_sim *
             }
         }
         if (what & DO_MSGS) {
-            const uint32_t loc = state_loc(sim, state_index(n, h->src, h->dst, sim->layout, sim->perm)) ^ h->src;
+            const uint32_t loc = (state[state_index(n, h->src, h->dst, sim->layout, sim->perm)] >> sim->loc_shift) ^ h->src;
             if (loc == h->dst) { /* delivered messages never move again, even from their destination */
                 *rank = RANK_PRESENT;
                 return violation(sim, step, fault, TOTEX_VIOL_DELIVERED, h->from, h,
@@ -694,19 +670,20 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 {
     const uint32_t n = sim->n;
     const uint32_t stamp = (uint32_t)(step + 1);
+    msg_state *const state = sim->state;
     uint32_t *const queue = sim->queue;
     uint64_t arrivals = 0, peak = sim->peak_queue;
     for (size_t x = 0; x < count; x++) {
         const totex_hop *h = &hops[x];
         if (what & DO_MSGS) {
-            const size_t i = state_index(n, h->src, h->dst, sim->layout, sim->perm);
-            if ((state_loc(sim, i) ^ h->src) != h->from) {
+            msg_state *ms = state + state_index(n, h->src, h->dst, sim->layout, sim->perm);
+            if (((*ms >> sim->loc_shift) ^ h->src) != h->from) {
                 *bad = x;
                 sim->arrivals += arrivals;
                 return violation(sim, step, fault, TOTEX_VIOL_DUPLICATE, h->from, h,
                                  "the message is sent twice in this step (duplicated)", err);
             }
-            state_put(sim, i, h->to ^ h->src);
+            *ms = (h->to ^ h->src) << sim->loc_shift;
             arrivals += h->to == h->dst;
         }
         if ((what & DO_LINKS) && h->to != h->dst) {
@@ -1032,7 +1009,7 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     }
     if (x < count) {
         while (x-- > 0)
-            state_put(sim, state_index(n, hops[x].src, hops[x].dst, BD, sim->perm), hops[x].from ^ hops[x].src);
+            state[state_index(n, hops[x].src, hops[x].dst, BD, sim->perm)] = (hops[x].from ^ hops[x].src) << sh;
         return 0;
     }
     const uint32_t stamp = (uint32_t)(step + 1);
@@ -1041,92 +1018,6 @@ static inline __attribute__((always_inline)) int msgs_one_pass_in(totex_sim *sim
     if (arrivals)
         sim->last_arrival = stamp;
     return 1;
-}
-
-/*
- * The messages part of step @p step on the compact state (2-byte words,
- * where ^ src, no stamps: state_compact()) in two passes over the step's
- * hops, as check_hops() and move_hops() take it: pass 1 checks that every
- * hop's message is at h->from at the start of the step (and so not
- * delivered: the pre-pass fails from == dst) and stores nothing; pass 2
- * moves each, checking that it is still at h->from, so that a hop whose
- * message already moved in this step (a duplicate, or a second hop from the
- * same node: a message hopping on from where a hop of this step left it
- * fails pass 1) fails the step. On a failure the hops moved are undone (in
- * reverse: each back at h->from) and it returns 0: the step is replayed by
- * the two passes, which name the violation. The pre-pass (pick_pre(), no
- * shift, no tag) runs in both passes, a chunk at a time; pass 1 prefetches
- * the state @p ahead hops on, pass 2 finds the step's lines in the cache
- * when they fit (a step of up to 16K hops, 1 MiB of lines, the L2 here).
- */
-static inline __attribute__((always_inline)) int msgs_compact_in(totex_sim *sim, const totex_hop *hops,
-                                                                  size_t count, uint64_t step, const int BD)
-{
-    const uint32_t n = sim->n;
-    uint16_t *const st = (uint16_t *)sim->state;
-    const sim_pre_in in = {n, 0, 0, sim->n16, sim->perm, NULL};
-    const sim_pre_fn pre = pick_pre(sim, 1, BD, 0);
-    const uint32_t ahead = sim->ahead;
-    sim_chunk ck;
-    uint64_t arrivals = 0, again = 0;
-    for (size_t x = 0; x < count;) { /* pass 1: every message where its hop takes it from */
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        if (pre(hops + x, c, count - x, &in, &ck, &arrivals))
-            return 0;
-        for (size_t j = 0; j < ahead; j++)
-            ck.idx[c + j] = ck.idx[c - 1];
-        for (size_t j = 0; j < ahead && j < c; j++)
-            __builtin_prefetch(st + ck.idx[j], 1, 3);
-        uint32_t bad = 0;
-        for (size_t j = 0; j < c; j++) {
-            __builtin_prefetch(st + ck.idx[j + ahead], 1, 3);
-            bad |= st[ck.idx[j]] ^ ck.expect[j];
-        }
-        if (bad)
-            return 0;
-        x += c;
-    }
-    size_t x = 0;
-    while (x < count) { /* pass 2: each moved, still where it was at the step's start */
-        const size_t c = count - x < SIM_CHUNK ? count - x : SIM_CHUNK;
-        pre(hops + x, c, count - x, &in, &ck, &again);
-        size_t j = 0;
-        for (; j < c; j++) {
-            uint16_t *w = st + ck.idx[j];
-            if (*w != ck.expect[j])
-                break;
-            *w = (uint16_t)ck.moved[j];
-        }
-        x += j;
-        if (j < c)
-            break;
-    }
-    if (x < count) {
-        while (x-- > 0)
-            st[state_index(n, hops[x].src, hops[x].dst, BD, sim->perm)] = (uint16_t)(hops[x].from ^ hops[x].src);
-        return 0;
-    }
-    const uint32_t stamp = (uint32_t)(step + 1);
-    sim->arrivals += arrivals;
-    sim->delay_sum += arrivals * stamp;
-    if (arrivals)
-        sim->last_arrival = stamp;
-    return 1;
-}
-
-/* The state in its compact form from now on: each 4-byte word's where ^ src (its high bits) into a 2-byte word,
-   in place, from the first word up (word i's two bytes overwrite only words up to i, already read); the stamps
-   dropped (the compact form takes no stamps). Node ids must fit 16 bits (n <= 65536). */
-static void state_compact(totex_sim *sim)
-{
-    if (sim->compact || sim->n > 65536)
-        return;
-    const size_t words = (size_t)sim->n * sim->n;
-    const uint32_t *const w = sim->state;
-    uint16_t *const h = (uint16_t *)sim->state;
-    for (size_t i = 0; i < words; i++)
-        h[i] = (uint16_t)(w[i] >> sim->loc_shift);
-    sim->compact = 1;
 }
 
 /*
@@ -1246,8 +1137,6 @@ static void state_to_by_dst(totex_sim *sim)
     enum { B = 64 / sizeof(msg_state) };
     const uint32_t n = sim->n;
     msg_state *const st = sim->state;
-    if (sim->compact)
-        return;
     msg_state *tmp = malloc(sizeof *tmp * (size_t)n * B);
     if (!tmp)
         return;
@@ -1344,7 +1233,7 @@ static void state_relayout(totex_sim *sim, int to)
     const uint32_t n = sim->n;
     const int from = sim->layout;
     const uint32_t *perm = state_perm(sim);
-    if (!perm || from == to || sim->compact) /* the compact form keeps its layout */
+    if (!perm || from == to)
         return;
     if ((from == SIM_BY_DST && to == SIM_BY_SRC) || (from == SIM_BY_SRC && to == SIM_BY_DST)) {
         msg_state *tmp = malloc(sizeof *tmp * (size_t)n);
@@ -1413,11 +1302,6 @@ static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, u
             sim->layout_lines[SIM_BY_DST])
             state_to_by_dst(sim); /* from by offset only (totex_sim_set_layout() may have moved it before) */
         prefetch_distance(sim, sim->layout_lines[sim->layout], sim->layout_hops);
-        /* a state over the L3 whose steps touch more than a line of it in SIM_FAR_HOPS_A_LINE hops: compact, so
-           that it fits (n <= 4096: 32 MiB instead of 64) */
-        if (sim->state_bytes > SIM_FAR_BYTES &&
-            sim->layout_lines[sim->layout] * SIM_FAR_HOPS_A_LINE > sim->layout_hops)
-            state_compact(sim);
         return;
     }
     sim->review_hops += count;
@@ -1445,12 +1329,6 @@ static void layout_review(totex_sim *sim, const totex_hop *hops, size_t count, u
 static int msgs_one_pass(totex_sim *sim, const totex_hop *hops, size_t count, uint64_t step)
 {
     layout_review(sim, hops, count, step);
-    if (sim->compact)
-        switch (sim->layout) {
-        case SIM_BY_DST: return msgs_compact_in(sim, hops, count, step, SIM_BY_DST);
-        case SIM_BY_SRC: return msgs_compact_in(sim, hops, count, step, SIM_BY_SRC);
-        default: return msgs_compact_in(sim, hops, count, step, SIM_BY_OFFSET);
-        }
     if (!sim->prefetch)
         switch (sim->layout) {
         case SIM_BY_DST: return msgs_one_pass_in(sim, hops, count, step, SIM_BY_DST, 0);
@@ -2032,7 +1910,7 @@ static int links_fast(totex_sim *sim, const totex_hop *hops, size_t count, uint6
     if (failed) {
         if (MS) /* the messages moved in this step (all of them after a node over k), back in reverse */
             for (size_t y = x; y-- > 0;)
-                state_put(sim, state_index(n, hops[y].src, hops[y].dst, layout, sim->perm), hops[y].from ^ hops[y].src);
+                sim->state[state_index(n, hops[y].src, hops[y].dst, layout, sim->perm)] = (hops[y].from ^ hops[y].src) << sh;
         if (dense) /* the dense loop writes no queue */
             return 0;
         if (pm == 0)
@@ -2077,27 +1955,7 @@ static int fused_one_loop(totex_sim *sim, const totex_hop *hops, size_t count, u
     if (!sim->nbr)
         return 0;
     layout_review(sim, hops, count, step);
-    if (!sim->compact)
-        return links_fast(sim, hops, count, step, 1);
-    /* the compact state (state_compact()): its two passes, then the links part; a violation in the links undoes
-       the messages' moves and the step goes to the two passes */
-    const uint64_t arrivals = sim->arrivals, delay_sum = sim->delay_sum, last_arrival = sim->last_arrival;
-    int ok;
-    switch (sim->layout) {
-    case SIM_BY_DST: ok = msgs_compact_in(sim, hops, count, step, SIM_BY_DST); break;
-    case SIM_BY_SRC: ok = msgs_compact_in(sim, hops, count, step, SIM_BY_SRC); break;
-    default: ok = msgs_compact_in(sim, hops, count, step, SIM_BY_OFFSET); break;
-    }
-    if (!ok)
-        return 0;
-    if (links_fast(sim, hops, count, step, 0))
-        return 1;
-    for (size_t x = count; x-- > 0;)
-        state_put(sim, state_index(sim->n, hops[x].src, hops[x].dst, sim->layout, sim->perm), hops[x].from ^ hops[x].src);
-    sim->arrivals = arrivals;
-    sim->delay_sum = delay_sum;
-    sim->last_arrival = last_arrival;
-    return 0;
+    return links_fast(sim, hops, count, step, 1);
 }
 
 totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count, totex_error *err)
@@ -2125,7 +1983,7 @@ totex_status totex_sim_step(totex_sim *sim, const totex_hop *hops, size_t count,
                 return TOTEX_OK;
             }
             for (size_t x = count; x-- > 0;) /* the messages' moves undone: each back at h->from, stamp 0 */
-                state_put(sim, state_index(sim->n, hops[x].src, hops[x].dst, sim->layout, sim->perm), hops[x].from ^ hops[x].src);
+                sim->state[state_index(sim->n, hops[x].src, hops[x].dst, sim->layout, sim->perm)] = (hops[x].from ^ hops[x].src) << sim->loc_shift;
             sim->arrivals = arrivals;
             sim->delay_sum = delay_sum;
             sim->last_arrival = last_arrival;
@@ -2257,7 +2115,7 @@ totex_status totex_sim_finish(totex_sim *sim, totex_sim_report *out, totex_error
     if (sim->arrivals != totex_network_messages(sim->net)) {
         for (uint32_t d = 0; d < n; d++) {
             for (uint32_t s = 0; s < n; s++) {
-                uint32_t loc = state_loc(sim, state_index(n, s, d, sim->layout, sim->perm)) ^ s;
+                uint32_t loc = (sim->state[state_index(n, s, d, sim->layout, sim->perm)] >> sim->loc_shift) ^ s;
                 if (s != d && loc != d) {
                     totex_hop h = {loc, loc, s, d};
                     char detail[160];
@@ -2314,9 +2172,4 @@ void totex_sim_set_layout(totex_sim *sim, int layout)
 void totex_sim_portable(totex_sim *sim, int on)
 {
     sim->portable = on != 0;
-}
-
-void totex_sim_compact(totex_sim *sim)
-{
-    state_compact(sim);
 }

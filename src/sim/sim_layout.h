@@ -47,15 +47,4 @@ void totex_sim_portable(totex_sim *sim, int on);
  */
 void totex_sim_prefetch_ahead(totex_sim *sim, uint32_t hops);
 
-/**
- * Hold the state in its compact form (src/sim/sim.c, state_compact(): 2
- * bytes a message, where it is, no stamps; the messages part then takes a
- * step in two passes, msgs_compact_in()) from now on, as the layout's review
- * does at step 64 for a state over the L3 whose steps touch more than a line
- * of it in 4 hops; the layout then stays. Nothing when n > 65536. The tests
- * replay in both forms.
- * @param sim a simulator, between steps.
- */
-void totex_sim_compact(totex_sim *sim);
-
 #endif
