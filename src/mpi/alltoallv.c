@@ -851,6 +851,24 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
 
 static uint64_t v_key(const totex_mpi_state *st);
 
+/* stepped's routing of this rank's row (@p counts of @p size bytes an element, NULL: none, behind V_HDR bytes of figures) for
+   st_key, made now where not cached (every rank alike: the measured choice's decision, the same everywhere) */
+static int stepped_route(const totex_network *net, const int *counts, int size, int n, int rank,
+                         const totex_mpi_state *st)
+{
+    uint64_t *soff = malloc(((size_t)n + 1) * sizeof *soff);
+    if (!soff)
+        return MPI_ERR_NO_MEM;
+    soff[0] = 0;
+    for (int t = 0; t < n; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        soff[t + 1] = soff[t] + V_HDR + (counts ? (uint64_t)counts[j] * (uint64_t)size : 0);
+    }
+    const int rc = totex_mpi_v_stepped_route(net, st_key, soff, st->dup, st->node_of ? st->node_of[rank] : rank);
+    free(soff);
+    return rc;
+}
+
 /* "relay" with the figures carried (no collective operation): this rank's row packed by destination node,
    each block behind this rank's figures @p f (V_HDR bytes; no data when @p bad, this rank's local error, or
    when a block's MPI_Pack fails), relayed by alltoallv_relay.c, whose relays learn every length from the
@@ -1326,14 +1344,22 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup);
         int how_last = V_DIRECT, bal = 0;
         int mode = mode_of(st, size, net, declared, &how_last, &bal);
+        st_key = st->v_known ? v_key(st) : 0;
         /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
         if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
             const int form = form_of_mode(mode, how_last);
             if (form != V_UNIFORM && form != V_NONE) {
                 int trial = 0;
-                const int run = totex_mpi_v_tune_form(st, v_key(st), form, bal ? V_BALANCED : -1, V_DIRECT, &trial);
+                /* the second candidate: balanced where it was planned, else stepped where it applies on a declared
+                   torus (its routing made before the trial's barrier: the trial times the exchange) */
+                const int second = bal                                                        ? V_BALANCED
+                                   : declared && totex_mpi_v_stepped_applies(net) ? V_STEPPED
+                                                                                            : -1;
+                const int run = totex_mpi_v_tune_form(st, v_key(st), form, second, V_DIRECT, &trial);
                 if (run != form)
-                    mode = run == V_BALANCED ? M_BALANCED : M_DIRECT;
+                    mode = run == V_BALANCED ? M_BALANCED : run == V_STEPPED ? M_STEPPED : M_DIRECT;
+                if (run == V_STEPPED && (rc = stepped_route(net, bad ? NULL : sendcounts, ssize, size, rank, st)) != MPI_SUCCESS)
+                    return rc;
                 if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
                     if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)
                         return rc;
@@ -1344,7 +1370,6 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         }
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
-        st_key = st->v_known ? v_key(st) : 0;
         st->v_known = 0; /* (until this call succeeds) */
         if (mode == M_DIRECT || mode == M_RELAY || mode == M_BALANCED || mode == M_STEPPED) {
             memcpy(g, f, sizeof g);

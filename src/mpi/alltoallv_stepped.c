@@ -77,7 +77,7 @@
 #ifndef ST_CFACTOR
 #define ST_CFACTOR 1.1
 #endif
-#define ST_MSG_PIECES 64 /* pieces a message at most */
+#define ST_MSG_PIECES 1024 /* pieces a message at most */
 #define ST_DESC_MAX (17 + ST_MAX_HOPS)
 #define ST_LINKS (2 * ST_MAX_DIMS * ST_MAX_NODES)
 _Static_assert(ST_TAG + 2 * ST_MAX_DIMS < 30100, "stepped's tags stay below balanced's");
@@ -523,6 +523,16 @@ static void mb_release(mbuf *mb)
     }
 }
 
+int totex_mpi_v_stepped_route(const totex_network *net, uint64_t key, const uint64_t *soff, MPI_Comm dup, int node)
+{
+    geo g;
+    if (!totex_mpi_v_stepped_applies(net) || geo_of(net, &g))
+        return MPI_ERR_INTERN;
+    if (key && rt.path && rt.net == net && rt.dup == dup && rt.n == g.n && rt.me == (uint32_t)node && rt.key == key)
+        return MPI_SUCCESS;
+    return make_routing(&g, net, (uint32_t)node, soff, dup, key);
+}
+
 int totex_mpi_v_stepped(const totex_network *net, uint64_t key, const char *psend, const uint64_t *soff, char *precv,
                         const uint64_t *roff, uint64_t h, unsigned char *hdr_ok, int *local, MPI_Comm dup, int node)
 {
@@ -531,10 +541,9 @@ int totex_mpi_v_stepped(const totex_network *net, uint64_t key, const char *psen
     if (!totex_mpi_v_stepped_applies(net) || geo_of(net, &g))
         return MPI_ERR_INTERN;
     const uint32_t n = g.n, me = (uint32_t)node, D = g.D, nm = 2 * D, H = g.diam + 1;
-    int rc = MPI_SUCCESS;
-    if (!(key && rt.path && rt.net == net && rt.dup == dup && rt.n == n && rt.me == me && rt.key == key))
-        if ((rc = make_routing(&g, net, me, soff, dup, key)) != MPI_SUCCESS)
-            return rc;
+    int rc = totex_mpi_v_stepped_route(net, key, soff, dup, node);
+    if (rc != MPI_SUCCESS)
+        return rc;
     const uint64_t C = rt.C;
     const size_t room = 8 + (size_t)ST_MSG_PIECES * ST_DESC_MAX + C;
     for (uint32_t t = 0; t < n; t++)
@@ -578,7 +587,8 @@ int totex_mpi_v_stepped(const totex_network *net, uint64_t key, const char *psen
         nb_in[m] = geo_move(&g, me, (int)(m ^ 1u)); /* (the node whose move m comes here) */
     }
     const uint64_t *rexp = roff;
-    for (unsigned long step = 0;; step++) {
+    unsigned long nsteps = 0;
+    for (unsigned long step = 0;; step++, nsteps++) {
         int active = 0, nr = 0, ns = 0;
         int rmove[2 * ST_MAX_DIMS];
         for (uint32_t m = 0; m < nm && rc == MPI_SUCCESS; m++) {
@@ -742,6 +752,10 @@ int totex_mpi_v_stepped(const totex_network *net, uint64_t key, const char *psen
         if (rc != MPI_SUCCESS)
             goto out;
     }
+#ifdef ST_DEBUG
+    if (me == 0)
+        fprintf(stderr, "stepped: %lu steps\n", nsteps);
+#endif
     for (uint32_t s = 0; s < n; s++) {
         if (s == me)
             continue;

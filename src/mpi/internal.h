@@ -147,6 +147,9 @@ int totex_mpi_v_stepped_applies(const totex_network *net);
    every rank; 0: none) stays, then carried in neighbour steps (no global step count); MPI code */
 int totex_mpi_v_stepped(const totex_network *net, uint64_t key, const char *psend, const uint64_t *soff, char *precv,
                         const uint64_t *roff, uint64_t h, unsigned char *hdr_ok, int *local, MPI_Comm dup, int node);
+/* stepped's routing of this node's row (packed block t at [soff[t], soff[t + 1])) made on @p dup unless cached for
+   @p key (collective where not cached: every rank calls it alike); MPI code */
+int totex_mpi_v_stepped_route(const totex_network *net, uint64_t key, const uint64_t *soff, MPI_Comm dup, int node);
 /* routings "stepped" made in this process so far (a test's count) */
 unsigned long totex_mpi_v_stepped_routings(void);
 /* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
