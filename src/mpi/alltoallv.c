@@ -41,6 +41,10 @@
  *             - "relay" (alltoallv_relay.c): on a torus of even rings, direct with the half-way
  *               blocks relayed once through a neighbour (direct-relay's rule), their lengths
  *               behind them.
+ *             - "stepped" (alltoallv_stepped.c): where balanced applies, every rank's row routed over its
+ *               shortest paths (Frank-Wolfe rounds on allreduced link loads, cached per pattern), then
+ *               carried in neighbour steps of at most C bytes a link, the pieces' descriptors on the data;
+ *               run where forced or where the measured choice's trials found it fastest;
  *             - "balanced" (alltoallv_balanced.c): on a torus of at most 64 nodes, every block in 4
  *               pieces, each straight or through one relay by a plan every rank makes alike from
  *               every rank's row and column totals of the last call (read from the figures on the
@@ -64,9 +68,10 @@
  *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
  *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
  *             A repeating pattern (the last call's figures those of the call before) is then
- *             measured: the predicted form, balanced where it was planned, and direct timed once each, the fastest kept for it
+ *             measured: the predicted form, balanced where it was planned (else stepped where it applies), and
+ *             direct timed once each, the fastest kept for it
  *             (alltoallv_tune.c; TOTEX_TUNE=0: the model alone).
- *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
+ *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced|stepped forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
