@@ -41,6 +41,10 @@
  *             - "relay" (alltoallv_relay.c): on a torus of even rings, direct with the half-way
  *               blocks relayed once through a neighbour (direct-relay's rule), their lengths
  *               behind them.
+ *             - "stepped" (alltoallv_stepped.c): where balanced applies, every rank's row routed over its
+ *               shortest paths (Frank-Wolfe rounds on allreduced link loads, cached per pattern), then
+ *               carried in neighbour steps of at most C bytes a link, the pieces' descriptors on the data;
+ *               run where forced or where the measured choice's trials found it fastest;
  *             - "balanced" (alltoallv_balanced.c): on a torus of at most 64 nodes, every block in 4
  *               pieces, each straight or through one relay by a plan every rank makes alike from
  *               every rank's row and column totals of the last call (read from the figures on the
@@ -64,9 +68,10 @@
  *             larger of 1.3 x its plan's busiest link and 4 start-ups per piece of its longest
  *             chain to one relay) is 13% below direct's on the torus and relay's (fitted).
  *             A repeating pattern (the last call's figures those of the call before) is then
- *             measured: the predicted form, balanced where it was planned, and direct timed once each, the fastest kept for it
+ *             measured: the predicted form, balanced where it was planned (else stepped where it applies), and
+ *             direct timed once each, the fastest kept for it
  *             (alltoallv_tune.c; TOTEX_TUNE=0: the model alone).
- *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one (uniform counts take "uniform"
+ *             TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced|stepped forces one (uniform counts take "uniform"
  *             unless forced; direct forced: "direct" with the figures on the data). TOTEX_CHECK=0:
  *             no figures, no count check, "direct" (unless padded is forced).
  * Optimality: none claimed; "uniform" is totex_alltoall's choice, "direct" is the
@@ -111,8 +116,13 @@
 /* tag of "direct" on the private duplicate (above the unit-step executor's tags, below 32767) */
 #define TOTEX_MPI_V_TAG 32700
 
-enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5, V_BALANCED = 6 };
-static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay", "balanced"};
+enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RELAY = 5, V_BALANCED = 6, V_STEPPED = 7 };
+static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay", "balanced",
+                                      "stepped"};
+
+/* "stepped"'s key of the call's pattern (alltoallv_stepped.c caches its routing while it stays): v_key() of the
+   last call's figures where they are known, else 0 (no cache); the same on every rank */
+static uint64_t st_key;
 
 /* the figures every rank contributes to the call's Allreduce */
 enum {
@@ -434,13 +444,14 @@ static int forced_choice(void)
 {
     static int forced = -2;
     if (forced == -2) {
-        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay", "balanced"};
-        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 6);
+        static const char *const words[] = {"auto", "direct", "padded", "routed", "relay", "balanced", "stepped"};
+        const int w = totex_mpi_env_word("TOTEX_ALLTOALLV", words, 7);
         forced = w == 1   ? V_DIRECT
                  : w == 2 ? V_PADDED
                  : w == 3 ? V_ROUTED
                  : w == 4 ? V_RELAY
                  : w == 5 ? V_BALANCED
+                 : w == 6 ? V_STEPPED
                           : -1;
     }
     return forced;
@@ -452,7 +463,8 @@ static int forced_on(const totex_network *net, int *n_a)
 {
     const int f = forced_choice();
     const int out = (f == V_ROUTED && !net) || (f == V_RELAY && !(net && totex_mpi_v_relay_applies(net))) ||
-                    (f == V_BALANCED && !(net && totex_mpi_v_balanced_applies(net)));
+                    (f == V_BALANCED && !(net && totex_mpi_v_balanced_applies(net))) ||
+                    (f == V_STEPPED && !(net && totex_mpi_v_stepped_applies(net)));
     if (n_a)
         *n_a = out;
     return out ? V_DIRECT : f;
@@ -599,7 +611,7 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
    not in place): a rank whose counts are not uniform fails it on every rank (totex_mpi_options.v_switch) and
    the call runs as M_PLANNED; M_PLANNED one MPI_Allreduce of the figures, then choose() (padded or routed
    were the last call's choice, in place uniform, or forced by TOTEX_ALLTOALLV) */
-enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY, M_BALANCED };
+enum { M_DIRECT, M_UNIFORM, M_PLANNED, M_RELAY, M_BALANCED, M_STEPPED };
 
 static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, int declared, int *how_out,
                    int *bal_out)
@@ -609,6 +621,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
         return M_RELAY;
     if (forced == V_BALANCED)
         return M_BALANCED;
+    if (forced == V_STEPPED)
+        return M_STEPPED;
     if (forced >= 0)
         return forced == V_DIRECT ? M_DIRECT : M_PLANNED;
     if (!st->v_known)
@@ -650,6 +664,8 @@ static int mode_of(const totex_mpi_state *st, int n, const totex_network *net, i
         return M_RELAY;
     if (how == V_BALANCED) /* (likewise) */
         return M_BALANCED;
+    if (how == V_STEPPED) /* (likewise) */
+        return M_STEPPED;
     if (how == V_PADDED && pred[1] + agree < 0.9 * direct_lo)
         return M_PLANNED;
     return M_DIRECT;
@@ -838,6 +854,26 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
     return rc;
 }
 
+static uint64_t v_key(const totex_mpi_state *st);
+
+/* stepped's routing of this rank's row (@p counts of @p size bytes an element, NULL: none, behind V_HDR bytes of figures) for
+   st_key, made now where not cached (every rank alike: the measured choice's decision, the same everywhere) */
+static int stepped_route(const totex_network *net, const int *counts, int size, int n, int rank,
+                         const totex_mpi_state *st)
+{
+    uint64_t *soff = malloc(((size_t)n + 1) * sizeof *soff);
+    if (!soff)
+        return MPI_ERR_NO_MEM;
+    soff[0] = 0;
+    for (int t = 0; t < n; t++) {
+        const int j = st->rank_of ? st->rank_of[t] : t;
+        soff[t + 1] = soff[t] + V_HDR + (counts ? (uint64_t)counts[j] * (uint64_t)size : 0);
+    }
+    const int rc = totex_mpi_v_stepped_route(net, st_key, soff, st->dup, st->node_of ? st->node_of[rank] : rank);
+    free(soff);
+    return rc;
+}
+
 /* "relay" with the figures carried (no collective operation): this rank's row packed by destination node,
    each block behind this rank's figures @p f (V_HDR bytes; no data when @p bad, this rank's local error, or
    when a block's MPI_Pack fails), relayed by alltoallv_relay.c, whose relays learn every length from the
@@ -854,7 +890,7 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
 static int run_relay_carried(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                              MPI_Datatype stype, int ssize, char *rbuf, const int *rcounts, const int *rdispls,
                              MPI_Datatype rtype, int rsize, int n, int rank, int bad, uint64_t *f, uint64_t bmax,
-                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st, int balanced)
+                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st, int form)
 {
     MPI_Aint lb, sext = 0, rext = 0;
     if (!bad) {
@@ -902,9 +938,10 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
     }
     *tot.fresh = 0;
     if (rc == MPI_SUCCESS)
-        rc = balanced ? totex_mpi_v_balanced(net, have ? tot.node : NULL, have ? tot.node + n : NULL, ps, soff, pr,
-                                             roff, V_HDR, hdr_ok, &local, st->dup, me)
-                      : totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
+        rc = form == V_BALANCED ? totex_mpi_v_balanced(net, have ? tot.node : NULL, have ? tot.node + n : NULL, ps,
+                                                       soff, pr, roff, V_HDR, hdr_ok, &local, st->dup, me)
+             : form == V_STEPPED ? totex_mpi_v_stepped(net, st_key, ps, soff, pr, roff, V_HDR, hdr_ok, &local, st->dup, me)
+                                 : totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
     if (rc == MPI_SUCCESS && tot_grow((size_t)n))
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
@@ -1153,6 +1190,8 @@ static int form_of_mode(int mode, int how)
         return V_RELAY;
     if (mode == M_BALANCED)
         return V_BALANCED;
+    if (mode == M_STEPPED)
+        return V_STEPPED;
     if (mode == M_UNIFORM)
         return V_UNIFORM;
     return how;
@@ -1310,14 +1349,22 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup);
         int how_last = V_DIRECT, bal = 0;
         int mode = mode_of(st, size, net, declared, &how_last, &bal);
+        st_key = st->v_known ? v_key(st) : 0;
         /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
         if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
             const int form = form_of_mode(mode, how_last);
             if (form != V_UNIFORM && form != V_NONE) {
                 int trial = 0;
-                const int run = totex_mpi_v_tune_form(st, v_key(st), form, bal ? V_BALANCED : -1, V_DIRECT, &trial);
+                /* the second candidate: balanced where it was planned, else stepped where it applies on a declared
+                   torus (its routing made before the trial's barrier: the trial times the exchange) */
+                const int second = bal                                                        ? V_BALANCED
+                                   : declared && totex_mpi_v_stepped_applies(net) ? V_STEPPED
+                                                                                            : -1;
+                const int run = totex_mpi_v_tune_form(st, v_key(st), form, second, V_DIRECT, &trial);
                 if (run != form)
-                    mode = run == V_BALANCED ? M_BALANCED : M_DIRECT;
+                    mode = run == V_BALANCED ? M_BALANCED : run == V_STEPPED ? M_STEPPED : M_DIRECT;
+                if (run == V_STEPPED && (rc = stepped_route(net, bad ? NULL : sendcounts, ssize, size, rank, st)) != MPI_SUCCESS)
+                    return rc;
                 if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
                     if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)
                         return rc;
@@ -1329,13 +1376,13 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         /* (relay's rooms: the last call's figures, the same on every rank; none before a first call) */
         const uint64_t room_b = st->v_known ? st->v_prev[F_BMAX] : 0, room_r = st->v_known ? st->v_prev[F_ROW] : 0;
         st->v_known = 0; /* (until this call succeeds) */
-        if (mode == M_DIRECT || mode == M_RELAY || mode == M_BALANCED) {
+        if (mode == M_DIRECT || mode == M_RELAY || mode == M_BALANCED || mode == M_STEPPED) {
             memcpy(g, f, sizeof g);
-            if (mode == M_RELAY || mode == M_BALANCED) /* (relay's rooms sized by the last call's figures, or
-                                                          none before one; balanced's plan by its totals) */
+            if (mode != M_DIRECT) /* (relay's rooms sized by the last call's figures, or none before one;
+                                     balanced's plan by its totals; stepped's routing cached by st_key) */
                 rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts,
-                                       rdispls, recvtype, rsize, size, rank, bad, g,
-                                       room_b, room_r, comm, st, mode == M_BALANCED);
+                                       rdispls, recvtype, rsize, size, rank, bad, g, room_b, room_r, comm, st,
+                                       mode == M_BALANCED ? V_BALANCED : mode == M_STEPPED ? V_STEPPED : V_RELAY);
             else
                 rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
                                  recvtype, rsize, in_place, size, rank, bad, g, comm, st, brief_ok);
@@ -1343,7 +1390,12 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
                 return rc;
             (void)choose(g, size, st, in_place, net, declared, pred);
             say_choice(opt, st, net, size, rank,
-                       !g[F_TOTAL] ? V_NONE : mode == M_RELAY ? V_RELAY : mode == M_BALANCED ? V_BALANCED : V_DIRECT, g, pred,
+                       !g[F_TOTAL]           ? V_NONE
+                       : mode == M_RELAY     ? V_RELAY
+                       : mode == M_BALANCED  ? V_BALANCED
+                       : mode == M_STEPPED   ? V_STEPPED
+                                             : V_DIRECT,
+                       g, pred,
                        "the figures and the count check carried on the data, no collective operation");
             for (int k = 0; k < F_N; k++)
                 st->v_prev[k] = g[k];
@@ -1456,8 +1508,9 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         break;
     case V_RELAY: /* (net and applies: choose() took it; the figures carried again: the same g on return) */
     case V_BALANCED:
+    case V_STEPPED:
         rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                               recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, how == V_BALANCED);
+                               recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, how);
         break;
     case V_ROUTED:
         rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,

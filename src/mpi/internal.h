@@ -139,6 +139,19 @@ int totex_mpi_v_balanced_applies(const totex_network *net);
 int totex_mpi_v_balanced(const totex_network *net, const uint64_t *rows, const uint64_t *cols, const char *psend,
                          const uint64_t *soff, char *precv, const uint64_t *roff, uint64_t h, unsigned char *hdr_ok,
                          int *local, MPI_Comm dup, int node);
+/* the stepped alltoallv (alltoallv_stepped.c) applies to @p net: where balanced applies */
+int totex_mpi_v_stepped_applies(const totex_network *net);
+/* the stepped alltoallv on @p dup, this rank node @p node of @p net: @p psend, @p precv, @p h, @p hdr_ok and
+   *@p local as totex_mpi_v_relay()'s; this node's row routed over its shortest paths by R + 2 MPI_Allreduces of
+   link loads on @p dup (collective: every rank of @p dup calls it), the routing cached while @p key (the same on
+   every rank; 0: none) stays, then carried in neighbour steps (no global step count); MPI code */
+int totex_mpi_v_stepped(const totex_network *net, uint64_t key, const char *psend, const uint64_t *soff, char *precv,
+                        const uint64_t *roff, uint64_t h, unsigned char *hdr_ok, int *local, MPI_Comm dup, int node);
+/* stepped's routing of this node's row (packed block t at [soff[t], soff[t + 1])) made on @p dup unless cached for
+   @p key (collective where not cached: every rank calls it alike); MPI code */
+int totex_mpi_v_stepped_route(const totex_network *net, uint64_t key, const uint64_t *soff, MPI_Comm dup, int node);
+/* routings "stepped" made in this process so far (a test's count) */
+unsigned long totex_mpi_v_stepped_routings(void);
 /* bytes of the estimate W^ = rows cols^T / total on the busiest link of balanced's plan for those totals (made
    and cached here), its planning's seconds in *@p plan_seconds and in *@p chain the most messages one node sends
    one after another to one relay (either NULL: not wanted); -1 where it does not apply or without memory */
