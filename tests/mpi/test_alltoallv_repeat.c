@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "totex/mpi.h"
+#include "v_pattern.h"
 
 static int failures, rank;
 
@@ -33,35 +34,7 @@ static int failures, rank;
 /* bytes rank i sends rank j when @p hot receives 400 times the others */
 static int count(int i, int j, int hot) { return i == j ? 0 : j == hot ? 2000 : 5 + (i + j) % 3; }
 
-static unsigned char byte(int i, int j, int k, int it) { return (unsigned char)(i * 31 + j * 7 + k * 3 + it); }
-
-static void call(MPI_Comm comm, int n, int hot, int it)
-{
-    int *sc = malloc(n * sizeof *sc), *sd = malloc(n * sizeof *sd), *rc = malloc(n * sizeof *rc),
-        *rd = malloc(n * sizeof *rd);
-    int so = 0, ro = 0;
-    for (int j = 0; j < n; j++) {
-        sc[j] = count(rank, j, hot), sd[j] = so, so += sc[j];
-        rc[j] = count(j, rank, hot), rd[j] = ro, ro += rc[j];
-    }
-    unsigned char *s = malloc((size_t)so + 1), *r = malloc((size_t)ro + 1);
-    for (int j = 0; j < n; j++)
-        for (int k = 0; k < sc[j]; k++)
-            s[sd[j] + k] = byte(rank, j, k, it);
-    memset(r, 0xEE, (size_t)ro + 1);
-    int err = totex_alltoallv(s, sc, sd, MPI_BYTE, r, rc, rd, MPI_BYTE, comm);
-    CHECK(err == MPI_SUCCESS, "call %d: totex_alltoallv returned %d", it, err);
-    int bad = 0;
-    for (int i = 0; i < n && !bad; i++)
-        for (int k = 0; k < rc[i]; k++)
-            if (r[rd[i] + k] != byte(i, rank, k, it)) {
-                bad = 1;
-                CHECK(0, "call %d: byte %d from rank %d wrong", it, k, i);
-                break;
-            }
-    CHECK(r[ro] == 0xEE, "call %d: a byte written past the receive buffer", it);
-    free(s), free(r), free(sc), free(sd), free(rc), free(rd);
-}
+static void call(MPI_Comm comm, int n, int hot, int it) { failures += v_pattern_call(comm, n, rank, count, hot, it); }
 
 int main(int argc, char **argv)
 {
