@@ -382,6 +382,36 @@ def estimate(W, n):
     return [[(row[i] * col[j] / tot if i != j else 0.0) for j in range(n)] for i in range(n)]
 
 
+def fw_over(T, W, cands, iters):
+    """Frank-Wolfe over the candidate paths cands[(i, j)] (lists of link ids; the first is where each block starts),
+    the softmax exp(40 (load - max) / max) of the links' loads as the cost, step 2 / (t + 3), fractions under 1e-4
+    dropped: (the least busiest link's bytes over the iterations, the flows {(i, j): {path index: fraction}} there)"""
+    flow = {key: {0: 1.0} for key in cands}
+    best, best_flow = float("inf"), None
+    for t in range(iters + 1):
+        load = [0.0] * T.nlinks()
+        for (i, j), fr in flow.items():
+            for pi, f in fr.items():
+                for l in cands[(i, j)][pi]:
+                    load[l] += f * W[i][j]
+        mx = max(load)
+        if mx < best:
+            best, best_flow = mx, {k: dict(v) for k, v in flow.items()}
+        if t == iters or mx <= 0:
+            break
+        c = [math.exp(40.0 * (x - mx) / mx) for x in load]
+        g = 2.0 / (t + 3)
+        for key, ps in cands.items():
+            b = min(range(len(ps)), key=lambda x: sum(c[l] for l in ps[x]))
+            fr = flow[key]
+            for x in list(fr):
+                fr[x] *= 1 - g
+                if fr[x] < 1e-4:
+                    del fr[x]
+            fr[b] = fr.get(b, 0.0) + g
+    return best, best_flow
+
+
 def fw_routing(T, W, iters):
     """the fw rule above: the busiest link's bytes, the best over the iterations"""
     cands = {}
@@ -396,34 +426,7 @@ def fw_routing(T, W, iters):
                     if len(p) == dist:
                         ps.append(p)
             cands[(i, j)] = ps
-    flow = {key: {0: 1.0} for key in cands}
-
-    def loads():
-        load = [0.0] * T.nlinks()
-        for (i, j), fr in flow.items():
-            for pi, f in fr.items():
-                for l in cands[(i, j)][pi]:
-                    load[l] += f * W[i][j]
-        return load
-
-    best = float("inf")
-    for t in range(iters + 1):
-        load = loads()
-        mx = max(load)
-        best = min(best, mx)
-        if t == iters or mx <= 0:
-            break
-        c = [math.exp(40.0 * (x - mx) / mx) for x in load]
-        g = 2.0 / (t + 3)
-        for key, ps in cands.items():
-            b = min(range(len(ps)), key=lambda x: sum(c[l] for l in ps[x]))
-            fr = flow[key]
-            for x in list(fr):
-                fr[x] *= 1 - g
-                if fr[x] < 1e-4:
-                    del fr[x]
-            fr[b] = fr.get(b, 0.0) + g
-    return best
+    return fw_over(T, W, cands, iters)[0]
 
 
 def main(argv):

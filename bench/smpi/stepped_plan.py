@@ -35,7 +35,7 @@ import sys
 from itertools import permutations
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from alltoallv_linkload import LINK, Torus, bounds, demand_matrix, fw_routing  # noqa: E402
+from alltoallv_linkload import LINK, Torus, bounds, demand_matrix, fw_over, fw_routing  # noqa: E402
 
 LP_US = {("4x4", "random"): 58.13, ("4x4x4", "random"): 219.10, ("4x4", "uniform"): 52.43,
          ("4x4x4", "uniform"): 209.72}
@@ -77,39 +77,20 @@ def moves_links(T, i, moves):
     return tuple(links)
 
 
-def fw_all_shortest(T, W, iters):
-    """Frank-Wolfe over every shortest path: {(i, j): [(bytes, links)]} (the best iterate), its busiest link"""
-    n = T.n
+def shortest_cands(T, W):
+    """every block's shortest paths as link lists: {(i, j): [links, ...]}"""
     cands = {}
-    for i in range(n):
-        for j in range(n):
+    for i in range(T.n):
+        for j in range(T.n):
             if i != j and W[i][j] > 0:
                 cands[(i, j)] = [moves_links(T, i, m) for m in shortest_moves(T, i, j)]
-    flow = {key: {0: 1.0} for key in cands}
-    best, best_flow = float("inf"), None
-    for t in range(iters + 1):
-        load = [0.0] * T.nlinks()
-        for (i, j), fr in flow.items():
-            w = W[i][j]
-            ps = cands[(i, j)]
-            for pi, f in fr.items():
-                for l in ps[pi]:
-                    load[l] += f * w
-        mx = max(load)
-        if mx < best:
-            best, best_flow = mx, {k: dict(v) for k, v in flow.items()}
-        if t == iters:
-            break
-        c = [math.exp(40.0 * (x - mx) / mx) for x in load]
-        g = 2.0 / (t + 3)
-        for key, ps in cands.items():
-            b = min(range(len(ps)), key=lambda x: sum(c[l] for l in ps[x]))
-            fr = flow[key]
-            for x in list(fr):
-                fr[x] *= 1 - g
-                if fr[x] < 1e-4:
-                    del fr[x]
-            fr[b] = fr.get(b, 0.0) + g
+    return cands
+
+
+def fw_all_shortest(T, W, iters):
+    """Frank-Wolfe over every shortest path: (cands, the best iterate's flows, its busiest link's bytes)"""
+    cands = shortest_cands(T, W)
+    best, best_flow = fw_over(T, W, cands, iters)
     return cands, best_flow, best
 
 
@@ -119,12 +100,7 @@ def rounds_routing(T, W, rounds, beta=40.0):
     and the loads L' of every block moved whole to its least-cost path (the softmax of L), summed over ranks (one
     allreduce of 2 x 2Dn numbers), from which every rank takes the same step g (the least busiest link of
     (1 - g) L + g L', g in (0, 1/2], 200 points). Returns (cands, flow, busiest link's bytes) as fw_all_shortest"""
-    n = T.n
-    cands = {}
-    for i in range(n):
-        for j in range(n):
-            if i != j and W[i][j] > 0:
-                cands[(i, j)] = [moves_links(T, i, m) for m in shortest_moves(T, i, j)]
+    cands = shortest_cands(T, W)
     flow = {key: {p: 1.0 / len(ps) for p in range(len(ps))} for key, ps in cands.items()}
     load = [0.0] * T.nlinks()
     for (i, j), fr in flow.items():
