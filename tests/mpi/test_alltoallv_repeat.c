@@ -21,15 +21,7 @@
 
 static int failures, rank;
 
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "rank %d: ", rank);                                                                        \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fprintf(stderr, "\n");                                                                                     \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
+#define CHECK(cond, ...) V_CHECK(failures, rank, cond, __VA_ARGS__)
 
 /* bytes rank i sends rank j when @p hot receives 400 times the others */
 static int count(int i, int j, int hot) { return i == j ? 0 : j == hot ? 2000 : 5 + (i + j) % 3; }

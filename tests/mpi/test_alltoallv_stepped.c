@@ -21,15 +21,7 @@
 
 static int failures, rank;
 
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "rank %d: ", rank);                                                                        \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fprintf(stderr, "\n");                                                                                     \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
+#define CHECK(cond, ...) V_CHECK(failures, rank, cond, __VA_ARGS__)
 
 /* bytes rank i sends rank j in demand @p v: spread, no hot receiver */
 static int count(int i, int j, int v) { return i == j ? 0 : 100 + (i * 7 + j * 13 + v * (i + 1) * 5) % 200; }

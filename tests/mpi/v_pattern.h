@@ -4,6 +4,18 @@
 #define TOTEX_TESTS_V_PATTERN_H
 
 #include <mpi.h>
+#include <stdio.h>
+
+/* a failed @p cond: "rank R: " and the printf-style message on stderr, @p failures counted */
+#define V_CHECK(failures, rank, cond, ...)                                                                             \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "rank %d: ", rank);                                                                        \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fprintf(stderr, "\n");                                                                                     \
+            (failures)++;                                                                                              \
+        }                                                                                                              \
+    } while (0)
 
 /* Rank @p rank of @p n on @p comm sends count(rank, j, p) bytes to every rank j (MPI_BYTE, packed in rank order)
  * and receives count(i, rank, p) from every rank i, byte k of (i, j) on call @p it being
