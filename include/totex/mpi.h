@@ -157,7 +157,7 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * total, the count check) are the call's whole global picture; no rank
  * gathers the n x n counts. A call's way is chosen from the last call's
  * global figures, the same on every rank (TOTEX_VERBOSE names it;
- * TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced forces one): "direct", one message
+ * TOTEX_ALLTOALLV=direct|padded|routed|relay|balanced|stepped forces one): "direct", one message
  * to every rank, posted at once, carrying its sender's figures in front of
  * its block (no collective operation); "uniform", after a uniform call:
  * totex_alltoall()'s schedule at once, checked on its data (a rank whose
@@ -168,7 +168,11 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * "relay" and "balanced" (on a declared torus; balanced where a receiver's
  * column is over twice the mean: its pieces routed by a plan every rank
  * makes from every rank's row and column totals of the last call, carried
- * on the data), with the figures on the data. See docs/mpi.md.
+ * on the data), with the figures on the data; "stepped" (on a declared torus
+ * of at most 64 nodes, where a repeating pattern's timed trials find it
+ * fastest: each rank routes its own row over its shortest paths by 7
+ * MPI_Allreduces of the links' loads, cached for the pattern, then neighbour
+ * steps carry the pieces with their descriptors). See docs/mpi.md.
  * Network, rank mapping, private duplicate and plan cache: as
  * totex_alltoall().
  *
