@@ -120,10 +120,6 @@ enum { V_DIRECT = 0, V_PADDED = 1, V_UNIFORM = 2, V_NONE = 3, V_ROUTED = 4, V_RE
 static const char *const v_names[] = {"direct", "padded", "uniform", "nothing to move", "routed", "relay", "balanced",
                                       "stepped"};
 
-/* "stepped"'s key of the call's pattern (alltoallv_stepped.c caches its routing while it stays): v_key() of the
-   last call's figures where they are known, else 0 (no cache); the same on every rank */
-static uint64_t st_key;
-
 /* the figures every rank contributes to the call's Allreduce */
 enum {
     F_BAD,      /* MAX: the largest local error code (0: none) */
@@ -857,9 +853,9 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
 static uint64_t v_key(const totex_mpi_state *st);
 
 /* stepped's routing of this rank's row (@p counts of @p size bytes an element, NULL: none, behind V_HDR bytes of figures) for
-   st_key, made now where not cached (every rank alike: the measured choice's decision, the same everywhere) */
+   @p key (the call's pattern: v_key() of the last call's figures, else 0: no cache), made now where not cached (every rank alike: the measured choice's decision, the same everywhere) */
 static int stepped_route(const totex_network *net, const int *counts, int size, int n, int rank,
-                         const totex_mpi_state *st)
+                         const totex_mpi_state *st, uint64_t key)
 {
     uint64_t *soff = malloc(((size_t)n + 1) * sizeof *soff);
     if (!soff)
@@ -869,7 +865,7 @@ static int stepped_route(const totex_network *net, const int *counts, int size, 
         const int j = st->rank_of ? st->rank_of[t] : t;
         soff[t + 1] = soff[t] + V_HDR + (counts ? (uint64_t)counts[j] * (uint64_t)size : 0);
     }
-    const int rc = totex_mpi_v_stepped_route(net, st_key, soff, st->dup, st->node_of ? st->node_of[rank] : rank);
+    const int rc = totex_mpi_v_stepped_route(net, key, soff, st->dup, st->node_of ? st->node_of[rank] : rank);
     free(soff);
     return rc;
 }
@@ -890,7 +886,7 @@ static int stepped_route(const totex_network *net, const int *counts, int size, 
 static int run_relay_carried(const totex_network *net, const char *sbuf, const int *scounts, const int *sdispls,
                              MPI_Datatype stype, int ssize, char *rbuf, const int *rcounts, const int *rdispls,
                              MPI_Datatype rtype, int rsize, int n, int rank, int bad, uint64_t *f, uint64_t bmax,
-                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st, int form)
+                             uint64_t maxrow, MPI_Comm comm, const totex_mpi_state *st, int form, uint64_t key)
 {
     MPI_Aint lb, sext = 0, rext = 0;
     if (!bad) {
@@ -940,7 +936,7 @@ static int run_relay_carried(const totex_network *net, const char *sbuf, const i
     if (rc == MPI_SUCCESS)
         rc = form == V_BALANCED ? totex_mpi_v_balanced(net, have ? tot.node : NULL, have ? tot.node + n : NULL, ps,
                                                        soff, pr, roff, V_HDR, hdr_ok, &local, st->dup, me)
-             : form == V_STEPPED ? totex_mpi_v_stepped(net, st_key, ps, soff, pr, roff, V_HDR, hdr_ok, &local, st->dup, me)
+             : form == V_STEPPED ? totex_mpi_v_stepped(net, key, ps, soff, pr, roff, V_HDR, hdr_ok, &local, st->dup, me)
                                  : totex_mpi_v_relay(net, ps, soff, pr, roff, V_HDR, bmax, maxrow, hdr_ok, &local, st->dup, me);
     if (rc == MPI_SUCCESS && tot_grow((size_t)n))
         rc = MPI_ERR_NO_MEM;
@@ -1226,6 +1222,8 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
                   const totex_mpi_options *opt)
 {
     int rc, size = 0, rank = 0, inter = 0;
+    uint64_t key = 0; /* stepped's key of the call's pattern: v_key() of the last call's figures (the same on every
+                         rank) where they are known, else 0 (no cache); alltoallv_stepped.c caches its routing by it */
     totex_mpi_runs_drain(); /* this rank's nonblocking runs end first (as totex_mpi_alltoall) */
     if (comm == MPI_COMM_NULL)
         return fail(MPI_ERR_COMM, -1, "MPI_COMM_NULL communicator");
@@ -1349,7 +1347,7 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         const int declared = net && totex_mpi_comm_spec_declared(st, st->dup);
         int how_last = V_DIRECT, bal = 0;
         int mode = mode_of(st, size, net, declared, &how_last, &bal);
-        st_key = st->v_known ? v_key(st) : 0;
+        key = st->v_known ? v_key(st) : 0;
         /* a repeating pattern: the model's form and direct timed once each, then the faster (alltoallv_tune.c) */
         if (st->v_known && forced_on(net, NULL) < 0 && !st->v_prev[F_INPLACE]) {
             const int form = form_of_mode(mode, how_last);
@@ -1363,7 +1361,7 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
                 const int run = totex_mpi_v_tune_form(st, v_key(st), form, second, V_DIRECT, &trial);
                 if (run != form)
                     mode = run == V_BALANCED ? M_BALANCED : run == V_STEPPED ? M_STEPPED : M_DIRECT;
-                if (run == V_STEPPED && (rc = stepped_route(net, bad ? NULL : sendcounts, ssize, size, rank, st)) != MPI_SUCCESS)
+                if (run == V_STEPPED && (rc = stepped_route(net, bad ? NULL : sendcounts, ssize, size, rank, st, key)) != MPI_SUCCESS)
                     return rc;
                 if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
                     if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)
@@ -1379,10 +1377,10 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
         if (mode == M_DIRECT || mode == M_RELAY || mode == M_BALANCED || mode == M_STEPPED) {
             memcpy(g, f, sizeof g);
             if (mode != M_DIRECT) /* (relay's rooms sized by the last call's figures, or none before one;
-                                     balanced's plan by its totals; stepped's routing cached by st_key) */
+                                     balanced's plan by its totals; stepped's routing cached by key) */
                 rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts,
                                        rdispls, recvtype, rsize, size, rank, bad, g, room_b, room_r, comm, st,
-                                       mode == M_BALANCED ? V_BALANCED : mode == M_STEPPED ? V_STEPPED : V_RELAY);
+                                       mode == M_BALANCED ? V_BALANCED : mode == M_STEPPED ? V_STEPPED : V_RELAY, key);
             else
                 rc = run_carried(sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
                                  recvtype, rsize, in_place, size, rank, bad, g, comm, st, brief_ok);
@@ -1510,7 +1508,7 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
     case V_BALANCED:
     case V_STEPPED:
         rc = run_relay_carried(net, sendbuf, sendcounts, sdispls, sendtype, ssize, recvbuf, recvcounts, rdispls,
-                               recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, how);
+                               recvtype, rsize, size, rank, 0, f, g[F_BMAX], g[F_ROW], comm, st, how, key);
         break;
     case V_ROUTED:
         rc = run_routed(net, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, size,
