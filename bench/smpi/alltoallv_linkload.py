@@ -446,6 +446,14 @@ def main(argv):
         else:
             tori.append(a)
     tori = tori or ["4x4", "8x8", "4x4x4"]
+    for k in kinds.split(","):
+        if k not in ("uniform", "zipf", "hotspot", "random"):
+            sys.stderr.write("alltoallv_linkload.py: demand kind '%s' is not uniform, zipf, hotspot or random\n" % k)
+            sys.exit(2)
+    for t in tori:
+        if not all(x.isdigit() and int(x) >= 2 for x in t.split("x")):
+            sys.stderr.write("alltoallv_linkload.py: torus '%s' is not sides of at least 2 joined by x\n" % t)
+            sys.exit(2)
     us = lambda b: b / LINK * 1e6
     print("torus kind bound_us(inject/cut/hop) rule busiest_us x_bound")
     for t in tori:

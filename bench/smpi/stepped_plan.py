@@ -219,18 +219,46 @@ def write_schedule(T, steps, path):
         fh.write("\n".join(lines) + "\n")
 
 
+def bad(msg):
+    """bad input: one line on stderr, exit 2"""
+    sys.stderr.write("stepped_plan.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def positive(text, what, zero_ok=False):
+    """@p text as an int > 0 (>= 0 with zero_ok), else bad()"""
+    if not text.isdigit() or (int(text) == 0 and not zero_ok):
+        bad("%s '%s' is not a whole number %s" % (what, text, "of at least 0" if zero_ok else "above 0"))
+    return int(text)
+
+
 def main(argv):
     opts = {"--fw": "400", "--rounds": None, "--min-frac": "0", "--prio": "far", "--out": None, "--mean": "65536"}
     pos = []
     it = iter(argv)
     for a in it:
         if a in opts:
-            opts[a] = next(it)
+            opts[a] = next(it, None)
+            if opts[a] is None:
+                bad("%s needs a value" % a)
         else:
             pos.append(a)
     if len(pos) != 3:
-        raise SystemExit(__doc__.split("\n")[2])
-    tor, kind, C = pos[0], pos[1], int(pos[2])
+        bad("want TORUS KIND C (" + __doc__.split("\n")[2].strip() + ")")
+    tor, kind = pos[0], pos[1]
+    if not all(x.isdigit() and int(x) >= 2 for x in tor.split("x")):
+        bad("torus '%s' is not sides of at least 2 joined by x (e.g. 4x4x4)" % tor)
+    if kind not in ("uniform", "zipf", "hotspot", "random"):
+        bad("demand kind '%s' is not uniform, zipf, hotspot or random" % kind)
+    if opts["--prio"] not in ("far", "load", "local"):
+        bad("--prio '%s' is not far, load or local" % opts["--prio"])
+    C = positive(pos[2], "C (bytes a link carries a step)")
+    for o in ("--fw", "--mean") + (("--rounds",) if opts["--rounds"] is not None else ()):
+        positive(opts[o], o, zero_ok=o == "--rounds")
+    try:
+        float(opts["--min-frac"])
+    except ValueError:
+        bad("--min-frac '%s' is not a number" % opts["--min-frac"])
     T = Torus([int(x) for x in tor.split("x")])
     W = demand_matrix(kind, int(opts["--mean"]), T.n)
     us = lambda b: b / LINK * 1e6
