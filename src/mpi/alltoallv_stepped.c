@@ -1,6 +1,6 @@
 /*
  * Name:       stepped alltoallv ("stepped": neighbour steps carrying a near-LP routing)
- * Paper:      none: this project's (docs/mpi.md, non-uniform exchange; issue 30). The routing is Frank-Wolfe
+ * Paper:      none: this project's (docs/mpi.md, non-uniform exchange). The routing is Frank-Wolfe
  *             (conditional gradient) on the busiest link of a multicommodity flow over every block's shortest
  *             paths, a few rounds with an exact line search (bench/smpi/stepped_plan.py --rounds, the
  *             prototype of session 26, docs/performance.md); the bound it is measured against is the fluid LP
