@@ -34,6 +34,17 @@ static double cpu_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* the next window's WINDOW + AHEAD uniformly random word indices below @p words (xorshift state *x) */
+static void window_indices(uint64_t *x, uint32_t *idx, size_t words)
+{
+    for (uint32_t i = 0; i < WINDOW + AHEAD; i++) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        idx[i] = (uint32_t)(*x % words);
+    }
+}
+
 /* ns an access over a state of @p bytes of @p word-byte words; -1 when the state cannot be mapped */
 static double run(size_t bytes, int word, uint32_t *idx)
 {
@@ -48,12 +59,7 @@ static double run(size_t bytes, int word, uint32_t *idx)
     uint64_t x = 88172645463325252ull;
     double t = 0;
     for (uint32_t done = 0; done < ACCESSES; done += WINDOW) {
-        for (uint32_t i = 0; i < WINDOW + AHEAD; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            idx[i] = (uint32_t)(x % words);
-        }
+        window_indices(&x, idx, words);
         const double t0 = cpu_now();
         if (word == 2) {
             uint16_t *s = (uint16_t *)a;
@@ -103,12 +109,7 @@ static double run_bucketed(size_t bytes, uint32_t *idx)
     uint64_t x = 88172645463325252ull, bad = 0;
     double t = 0;
     for (uint32_t done = 0; done < ACCESSES; done += WINDOW) {
-        for (uint32_t i = 0; i < WINDOW + AHEAD; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            idx[i] = (uint32_t)(x % words);
-        }
+        window_indices(&x, idx, words);
         const double t0 = cpu_now();
         const int end = done + WINDOW >= ACCESSES; /* then every bucket is applied after the window */
         for (size_t i = 0; i < WINDOW + (end ? groups : 0); i++) {
