@@ -145,8 +145,7 @@ void totex_exact_set_options(const totex_exact_options *opt);
  * TOTEX_EXACT_MAX_VARIABLES variables at the best lower bound), searching
  * down from the best other algorithm's steps (totex_exact_options.descending):
  * its schedule wins when it has fewer steps, and is replayed by the simulator
- * like every candidate (earlier versions searched only networks of up to
- * TOTEX_EXACT_AUTO_MAX_NODES nodes, without a budget).
+ * like every candidate.
  * @param seconds CPU seconds, 0 to disable the automatic exact search,
  *        negative (or NaN) for the default TOTEX_EXACT_AUTO_BUDGET; at most
  *        31536000. Per thread, like totex_exact_set_options(); clears the

@@ -92,11 +92,12 @@ void totex_plan_keep_schedule(int on);
  * prediction and a second run when it wins, but replayed by the simulator)
  * gets 1.5 times the budget; one cheaper a hop than greedy, its
  * totex_algorithm.costly_budget_scale times it (pipeline: 8).
- * The default keeps auto's plan of every mesh up to 64x64 under every port
- * model under 5 s of CPU: greedy runs at 50-120 ns a hop, so above the budget
- * its prediction alone would take longer (the steps that costs where greedy
- * would have won: docs/performance.md, "Session 22: the costly budget";
- * `totex plan --costly-budget HOPS` raises it). @p hops 0 restores
+ * The default is measured, not derived: it keeps auto's plan of every mesh
+ * up to 64x64 under every port model under 5 s of CPU, as above it greedy's
+ * prediction alone would take longer (greedy's time a hop and the steps the
+ * budget costs where greedy would have won: docs/performance.md, "Session
+ * 22: the costly budget"; `totex plan --costly-budget HOPS` raises it).
+ * @p hops 0 restores
  * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
  * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
  * valid). @return the budget now in force, in hops.
