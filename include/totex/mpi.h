@@ -311,7 +311,10 @@ int totex_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
  * @param info    ignored (MPI_INFO_NULL).
  * @param request out: an inactive persistent request (TOTEX_REQUEST_NULL on
  *                error); free it with totex_request_free().
- * The other parameters, and the errors, are those of totex_alltoall().
+ * The other parameters are those of totex_alltoall().
+ * @return MPI_SUCCESS, or an error code of totex_alltoall() (the same on
+ *         every rank); MPI_ERR_REQUEST (one stderr line) when @p request is
+ *         NULL.
  *
  * Source: as totex_ialltoall().
  */
@@ -322,6 +325,8 @@ int totex_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * Start a persistent request (MPI_Start): the exchange of the buffers given
  * to totex_alltoall_init(), with their contents now. Collective: every rank
  * starts its request of the same init, in the same order.
+ * @param request the persistent request of totex_alltoall_init(), inactive;
+ *                it stays the caller's (totex_test() / totex_wait() complete it).
  * @return MPI_SUCCESS; MPI_ERR_REQUEST (one stderr line) when @p request is
  *         NULL, not persistent or active; MPI_ERR_NO_MEM; an MPI error code.
  * Source: MPI-4.0 Section 3.9 (MPI_Start); the run: src/mpi/run.c.
@@ -346,6 +351,8 @@ int totex_test(totex_request *request, int *flag);
  * Wait for a request to complete (MPI_Wait), taking every request under way
  * in this process on meanwhile. As totex_test(): a nonblocking request is
  * freed (set to TOTEX_REQUEST_NULL), a persistent one made inactive.
+ * @param request the request; NULL, TOTEX_REQUEST_NULL or an inactive
+ *                request: complete at once.
  * @return the outcome of the exchange (MPI_SUCCESS or an error code of
  *         totex_alltoall()); MPI_SUCCESS for TOTEX_REQUEST_NULL or an
  *         inactive request.
@@ -356,6 +363,7 @@ int totex_wait(totex_request *request);
 /**
  * Free a request (MPI_Request_free): an active one is completed first. Sets
  * *request to TOTEX_REQUEST_NULL; TOTEX_REQUEST_NULL does nothing.
+ * @param request the request (nonblocking or persistent); NULL does nothing.
  * @return MPI_SUCCESS, or the outcome of the exchange it completed.
  * Source: MPI-3.1 Section 3.7.3 (MPI_Request_free).
  */
