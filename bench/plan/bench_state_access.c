@@ -34,6 +34,19 @@ static double cpu_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* a window's WINDOW + AHEAD random word indices below @p words, from the xorshift state @p x (outside the clock) */
+static void fill_window(uint32_t *idx, uint64_t *x, size_t words)
+{
+    uint64_t v = *x;
+    for (uint32_t i = 0; i < WINDOW + AHEAD; i++) {
+        v ^= v << 13;
+        v ^= v >> 7;
+        v ^= v << 17;
+        idx[i] = (uint32_t)(v % words);
+    }
+    *x = v;
+}
+
 /* ns an access over a state of @p bytes of @p word-byte words; -1 when the state cannot be mapped */
 static double run(size_t bytes, int word, uint32_t *idx)
 {
@@ -48,12 +61,7 @@ static double run(size_t bytes, int word, uint32_t *idx)
     uint64_t x = 88172645463325252ull;
     double t = 0;
     for (uint32_t done = 0; done < ACCESSES; done += WINDOW) {
-        for (uint32_t i = 0; i < WINDOW + AHEAD; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            idx[i] = (uint32_t)(x % words);
-        }
+        fill_window(idx, &x, words);
         const double t0 = cpu_now();
         if (word == 2) {
             uint16_t *s = (uint16_t *)a;
@@ -103,12 +111,7 @@ static double run_bucketed(size_t bytes, uint32_t *idx)
     uint64_t x = 88172645463325252ull, bad = 0;
     double t = 0;
     for (uint32_t done = 0; done < ACCESSES; done += WINDOW) {
-        for (uint32_t i = 0; i < WINDOW + AHEAD; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            idx[i] = (uint32_t)(x % words);
-        }
+        fill_window(idx, &x, words);
         const double t0 = cpu_now();
         const int end = done + WINDOW >= ACCESSES; /* then every bucket is applied after the window */
         for (size_t i = 0; i < WINDOW + (end ? groups : 0); i++) {
