@@ -179,7 +179,7 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * @param sendbuf    this rank's blocks, or MPI_IN_PLACE.
  * @param sendcounts [n] elements to each rank, >= 0.
  * @param sdispls    [n] displacements in extents of @p sendtype.
- * @param sendtype   any datatype; sendcounts[j] * size(sendtype) at most INT_MAX.
+ * @param sendtype   any datatype; sendcounts[j] * size(sendtype) at most INT_MAX - 44 bytes.
  * @param recvbuf    room for every incoming block at its displacement.
  * @param recvcounts [n] elements from each rank; recvcounts[i] * size(recvtype)
  *                   on rank j must equal sendcounts[j] * size(sendtype) on rank i.
@@ -189,8 +189,9 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * @return MPI_SUCCESS, or an error code, on every rank alike for wrong
  *         arguments and count mismatches (named on stderr by the rank that
  *         found it, "totex_alltoallv:"); errors are returned, not raised:
- *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX - 80 bytes, or a
- *    pair of ranks whose send and receive bytes differ (found by a 64-bit
+ *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX - 44 bytes (44:
+ *    the figures a block carries), or a pair of ranks whose send and
+ *    receive bytes differ (found by a 64-bit
  *    hash of every pair's bytes summed over ranks; MPI_ERR_TRUNCATE on a
  *    rank that received a longer block than it expects): no byte of any
  *    receive buffer is written, except after a uniform call with uniform
