@@ -153,6 +153,20 @@ expect_usage "help" "$TOTEX" help
 for cmd in machines bounds plan algorithms; do
     expect_usage "help $cmd" "$TOTEX" help "$cmd"
 done
+# `totex help` lists the defaults of every command that takes options
+if "$TOTEX" help >"$TMP/out" 2>&1; then
+    missing=""
+    for cmd in bounds plan compare verify reproduce; do
+        sed -n '/^defaults:/,/^$/p' "$TMP/out" | grep -q -e "^  [a-z/, ]*\b$cmd\b" || missing="$missing $cmd"
+    done
+    if [ -n "$missing" ]; then
+        fail "help defaults" "no line of defaults for:$missing" "$TOTEX" help
+    else
+        pass "help defaults"
+    fi
+else
+    fail "help defaults" "exit status $?" "$TOTEX" help
+fi
 
 # ---------------------------------------------------------------------------
 # Presets.

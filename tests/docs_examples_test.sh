@@ -11,7 +11,13 @@
 #  - its exit status differs from the documented one: 0, unless the output
 #    shown is followed by "$ echo $?" and a number on the next line;
 #  - the first output line shown after it (unless "..." or absent) is not an
-#    exact substring of what it printed (stdout and stderr together).
+#    exact substring of what it printed (stdout and stderr together);
+#  - in README.md, whose examples show real output: the output shown is not
+#    what it printed, line for line (trailing blanks aside). Where the output
+#    shown has a line "...", lines were left out: then each line shown need
+#    only be a whole line of what it printed. A line ending in "..." is
+#    abridged (its text before the "..." must begin the line printed); a line
+#    "wall time ..." stands for any "wall time" line (the figure varies).
 # Also, in docs/**/*.md:
 #  - a "$ " command line of a ```console block that no test runs fails: only
 #    "$ totex", "$ echo $?" and the "$ mpicc" / "$ mpirun" lines run by
@@ -51,16 +57,18 @@ if command -v timeout >/dev/null 2>&1; then TIMEOUT="timeout $LIMIT"; else TIMEO
 # The markdown files: README.md, then docs/**/*.md in a stable order.
 FILES=$( { [ -f "$ROOT/README.md" ] && echo "$ROOT/README.md"; find "$DOCS" -name '*.md' | LC_ALL=C sort; } )
 
-# extract FILE ANY_BLOCK: one record per example, as three lines
+# extract FILE ANY_BLOCK [DIR]: one record per example, as three lines
 #   CMD <tab> file:line <tab> command
 #   OUT <tab> first output line shown ("" when none or "...")
 #   RC <tab> expected status
+# and, with DIR, the output lines shown after the Nth example in DIR/N
 extract() {
-    awk -v name="$1" -v any="$2" '
+    awk -v name="$1" -v any="$2" -v shown="$3" '
     function flush() {
         if (cmd != "") {
             printf "CMD\t%s:%d\t%s\nOUT\t%s\nRC\t%s\n", name, where, cmd, first, rc
             cmd = ""
+            if (shown != "") close(shown "/" count)
         }
     }
     /^```/ {
@@ -78,6 +86,8 @@ extract() {
     /^\$ totex( |$)/ {
         flush()
         cmd = substr($0, 3); where = NR; first = ""; seen = 0; rc = 0
+        count++
+        if (shown != "") printf "" > (shown "/" count)
         next
     }
     /^\$ / { flush(); next }
@@ -86,6 +96,7 @@ extract() {
             seen = 1
             if ($0 != "..." && $0 != "[...]") first = $0
         }
+        if (cmd != "" && shown != "") print > (shown "/" count)
     }
     END { flush() }
     ' "$1"
@@ -115,6 +126,42 @@ copies() {
     /^<!-- same as: [^ ]+ -->[ \t]*$/ { want = $4; at = NR }
     END { if (want != "") printf "0\t%s:%d\t-\n", name, at }
     ' "$2"
+}
+
+# unshown SHOWN OUT: "output lacks the documented line: L" for the first line
+# L of SHOWN (README's output of one example) that OUT does not print, "output
+# line K differs: ..." where the two part, or "output has a line not shown: L"
+# for one OUT prints and SHOWN leaves out (as said at the top); nothing when
+# they agree
+unshown() {
+    [ -f "$1" ] || return 0
+    awk '
+    function same(shown, got) {
+        if (shown ~ /^wall time /) return got ~ /^wall time /
+        if (shown ~ /\.\.\.$/) return substr(got, 1, length(shown) - 3) == substr(shown, 1, length(shown) - 3)
+        return shown == got
+    }
+    FNR == NR { sub(/[ \t]+$/, ""); got[++ng] = $0; next }
+    { sub(/[ \t]+$/, ""); shown[++ns] = $0; if ($0 == "..." || $0 == "[...]") gaps = 1 }
+    END {
+        while (ns > 0 && shown[ns] == "") ns--
+        while (ng > 0 && got[ng] == "") ng--
+        if (gaps) {
+            for (k = 1; k <= ns; k++) {
+                if (shown[k] == "" || shown[k] == "..." || shown[k] == "[...]") continue
+                ok = 0
+                for (i = 1; i <= ng; i++) if (same(shown[k], got[i])) { ok = 1; break }
+                if (!ok) { print "output lacks the documented line: " shown[k]; exit }
+            }
+            exit
+        }
+        for (k = 1; k <= ns || k <= ng; k++) {
+            if (k > ns) { print "output has a line not shown: " got[k]; exit }
+            if (k > ng) { print "output lacks the documented line: " shown[k]; exit }
+            if (!same(shown[k], got[k])) { print "output line " k " differs: shown: " shown[k] " | printed: " got[k]; exit }
+        }
+    }
+    ' "$2" "$1"
 }
 
 TAB=$(printf '\t')
@@ -154,8 +201,11 @@ for f in $FILES; do
     rm -rf "$work"
     mkdir -p "$work/tests" || exit 2
     ln -s "$ROOT/tests/data" "$work/tests/data"
-    extract "$f" "$any" | sed "s|^CMD\t$ROOT/|CMD\t|" >"$TMP/cases/list"
+    rm -rf "$TMP/shown" && mkdir -p "$TMP/shown" || exit 2
+    extract "$f" "$any" "$TMP/shown" | sed "s|^CMD\t$ROOT/|CMD\t|" >"$TMP/cases/list"
+    n=0
     while IFS= read -r line1 && IFS= read -r line2 && IFS= read -r line3; do
+        n=$((n + 1))
         where=$(printf '%s\n' "$line1" | cut -f2)
         cmd=$(printf '%s\n' "$line1" | cut -f3-)
         expect=${line2#OUT	}
@@ -167,6 +217,8 @@ for f in $FILES; do
             why="exit status $got, documented $want"
         elif [ -n "$expect" ] && ! grep -qF -- "$expect" "$TMP/out"; then
             why="output lacks the documented line: $expect"
+        elif [ "$any" = 1 ]; then
+            why=$(unshown "$TMP/shown/$n" "$TMP/out")
         fi
         if [ -z "$why" ]; then
             PASS=$((PASS + 1))

@@ -2,7 +2,10 @@
  * MSCCL XML read as the MSCCL executor reads it (src/schedule/msccl_read.c)
  * and verified by its rules (src/plan/msccl_verify.c):
  *   - the two files msccl-tools wrote (tests/data/msccl_sccl_ring4.xml,
- *     msccl_two_step_2x2.xml; /work/shared/msccl-examples/README.md says how)
+ *     msccl_two_step_2x2.xml: msccl-tools commit 030a750's `msccl solve
+ *     instance Ring -n 4 Alltoall -s 2 -r 3` then `ncclize`, and its
+ *     examples/mscclang/alltoall_a100_two_step.py 2 2; the executor's
+ *     outofplace, minBytes and maxBytes attributes added by hand)
  *     are correct all-to-alls, and SCCL's own count (the algo's name says
  *     "rounds=3") is what the cost comes to;
  *   - files of the same kinds generated here from the format's rules (k

@@ -1,6 +1,6 @@
 /*
- * First call of totex_alltoall at scale on SimGrid SMPI (see
- * DESIGN.md "Measuring at scale"): one call on a periodic Cartesian
+ * First call of totex_alltoall at scale on SimGrid SMPI (docs/performance.md,
+ * "First call at scale"): one call on a periodic Cartesian
  * communicator laid over the simulated torus, with whatever TOTEX_TUNE,
  * TOTEX_ALGORITHM... say (first_call.sh runs it with TOTEX_TUNE=0). SMPI runs
  * every rank in one process, so memory is measured on that process: the

@@ -1,6 +1,6 @@
 #!/bin/sh
-# First call of totex_alltoall at scale on SimGrid SMPI (see
-# DESIGN.md "Measuring at scale": one call, TOTEX_TUNE=0, small blocks): per
+# First call of totex_alltoall at scale on SimGrid SMPI (one call, TOTEX_TUNE=0,
+# small blocks; docs/performance.md, "First call at scale"): per
 # torus, the simulated time of the call, the CPU time of the process (all ranks'
 # planning), and the growth of the
 # SMPI process's peak RSS during it and of its RSS after it (all ranks live in

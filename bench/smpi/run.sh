@@ -31,7 +31,7 @@
 # or a unit-step schedule/chunks; NAME+padP: its messages under P bytes padded
 # to P, where the cost measurement found a P-byte message faster than an 8-byte
 # one, as SMPI's default factors have it; NAME/Cs: lanes staggered). A torus of
-# SMPI_SCALE_RANKS (default 256) ranks or more (DESIGN.md "Measuring at scale")
+# SMPI_SCALE_RANKS (default 256) ranks or more (docs/performance.md, "First call at scale")
 # runs MAX_BLOCK only, one call, totex with TOTEX_TUNE=0 and without
 # totex_nocheck, and of the SMPI algorithms (unless SMPI_ALGORITHMS says) only
 # bruck and ompi, basic_linear and pair simulating n(n-1) flows:

@@ -55,10 +55,11 @@ typedef struct totex_algorithm {
      * With costly_predict: as plan_instead_of_predict, under k-port (k >= 2)
      * only, and only on networks within the costly-prediction budget
      * (totex_plan_options.costly_budget; above it the candidate is still not
-     * tried when a cheaper one applies). Greedy: under 2- and 3-port it beats
-     * A2 on meshes (mesh:24x56 2-port: 26,782 steps against 26,880), so its
-     * prediction was a run planned a second time; under single-port A2 wins
-     * on large meshes and greedy is predicted first.
+     * tried when a cheaper one applies). Greedy: under 2- and 3-port it
+     * usually beats A2 on meshes, so its prediction would be a run planned a
+     * second time; under single-port A2 wins on large meshes and greedy is
+     * predicted first (the steps: docs/performance.md, "Session 22: the
+     * costly budget").
      */
     int plan_instead_under_k_port;
     /**
@@ -72,10 +73,10 @@ typedef struct totex_algorithm {
     uint64_t supersedes_costly_above;
     /**
      * With costly_predict: how many times auto's costly budget this
-     * algorithm may take (0: once), for one whose run costs fewer ns a hop
-     * than greedy's 50-120 (pipeline: 16-18 ns a hop with its replay,
-     * measured; docs/performance.md, "Session 22: plan times on main after
-     * the merges"). Algorithms planned at once (plan_instead_of_predict)
+     * algorithm may take (0: once), for one whose run costs fewer CPU
+     * seconds a hop than greedy's: measured, not derived (pipeline: 8; the
+     * times a hop: docs/performance.md, "Session 22: plan times on main
+     * after the merges"). Algorithms planned at once (plan_instead_of_predict)
      * are held to it as well.
      */
     uint32_t costly_budget_scale;

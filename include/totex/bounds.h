@@ -120,6 +120,7 @@ totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_ou
  * dimension is a path of >= 3 nodes, and forwarding when
  * totex_bound_forwarding_weights() applies (4 to 6 bounds). k-port: average-status, cut, receive, relay, and
  * forwarding when it applies (4 or 5 bounds). Multiport: cut, receive (2 bounds). Each bound carries its witness.
+ * @param net   the network (borrowed). @param ports the port model.
  * @param out   caller's array of TOTEX_MAX_BOUNDS entries, filled in that order
  * @param count number written
  * @param best  index in @p out of the largest bound (the first on ties)
@@ -127,6 +128,7 @@ totex_status totex_factor_max_separated(const totex_factor *f, uint32_t *node_ou
  *         model; TOTEX_EOVERFLOW (single-port only) if S_G overflows 64 bits;
  *         TOTEX_ENOMEM if the relay analysis of a file graph cannot allocate.
  *         On error *count is 0 and @p err says why.
+ * @param err   receives the message on failure (may be NULL).
  */
 totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, totex_bound *out,
                                   size_t *count, size_t *best, totex_error *err);
@@ -143,6 +145,7 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
  * Deterministic; O(R n |E| log n) time, R rounds (400 up to 64 nodes, 120
  * up to 256, 40 up to 512, else 20); O(n + |E|)
  * memory. The last result of the thread is remembered when @p weights is NULL.
+ * @param net     the network (borrowed).
  * @param weights NULL, or the caller's array of n entries: receives w
  *                (every entry <= 2^20), the witness a checker needs
  * @param out     kind TOTEX_BOUND_FORWARDING, value (rounded up), exact
@@ -150,6 +153,7 @@ totex_status totex_bounds_compute(const totex_network *net, totex_ports ports, t
  * @return TOTEX_OK; TOTEX_EINVAL for NULL @p net or @p out;
  *         TOTEX_ENOTAPPLICABLE (with the reason) outside the sizes above;
  *         TOTEX_ENOMEM.
+ * @param err     receives the message on failure (may be NULL).
  */
 totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *weights, totex_bound *out,
                                             totex_error *err);
@@ -167,10 +171,12 @@ totex_status totex_bound_forwarding_weights(const totex_network *net, uint64_t *
  * average status 8). Same applicability, cost and memory as the
  * single-port bound; the last result of the thread (network and port model)
  * is remembered when @p weights is NULL.
+ * @param net     the network (borrowed). @param ports the port model (single-port or k-port).
  * @param weights NULL, or the caller's array of n entries: receives w (every entry <= 2^20)
  * @param out     kind TOTEX_BOUND_FORWARDING, value (rounded up), exact, witness
  * @return TOTEX_OK; TOTEX_EINVAL for NULL @p net or @p out, or multiport (use the cut bound);
  *         TOTEX_ENOTAPPLICABLE (with the reason) outside the sizes of the single-port bound; TOTEX_ENOMEM.
+ * @param err     receives the message on failure (may be NULL).
  * Source: beyond the papers: 000 eq. (3) with weighted nodes, and 001 Section 7's port limit.
  */
 totex_status totex_bound_forwarding_ports(const totex_network *net, totex_ports ports, uint64_t *weights,

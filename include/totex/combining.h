@@ -87,7 +87,7 @@ typedef struct totex_comb_cost {
     totex_ports ports;         /**< TOTEX_PORTS_SINGLE (one-port) or TOTEX_PORTS_MULTI (all-port) */
 } totex_comb_cost;
 
-/** Fill @p c with the illustrative defaults documented on ::totex_comb_cost. */
+/** Fill a cost model with the illustrative defaults documented on ::totex_comb_cost. @param c receives them. */
 void totex_comb_cost_default(totex_comb_cost *c);
 
 /* ---- schedules --------------------------------------------------------- */
@@ -150,7 +150,8 @@ size_t totex_comb_step_transfers(const totex_comb_schedule *s, uint64_t step);
 uint64_t totex_comb_step_rearranged(const totex_comb_schedule *s, uint64_t step);
 /**
  * Read transfer @p t of step @p step (both 0-based) into @p out.
- * @param s a schedule. @param out receives the transfer (its blocks owned by @p s).
+ * @param s a schedule. @param step the step, 0-based. @param t the transfer in it, 0-based.
+ * @param out receives the transfer (its blocks owned by @p s).
  * @return TOTEX_OK; TOTEX_EINVAL if @p step >= totex_comb_steps() or
  *         @p t >= totex_comb_step_transfers(@p step), with @p out zeroed
  *         (from = to = UINT32_MAX, no blocks), so that a caller that ignores
@@ -216,8 +217,10 @@ typedef struct totex_comb_report {
  * every block (s, d), s != d, is at d. Blocks of a step move all at once: a
  * block received in a step can be sent on from the next step.
  *
+ * @param net   the network (borrowed). @param s the schedule. @param cost the cost model, switching and port model.
  * @param rep   filled on success (may be NULL)
  * @param fault filled on TOTEX_EVIOLATION (may be NULL)
+ * @param err   receives the message on failure (may be NULL).
  * @return TOTEX_OK, TOTEX_EVIOLATION with @p err naming the step, transfer,
  *         node and block, TOTEX_ENOMEM if n^2 > TOTEX_COMB_MAX_BLOCKS,
  *         TOTEX_EOVERFLOW if the schedule is valid but its predicted time is
@@ -388,6 +391,7 @@ typedef struct totex_comb_choice {
  * fewer start-ups, then registry order), then the others in registry order
  * with the reason (not applicable, violation, out of memory).
  *
+ * @param net   the network (borrowed). @param cost the cost model (block size, switching, port model).
  * @param rows  caller-owned array of at least @p cap rows; give
  *              cap >= totex_comb_algorithm_count() to rank every algorithm
  *              (extra algorithms are dropped)
@@ -431,6 +435,7 @@ size_t totex_comb_rank_with(const totex_network *net, const totex_comb_cost *cos
  * algorithm is rebuilt and simulated as in totex_comb_rank() (an algorithm may
  * choose its schedule by m).
  *
+ * @param net     the network (borrowed). @param cost the cost model (its m is overridden per size).
  * @param times   caller-owned, TOTEX_COMB_SWEEP_SIZES * totex_comb_algorithm_count()
  *                doubles, row-major by size: times[i * count + a] is the predicted
  *                time in seconds of algorithm a (registry index) at size i, or NAN
@@ -441,6 +446,7 @@ size_t totex_comb_rank_with(const totex_network *net, const totex_comb_cost *cos
  * @return TOTEX_OK; TOTEX_EVIOLATION (a schedule failed the simulator: @p err is its
  *         message prefixed with the algorithm and block size) or TOTEX_ENOMEM, in which
  *         case @p times and @p winners are partly filled.
+ * @param err     receives the message on failure (may be NULL).
  * The crossovers are the sizes i >= 1 with winners[i] != winners[i - 1].
  * Progress: as totex_comb_rank(), one meter for the whole sweep, each
  * simulation a phase "simulating NAME at M B (size i/18)".
@@ -480,7 +486,9 @@ totex_status totex_comb_sweep_with(const totex_network *net, const totex_comb_co
  * transfers: [{from, to, blocks: [[src, dst], ...]}]}]. Node ids are the
  * network's node ids (0 .. n-1).
  *
+ * @param net the network (borrowed). @param s the schedule. @param cost the cost model recorded.
  * @param algorithm name recorded in the file (NULL: "unknown")
+ * @param err receives the message on failure (may be NULL).
  * @return a NUL-terminated string the caller frees with free(), or NULL with
  *         TOTEX_ENOMEM in @p err.
  */
@@ -514,6 +522,8 @@ typedef struct totex_comb_imported {
  * TOTEX_COMB_IMPORT_MAX_STEPS steps, more than n(n-1) transfers in a step or
  * blocks in a transfer, and networks with n^2 > TOTEX_COMB_MAX_BLOCKS.
  *
+ * @param text the file's bytes (borrowed). @param len their number.
+ * @param err receives the message on failure (may be NULL).
  * @param out filled on success (caller frees with totex_comb_imported_free());
  *            zeroed on failure
  * @return TOTEX_OK; TOTEX_EIO for truncated or malformed JSON (with the byte

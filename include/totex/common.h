@@ -56,10 +56,19 @@ typedef uint32_t totex_ports;
 /** k of a k-port model: 1 for single-port, 0 (unlimited) for multiport. */
 static inline uint32_t totex_ports_k(totex_ports ports) { return ports; }
 
-/** Name of a port model: "single-port", "multiport" or "k-port". Never NULL. */
+/**
+ * Name of a port model's family.
+ * @param ports a port model.
+ * @return "single-port", "multiport" or "k-port" (any k >= 2); static, never NULL.
+ */
 const char *totex_ports_name(totex_ports ports);
 
-/** Write a model's full name ("single-port", "multiport", "3-port") into @p buf (size @p len); returns buf. */
+/**
+ * A model's full name, in the unit-step papers' words: totex_ports_format_words() with TOTEX_PORTS_WORDS_UNIT.
+ * @param ports a port model. @param buf receives "single-port", "multiport" or "3-port", cut to fit.
+ * @param len the size of @p buf in bytes (at least 12 holds every name).
+ * @return @p buf.
+ */
 char *totex_ports_format(totex_ports ports, char *buf, size_t len);
 
 /** The words that name a port model: the unit-step papers' (000, 001) or the combining paper's (002). */
@@ -71,7 +80,10 @@ typedef enum totex_ports_words {
 /**
  * Write the name of @p ports in @p words into @p buf (size @p len): the one
  * function that names a port model (totex_ports_format() is its unit-step
- * form). @return buf.
+ * form).
+ * @param ports a port model. @param words whose words (TOTEX_PORTS_WORDS_UNIT or _COMBINING).
+ * @param buf receives the name, cut to fit (snprintf). @param len the size of @p buf in bytes.
+ * @return @p buf.
  */
 char *totex_ports_format_words(totex_ports ports, totex_ports_words words, char *buf, size_t len);
 
@@ -79,11 +91,17 @@ char *totex_ports_format_words(totex_ports ports, totex_ports_words words, char 
  * Parse "single" / "single-port" / "one" / "one-port" / "multi" / "multiport"
  * / "all" / "all-port" / "k:N" / "N-port" (1 <= N <= TOTEX_PORTS_MAX_K; k:1 is
  * single-port) into @p out.
+ * @param text the words (NULL: TOTEX_EINVAL). @param out receives the model on TOTEX_OK.
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK, or TOTEX_EINVAL with a message listing the valid forms.
  */
 totex_status totex_ports_parse(const char *text, totex_ports *out, totex_error *err);
 
-/** Short name of a status code ("ok", "invalid input", ...). Never NULL. */
+/**
+ * Short name of a status code.
+ * @param st a status.
+ * @return "ok", "invalid input", ... ("unknown status" for a value not in totex_status); static, never NULL.
+ */
 const char *totex_status_name(totex_status st);
 
 #ifdef __cplusplus

@@ -86,6 +86,7 @@ typedef struct totex_exact_result {
 
 /**
  * Exact optimum of total exchange on @p net under @p ports.
+ * @param net  the network (borrowed). @param ports the port model.
  * @param opt  options (NULL: defaults: no time limit, default solver)
  * @param out  filled on TOTEX_OK; free with totex_exact_result_free()
  * @return TOTEX_OK (also when the time limit ended the search: then
@@ -96,6 +97,7 @@ typedef struct totex_exact_result {
  *         built in (the message names the limit or the package);
  *         TOTEX_EINVAL for an unknown solver name; TOTEX_ENOMEM;
  *         TOTEX_EVIOLATION when a solver's solution does not decode (a bug).
+ * @param err  receives the message on failure (may be NULL).
  * Source: the time-expanded formulation is ours (docs/algorithms/exact.md); the model is
  *         000 Section 1/3 and 001 Section 7; the starting horizon is the best
  *         bound of 000 eqs. (3), (4) and totex/bounds.h.
@@ -131,6 +133,7 @@ const char *totex_exact_proof_name(totex_exact_proof p);
  * a static string). A non-NULL @p opt also lifts the automatic-choice limit
  * TOTEX_EXACT_AUTO_MAX_NODES up to TOTEX_EXACT_MAX_NODES; NULL restores the
  * defaults and that limit. Clears the memo of totex_exact_last().
+ * @param opt the options (copied), or NULL for the defaults.
  */
 void totex_exact_set_options(const totex_exact_options *opt);
 
@@ -145,8 +148,7 @@ void totex_exact_set_options(const totex_exact_options *opt);
  * TOTEX_EXACT_MAX_VARIABLES variables at the best lower bound), searching
  * down from the best other algorithm's steps (totex_exact_options.descending):
  * its schedule wins when it has fewer steps, and is replayed by the simulator
- * like every candidate (earlier versions searched only networks of up to
- * TOTEX_EXACT_AUTO_MAX_NODES nodes, without a budget).
+ * like every candidate.
  * @param seconds CPU seconds, 0 to disable the automatic exact search,
  *        negative (or NaN) for the default TOTEX_EXACT_AUTO_BUDGET; at most
  *        31536000. Per thread, like totex_exact_set_options(); clears the
@@ -154,13 +156,14 @@ void totex_exact_set_options(const totex_exact_options *opt);
  */
 void totex_exact_set_auto_budget(double seconds);
 
-/** The budget now in force in this thread, in CPU seconds (0: disabled). */
+/** @return the budget now in force in this thread, in CPU seconds (0: disabled). */
 double totex_exact_auto_budget(void);
 
 /**
  * The result of the last search made by the algorithm "exact" in this thread
- * (NULL if none), for reporting the certificate after totex_plan_and_verify().
- * Owned by the library; valid until the next search in this thread.
+ * (for reporting the certificate after totex_plan_and_verify()).
+ * @return the result (owned by the library; valid until the next search in
+ *         this thread), or NULL if none.
  */
 const totex_exact_result *totex_exact_last(void);
 

@@ -179,7 +179,7 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * @param sendbuf    this rank's blocks, or MPI_IN_PLACE.
  * @param sendcounts [n] elements to each rank, >= 0.
  * @param sdispls    [n] displacements in extents of @p sendtype.
- * @param sendtype   any datatype; sendcounts[j] * size(sendtype) at most INT_MAX.
+ * @param sendtype   any datatype; sendcounts[j] * size(sendtype) at most INT_MAX - 44 bytes.
  * @param recvbuf    room for every incoming block at its displacement.
  * @param recvcounts [n] elements from each rank; recvcounts[i] * size(recvtype)
  *                   on rank j must equal sendcounts[j] * size(sendtype) on rank i.
@@ -189,8 +189,9 @@ int totex_alltoall_unit(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * @return MPI_SUCCESS, or an error code, on every rank alike for wrong
  *         arguments and count mismatches (named on stderr by the rank that
  *         found it, "totex_alltoallv:"); errors are returned, not raised:
- *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX - 80 bytes, or a
- *    pair of ranks whose send and receive bytes differ (found by a 64-bit
+ *  - MPI_ERR_COUNT: a negative count, a block over INT_MAX - 44 bytes (44:
+ *    the figures a block carries), or a pair of ranks whose send and
+ *    receive bytes differ (found by a 64-bit
  *    hash of every pair's bytes summed over ranks; MPI_ERR_TRUNCATE on a
  *    rank that received a longer block than it expects): no byte of any
  *    receive buffer is written, except after a uniform call with uniform
@@ -311,7 +312,10 @@ int totex_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
  * @param info    ignored (MPI_INFO_NULL).
  * @param request out: an inactive persistent request (TOTEX_REQUEST_NULL on
  *                error); free it with totex_request_free().
- * The other parameters, and the errors, are those of totex_alltoall().
+ * The other parameters are those of totex_alltoall().
+ * @return MPI_SUCCESS, or an error code of totex_alltoall() (the same on
+ *         every rank); MPI_ERR_REQUEST (one stderr line) when @p request is
+ *         NULL.
  *
  * Source: as totex_ialltoall().
  */
@@ -322,6 +326,8 @@ int totex_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * Start a persistent request (MPI_Start): the exchange of the buffers given
  * to totex_alltoall_init(), with their contents now. Collective: every rank
  * starts its request of the same init, in the same order.
+ * @param request the persistent request of totex_alltoall_init(), inactive;
+ *                it stays the caller's (totex_test() / totex_wait() complete it).
  * @return MPI_SUCCESS; MPI_ERR_REQUEST (one stderr line) when @p request is
  *         NULL, not persistent or active; MPI_ERR_NO_MEM; an MPI error code.
  * Source: MPI-4.0 Section 3.9 (MPI_Start); the run: src/mpi/run.c.
@@ -346,6 +352,8 @@ int totex_test(totex_request *request, int *flag);
  * Wait for a request to complete (MPI_Wait), taking every request under way
  * in this process on meanwhile. As totex_test(): a nonblocking request is
  * freed (set to TOTEX_REQUEST_NULL), a persistent one made inactive.
+ * @param request the request; NULL, TOTEX_REQUEST_NULL or an inactive
+ *                request: complete at once.
  * @return the outcome of the exchange (MPI_SUCCESS or an error code of
  *         totex_alltoall()); MPI_SUCCESS for TOTEX_REQUEST_NULL or an
  *         inactive request.
@@ -356,6 +364,7 @@ int totex_wait(totex_request *request);
 /**
  * Free a request (MPI_Request_free): an active one is completed first. Sets
  * *request to TOTEX_REQUEST_NULL; TOTEX_REQUEST_NULL does nothing.
+ * @param request the request (nonblocking or persistent); NULL does nothing.
  * @return MPI_SUCCESS, or the outcome of the exchange it completed.
  * Source: MPI-3.1 Section 3.7.3 (MPI_Request_free).
  */

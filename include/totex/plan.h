@@ -75,6 +75,7 @@ typedef struct totex_plan_result {
  * result's schedule with totex_plan_result_release().
  * @deprecated Set totex_plan_options.keep_schedule and call totex_plan_run();
  * this switch is read only by totex_plan_and_verify() and totex_plan_best().
+ * @param on 1: keep the schedule, 0: free it (the default).
  */
 void totex_plan_keep_schedule(int on);
 /** Default of totex_plan_costly_budget(): 2^25 hops (about 33.5 M). */
@@ -92,19 +93,20 @@ void totex_plan_keep_schedule(int on);
  * prediction and a second run when it wins, but replayed by the simulator)
  * gets 1.5 times the budget; one cheaper a hop than greedy, its
  * totex_algorithm.costly_budget_scale times it (pipeline: 8).
- * The default keeps auto's plan of every mesh up to 64x64 under every port
- * model under 5 s of CPU: greedy runs at 50-120 ns a hop, so above the budget
- * its prediction alone would take longer (the steps that costs where greedy
- * would have won: docs/performance.md, "Session 22: the costly budget";
- * `totex plan --costly-budget HOPS` raises it). @p hops 0 restores
- * the default, TOTEX_PLAN_COSTLY_BUDGET_HOPS. Process-wide, like
- * totex_plan_keep_schedule(), not thread-safe; no errors (every value is
- * valid). @return the budget now in force, in hops.
+ * The default is measured, not derived: it keeps auto's plan of every mesh
+ * up to 64x64 under every port model under 5 s of CPU, as above it greedy's
+ * prediction alone would take longer (greedy's time a hop and the steps the
+ * budget costs where greedy would have won: docs/performance.md, "Session
+ * 22: the costly budget"; `totex plan --costly-budget HOPS` raises it).
+ * Process-wide, like totex_plan_keep_schedule(), not thread-safe.
+ * @param hops the budget in hops; 0 restores the default,
+ *        TOTEX_PLAN_COSTLY_BUDGET_HOPS. No errors: every value is valid.
+ * @return the budget now in force, in hops.
  * @deprecated Set totex_plan_options.costly_budget and call totex_plan_run();
  * this switch is read only by totex_plan_and_verify() and totex_plan_best().
  */
 uint64_t totex_plan_costly_budget(uint64_t hops);
-/** Free what @p r keeps (kept_task, kept_schedule); NULL accepted. */
+/** Free what a result keeps (kept_task, kept_schedule; set to NULL). @param r a result, or NULL (nothing done). */
 void totex_plan_result_release(totex_plan_result *r);
 
 /** What `--algorithm auto` optimises first. */
@@ -131,7 +133,11 @@ typedef struct totex_plan_options {
  * @p algo: the automatic choice, totex_plan_best(), under opt->objective),
  * with every switch in @p opt (NULL: the defaults) rather than process-wide:
  * calls with different options may run at once on different threads.
- * @return and @p out as totex_plan_and_verify().
+ * @param net the network (borrowed). @param ports the port model.
+ * @param algo the algorithm (totex_algorithm_find()), or NULL for the automatic choice.
+ * @param opt the options (NULL: all defaults). @param out filled as by totex_plan_and_verify().
+ * @param err receives the message on failure (may be NULL).
+ * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when no algorithm applies (automatic choice).
  */
 totex_status totex_plan_run(const totex_network *net, totex_ports ports, const totex_algorithm *algo,
                             const totex_plan_options *opt, totex_plan_result *out, totex_error *err);
@@ -146,6 +152,11 @@ totex_status totex_plan_run(const totex_network *net, totex_ports ports, const t
  * TOTEX_SIM_DEFAULT_MAX_MESSAGES = 2^26): an algorithm without a symmetric
  * form (planned and replayed message by message) is refused with
  * TOTEX_ENOMEM, before it plans or predicts, on a network of more messages.
+ * @param net the network (borrowed). @param ports the port model.
+ * @param algo the algorithm, or NULL for the best. @param max_messages the simulator's limit, messages (0: default).
+ * @param out receives bounds, steps, verification and the simulator's report (release with
+ *        totex_plan_result_release() when a schedule was kept).
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK; TOTEX_ENOTAPPLICABLE / TOTEX_EINVAL / TOTEX_ENOMEM with a
  *         message; TOTEX_EVIOLATION if the simulator rejected the schedule
  *         (a bug in an algorithm: the message names step, node and message).
@@ -173,6 +184,9 @@ totex_status totex_plan_and_verify(const totex_network *net, totex_ports ports,
  * its prediction.
  * Replays of at least 2^20 messages run the simulator on a second thread
  * (totex_sink_thread_start()), the algorithm on the calling one.
+ * @param net the network (borrowed). @param ports the port model. @param objective what is optimised first.
+ * @param max_messages the simulator's limit, messages (0: default). @param out as totex_plan_and_verify().
+ * @param err receives the message on failure (may be NULL).
  * @return as totex_plan_and_verify(); TOTEX_ENOTAPPLICABLE when none applies.
  */
 totex_status totex_plan_best(const totex_network *net, totex_ports ports, totex_objective objective,
@@ -188,8 +202,13 @@ typedef struct totex_compare_row {
 } totex_compare_row;
 
 /**
- * Every algorithm under every port model of @p ports (count @p nports):
- * fills up to @p cap rows of @p rows and returns how many were written.
+ * Every algorithm under every port model of @p ports, each planned and
+ * verified by totex_plan_and_verify(), in registry order per model.
+ * @param net the network (borrowed). @param ports the port models. @param nports their number.
+ * @param max_messages the simulator's limit, messages (0: default).
+ * @param rows receives the rows (an algorithm that failed or does not apply: its status and reason).
+ * @param cap the most rows to write.
+ * @return the number of rows written (at most @p cap); no other errors.
  */
 size_t totex_compare(const totex_network *net, const totex_ports *ports, size_t nports, uint64_t max_messages,
                      totex_compare_row *rows, size_t cap);

@@ -37,9 +37,12 @@ extern "C" {
  * Not thread-safe: one meter per thread, and one line per FILE at a time.
  */
 typedef struct totex_progress totex_progress;
-/** Turn progress on stderr on or off for totex_plan_and_verify() (default off). */
+/**
+ * Turn progress on stderr on or off for totex_plan_and_verify() (default off); process-wide.
+ * @param on 1: on, 0: off (TOTEX_PROGRESS=1/0 in the environment overrides it).
+ */
 void totex_progress_enable(int on);
-/** 1 if progress is on (TOTEX_PROGRESS=1/0 overrides totex_progress_enable()). */
+/** @return 1 if progress is on, else 0 (TOTEX_PROGRESS=1/0 overrides totex_progress_enable()). */
 int totex_progress_enabled(void);
 /**
  * New progress meter writing to @p fp; @p total_steps 0 if unknown; @p clock

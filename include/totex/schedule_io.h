@@ -102,7 +102,11 @@ typedef struct totex_unit_verdict {
  * full form is replayed hop by hop through a fresh simulator (totex/sim.h),
  * the symmetric form is read into memory (8 bytes per move) and certified at
  * one node (totex_sym_certify()). The header keys must come before "steps".
- * @p ports_override: NULL to use the file's port model.
+ * @param fp the stream, read to its end or the first error.
+ * @param lim the limits (NULL: every default of ::totex_unit_limits).
+ * @param ports_override the port model to check instead of the file's, or NULL for the file's.
+ * @param out receives the verdict (free with totex_unit_verdict_free(), also after TOTEX_EVIOLATION).
+ * @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK with @p out; TOTEX_EIO / TOTEX_EINVAL / TOTEX_ENOMEM for a
  *         malformed file or one above @p lim (byte offset or key named);
  *         TOTEX_EVIOLATION when the schedule breaks the model (@p out->net is
@@ -110,13 +114,16 @@ typedef struct totex_unit_verdict {
  */
 totex_status totex_unit_verify_stream(FILE *fp, const totex_unit_limits *lim, const totex_ports *ports_override,
                                       totex_unit_verdict *out, totex_error *err);
-/** Free what a verdict owns (NULL accepted). */
+/** Free what a verdict owns. @param v a verdict, or NULL (nothing done). */
 void totex_unit_verdict_free(totex_unit_verdict *v);
 
 /**
  * totex_unit_verify_stream() on the file @p path, opened only if it is a
  * regular file of at most lim->max_bytes (default 2^32) bytes: a FIFO or a
  * device is refused without reading (TOTEX_EIO).
+ * @param path the file. The other parameters are totex_unit_verify_stream()'s.
+ * @return as totex_unit_verify_stream(); TOTEX_EIO naming the path for a file
+ *         that cannot be opened, is not regular or is too large.
  */
 totex_status totex_unit_verify_file(const char *path, const totex_unit_limits *lim, const totex_ports *ports_override,
                                     totex_unit_verdict *out, totex_error *err);
@@ -281,7 +288,12 @@ totex_status totex_msccl_read_file(const char *path, totex_msccl_program *out, t
 /**
  * Verify an MSCCL XML all-to-all (@p text, @p len bytes) on @p net under
  * @p ports: totex_msccl_read(), then totex_msccl_verify_program().
- * @p name (may be NULL; @p name_cap bytes) receives the algo's name attribute.
+ * @param text, len the file's bytes (borrowed) and their number.
+ * @param net the network (borrowed). @param ports the port model of the cost.
+ * @param max_messages the most blocks accepted (0: no limit). @param rep receives the report.
+ * @param name receives the algo's name attribute (may be NULL). @param name_cap the size of @p name in bytes.
+ * @param err receives the message on failure (may be NULL).
+ * @return as totex_msccl_read(), then as totex_msccl_verify_program().
  */
 totex_status totex_msccl_verify(const char *text, size_t len, const totex_network *net, totex_ports ports,
                                 uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
@@ -364,7 +376,9 @@ totex_status totex_comb_export_msccl(const char *path, const totex_network *net,
  * hops = chunks moved over links; messages = k n (n-1); average_delay = mean
  * rounds until a block lands in its output chunk; link and port utilisation;
  * max_hops_in_step; peak_queue is not measured (0).
- * @p max_messages: refuse (TOTEX_EINVAL) an all-to-all of more blocks (0: no limit).
+ * @param p the program (borrowed). @param net the network (borrowed). @param ports the port model of (b).
+ * @param max_messages refuse (TOTEX_EINVAL) an all-to-all of more blocks (0: no limit).
+ * @param rep receives the report of (b). @param err receives the message on failure (may be NULL).
  * @return TOTEX_OK; TOTEX_EIO when ngpus is not the network's node count;
  *         TOTEX_EINVAL / TOTEX_ENOMEM for a limit; TOTEX_EVIOLATION naming the
  *         rank, thread block, XML step position and line that breaks (a).
@@ -372,7 +386,11 @@ totex_status totex_comb_export_msccl(const char *path, const totex_network *net,
 totex_status totex_msccl_verify_program(const totex_msccl_program *p, const totex_network *net, totex_ports ports,
                                         uint64_t max_messages, totex_sim_report *rep, totex_error *err);
 
-/** totex_msccl_verify() on the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes). */
+/**
+ * totex_msccl_verify() on the file @p path (a regular file of at most TOTEX_MSCCL_FILE_MAX bytes).
+ * @param path the file. The other parameters are totex_msccl_verify()'s.
+ * @return as totex_msccl_verify(); TOTEX_EIO naming the path for an unreadable, non-regular or too large file.
+ */
 totex_status totex_msccl_verify_file(const char *path, const totex_network *net, totex_ports ports,
                                      uint64_t max_messages, totex_sim_report *rep, char *name, size_t name_cap,
                                      totex_error *err);

@@ -715,6 +715,7 @@ const totex_algorithm totex_algorithm_balanced_greedy = {
     .plan = bg_plan,
     .costly_predict = 1,
     /* above 2^23 hops (where it applies, up to 2^26 / 2k) it beat load-greedy and greedy on every mesh measured
-       (docs/performance.md, session 22), whose predictions would put auto over 5 s of CPU there */
+       (docs/performance.md, "Session 22: balanced-greedy and load-greedy cheaper"), whose predictions would put auto
+       over 5 s of CPU there */
     .supersedes_costly_above = UINT64_C(1) << 23,
 };

@@ -137,8 +137,8 @@ enum {
 _Static_assert(F_N == TOTEX_MPI_V_FIGURES, "internal.h's TOTEX_MPI_V_FIGURES is the number of figures");
 
 /* bytes of the figures in front of every block carried with them ("direct", relay and balanced with the figures
-   on the data): hdr_put()'s wire form, 44 bytes (80 before session 24: at 1 KiB blocks on 64 ranks the figures'
-   bytes cost 3.5% of a call, docs/performance.md) */
+   on the data): hdr_put()'s wire form, 44 bytes (an earlier form's 80 bytes cost 3.5% of a call at 1 KiB blocks
+   on 64 ranks: docs/performance.md, "Session 24: alltoallv never slower than SMPI's best") */
 #define V_HDR ((uint64_t)44)
 
 /* a rank's figures @p f on the wire at @p dst (V_HDR bytes): u32 F_BAD, u32 flags (1 F_IRREG, 2 F_INPLACE),
@@ -176,7 +176,7 @@ _Static_assert(2 * 4 + 3 * 8 + 3 * 4 == 44, "V_HDR is hdr_put()'s size");
    code: a non-negative int) and 31 bits of a hash of the figures it stands for; every receiver keeps every
    sender's last figures (st->v_hdrs) and folds those. The fold, the count check and the totals are the same
    as with the figures sent whole (SimGrid 4x4x4, SMPI's default factors, random 1 KiB blocks: the 44 bytes cost
-   2.1%, docs/performance.md, session 25) */
+   2.1%, docs/performance.md, "Session 25: alltoallv against SMPI's best with SMPI's default factors on 64 ranks") */
 #define V_BRIEF ((uint64_t)4)
 #define V_BRIEF_BIT 0x80000000u
 
@@ -513,7 +513,7 @@ static int bal_unplanned;
    after another to one relay (each waits for the last to arrive: fitted, not derived: SimGrid's 4x4, flat
    factors: at 64 KiB 129.44 us on hot spots against a busiest link of 111.85 us and 146.78 on Zipf's demand
    against 116.31; at 16 KiB 106.23 us on hot spots with chains of 17 pieces, predicted 39.4 us with 1 start-up
-   per piece; docs/performance.md, session 21) */
+   per piece; docs/performance.md, "Routes planned on an estimate of the demand") */
 static double balanced_predict(const totex_mpi_state *st, int n, const totex_network *net)
 {
     bal_unplanned = 0;
@@ -581,10 +581,12 @@ static int choose(const uint64_t *f, int n, const totex_mpi_state *st, int in_pl
        receives' room (7 blocks per rank on 4x4) is less than routed's. The 13% is fitted, not derived: on
        SimGrid's 4x4 with random demand, 16 KiB, relay predicted 0.88-0.89 x direct on the torus ran 0.96 x
        direct with flat factors and 1.03 x with SMPI's default ones (over SMPI's best by 3%); at 64 KiB, 0.83 to
-       0.85 x predicted on 4x4, 8x8 and 4x4x4, it ran 0.72 to 0.85 x (docs/performance.md, session 20) */
+       0.85 x predicted on 4x4, 8x8 and 4x4x4, it ran 0.72 to 0.85 x (docs/performance.md, "Relay without the
+       MPI_Allreduce, and routes for hot receivers") */
     /* balanced: where its prediction (from every rank's totals of the last call, carried on its data) is 13%
        below direct's on the torus and relay's, and 5% below padded's: it plans each piece's way round the
-       links of hot receivers, which relay and routed do not (docs/performance.md, session 21) */
+       links of hot receivers, which relay and routed do not (docs/performance.md, "Routes planned on an estimate of
+       the demand") */
     if (net && declared && pred[5] >= 0 && pred[5] < 0.87 * pred[3] && (pred[4] < 0 || pred[5] < 0.87 * pred[4]) &&
         pred[5] < 0.95 * comb)
         return V_BALANCED;

@@ -17,7 +17,8 @@
  *             relay does not know them), then the pieces, each its own message (tag by destination and
  *             piece), one after another per relay (BAL_CHAIN: the next when the last has gone, so the relay's
  *             first pieces come early under a fair sharing of links; measured against all at once and rounds,
- *             docs/performance.md, session 21); the relay sends each piece on (tag by source and piece) as
+ *             docs/performance.md, "Routes planned on an estimate of the demand"); the relay sends each piece on
+ *             (tag by source and piece) as
  *             soon as it came. A destination knows every piece's length and way (its column of W and the
  *             plan): each of its receives has its exact length (a mismatch: MPI's truncation or a short
  *             count there).
@@ -32,7 +33,8 @@
  *             anywhere, else relays anywhere: a relay near the destination sends its pieces on over few
  *             links, one of them j's in-link, so the second legs share fewer links with first legs and the
  *             chains are shorter (4x4: 12 pieces against 26 on Zipf's demand; 4x4 Zipf 1 link, hot spots 2,
- *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, session 24). Where that
+ *             8x8 Zipf 3: measured against relays anywhere in docs/performance.md, "Session 24: balanced on 4x4
+ *             Zipf"). Where that
  *             plan's first legs load a link to 0.95 x its busiest link or more (BAL_UP_SATURATED), a second plan
  *             is made alike with the links of a relay's first leg weighed 1.3 x their load (BAL_UP_WEIGHT) and
  *             4 passes (BAL_UP_PASSES), and kept where its busiest link is lower by more than 0.1%: the greedy
@@ -40,13 +42,15 @@
  *             link's level, and the relay's pieces then come as late as the bottleneck's own bytes and go on
  *             after it; weighed, the first legs stay lighter (8x8 hot receivers in one line: 433 against 783
  *             us of W^, the busiest link 782.94 us, the cut round the line, against 797.79; run 1.18 against
- *             1.27 x that cut; docs/performance.md, session 25). Elsewhere the first plan stands (measured:
+ *             1.27 x that cut; docs/performance.md, "Session 25: balanced on 8x8 hot receivers"). Elsewhere the
+ *             first plan stands (measured:
  *             on 4x4 the weighed plans ran up to 1.19 x slower at the same busiest link, and on 4x4x4 hot
  *             receivers, first legs at 0.85 x the busiest link, 1.06 x slower with a busiest link 1.6% lower).
  *             Cost: up to twice the diameter's plans, each (2 + 1) Q n^2 candidates (the second (4 + 1) Q n^2)
  *             of which those with k within d are walked (each a walk of its route's links): O(n^3 diameter^2)
  *             time at most; the second plan made on 8x8 hot receivers only of the bench's demands there, 2.6 x
- *             session 24's CPU (bench/mpi/mpi_balanced_plan.c, docs/performance.md); made
+ *             the first plan's CPU alone (bench/mpi/mpi_balanced_plan.c, docs/performance.md, "Session 25: balanced
+ *             on 8x8 hot receivers"); made
  *             only for totals seen on two calls in a row (alltoallv.c: a repeating pattern; totals that
  *             change every call never plan), then cached while the rows and columns stay the same (a call
  *             with the plan's totals plans nothing; totex_mpi_v_balanced_plans() counts the plans made).
@@ -57,7 +61,7 @@
  *             against the fluid LP optimum by bench/smpi/alltoallv_linkload.py; it is worse than relay on
  *             random demands, whose estimate is uniform (the choice considers it only where a column is over
  *             twice the mean); what it loses when run (two legs, chains, shared links) is measured in
- *             docs/performance.md ("Routes planned on an estimate of the demand", session 21).
+ *             docs/performance.md ("Routes planned on an estimate of the demand").
  *
  * What a rank knows: its row and column of W and the last call's row and column totals of every rank. A relay
  * learns its pieces' lengths from the message before them. Planning: the plans above, once per change of the
@@ -325,7 +329,7 @@ static int make_plan(const totex_network *net, const uint64_t *rows, const uint6
         }
     qsort(p, np, sizeof *p, by_weight);
     /* two plans, each with relays as near the destination as leaves its busiest link within BAL_NEAR_SLACK of
-       relays anywhere: the first with every link at its load (session 24's); where its first legs load a link
+       relays anywhere: the first with every link at its load; where its first legs load a link
        to BAL_UP_SATURATED of its busiest link or more, the second with a relay's first leg's links weighed
        1 + BAL_UP_WEIGHT x their load and BAL_UP_PASSES passes, kept where its busiest link is lower by more
        than BAL_NEAR_SLACK */

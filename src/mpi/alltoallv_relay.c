@@ -56,7 +56,8 @@
 /* chunks of a relayed block: 2 where every ring has fewer than 8 nodes, 1 where one has 8 or more; measured, not
    derived: on SimGrid's tori with random demand at 64 KiB (flat factors) 2 was the fastest of 1, 2, 4 and 8 on
    4x4 and took 317.09 us against 1's 325.67 on 4x4x4, 1 took 541.94 us against 2's 546.27 on 8x8
-   (docs/performance.md, "Relay: direct-relay carrying real lengths" and session 20) */
+   (docs/performance.md, "Relay: direct-relay carrying real lengths" and "Relay without the MPI_Allreduce, and routes
+   for hot receivers") */
 #define V_CHUNKS 2
 #define V_CHUNKS_LONG_RING 1
 #define V_MAX_CHUNKS 8 /* (the tags of a message's rest: RELAY_TAG_MORE + chunk) */

@@ -3,7 +3,8 @@
  * Paper:      none: this project's (docs/mpi.md, non-uniform exchange). The routing is Frank-Wolfe
  *             (conditional gradient) on the busiest link of a multicommodity flow over every block's shortest
  *             paths, a few rounds with an exact line search (bench/smpi/stepped_plan.py --rounds, the
- *             prototype of session 26, docs/performance.md); the bound it is measured against is the fluid LP
+ *             prototype bench/smpi/stepped.sh, docs/performance.md, "Session 26: a neighbour-step executor for
+ *             random demands, a prototype"); the bound it is measured against is the fluid LP
  *             optimum of W (docs/demand.md).
  * Model:      all-port store-and-forward over the torus's 2 D n directed links (a ring of 2: its + and - links
  *             to the one neighbour are separate links), a link's time its bytes over B plus a start-up per
@@ -40,7 +41,8 @@
  *             returns when both hold for all its links: the two ends count the same messages, no hang.
  *             Steps: about 1.1 x busiest / C + the levels' decay (an empty step or two).
  * Optimality: none claimed. The prototype ran 4x4 random demands at 64 KiB within 1.16-1.18 x the LP, 4x4x4
- *             within 1.12-1.14 x (docs/performance.md, session 26); this form's figures are measured there.
+ *             within 1.12-1.14 x (docs/performance.md, "Session 26: a neighbour-step executor for random demands, a
+ *             prototype"); this form's figures are measured there.
  *
  * What a rank knows: its row (the blocks it sends), the expected length of every block of its column, the
  * R + 2 sums of link loads, and the pieces' descriptors it receives. Memory: the routing of its row (at most

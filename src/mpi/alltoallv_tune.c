@@ -6,7 +6,8 @@
  * libraries run: every message at once), each once and timed, and the fastest runs every later call of that
  * pattern. The model alone mispredicts where its costs do not hold (SimGrid's default
  * factors, 4x4 torus, hot receivers, 16 KiB: routed predicted 108 us against direct's 146 took 89 against 80,
- * docs/performance.md, session 24); measuring both bounds every repeated pattern's call by direct's time.
+ * docs/performance.md, "Session 24: alltoallv never slower than SMPI's best"); measuring both bounds every repeated
+ * pattern's call by direct's time.
  * Source: none of the papers; the timed trials of totex_alltoall's plans (plan.c) done across calls instead of
  * inside one, since a call of non-uniform counts cannot be run twice.
  *
