@@ -99,15 +99,14 @@
    a line of it in SIM_FAR_HOPS_A_LINE hops: more of its words come from memory. greedy on mesh:64x64 2-port
    (67 MB of state, about 0.9 lines a hop), its messages part: 7.7 ns a hop 16 ahead, 5.0 48 ahead, 3.9 96
    ahead, 3.7 128 ahead; A3 there multiport (0.7 lines a hop) the serial replay 2.8-3.0 ns 16 ahead, 2.7 96
-   ahead; A2 single-port (0.06-0.09 lines a hop) 1.6-1.7 ns 16 ahead, 1.7-1.8 96 ahead (docs/performance.md,
-   session 23) */
+   ahead; A2 single-port (0.06-0.09 lines a hop) 1.6-1.7 ns 16 ahead, 1.7-1.8 96 ahead (docs/performance.md, "Session 23: the simulator against memcpy") */
 #define SIM_AHEAD_FAR 96
 #define SIM_FAR_BYTES ((size_t)32 << 20)
 #define SIM_FAR_HOPS_A_LINE 4
 /* the messages part prefetches no state when the sampled steps touch at most a line of it in
    SIM_NEAR_HOPS_A_LINE hops: A2, by destination or by source, 0.06-0.09 lines a hop, whose lines come in
-   order: its messages part on mesh:32x32 took 1.56-1.66 ns a hop without, 1.65-1.72 with (session 25, four
-   alternations at load 18) */
+   order: its messages part on mesh:32x32 took 1.56-1.66 ns a hop without, 1.65-1.72 with, four alternations at load
+   18 (docs/performance.md, "Session 25: the simulator against memcpy") */
 #define SIM_NEAR_HOPS_A_LINE 8
 /* hops ahead whose lines are fetched from the producer's buffer (4 hops per line) */
 #define HOP_PREFETCH_AHEAD 64
@@ -735,8 +734,8 @@ static inline __attribute__((always_inline)) totex_status move_hops(totex_sim *s
 /* the chunk's length in the one-loop forms (msgs_one_pass_in(), links_fast()) when the state is prefetched
    PREFETCH_AHEAD hops ahead, and in the links part alone (SIM_CHUNK when SIM_AHEAD_FAR): greedy mesh:16x32
    2-port's messages part took 1.43-1.47 ns a hop in chunks of 128 hops, 1.51-1.85 in chunks of 256, its links
-   part 1.64-1.67 against 1.73-1.91, its serial replay 2.86-2.95 against 3.00-3.08 (session 25, a private
-   harness, three alternations at load 27; docs/performance.md) */
+   part 1.64-1.67 against 1.73-1.91, its serial replay 2.86-2.95 against 3.00-3.08 (a private harness, three
+   alternations at load 27; docs/performance.md, "Session 25: the simulator against memcpy") */
 #define SIM_CHUNK_NEAR 128
 
 typedef struct sim_chunk {
@@ -1583,7 +1582,7 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
  * is a link conflict, and under single-port two sends: the loop stops there), so the counts are those of
  * check_hops(). The per-hop form (links_chunk_in()) reads and writes a node's counts and queues at every
  * hop: on mesh:16x32 2-port greedy its links part took 2.3-2.5 ns a hop, 0.85-0.9 with neither the counts
- * nor the queues (docs/performance.md, session 25). Sparser steps keep the per-hop form: the node pass is
+ * nor the queues (docs/performance.md, "Session 25: the simulator against memcpy"). Sparser steps keep the per-hop form: the node pass is
  * over all n nodes (A2 on mesh:32x32, 0.67 hops a node a step: the dense form with link stamps took
  * 1.70-1.78 ns a hop, the per-hop form 1.59-1.65, the dense form with node stamps 1.47-1.54).
  */
