@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what totex needs on a fresh Debian machine (run as root; no-op when present).
 set -e
-PKGS="build-essential cmake pkg-config libcmocka-dev libglpk-dev coinor-libcbc-dev libigraph-dev libjson-c-dev libcairo2-dev libxml2-dev libopenmpi-dev openmpi-bin libfftw3-dev libfftw3-mpi-dev"
+PKGS="build-essential cmake pkg-config libcmocka-dev libglpk-dev coinor-libcbc-dev libigraph-dev libjson-c-dev libcairo2-dev libxml2-dev libopenmpi-dev openmpi-bin libfftw3-dev libfftw3-mpi-dev python3"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
