@@ -743,7 +743,9 @@ typedef struct sim_chunk {
     uint32_t expect[SIM_CHUNK];              /* (from ^ src) << shift | tag: see sim_word_bad() */
     uint32_t moved[SIM_CHUNK];               /* (to ^ src) << shift | tag */
     uint32_t link[SIM_CHUNK];                /* rows of 4 slots (nbr_stride 4), with the links: the slot of the hop's
-                                                link in the neighbour table times n16, plus from (link16's place) */
+                                                link in the neighbour table times n16, plus from (link16's place);
+                                                bit 31 set when the message stays (to != dst): the dense loop then
+                                                reads nothing of the hop itself (dense_chunk_in()) */
 } sim_chunk;
 
 /* what the pre-pass reads of the simulator */
@@ -785,7 +787,7 @@ static inline __attribute__((always_inline)) uint32_t pre_hop(const totex_hop *h
         const uint32_t f = from < n ? from : 0, *row = in->nbr + (size_t)f * 4;
         const uint32_t slot = row[0] == to ? 0 : row[1] == to ? 1 : row[2] == to ? 2 : row[3] == to ? 3 : 4;
         bad |= slot == 4;
-        ck->link[j] = (slot & 3) * in->n16 + f;
+        ck->link[j] = ((slot & 3) * in->n16 + f) | (uint32_t)(to != dst) << 31;
     }
     if (MS) {
         const uint32_t s = src < n ? src : 0, d = dst < n ? dst : 0;
@@ -869,7 +871,9 @@ pre_avx2_in(const totex_hop *hops, size_t c, size_t avail, const sim_pre_in *in,
             sl = _mm256_andnot_si256(m0, sl);
             const __m256i found = _mm256_or_si256(_mm256_or_si256(m0, m1), _mm256_or_si256(m2, m3));
             bad = _mm256_or_si256(bad, _mm256_xor_si256(found, _mm256_cmpeq_epi32(zero, zero)));
-            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_add_epi32(fc, sl));
+            const __m256i stays = /* bit 31: to != dst */
+                _mm256_slli_epi32(_mm256_andnot_si256(_mm256_cmpeq_epi32(to, dst), _mm256_set1_epi32(-1)), 31);
+            _mm256_storeu_si256((__m256i *)(ck->link + j), _mm256_or_si256(_mm256_add_epi32(fc, sl), stays));
         }
         if (MS) {
             __m256i idx;
@@ -1519,7 +1523,7 @@ static inline __attribute__((always_inline)) size_t links_chunk_in(const sim_loo
             if (!ports_take1(ss, rs, from, to, stamp))
                 break;
         } else { /* the directed link's stamp, and under k-port the node's counts */
-            uint16_t *const ls = LK ? link16 + ck->link[j] : link16 + (size_t)slot * n16 + from;
+            uint16_t *const ls = LK ? link16 + (ck->link[j] & 0x7fffffffu) : link16 + (size_t)slot * n16 + from;
             if (*ls == stamp16)
                 break;
             if (PM == 2 && !ports_takek(sk, rk, from, to, kbase, kp))
@@ -1620,12 +1624,12 @@ static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loo
     size_t j = 0;
 #pragma GCC unroll 2
     for (; j < c; j++) {
-        const uint32_t from = hc[j].from, to = hc[j].to, dst = hc[j].dst;
+        /* the link's slot: with rows of 4 slots the pre-pass found it (and failed a hop over no link), but
+           under single-port, which takes no link stamp; its bit 31 then says the message stays (to != dst) */
+        const int LK = NS == 4 && PM != 1;
+        const uint32_t from = LK ? 0 : hc[j].from, to = LK ? 0 : hc[j].to, dst = LK ? 0 : hc[j].dst;
         msg_state *ms = NULL;
         const uint32_t wbad = MS ? chunk_word(state, ck, j, ahead, mask, &ms) : 0;
-        /* the link's slot: with rows of 4 slots the pre-pass found it (and failed a hop over no link), but
-           under single-port, which takes no link stamp */
-        const int LK = NS == 4 && PM != 1;
         const uint32_t slot = LK ? 0 : SLOT ? SLOT(nbr + (size_t)from * NS, to) : fast_slot(nbr + (size_t)from * NS, to, NS);
         if ((slot == UINT32_MAX) | (wbad != 0))
             break;
@@ -1635,11 +1639,12 @@ static inline __attribute__((always_inline)) size_t dense_chunk_in(const sim_loo
             ss[from] = stamp;
             rs[to] = stamp | (uint32_t)(to != dst) << 31;
         } else {
-            const uint32_t li = LK ? ck->link[j] : slot * n16 + from;
+            const uint32_t lw = LK ? ck->link[j] : 0, li = LK ? lw & 0x7fffffffu : slot * n16 + from;
+            const uint32_t stays = LK ? lw >> 31 : (uint32_t)(to != dst);
             if (link16[li] == stamp16)
                 break;
             link16[li] = (uint16_t)stamp16;
-            in16[rev[li]] = (uint16_t)(stamp16 | (uint32_t)(to != dst) << 15);
+            in16[rev[li]] = (uint16_t)(stamp16 | stays << 15);
         }
         if (MS)
             *ms = ck->moved[j];
