@@ -8,8 +8,8 @@
  * windows of 1 M outside the clock (a xorshift generator, fixed seed). Prints CPU ns an access of this thread
  * and the ratio to the same accesses on a 512 KiB state (in the L2) measured in the same run: the baseline.
  * Beside it, x copy: the ratio to memcpy of 16 bytes an access (a hop's bytes, bench_sim's baseline) in the
- * same run. Then, for 4-byte words, the same accesses taken bucketed (session 27): the indices of a window
- * scattered as 8-byte records (the slice's word and a value) into buckets of 256 KiB slices of the state,
+ * same run. Then, for 4-byte words of states up to 512 MiB, the same accesses taken bucketed: the indices of
+ * a window scattered as 8-byte records (the slice's word and a value) into buckets of 256 KiB slices of the state,
  * each bucket applied in order (its records prefetched 96 ahead) when it holds 64 Ki records: an exact
  * per-message check in which each slice comes from memory once a bucket instead of a line an access.
  * No totex code: a model of the messages part's one state access a hop.
@@ -80,11 +80,15 @@ static double run(size_t bytes, int word, uint32_t *idx)
     return t * 1e9 / ACCESSES;
 }
 
-/* the bucketed form of run()'s 4-byte accesses: ns an access, -1 when out of memory */
+/* the bucketed form of run()'s 4-byte accesses: ns an access, -1 when out of memory, -2 over BUCKETED_MAX_MIB
+   (its buckets, touched first as the state is, take twice the state's bytes) */
 #define SLICE_WORDS ((size_t)1 << 16) /* 256 KiB of 4-byte words */
 #define BUCKET_RECORDS 65536u
+#define BUCKETED_MAX_MIB 512
 static double run_bucketed(size_t bytes, uint32_t *idx)
 {
+    if (bytes > ((size_t)BUCKETED_MAX_MIB << 20))
+        return -2;
     const size_t words = bytes / 4, groups = (words + SLICE_WORDS - 1) / SLICE_WORDS;
     /* each bucket 64 Ki records plus 4160 bytes, so that the buckets' tails do not share cache sets */
     const size_t stride = BUCKET_RECORDS * sizeof(uint64_t) + 4160, area = groups * stride;
@@ -186,7 +190,10 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < ns; i++) {
         const double t = bk[i];
-        if (t < 0)
+        if (t == -2)
+            printf("%ld 4 bucketed (not run: its buckets would take %ld MiB; up to %d MiB of state)\n", sizes[i],
+                   2 * sizes[i], BUCKETED_MAX_MIB);
+        else if (t < 0)
             printf("%ld 4 bucketed (cannot map)\n", sizes[i]);
         else
             printf("%ld 4 bucketed %.2f - %.2f\n", sizes[i], t, t / copy);

@@ -854,8 +854,9 @@ static int run_routed(const totex_network *net, const char *sbuf, const int *sco
 
 static uint64_t v_key(const totex_mpi_state *st);
 
-/* stepped's routing of this rank's row (@p counts of @p size bytes an element, NULL: none, behind V_HDR bytes of figures) for
-   @p key (the call's pattern: v_key() of the last call's figures, else 0: no cache), made now where not cached (every rank alike: the measured choice's decision, the same everywhere) */
+/* stepped's routing of this rank's row (@p counts of @p size bytes an element, NULL: none, behind V_HDR bytes of
+   figures) for @p key (the call's pattern: v_key() of the last call's figures, else 0: no cache), made now where
+   not cached (every rank alike: the measured choice's decision, the same everywhere) */
 static int stepped_route(const totex_network *net, const int *counts, int size, int n, int rank,
                          const totex_mpi_state *st, uint64_t key)
 {
@@ -1363,7 +1364,8 @@ static int v_call(const void *sendbuf, const int *sendcounts, const int *sdispls
                 const int run = totex_mpi_v_tune_form(st, v_key(st), form, second, V_DIRECT, &trial);
                 if (run != form)
                     mode = run == V_BALANCED ? M_BALANCED : run == V_STEPPED ? M_STEPPED : M_DIRECT;
-                if (run == V_STEPPED && (rc = stepped_route(net, bad ? NULL : sendcounts, ssize, size, rank, st, key)) != MPI_SUCCESS)
+                if (run == V_STEPPED &&
+                    (rc = stepped_route(net, bad ? NULL : sendcounts, ssize, size, rank, st, key)) != MPI_SUCCESS)
                     return rc;
                 if (trial) { /* (timed from a barrier: the last call's exit skew is not this form's) */
                     if ((rc = MPI_Barrier(st->dup)) != MPI_SUCCESS)

@@ -99,7 +99,8 @@
    a line of it in SIM_FAR_HOPS_A_LINE hops: more of its words come from memory. greedy on mesh:64x64 2-port
    (67 MB of state, about 0.9 lines a hop), its messages part: 7.7 ns a hop 16 ahead, 5.0 48 ahead, 3.9 96
    ahead, 3.7 128 ahead; A3 there multiport (0.7 lines a hop) the serial replay 2.8-3.0 ns 16 ahead, 2.7 96
-   ahead; A2 single-port (0.06-0.09 lines a hop) 1.6-1.7 ns 16 ahead, 1.7-1.8 96 ahead (docs/performance.md, "Session 23: the simulator against memcpy") */
+   ahead; A2 single-port (0.06-0.09 lines a hop) 1.6-1.7 ns 16 ahead, 1.7-1.8 96 ahead (docs/performance.md,
+   "Session 23: the simulator against memcpy") */
 #define SIM_AHEAD_FAR 96
 #define SIM_FAR_BYTES ((size_t)32 << 20)
 #define SIM_FAR_HOPS_A_LINE 4
@@ -1586,9 +1587,10 @@ static links_chunk_fn pick_chunk(const totex_sim *sim, int ms)
  * is a link conflict, and under single-port two sends: the loop stops there), so the counts are those of
  * check_hops(). The per-hop form (links_chunk_in()) reads and writes a node's counts and queues at every
  * hop: on mesh:16x32 2-port greedy its links part took 2.3-2.5 ns a hop, 0.85-0.9 with neither the counts
- * nor the queues (docs/performance.md, "Session 25: the simulator against memcpy"). Sparser steps keep the per-hop form: the node pass is
- * over all n nodes (A2 on mesh:32x32, 0.67 hops a node a step: the dense form with link stamps took
- * 1.70-1.78 ns a hop, the per-hop form 1.59-1.65, the dense form with node stamps 1.47-1.54).
+ * nor the queues (docs/performance.md, "Session 25: the simulator against memcpy"). Sparser steps keep the
+ * per-hop form: the node pass is over all n nodes (A2 on mesh:32x32, 0.67 hops a node a step: the dense form
+ * with link stamps took 1.70-1.78 ns a hop, the per-hop form 1.59-1.65, the dense form with node stamps
+ * 1.47-1.54).
  */
 #define SIM_DENSE_NODES 4
 #define SIM_DENSE_NODES1 16
